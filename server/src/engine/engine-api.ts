@@ -1,0 +1,23 @@
+import type { EngineFinding, RankEvent, RankState } from './types';
+
+/**
+ * The engine as the session sees it. Pure: no clock, no I/O. The session feeds every decoded event in
+ * arrival order (each rank's events in that rank's order; ranks interleaved arbitrarily) and asks for
+ * findings.
+ */
+export interface Engine {
+  /** Feed one event. Findings it makes certain (mismatches, misuse…) become available from takeFindings(). */
+  push(event: RankEvent): void;
+  /** Findings made since the last call. */
+  takeFindings(): EngineFinding[];
+  /**
+   * Is there a set of blocked ranks that nothing can release, given everything pushed so far? The session
+   * calls this when the job has been quiet for a short while; the engine must not report a rank that an
+   * already-posted operation (a pending send, a running rank that could still send) can release.
+   */
+  findDeadlock(): EngineFinding | undefined;
+  /** End-of-run checks (unmatched messages, leaks, missing finalize…), once, after every rank ended. */
+  finish(): EngineFinding[];
+  /** Each rank's current state. */
+  rankStates(): RankState[];
+}

@@ -1,0 +1,64 @@
+import type { FindingKind, RankState, Severity } from '../engine/types';
+
+/** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
+export interface Finding {
+  readonly kind: FindingKind;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly locations: readonly Location[];
+}
+
+export interface Location {
+  readonly rank: number;
+  /** Absolute path, or "" when the call site could not be resolved (no debug info). */
+  readonly file: string;
+  /** 1-based; 0 when unknown. */
+  readonly line: number;
+  readonly function: string;
+  /** The MPI call at this location and what it waits for, e.g. "MPI_Recv from rank 1, tag 7". */
+  readonly call: string;
+  readonly detail: string;
+}
+
+export interface SessionOptions {
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly np: number;
+  /** mpirun command (may contain arguments, split on spaces); default: found on PATH. */
+  readonly mpirun?: string;
+  readonly mpirunArgs?: readonly string[];
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** Seconds all live ranks may sit in MPI with no event before a hang the wait-for graph cannot explain is reported. */
+  readonly deadlockTimeout?: number;
+  /** Leave the job running after a deadlock is found (for inspection) instead of ending it. */
+  readonly keepAlive?: boolean;
+  /** Append every event to this trace file as it arrives. */
+  readonly traceFile?: string;
+}
+
+export interface SessionResult {
+  readonly findings: readonly Finding[];
+  readonly ranks: number;
+  /** mpirun's exit status, or null when we ended the job. */
+  readonly exitCode: number | null;
+  /** How the job ended: 'completed', 'deadlock' (ended by us), 'terminated' (by the user), 'failed'. */
+  readonly outcome: 'completed' | 'deadlock' | 'terminated' | 'failed';
+}
+
+/** Events a running session emits, for the CLI, the language server and the debug adapter. */
+export interface SessionEvents {
+  finding: (finding: Finding) => void;
+  rank: (state: RankState) => void;
+  /** Process output; rank is undefined when it cannot be attributed. */
+  output: (text: string, stream: 'stdout' | 'stderr', rank: number | undefined) => void;
+  end: (result: SessionResult) => void;
+}
+
+/** A user-facing error: one line, what failed, why, what to do. The CLI prints it and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
