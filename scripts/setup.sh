@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Everything mpiscope needs, from a fresh clone, idempotent: an MPI (Open MPI from Debian when run as root
+# without one), addr2line, the npm dependencies, the bundles, and the shim for every installed MPI.
+# Usage: bash scripts/setup.sh [--with-mpich]   (--with-mpich also installs MPICH, for the test suite)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'mpiscope setup: %s\n' "$*" >&2; }
+fail() { say "$*"; exit 2; }
+
+with_mpich=0
+[ "${1:-}" = "--with-mpich" ] && with_mpich=1
+
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+[ "$node_major" -ge 20 ] || fail "Node.js 20 or newer is needed (found: $(node --version 2>/dev/null || echo none)); install it and run again"
+
+# Debian packages we need, by the command that proves each is there.
+missing=()
+command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 || missing+=(openmpi-bin libopenmpi-dev)
+if [ "$with_mpich" = 1 ]; then
+  command -v mpicc.mpich >/dev/null 2>&1 || missing+=(mpich libmpich-dev)
+  command -v mpicc.openmpi >/dev/null 2>&1 || missing+=(openmpi-bin libopenmpi-dev)
+fi
+command -v addr2line >/dev/null 2>&1 || missing+=(binutils)
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing from Debian: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    fail "missing ${missing[*]}: install them (e.g. sudo apt-get install ${missing[*]}) and run again"
+  fi
+fi
+
+# npm dependencies: only when the lock changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dependencies"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
+say "building"
+node scripts/build.mjs
+
+# The shim, once per installed MPI, with that MPI's own compiler wrapper.
+built=0
+for flavor in openmpi mpich; do
+  if command -v "mpicc.$flavor" >/dev/null 2>&1; then
+    bash native-shim/build.sh "mpicc.$flavor" "native-shim/build/$flavor"
+    built=1
+  fi
+done
+if [ "$built" = 0 ]; then
+  bash native-shim/build.sh mpicc native-shim/build/default
+fi
+say "ready"
