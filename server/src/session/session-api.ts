@@ -46,8 +46,21 @@ export interface SessionResult {
   readonly outcome: 'completed' | 'deadlock' | 'terminated' | 'failed';
 }
 
+/** What was launched, once the options are checked and the job is started. */
+export interface SessionStart {
+  /** Absolute path of the program. */
+  readonly program: string;
+  readonly ranks: number;
+  /** 'openmpi' or 'mpich'. */
+  readonly mpi: string;
+  /** The launcher and its full argument list. */
+  readonly command: readonly string[];
+  readonly pid: number;
+}
+
 /** Events a running session emits, for the CLI, the language server and the debug adapter. */
 export interface SessionEvents {
+  start: (info: SessionStart) => void;
   finding: (finding: Finding) => void;
   rank: (state: RankState) => void;
   /** Process output; rank is undefined when it cannot be attributed. */

@@ -1,0 +1,48 @@
+import type { RankState } from '../engine/types';
+
+/** What the watch asks the session to do after a tick. */
+export type HangVerdict = { readonly action: 'none' } | { readonly action: 'ask-engine' } | { readonly action: 'no-progress'; readonly stuck: readonly RankState[] };
+
+export interface HangWatchOptions {
+  /** Quiet time after the last event before the wait-for graph is consulted. */
+  readonly quietMs: number;
+  /** Quiet time, with every live rank inside MPI, before a hang the graph cannot explain is reported. */
+  readonly noProgressMs: number;
+}
+
+/**
+ * Decides, from the time of the last event and the ranks' states, when to ask the engine for a deadlock
+ * and when to give up on the graph and call a long silence a hang. Pure: the caller passes the clock.
+ */
+export class HangWatch {
+  private lastEventAt: number;
+  private askedSince = false;
+
+  constructor(
+    private readonly options: HangWatchOptions,
+    now: number,
+  ) {
+    this.lastEventAt = now;
+  }
+
+  /** Events arrived: the job moved. */
+  activity(now: number): void {
+    this.lastEventAt = now;
+    this.askedSince = false;
+  }
+
+  tick(now: number, states: readonly RankState[], allConnected: boolean): HangVerdict {
+    const quiet = now - this.lastEventAt;
+    if (!allConnected || quiet < this.options.quietMs) return { action: 'none' };
+    const live = states.filter((s) => s.state !== 'finalized' && s.state !== 'ended');
+    if (live.length === 0) return { action: 'none' };
+    const waiting = live.filter((s) => s.state === 'blocked' || s.state === 'in-call');
+    if (!this.askedSince && live.some((s) => s.state === 'blocked')) {
+      // Ask once per quiet period: nothing the engine knows changes until the next event.
+      this.askedSince = true;
+      return { action: 'ask-engine' };
+    }
+    if (quiet >= this.options.noProgressMs && waiting.length === live.length) return { action: 'no-progress', stuck: live };
+    return { action: 'none' };
+  }
+}

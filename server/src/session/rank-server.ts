@@ -1,0 +1,195 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+
+/** The first text frame of every rank (native-shim/spec/records.json "control"). */
+export interface Hello {
+  readonly type: 'hello';
+  readonly version: number;
+  readonly rank: number;
+  readonly size: number;
+  readonly pid: number;
+  readonly host: string;
+  readonly library: string;
+  readonly libraryVersion: string;
+  readonly threadLevel: number;
+}
+
+/** What the server reports to its owner. Each rank's callbacks arrive in that rank's order. */
+export interface RankServerHandlers {
+  hello(rank: number, hello: Hello, raw: string): void;
+  /** A binary frame. Throw to reject it: the connection is closed with the error's message. */
+  frame(rank: number, data: Buffer): void;
+  /** A text frame after the hello (acknowledgements such as "paused"). */
+  control(rank: number, text: string): void;
+  /** The rank's connection ended; reason is set when we closed it because of a protocol error. */
+  closed(rank: number, reason: string | undefined): void;
+  /** A connection that never became a rank (bad token, bad hello); for diagnostics only. */
+  rejected(reason: string): void;
+}
+
+const POLICY_VIOLATION = 1008;
+
+/**
+ * The loopback WebSocket endpoint the shims connect to: one connection per rank, each presenting the
+ * session's random token, the first message a JSON hello. Bad input closes that connection, never the server.
+ */
+export class RankServer {
+  readonly token = randomBytes(24).toString('hex');
+  private readonly wss: WebSocketServer;
+  private readonly sockets = new Map<number, WebSocket>();
+
+  private constructor(
+    private readonly expectedRanks: number,
+    private readonly handlers: RankServerHandlers,
+  ) {
+    this.wss = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      maxPayload: 64 * 1024 * 1024,
+      verifyClient: (info: { req: IncomingMessage }) => this.authorized(info.req),
+    });
+    this.wss.on('connection', (ws) => this.accept(ws));
+  }
+
+  /** Listen on 127.0.0.1, on a port the system chooses. */
+  static async listen(expectedRanks: number, handlers: RankServerHandlers): Promise<RankServer> {
+    const server = new RankServer(expectedRanks, handlers);
+    await new Promise<void>((resolve, reject) => {
+      server.wss.once('listening', resolve);
+      server.wss.once('error', reject);
+    });
+    return server;
+  }
+
+  /** Connections that said hello and have not closed yet. */
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
+  get port(): number {
+    return (this.wss.address() as AddressInfo).port;
+  }
+
+  /** The URL the shim connects to; the token travels separately (MPISCOPE_TOKEN) and in the query. */
+  get url(): string {
+    return `ws://127.0.0.1:${this.port}/`;
+  }
+
+  /** Send a control message to one rank (pause, continue, terminate…). False when that rank is not connected. */
+  sendControl(rank: number, message: object): boolean {
+    const ws = this.sockets.get(rank);
+    if (ws === undefined || ws.readyState !== ws.OPEN) return false;
+    ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.sockets.values()) ws.terminate();
+    for (const ws of this.wss.clients) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private authorized(req: IncomingMessage): boolean {
+    const url = new URL(req.url ?? '/', 'ws://127.0.0.1');
+    const fromQuery = url.searchParams.get('token');
+    const auth = req.headers.authorization;
+    const fromHeader = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : auth;
+    const ok = [fromQuery, fromHeader].some((t) => t != null && sameSecret(t, this.token));
+    if (!ok) this.handlers.rejected(`connection from ${req.socket.remoteAddress ?? '?'} without the session token`);
+    return ok;
+  }
+
+  private accept(ws: WebSocket): void {
+    let rank: number | undefined;
+    let reason: string | undefined;
+    const reject = (why: string): void => {
+      reason = why;
+      ws.close(POLICY_VIOLATION, why.slice(0, 120));
+      // A peer that ignores the close handshake must not keep the session waiting.
+      setTimeout(() => ws.terminate(), 1000).unref();
+    };
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (reason !== undefined) return;
+      const bytes = toBuffer(data);
+      if (rank === undefined) {
+        if (isBinary) return reject('the first message must be the JSON hello');
+        const text = bytes.toString('utf8');
+        const parsed = parseHello(text, this.expectedRanks);
+        if (typeof parsed === 'string') {
+          this.handlers.rejected(parsed);
+          return reject(parsed);
+        }
+        if (this.sockets.has(parsed.rank)) {
+          this.handlers.rejected(`rank ${parsed.rank} connected twice`);
+          return reject(`rank ${parsed.rank} is already connected`);
+        }
+        rank = parsed.rank;
+        this.sockets.set(rank, ws);
+        this.handlers.hello(rank, parsed, text);
+        return;
+      }
+      if (!isBinary) {
+        this.handlers.control(rank, bytes.toString('utf8'));
+        return;
+      }
+      try {
+        this.handlers.frame(rank, bytes);
+      } catch (err) {
+        reject(`bad frame from rank ${rank}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    ws.on('close', () => {
+      if (rank === undefined) return;
+      this.sockets.delete(rank);
+      this.handlers.closed(rank, reason);
+    });
+    ws.on('error', () => {
+      /* 'close' follows and reports the end of this rank. */
+    });
+  }
+}
+
+function sameSecret(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+/** Validate every field of a hello; returns the reason it is bad as a string. */
+export function parseHello(text: string, expectedRanks: number): Hello | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return 'the hello is not JSON';
+  }
+  if (typeof v !== 'object' || v === null) return 'the hello is not a JSON object';
+  const o = v as Record<string, unknown>;
+  if (o.type !== 'hello') return 'the first message must be {"type":"hello",...}';
+  if (o.version !== 1) return `unsupported protocol version ${String(o.version)} (this analyzer speaks 1)`;
+  const int = (k: string): number | undefined =>
+    typeof o[k] === 'number' && Number.isInteger(o[k]) ? (o[k] as number) : undefined;
+  const rank = int('rank');
+  const size = int('size');
+  if (size !== expectedRanks) return `hello says the job has ${String(o.size)} ranks, expected ${expectedRanks}`;
+  if (rank === undefined || rank < 0 || rank >= expectedRanks) return `hello has a bad rank ${String(o.rank)}`;
+  return {
+    type: 'hello',
+    version: 1,
+    rank,
+    size,
+    pid: int('pid') ?? 0,
+    host: typeof o.host === 'string' ? o.host : '',
+    library: typeof o.library === 'string' ? o.library : '',
+    libraryVersion: typeof o.libraryVersion === 'string' ? o.libraryVersion : '',
+    threadLevel: int('threadLevel') ?? 0,
+  };
+}

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { findOnPath } from './launch-plan';
+import { FLAVOR_NAMES, type MpiFlavor } from './mpi-flavor';
+import { UsageError } from './session-api';
+
+/** The mpiscope checkout: the first folder above this bundle that holds native-shim/spec/records.json. */
+export function repoRoot(start = __dirname): string | undefined {
+  let dir = start;
+  for (;;) {
+    if (existsSync(join(dir, 'native-shim', 'spec', 'records.json'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** Newest modification time of the shim's sources (everything under native-shim/ except build/). */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    if (name === 'build' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    const st = statSync(p);
+    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
+  }
+  return newest;
+}
+
+function builtLibrary(outDir: string): string | undefined {
+  if (!existsSync(outDir)) return undefined;
+  const libs = readdirSync(outDir).filter((n) => n.endsWith('.so'));
+  const name = libs.find((n) => n.includes('mpiscope')) ?? libs[0];
+  return name === undefined ? undefined : join(outDir, name);
+}
+
+/**
+ * The shim for this MPI flavor, built with that flavor's mpicc when missing or older than its sources.
+ * MPISCOPE_SHIM overrides it (a prebuilt library). Concurrent sessions share one build through a lock folder.
+ */
+export async function ensureShim(flavor: MpiFlavor, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const override = env.MPISCOPE_SHIM;
+  if (override !== undefined && override !== '') {
+    if (!existsSync(override)) throw new UsageError(`MPISCOPE_SHIM=${override} does not exist; unset it or build the shim`);
+    return override;
+  }
+  const root = repoRoot();
+  if (root === undefined) throw new UsageError('the mpiscope checkout (native-shim/) was not found next to this program; reinstall mpiscope');
+  const shimDir = join(root, 'native-shim');
+  const outDir = join(shimDir, 'build', flavor);
+  const fresh = (): string | undefined => {
+    const lib = builtLibrary(outDir);
+    return lib !== undefined && statSync(lib).mtimeMs >= newestSource(shimDir) ? lib : undefined;
+  };
+  const ready = fresh();
+  if (ready !== undefined) return ready;
+  const lock = join(shimDir, 'build', `${flavor}.lock`);
+  await acquire(lock);
+  try {
+    const again = fresh(); // another session may have built it while we waited
+    if (again !== undefined) return again;
+    const mpicc = findOnPath(`mpicc.${flavor}`) ?? findOnPath('mpicc');
+    if (mpicc === undefined) throw new UsageError(`${FLAVOR_NAMES[flavor]}'s mpicc was not found; install its development package to build the mpiscope shim`);
+    if (!existsSync(join(shimDir, 'build.sh'))) throw new UsageError('native-shim/build.sh is missing; the mpiscope checkout is incomplete');
+    const log = await run('bash', [join(shimDir, 'build.sh'), mpicc, outDir], root);
+    const lib = builtLibrary(outDir);
+    if (log.code !== 0 || lib === undefined) {
+      const last = log.out.trim().split('\n').slice(-1)[0] ?? '';
+      throw new UsageError(`building the mpiscope shim for ${FLAVOR_NAMES[flavor]} failed (${last}); run bash native-shim/build.sh ${mpicc} ${outDir} to see why`);
+    }
+    return lib;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function acquire(lock: string): Promise<void> {
+  mkdirSync(dirname(lock), { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return;
+    } catch {
+      // A lock left by a build that died is stale after a few minutes.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new UsageError(`waited too long for another mpiscope to build the shim; remove ${lock} if no build is running`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', (e) => resolve({ code: 127, out: e.message }));
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}

@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+
+/** A call site as the shim reported it (SITE record): a return address inside a loaded module. */
+export interface SiteKey {
+  readonly module: string;
+  /** Address minus the module's load base. */
+  readonly offset: number;
+  readonly address: number;
+}
+
+export interface SourcePosition {
+  /** Absolute path, or "" when unknown (no debug info). */
+  readonly file: string;
+  /** 1-based, 0 when unknown. */
+  readonly line: number;
+  readonly function: string;
+}
+
+const UNKNOWN: SourcePosition = { file: '', line: 0, function: '' };
+const ET_EXEC = 2;
+
+/**
+ * Resolves call sites to function/file/line with addr2line, one batched process per module per request,
+ * and remembers every answer: each distinct site is resolved once per session.
+ */
+export class SiteResolver {
+  private readonly cache = new Map<string, SourcePosition>();
+  private readonly fixedAddress = new Map<string, boolean>();
+
+  /** @param cwd resolves relative paths in debug info (compiled from the job's directory). */
+  constructor(private readonly cwd: string) {}
+
+  lookup(site: SiteKey): SourcePosition {
+    return this.cache.get(this.keyOf(site)) ?? UNKNOWN;
+  }
+
+  /** Resolve every site not resolved yet. Never rejects: unresolvable sites stay unknown. */
+  async resolve(sites: readonly SiteKey[]): Promise<void> {
+    const byModule = new Map<string, Map<string, bigint>>();
+    for (const site of sites) {
+      const key = this.keyOf(site);
+      if (this.cache.has(key) || site.module === '') continue;
+      // A return address points after the call; one byte back lands inside the call instruction's line.
+      const base = this.isFixedAddress(site.module) ? site.address : site.offset;
+      const query = BigInt(base) - 1n;
+      if (query < 0n) continue;
+      let m = byModule.get(site.module);
+      if (m === undefined) byModule.set(site.module, (m = new Map()));
+      m.set(key, query);
+    }
+    await Promise.all([...byModule].map(([module, queries]) => this.resolveModule(module, queries)));
+  }
+
+  private async resolveModule(module: string, queries: Map<string, bigint>): Promise<void> {
+    const keys = [...queries.keys()];
+    const addrs = keys.map((k) => '0x' + (queries.get(k) ?? 0n).toString(16));
+    const out = await new Promise<string>((done) => {
+      execFile('addr2line', ['-a', '-f', '-C', '-i', '-e', module, ...addrs], { maxBuffer: 16 << 20 }, (err, stdout) =>
+        done(err ? '' : stdout),
+      );
+    });
+    const answers = parseAddr2line(out);
+    keys.forEach((key, i) => {
+      const a = answers[i];
+      this.cache.set(key, a === undefined ? UNKNOWN : this.absolute(a));
+    });
+  }
+
+  private absolute(p: SourcePosition): SourcePosition {
+    if (p.file === '' || isAbsolute(p.file)) return p;
+    return { ...p, file: resolve(this.cwd, p.file) };
+  }
+
+  private keyOf(site: SiteKey): string {
+    return `${site.module}\0${site.offset}`;
+  }
+
+  /** Non-PIE executables (ELF type EXEC) are linked at fixed addresses: addr2line wants the address itself. */
+  private isFixedAddress(module: string): boolean {
+    let fixed = this.fixedAddress.get(module);
+    if (fixed === undefined) {
+      fixed = elfType(module) === ET_EXEC;
+      this.fixedAddress.set(module, fixed);
+    }
+    return fixed;
+  }
+}
+
+function elfType(path: string): number | undefined {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const b = Buffer.alloc(18);
+      readSync(fd, b, 0, 18, 0);
+      return b.toString('latin1', 1, 4) === 'ELF' ? b.readUInt16LE(16) : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parse `addr2line -a -f -C -i` output: per address, a "0x…" line, then (function, file:line) pairs, the
+ * first pair being the innermost (possibly inlined) frame, which is the source line of the call itself.
+ */
+export function parseAddr2line(out: string): SourcePosition[] {
+  const lines = out.split('\n');
+  const result: SourcePosition[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (!/^0x[0-9a-f]+$/i.test(lines[i] ?? '')) {
+      i++;
+      continue;
+    }
+    const fn = lines[i + 1] ?? '??';
+    const where = lines[i + 2] ?? '??:0';
+    i += 3;
+    while (i < lines.length && !/^0x[0-9a-f]+$/i.test(lines[i] ?? '')) i++; // skip the "inlined by" frames
+    result.push(parsePosition(fn, where));
+  }
+  return result;
+}
+
+function parsePosition(fn: string, where: string): SourcePosition {
+  const clean = where.replace(/ \(discriminator \d+\)$/, '');
+  const colon = clean.lastIndexOf(':');
+  const file = colon < 0 ? clean : clean.slice(0, colon);
+  const line = colon < 0 ? 0 : Number.parseInt(clean.slice(colon + 1), 10);
+  return {
+    function: fn === '??' ? '' : fn,
+    file: file === '??' ? '' : file,
+    line: Number.isFinite(line) && line > 0 ? line : 0,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The session trace: every frame a rank sent, appended as it arrived, so a report (or a timeline) can be
+ * rebuilt after the run with `mpiscope report TRACE`.
+ *
+ * Format (all integers little-endian):
+ *   file header, 16 bytes: magic "MSCTRACE" (8 bytes ASCII), u32 format version (1), u32 reserved (0)
+ *   then frames, each: u32 rank, u32 kind, u32 payload length, payload bytes
+ *     kind 0  a binary frame of the rank, byte for byte (whole 64-byte records, native-shim/spec/records.json)
+ *     kind 1  a text (JSON control) frame of the rank; the first one is its hello
+ *     kind 2  a session record (rank = 0xFFFFFFFF): JSON, {"type":"session",...} first, {"type":"end",...} last
+ * A trace cut short (the analyzer was killed) is still readable up to its last whole frame.
+ */
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+
+export const TRACE_MAGIC = 'MSCTRACE';
+export const TRACE_VERSION = 1;
+export const SESSION_RANK = 0xffffffff;
+
+export type TraceFrameKind = 'binary' | 'text' | 'session';
+const KIND_IDS: Record<TraceFrameKind, number> = { binary: 0, text: 1, session: 2 };
+const KIND_NAMES: readonly TraceFrameKind[] = ['binary', 'text', 'session'];
+
+export interface TraceFrame {
+  readonly rank: number;
+  readonly kind: TraceFrameKind;
+  readonly data: Buffer;
+}
+
+/** Appends frames with synchronous writes: a frame is on disk before it is analysed, so a crash loses nothing. */
+export class TraceWriter {
+  private fd: number | undefined;
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w');
+    const header = Buffer.alloc(16);
+    header.write(TRACE_MAGIC, 0, 'ascii');
+    header.writeUInt32LE(TRACE_VERSION, 8);
+    writeSync(this.fd, header);
+  }
+
+  write(rank: number, kind: TraceFrameKind, data: Buffer | string): void {
+    if (this.fd === undefined) return;
+    const payload = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    const head = Buffer.alloc(12);
+    head.writeUInt32LE(rank >>> 0, 0);
+    head.writeUInt32LE(KIND_IDS[kind], 4);
+    head.writeUInt32LE(payload.length, 8);
+    writeSync(this.fd, Buffer.concat([head, payload]));
+  }
+
+  writeSession(record: object): void {
+    this.write(SESSION_RANK, 'session', JSON.stringify(record));
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Read a whole trace. Throws an Error with a one-line reason when the file is not a trace. */
+export function readTrace(path: string): TraceFrame[] {
+  const bytes = readFileSync(path);
+  if (bytes.length < 16 || bytes.toString('ascii', 0, 8) !== TRACE_MAGIC) {
+    throw new Error(`${path} is not an mpiscope trace (it does not start with ${TRACE_MAGIC})`);
+  }
+  const version = bytes.readUInt32LE(8);
+  if (version !== TRACE_VERSION) throw new Error(`${path} is a version ${version} trace; this mpiscope reads version ${TRACE_VERSION}`);
+  const frames: TraceFrame[] = [];
+  let at = 16;
+  while (at + 12 <= bytes.length) {
+    const rank = bytes.readUInt32LE(at);
+    const kind = KIND_NAMES[bytes.readUInt32LE(at + 4)];
+    const length = bytes.readUInt32LE(at + 8);
+    if (kind === undefined || at + 12 + length > bytes.length) break; // cut short: keep what is whole
+    frames.push({ rank, kind, data: bytes.subarray(at + 12, at + 12 + length) });
+    at += 12 + length;
+  }
+  return frames;
+}
