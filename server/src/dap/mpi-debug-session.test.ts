@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { RankState } from '../engine/types';
+import type { Finding } from '../session/session-api';
+import { serveDebugAdapter, type DapServer } from './dap-server';
+import { FakeSession } from './testing/fake-session';
+
+const TOKEN = 'test-token';
+const ringSites = new Map([
+  [0x10, { file: '/src/ring.c', line: 14, function: 'main' }],
+  [0x20, { file: '/src/ring.c', line: 21, function: 'main' }],
+]);
+
+function blocked(rank: number, peer: number, site: number): RankState {
+  return {
+    rank,
+    state: 'blocked',
+    call: { rank, site, call: 'MPI_Recv', detail: `MPI_Recv from rank ${peer}, tag 7` },
+  };
+}
+
+const deadlock: Finding = {
+  kind: 'deadlock',
+  severity: 'error',
+  message: 'Ranks 0 and 1 each wait in MPI_Recv for the other; neither sends.',
+  locations: [
+    { rank: 0, file: '/src/ring.c', line: 14, function: 'main', call: 'MPI_Recv from rank 1, tag 7', detail: '' },
+    { rank: 1, file: '/src/ring.c', line: 21, function: 'main', call: 'MPI_Recv from rank 0, tag 7', detail: '' },
+  ],
+};
+
+describe('mpi debug adapter', () => {
+  let server: DapServer;
+  let dc: DebugClient;
+  let sessions: FakeSession[];
+
+  beforeEach(async () => {
+    sessions = [];
+    server = await serveDebugAdapter({
+      token: TOKEN,
+      startSession: (options) => {
+        const s = new FakeSession(options, ringSites);
+        sessions.push(s);
+        return s;
+      },
+    });
+    // The runtime and executable are unused: start(port) connects to the in-process server.
+    dc = new DebugClient('node', 'unused', 'mpi');
+    await dc.start(server.port);
+  });
+
+  afterEach(async () => {
+    await dc.stop();
+    await server.close();
+  });
+
+  async function launch(extra: Record<string, unknown> = {}): Promise<FakeSession> {
+    await Promise.all([
+      dc.configurationSequence(),
+      dc.launch({ program: '/src/ring', np: 2, __mpiscopeToken: TOKEN, ...extra }),
+    ]);
+    const s = sessions[0];
+    assert.ok(s, 'launch started a session');
+    return s;
+  }
+
+  it('passes the launch configuration to the session', async () => {
+    const s = await launch({ args: ['-n', '3'], mpirunArgs: ['--oversubscribe'], deadlockTimeout: 5 });
+    assert.equal(s.options.program, '/src/ring');
+    assert.equal(s.options.np, 2);
+    assert.deepEqual(s.options.args, ['-n', '3']);
+    assert.deepEqual(s.options.mpirunArgs, ['--oversubscribe']);
+    assert.equal(s.options.deadlockTimeout, 5);
+    assert.equal(s.options.keepAlive, true, 'a deadlocked job stays alive for inspection under the debugger');
+  });
+
+  it('refuses a launch without the token, and a launch without a program', async () => {
+    await assert.rejects(dc.launch({ program: '/src/ring', np: 2 }), /only accepts launches from the mpiscope extension/);
+    await assert.rejects(dc.launch({ __mpiscopeToken: TOKEN, np: 2 }), /"program" is missing/);
+    assert.equal(sessions.length, 0);
+  });
+
+  it('shows ranks as threads named by their current MPI call', async () => {
+    const s = await launch();
+    let threads = (await dc.threadsRequest()).body.threads.map((t) => t.name);
+    assert.deepEqual(threads, ['rank 0 — starting', 'rank 1 — starting']);
+    const renamed = dc.waitForEvent('thread');
+    s.rank(blocked(0, 1, 0x10));
+    s.rank({ rank: 1, state: 'running' });
+    await renamed;
+    threads = (await dc.threadsRequest()).body.threads.map((t) => t.name);
+    assert.deepEqual(threads, ['rank 0 — MPI_Recv from 1, tag 7 (blocked)', 'rank 1 — running']);
+  });
+
+  it('stops on a finding with reason exception, the call site as top frame and the kind as exception', async () => {
+    const s = await launch();
+    s.rank(blocked(0, 1, 0x10));
+    s.rank(blocked(1, 0, 0x20));
+    const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.finding(deadlock);
+    const event = await stopped;
+    assert.equal(event.body.reason, 'exception');
+    assert.equal(event.body.allThreadsStopped, true);
+    assert.equal(event.body.threadId, 1);
+    assert.ok(s.paused, 'the ranks are held');
+
+    const info = await dc.exceptionInfoRequest({ threadId: 1 });
+    assert.equal(info.body.exceptionId, 'deadlock');
+    assert.match(info.body.description ?? '', /each wait in MPI_Recv/);
+
+    const stack = await dc.stackTraceRequest({ threadId: 2 });
+    const top = stack.body.stackFrames[0];
+    assert.equal(top?.source?.path, '/src/ring.c');
+    assert.equal(top?.line, 21);
+    assert.equal(top?.name, 'MPI_Recv from rank 0, tag 7 in main');
+
+    const vars = await dc.variablesRequest({ variablesReference: top?.id ?? 0 });
+    const pid = vars.body.variables.find((v) => v.name === 'pid');
+    assert.equal(pid?.value, '4001');
+  });
+
+  it('does not stop on findings when stopOnFinding is false', async () => {
+    const s = await launch({ stopOnFinding: false });
+    const output = dc.assertOutput('important', 'mpiscope: deadlock');
+    s.finding(deadlock);
+    await output;
+    assert.equal(s.paused, false);
+  });
+
+  it('prefixes each line of a rank output with the rank', async () => {
+    const s = await launch();
+    const first = dc.assertOutput('stdout', '[rank 1] hello\n[rank 1] world\n');
+    s.output('hello\nwor', 'stdout', 1);
+    s.output('ld\n', 'stdout', 1);
+    await first;
+  });
+
+  it('breaks on an MPI function breakpoint and rejects other names', async () => {
+    const initialized = dc.waitForEvent('initialized');
+    const launched = dc.launch({ program: '/src/ring', np: 2, __mpiscopeToken: TOKEN });
+    await initialized;
+    const bps = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }, { name: 'main' }] });
+    assert.deepEqual(
+      bps.body.breakpoints.map((b) => b.verified),
+      [true, false],
+    );
+    await dc.configurationDoneRequest();
+    await launched;
+    const s = sessions[0];
+    assert.ok(s);
+    assert.deepEqual(s.breakSet, ['MPI_Barrier']);
+
+    const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.rank({ rank: 1, state: 'in-call', call: { rank: 1, site: 0x20, call: 'MPI_Barrier', detail: 'MPI_Barrier' } });
+    const event = await stopped;
+    assert.equal(event.body.reason, 'function breakpoint');
+    assert.equal(event.body.threadId, 2);
+  });
+
+  it('pauses and continues every rank through the session', async () => {
+    const s = await launch();
+    const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    await dc.pauseRequest({ threadId: 1 });
+    assert.equal((await stopped).body.reason, 'pause');
+    assert.equal(s.paused, true);
+    const cont = await dc.continueRequest({ threadId: 1 });
+    assert.equal(cont.body.allThreadsContinued, true);
+    assert.equal(s.paused, false);
+  });
+
+  it('explains why it cannot debug a rank when the client has no startDebugging', async () => {
+    await launch();
+    await assert.rejects(
+      dc.customRequest('mpiscope.debugRank', { rank: 0, debuggerType: 'cppdbg' }),
+      /cannot start child debug sessions/,
+    );
+    await assert.rejects(dc.customRequest('mpiscope.debugRank', { rank: 0 }), /needs \{ rank, debuggerType/);
+  });
+
+  it('ends the job on terminate and reports termination', async () => {
+    const s = await launch();
+    const terminated = dc.waitForEvent('terminated');
+    await dc.terminateRequest();
+    await terminated;
+    assert.ok(s.calls.includes('stop'));
+  });
+});

@@ -1,0 +1,324 @@
+import {
+  DebugSession,
+  ExitedEvent,
+  InitializedEvent,
+  OutputEvent,
+  Scope,
+  Source,
+  StackFrame,
+  StoppedEvent,
+  TerminatedEvent,
+  Thread,
+  ThreadEvent,
+  Variable,
+} from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { basename } from 'node:path';
+import type { RankState } from '../engine/types';
+import type { Finding, SessionResult } from '../session/session-api';
+import { planLaunch, type MpiLaunchArguments } from './launch-args';
+import { isDebugRankArguments, nativeAttachConfiguration } from './native-attach';
+import { RankOutput } from './rank-output';
+import type { SessionFactory, SessionPort, SourcePlace } from './session-port';
+import { rankOf, threadIdOf, threadName } from './thread-names';
+
+/** Frames of thread t have ids t * FRAMES_PER_THREAD + depth, so a frame id names its rank. */
+const FRAMES_PER_THREAD = 1000;
+
+export interface MpiDebugSessionOptions {
+  readonly startSession: SessionFactory;
+  /** When set, a launch request must carry it as `__mpiscopeToken` (the adapter listens on loopback). */
+  readonly token?: string;
+}
+
+/**
+ * DAP for an MPI job: ranks are threads, a rank's current MPI call is its top frame, pause and continue
+ * act on every rank at its next MPI call, a finding stops the job with reason 'exception'. A thin
+ * translation: all the knowledge is in the session it drives.
+ */
+export class MpiDebugSession extends DebugSession {
+  private session: SessionPort | undefined;
+  private np = 0;
+  private program = '';
+  private stopOnFinding = true;
+  private stopped = false;
+  private ended = false;
+  private supportsStartDebugging = false;
+  private readonly states = new Map<number, RankState>();
+  private breakFunctions = new Set<string>();
+  private lastFinding: Finding | undefined;
+  private readonly output = new RankOutput((text, stream) => this.sendEvent(new OutputEvent(text, stream)));
+  private configured!: () => void;
+  private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
+  /** Ranks whose name changed since the last thread event; sent as one burst per tick. */
+  private readonly renamed = new Set<number>();
+  private renameTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: MpiDebugSessionOptions) {
+    super();
+  }
+
+  protected override initializeRequest(
+    response: DebugProtocol.InitializeResponse,
+    args: DebugProtocol.InitializeRequestArguments,
+  ): void {
+    this.supportsStartDebugging = args.supportsStartDebuggingRequest === true;
+    response.body = {
+      supportsConfigurationDoneRequest: true,
+      supportsFunctionBreakpoints: true,
+      supportsTerminateRequest: true,
+      supportsExceptionInfoRequest: true,
+      supportsSingleThreadExecutionRequests: false,
+    };
+    this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.configured();
+    this.sendResponse(response);
+  }
+
+  protected override async launchRequest(
+    response: DebugProtocol.LaunchResponse,
+    args: MpiLaunchArguments,
+  ): Promise<void> {
+    if (this.options.token !== undefined && args.__mpiscopeToken !== this.options.token) {
+      this.sendErrorResponse(response, 1001, 'This debug adapter only accepts launches from the mpiscope extension.');
+      return;
+    }
+    let session: SessionPort;
+    try {
+      const plan = planLaunch(args);
+      this.np = plan.options.np;
+      this.program = plan.options.program;
+      this.stopOnFinding = plan.stopOnFinding;
+      // Function breakpoints arrive between 'initialized' and configurationDone; start after them.
+      await this.configurationDone;
+      session = this.options.startSession(plan.options);
+    } catch (error) {
+      this.sendErrorResponse(response, 1002, (error as Error).message);
+      return;
+    }
+    this.session = session;
+    session.on('rank', (state) => this.onRank(state));
+    session.on('finding', (finding) => this.onFinding(finding));
+    session.on('output', (text, stream, rank) => this.output.write(text, stream, rank));
+    session.on('end', (result) => this.onEnd(result));
+    if (this.breakFunctions.size > 0) session.breakOn?.([...this.breakFunctions]);
+    this.sendResponse(response);
+  }
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    const ranks = new Set<number>(this.states.keys());
+    for (let r = 0; r < this.np; r++) ranks.add(r);
+    response.body = {
+      threads: [...ranks].sort((a, b) => a - b).map((r) => new Thread(threadIdOf(r), threadName(r, this.states.get(r)))),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override async stackTraceRequest(
+    response: DebugProtocol.StackTraceResponse,
+    args: DebugProtocol.StackTraceArguments,
+  ): Promise<void> {
+    const rank = rankOf(args.threadId);
+    const state = this.states.get(rank);
+    const base = args.threadId * FRAMES_PER_THREAD;
+    const frames: StackFrame[] = [];
+    if (!state?.call || (state.state !== 'in-call' && state.state !== 'blocked')) {
+      const label = new StackFrame(base, state ? `(${state.state}, not in MPI)` : '(not connected yet)');
+      label.presentationHint = 'label';
+      frames.push(label);
+    } else {
+      const call = state.call;
+      const place = call.site !== 0 ? await this.resolve(rank, call.site) : undefined;
+      frames.push(this.frame(base, call.detail || call.call, place));
+      const deeper = (await this.session?.backtrace?.(rank).catch(() => [])) ?? [];
+      deeper.forEach((p, i) => frames.push(this.frame(base + i + 1, p.function || '??', p)));
+    }
+    response.body = { stackFrames: frames, totalFrames: frames.length };
+    this.sendResponse(response);
+  }
+
+  private frame(id: number, name: string, place: SourcePlace | undefined): StackFrame {
+    if (!place || place.file === '') {
+      const f = new StackFrame(id, name);
+      f.presentationHint = 'subtle';
+      return f;
+    }
+    const label = place.function ? `${name} in ${place.function}` : name;
+    return new StackFrame(id, label, new Source(basename(place.file), place.file), place.line, 1);
+  }
+
+  private async resolve(rank: number, site: number): Promise<SourcePlace | undefined> {
+    return (await this.session?.resolveSite?.(rank, site).catch(() => undefined)) ?? undefined;
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    response.body = { scopes: [new Scope('MPI', args.frameId, false)] };
+    this.sendResponse(response);
+  }
+
+  protected override variablesRequest(
+    response: DebugProtocol.VariablesResponse,
+    args: DebugProtocol.VariablesArguments,
+  ): void {
+    const rank = rankOf(Math.floor(args.variablesReference / FRAMES_PER_THREAD));
+    const state = this.states.get(rank);
+    const pid = this.session?.pid?.(rank);
+    const vars = [new Variable('rank', String(rank)), new Variable('state', state?.state ?? 'not connected')];
+    if (state?.call) vars.push(new Variable('call', state.call.call), new Variable('waiting for', state.call.detail));
+    if (state?.ended) vars.push(new Variable('ended', state.ended));
+    if (pid !== undefined) vars.push(new Variable('pid', String(pid)));
+    response.body = { variables: vars };
+    this.sendResponse(response);
+  }
+
+  protected override pauseRequest(response: DebugProtocol.PauseResponse, args: DebugProtocol.PauseArguments): void {
+    if (!this.session?.pause) {
+      this.sendErrorResponse(response, 1003, 'This mpiscope session cannot pause a running job (no pause control).');
+      return;
+    }
+    this.session.pause();
+    this.sendResponse(response);
+    this.stopAll('pause', args.threadId);
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+    this.stopped = false;
+    this.session?.resume?.();
+    response.body = { allThreadsContinued: true };
+    this.sendResponse(response);
+  }
+
+  protected override setFunctionBreakPointsRequest(
+    response: DebugProtocol.SetFunctionBreakpointsResponse,
+    args: DebugProtocol.SetFunctionBreakpointsArguments,
+  ): void {
+    const valid = (name: string): boolean => /^P?MPI_[A-Za-z_]+$/.test(name);
+    this.breakFunctions = new Set(args.breakpoints.map((b) => b.name.trim()).filter(valid));
+    this.session?.breakOn?.([...this.breakFunctions]);
+    response.body = {
+      breakpoints: args.breakpoints.map((b) =>
+        valid(b.name.trim())
+          ? { verified: true }
+          : { verified: false, message: `mpiscope breaks only on MPI functions (e.g. MPI_Recv), not "${b.name}".` },
+      ),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
+    const f = this.lastFinding;
+    response.body = {
+      exceptionId: f?.kind ?? 'none',
+      description: f?.message ?? 'No finding.',
+      breakMode: 'always',
+      ...(f ? { details: { message: f.message, typeName: f.kind, stackTrace: f.locations.map(where).join('\n') } } : {}),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    await this.endJob();
+    this.sendResponse(response);
+  }
+
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
+    await this.endJob();
+    this.sendResponse(response);
+  }
+
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command !== 'mpiscope.debugRank') {
+      super.customRequest(command, response, args);
+      return;
+    }
+    if (!isDebugRankArguments(args)) {
+      this.sendErrorResponse(response, 1004, 'mpiscope.debugRank needs { rank, debuggerType: "cppdbg" | "lldb" }.');
+      return;
+    }
+    const pid = this.session?.pid?.(args.rank);
+    if (pid === undefined) {
+      this.sendErrorResponse(response, 1005, `The process id of rank ${args.rank} is not known (is the job running?).`);
+      return;
+    }
+    if (!this.supportsStartDebugging) {
+      this.sendErrorResponse(response, 1006, 'This editor cannot start child debug sessions (no startDebugging support).');
+      return;
+    }
+    const configuration = nativeAttachConfiguration(args, pid, this.program);
+    this.sendRequest('startDebugging', { request: 'attach', configuration }, 10_000, (child) => {
+      if (child.success) this.sendResponse(response);
+      else this.sendErrorResponse(response, 1007, `Could not attach to rank ${args.rank}: ${child.message ?? 'unknown'}`);
+    });
+  }
+
+  private onRank(state: RankState): void {
+    const before = this.states.get(state.rank);
+    this.states.set(state.rank, state);
+    if (!before || threadName(state.rank, before) !== threadName(state.rank, state)) this.rename(state.rank);
+    const fn = state.call?.call;
+    if (fn && state.state !== 'running' && this.breakFunctions.has(fn) && !this.stopped) {
+      // A session with breakOn holds the ranks itself; otherwise hold them at their next MPI call.
+      if (!this.session?.breakOn) this.session?.pause?.();
+      this.stopAll('function breakpoint', threadIdOf(state.rank), `${fn} on rank ${state.rank}`);
+    }
+  }
+
+  private onFinding(finding: Finding): void {
+    this.sendEvent(new OutputEvent(`mpiscope: ${finding.kind}: ${finding.message}\n`, 'important'));
+    if (!this.stopOnFinding || this.stopped) return;
+    this.lastFinding = finding;
+    this.session?.pause?.();
+    const rank = finding.locations[0]?.rank ?? 0;
+    this.stopAll('exception', threadIdOf(rank), `${finding.kind}: ${finding.message}`);
+  }
+
+  private onEnd(result: SessionResult): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.output.flush();
+    const code = result.exitCode === null ? '' : `, exit code ${result.exitCode}`;
+    this.sendEvent(
+      new OutputEvent(`mpiscope: job ${result.outcome}${code}; ${result.findings.length} finding(s).\n`, 'console'),
+    );
+    this.sendEvent(new ExitedEvent(result.exitCode ?? 0));
+    this.sendEvent(new TerminatedEvent());
+    this.session = undefined;
+  }
+
+  private stopAll(reason: string, threadId: number | undefined, text?: string): void {
+    this.stopped = true;
+    const event = new StoppedEvent(reason, threadId ?? threadIdOf(0), text) as DebugProtocol.StoppedEvent;
+    event.body.allThreadsStopped = true;
+    if (text !== undefined) event.body.description = text;
+    this.sendEvent(event);
+  }
+
+  private rename(rank: number): void {
+    this.renamed.add(rank);
+    // VS Code refetches the thread list on a thread event; one burst per 100 ms keeps a chatty job cheap.
+    this.renameTimer ??= setTimeout(() => {
+      this.renameTimer = undefined;
+      for (const r of this.renamed) this.sendEvent(new ThreadEvent('started', threadIdOf(r)));
+      this.renamed.clear();
+    }, 100);
+  }
+
+  private async endJob(): Promise<void> {
+    if (this.renameTimer) clearTimeout(this.renameTimer);
+    this.renameTimer = undefined;
+    const session = this.session;
+    if (session && !this.ended) {
+      if (this.stopped) session.resume?.();
+      await session.stop();
+    }
+  }
+}
+
+function where(location: Finding['locations'][number]): string {
+  const at = location.file ? `${location.file}:${location.line}` : 'unknown location';
+  return `rank ${location.rank}: ${location.call} at ${at}`;
+}

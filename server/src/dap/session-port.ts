@@ -1,0 +1,40 @@
+import type { RankState } from '../engine/types';
+import type { SessionEvents, SessionOptions } from '../session/session-api';
+
+/** Where a raw call site lives in the source, once the session has resolved it. */
+export interface SourcePlace {
+  /** Absolute path, or "" when unknown (no debug info). */
+  readonly file: string;
+  /** 1-based; 0 when unknown. */
+  readonly line: number;
+  readonly function: string;
+}
+
+/**
+ * What the debug adapter and the language server need from a running session. It is the session
+ * class of server/src/session seen through the contract in session-api.ts, plus a few optional
+ * controls: code checks for each optional method and degrades (says so) when it is missing, so the
+ * adapter works against the session as it is today and gains features as the session grows them.
+ */
+export interface SessionPort {
+  on<K extends keyof SessionEvents>(event: K, listener: SessionEvents[K]): unknown;
+  /** End every process of the job; 'end' follows. */
+  stop(): void | Promise<void>;
+  /** Hold every rank at its next MPI call. */
+  pause?(): void;
+  /** Release ranks held by pause() or by a break. */
+  resume?(): void;
+  /** Hold every rank when any rank enters one of these MPI functions (replaces the previous set). */
+  breakOn?(functions: readonly string[]): void;
+  /** Resolve a call site (RawLocation.site) to file:line. */
+  resolveSite?(rank: number, site: number): Promise<SourcePlace | undefined>;
+  /** The OS process id of a rank, once it connected. */
+  pid?(rank: number): number | undefined;
+  /** Deeper frames of a rank's current MPI call, innermost first, when the shim captured them. */
+  backtrace?(rank: number): Promise<readonly SourcePlace[]>;
+  /** Current state of every rank that has connected. */
+  rankStates?(): readonly RankState[];
+}
+
+/** Starts a session; throws UsageError (one line a person can act on) when it cannot. */
+export type SessionFactory = (options: SessionOptions) => SessionPort;

@@ -1,0 +1,75 @@
+import { EventEmitter } from 'node:events';
+import type { RankState } from '../../engine/types';
+import type { Finding, SessionEvents, SessionOptions, SessionResult } from '../../session/session-api';
+import type { SessionPort, SourcePlace } from '../session-port';
+
+/**
+ * A scripted session for tests of the debug adapter and the language server: the test plays the
+ * events a real job would emit and inspects what the adapter asked of it.
+ */
+export class FakeSession implements SessionPort {
+  private readonly events = new EventEmitter();
+  readonly calls: string[] = [];
+  readonly findings: Finding[] = [];
+  paused = false;
+  breakSet: readonly string[] = [];
+  stopped = false;
+
+  constructor(
+    readonly options: SessionOptions,
+    private readonly sites: ReadonlyMap<number, SourcePlace> = new Map(),
+  ) {}
+
+  on<K extends keyof SessionEvents>(event: K, listener: SessionEvents[K]): this {
+    this.events.on(event, listener);
+    return this;
+  }
+
+  stop(): void {
+    this.calls.push('stop');
+    if (this.stopped) return;
+    this.stopped = true;
+    this.end({ findings: this.findings, ranks: this.options.np, exitCode: null, outcome: 'terminated' });
+  }
+
+  pause(): void {
+    this.calls.push('pause');
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.calls.push('resume');
+    this.paused = false;
+  }
+
+  breakOn(functions: readonly string[]): void {
+    this.breakSet = functions;
+  }
+
+  resolveSite(_rank: number, site: number): Promise<SourcePlace | undefined> {
+    return Promise.resolve(this.sites.get(site));
+  }
+
+  pid(rank: number): number | undefined {
+    return rank < this.options.np ? 4000 + rank : undefined;
+  }
+
+  // What the test plays:
+
+  rank(state: RankState): void {
+    this.events.emit('rank', state);
+  }
+
+  finding(finding: Finding): void {
+    this.findings.push(finding);
+    this.events.emit('finding', finding);
+  }
+
+  output(text: string, stream: 'stdout' | 'stderr', rank: number | undefined): void {
+    this.events.emit('output', text, stream, rank);
+  }
+
+  end(result: SessionResult): void {
+    this.events.emit('end', result);
+  }
+}

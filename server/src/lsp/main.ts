@@ -1,0 +1,16 @@
+/**
+ * The language server process (dist/server.js), started by the extension over node IPC. The only
+ * place that creates the real connection; everything else takes one.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { createServer } from './server';
+import { startSession } from './session-factory';
+
+const connection = createConnection(ProposedFeatures.all);
+// dist/server.js sits next to the docs folder of the installed extension (…/dist/../docs/findings).
+const docsBase = pathToFileURL(join(__dirname, '..', 'docs', 'findings')).toString();
+const server = createServer(connection, { startSession, docsBase });
+connection.onShutdown(() => server.dispose());
+connection.listen();

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { ResponseError, ErrorCodes, type Connection, type InitializeResult } from 'vscode-languageserver';
+import { serveDebugAdapter, type DapServer } from '../dap/dap-server';
+import type { SessionFactory } from '../dap/session-port';
+import { UsageError } from '../session/session-api';
+import { DiagnosticStore } from './diagnostic-store';
+import { HoverIndex } from './hover-index';
+import {
+  clearFindingsRequest,
+  debugAdapterEndpointRequest,
+  openReportRequest,
+  runRequest,
+  runStatusNotification,
+  runStatusRequest,
+  stopRequest,
+  type DebugAdapterEndpoint,
+} from './protocol';
+import { readReport } from './report-file';
+import { SessionHub } from './session-hub';
+import { SourceLines } from './source-lines';
+
+export interface ServerOptions {
+  readonly startSession: SessionFactory;
+  /** Base URI of docs/findings (each kind's page is `${docsBase}/${kind}.md`). */
+  readonly docsBase: string;
+}
+
+export interface MpiscopeServer {
+  readonly hub: SessionHub;
+  /** Stops the job and closes the debug adapter port. */
+  dispose(): Promise<void>;
+}
+
+/** Errors a person can act on travel as their message; anything else is a bug and says so. */
+function toResponseError(error: unknown): ResponseError<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  return new ResponseError(error instanceof UsageError ? ErrorCodes.InvalidParams : ErrorCodes.InternalError, message);
+}
+
+/**
+ * The language server's features on a given connection. main.ts gives it the IPC connection; tests
+ * give it one over in-memory streams.
+ */
+export function createServer(connection: Connection, options: ServerOptions): MpiscopeServer {
+  const lines = new SourceLines();
+  const diagnostics = new DiagnosticStore((uri, list) => void connection.sendDiagnostics({ uri, diagnostics: list }), {
+    docsBase: options.docsBase,
+    lineText: lines.lineText,
+  });
+  const hovers = new HoverIndex();
+  const hub = new SessionHub(
+    (sessionOptions) => {
+      lines.clear();
+      return options.startSession(sessionOptions);
+    },
+    diagnostics,
+    hovers,
+    (status) => void connection.sendNotification(runStatusNotification, status),
+  );
+
+  const token = randomBytes(16).toString('hex');
+  let dap: Promise<DapServer> | undefined;
+
+  connection.onInitialize(
+    (): InitializeResult => ({
+      capabilities: { hoverProvider: true },
+      serverInfo: { name: 'mpiscope' },
+    }),
+  );
+
+  connection.onHover((params) => {
+    if (!params.textDocument.uri.startsWith('file:')) return null;
+    return hovers.hover(fileURLToPath(params.textDocument.uri), params.position.line + 1);
+  });
+
+  connection.onRequest(runRequest, (params) => {
+    try {
+      hub.start({ ...params, args: params.args ?? [] });
+      return hub.status();
+    } catch (error) {
+      return toResponseError(error);
+    }
+  });
+  connection.onRequest(stopRequest, () => hub.stop());
+  connection.onRequest(clearFindingsRequest, () => hub.clear());
+  connection.onRequest(runStatusRequest, () => hub.status());
+  connection.onRequest(openReportRequest, async (params) => {
+    try {
+      const report = await readReport(params.path);
+      lines.clear();
+      hub.showFindings(report.findings, report.ranks, params.path);
+      return { findings: report.findings.length, files: diagnostics.fileCount };
+    } catch (error) {
+      return toResponseError(error);
+    }
+  });
+  connection.onRequest(debugAdapterEndpointRequest, async (): Promise<DebugAdapterEndpoint> => {
+    // Served on first use: most sessions of the editor never debug an MPI job.
+    dap ??= serveDebugAdapter({ startSession: (o) => hub.start(o), token });
+    const server = await dap;
+    return { host: server.host, port: server.port, token };
+  });
+
+  return {
+    hub,
+    dispose: async () => {
+      await hub.stop();
+      if (dap) await (await dap).close();
+    },
+  };
+}

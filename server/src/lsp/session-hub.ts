@@ -1,0 +1,168 @@
+import type { RankState } from '../engine/types';
+import type { SessionPort, SessionFactory } from '../dap/session-port';
+import type { Finding, SessionOptions, SessionResult } from '../session/session-api';
+import type { DiagnosticStore } from './diagnostic-store';
+import type { HoverIndex } from './hover-index';
+import type { RunStatus } from './protocol';
+
+/**
+ * The language server's one running job. Whoever starts it (the mpiscope.run command or an F5 debug
+ * session through the adapter), its findings become diagnostics and its calls fill the hover while it
+ * runs; they stay after it ends, until the next run or a clear.
+ */
+export class SessionHub {
+  private current: SessionPort | undefined;
+  private readonly states = new Map<number, RankState>();
+  private state: RunStatus = idle();
+  private pending: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly factory: SessionFactory,
+    private readonly diagnostics: DiagnosticStore,
+    private readonly hovers: HoverIndex,
+    private readonly onStatus: (status: RunStatus) => void,
+  ) {}
+
+  status(): RunStatus {
+    return { ...this.state };
+  }
+
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Starts a job; throws (UsageError) when the session cannot start. One job at a time. */
+  start(options: SessionOptions): SessionPort {
+    if (this.current) throw new Error('An MPI job is already running under mpiscope; stop it first (mpiscope: Stop).');
+    const session = this.factory(options);
+    this.clear();
+    this.current = session;
+    this.state = { state: 'running', program: options.program, ranks: options.np, blocked: 0, findings: 0 };
+    session.on('finding', (finding) => this.onFinding(session, finding));
+    session.on('rank', (rank) => this.onRank(session, rank));
+    session.on('end', (result) => this.onEnd(session, result));
+    this.emit(true);
+    return this.controlled(session);
+  }
+
+  async stop(): Promise<void> {
+    await this.current?.stop();
+  }
+
+  /** Forget the last run's findings and hovers (a running job keeps adding new ones). */
+  clear(): void {
+    this.diagnostics.clear();
+    this.hovers.clear();
+    this.state = { ...this.state, findings: 0 };
+    if (!this.current) this.state = idle();
+    this.emit(true);
+  }
+
+  /** Show findings that did not come from a live job (a JSON report). */
+  showFindings(findings: readonly Finding[], ranks: number, program: string): void {
+    this.clear();
+    for (const finding of findings) this.record(finding);
+    this.state = { state: 'ended', program, ranks, blocked: 0, findings: findings.length, outcome: 'report' };
+    this.emit(true);
+  }
+
+  private record(finding: Finding): void {
+    this.diagnostics.add(finding);
+    for (const l of finding.locations) this.hovers.finding(l.file, l.line, l.rank, finding.kind, l.call);
+  }
+
+  private onFinding(session: SessionPort, finding: Finding): void {
+    if (session !== this.current) return;
+    this.record(finding);
+    this.state = { ...this.state, findings: this.state.findings + 1 };
+    this.emit(true);
+  }
+
+  private onRank(session: SessionPort, rank: RankState): void {
+    if (session !== this.current) return;
+    this.states.set(rank.rank, rank);
+    const blocked = [...this.states.values()].filter((s) => s.state === 'blocked').length;
+    if (blocked !== this.state.blocked) {
+      this.state = { ...this.state, blocked };
+      this.emit(false);
+    }
+    const call = rank.call;
+    if (call && call.site !== 0 && session.resolveSite) {
+      // Resolution is asynchronous (the session resolves each address once); the hover is a
+      // best-effort record, so a site that cannot be resolved is simply not shown.
+      session
+        .resolveSite(rank.rank, call.site)
+        .then((place) => {
+          if (place && session === this.current) this.hovers.call(place.file, place.line, rank.rank, call.detail);
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  private onEnd(session: SessionPort, result: SessionResult): void {
+    if (session !== this.current) return;
+    this.current = undefined;
+    this.states.clear();
+    this.state = {
+      ...this.state,
+      state: 'ended',
+      blocked: 0,
+      ranks: result.ranks || this.state.ranks,
+      outcome: result.outcome,
+    };
+    this.emit(true);
+  }
+
+  /**
+   * The session as handed to the debug adapter: pause and resume also update the run status. Every
+   * method is forwarded with the session as `this`, so a session class with private fields works.
+   */
+  private controlled(session: SessionPort): SessionPort {
+    const port: SessionPort = {
+      on: (event, listener) => session.on(event, listener),
+      stop: () => session.stop(),
+    };
+    if (session.pause) {
+      port.pause = () => {
+        session.pause?.();
+        this.setPaused(session, true);
+      };
+    }
+    if (session.resume) {
+      port.resume = () => {
+        session.resume?.();
+        this.setPaused(session, false);
+      };
+    }
+    if (session.breakOn) port.breakOn = (functions) => session.breakOn?.(functions);
+    if (session.resolveSite) port.resolveSite = (rank, site) => session.resolveSite!(rank, site);
+    if (session.pid) port.pid = (rank) => session.pid?.(rank);
+    if (session.backtrace) port.backtrace = (rank) => session.backtrace!(rank);
+    if (session.rankStates) port.rankStates = () => session.rankStates?.() ?? [];
+    return port;
+  }
+
+  private setPaused(session: SessionPort, paused: boolean): void {
+    if (session !== this.current) return;
+    this.state = { ...this.state, state: paused ? 'paused' : 'running' };
+    this.emit(true);
+  }
+
+  /** Status changes are coalesced so that a burst of rank events sends one notification. */
+  private emit(now: boolean): void {
+    if (now) {
+      if (this.pending) clearTimeout(this.pending);
+      this.pending = undefined;
+      this.onStatus(this.status());
+      return;
+    }
+    this.pending ??= setTimeout(() => {
+      this.pending = undefined;
+      this.onStatus(this.status());
+    }, 100);
+  }
+}
+
+function idle(): RunStatus {
+  return { state: 'idle', program: '', ranks: 0, blocked: 0, findings: 0 };
+}
