@@ -138,6 +138,13 @@ export interface LostEvent extends EventBase {
   readonly count: number;
 }
 
+/** Aligns a rank's monotonic clock (time) with wall-clock time, for the timeline across ranks. */
+export interface ClockEvent extends EventBase {
+  readonly type: 'clock';
+  /** CLOCK_REALTIME in nanoseconds at the instant `time` was read. */
+  readonly realtime: number;
+}
+
 export type RankEvent =
   | EnterEvent
   | ExitEvent
@@ -148,7 +155,8 @@ export type RankEvent =
   | SiteEvent
   | EndEvent
   | ShimFindingEvent
-  | LostEvent;
+  | LostEvent
+  | ClockEvent;
 
 export type FindingKind =
   | 'deadlock'

@@ -1,0 +1,80 @@
+/**
+ * How many words a call's records carry, from what has arrived so far. A call is a head record and
+ * the EXT records after it; most kinds say their own length (ENTER through its array lengths, COMM
+ * through its sizes), so the decoder can emit a call as soon as it is whole, even when the shim's
+ * batching splits it across frames.
+ */
+import type { FunctionLayout } from './spec';
+import { KIND } from './spec';
+
+/** Largest array section or member list we accept: more is a corrupt length, not a real MPI call. */
+export const MAX_ARRAY = 1 << 24;
+
+/** Words the call needs: a number >= words.length when it may need more; -1 when its length is open (DTYPE). */
+export function wordsNeeded(
+  kind: number,
+  layout: FunctionLayout | undefined,
+  words: readonly number[],
+): number | string {
+  switch (kind) {
+    case KIND.ENTER:
+      return enterWords(layout, words);
+    case KIND.EXIT:
+      return exitWords(layout, words);
+    case KIND.COMPLETE:
+      return 6;
+    case KIND.COMM: {
+      if (words.length < 7) return 7;
+      const size = words[1] ?? 0;
+      const inter = words[5] ?? 0;
+      const remote = words[6] ?? 0;
+      if (size < 1 || size > MAX_ARRAY) return `communicator size ${size} out of range`;
+      if (inter !== 0 && inter !== 1) return `isInter ${inter} is not 0 or 1`;
+      if (remote < 0 || remote > MAX_ARRAY) return `remote size ${remote} out of range`;
+      return 7 + size + (inter === 1 ? remote : 0);
+    }
+    case KIND.DTYPE:
+      return -1;
+    case KIND.SITE:
+      return -1; // ends at the NUL byte, which the decoder looks for itself
+    case KIND.END:
+      return 4;
+    case KIND.FINDING:
+      return 5;
+    case KIND.LOST:
+      return 1;
+    case KIND.OP:
+      return 3;
+    case KIND.CLOCK:
+      return 1;
+    default:
+      return `unknown record kind ${kind}`;
+  }
+}
+
+function enterWords(layout: FunctionLayout | undefined, words: readonly number[]): number | string {
+  if (layout === undefined) return 'ENTER without a function';
+  let need = layout.scalars.length;
+  for (let a = 0; a < layout.arrays.length; a++) {
+    if (words.length <= need) return need + 1;
+    const len = words[need] ?? 0;
+    if (len < 0 || len > MAX_ARRAY || !Number.isInteger(len)) {
+      return `array ${layout.arrays[a]} of ${layout.spec.name} has length ${len}`;
+    }
+    need += 1 + len;
+  }
+  return need;
+}
+
+function exitWords(layout: FunctionLayout | undefined, words: readonly number[]): number | string {
+  if (layout === undefined) return 'EXIT without a function';
+  let need = 1 + layout.outHandles.length + (layout.index !== undefined ? 1 : 0);
+  if (layout.outcount !== undefined) {
+    if (words.length <= need) return need + 1;
+    const count = words[need] ?? 0;
+    // MPI_UNDEFINED (no active requests) is normalised to -1 and carries no indices.
+    if (count < -1 || count > MAX_ARRAY) return `outcount ${count} of ${layout.spec.name} out of range`;
+    need += 1 + Math.max(count, 0);
+  }
+  return need;
+}

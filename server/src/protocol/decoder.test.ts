@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { RankEvent } from '../engine/types';
+import { DecodeError } from './decode-error';
+import { RankDecoder } from './decoder';
+import { functionNamed, KIND, RECORD_SIZE } from './spec';
+import { encodeCall, encodeEvent, frameOf } from './testing/encode';
+
+const send = functionNamed('MPI_Send');
+const waitall = functionNamed('MPI_Waitall');
+const isend = functionNamed('MPI_Isend');
+
+const events: RankEvent[] = [
+  { type: 'clock', rank: 3, seq: 0, time: 5, realtime: 1_700_000_000_000_000_000 / 1000 },
+  {
+    type: 'comm',
+    rank: 3,
+    seq: 0,
+    time: 6,
+    comm: 0x44000000,
+    size: 12,
+    myRank: 3,
+    parent: 0,
+    creatorSeq: 0,
+    isInter: false,
+    members: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+    remoteMembers: [],
+  },
+  {
+    type: 'enter',
+    rank: 3,
+    seq: 1,
+    time: 2 ** 40 + 7,
+    fn: send,
+    site: 0x7f12_3456_789a,
+    args: { buf: 0x5555_0000_1000, count: 10, datatype: 0x4c00_0405, dest: -2, tag: -1, comm: 0x44000000 },
+  },
+  { type: 'exit', rank: 3, seq: 1, time: 2 ** 40 + 9, fn: send, returnCode: 0, outputs: { flag: 0 } },
+  { type: 'enter', rank: 3, seq: 2, time: 11, fn: isend, site: 1, args: { buf: 8, count: 1, datatype: 2, dest: 1, tag: 7, comm: 3, request: 0 } },
+  { type: 'exit', rank: 3, seq: 2, time: 12, fn: isend, returnCode: 0, outputs: { request: 0xdead_beef, flag: 0 } },
+  {
+    type: 'enter',
+    rank: 3,
+    seq: 3,
+    time: 13,
+    fn: waitall,
+    site: 2,
+    args: { count: 9, array_of_requests: [1, 2, 3, 4, 5, 6, 7, 8, 9], array_of_statuses: 0 },
+  },
+  { type: 'complete', rank: 3, seq: 3, time: 14, fn: waitall, request: 5, source: 2, tag: 99, bytes: 4096, error: 0, cancelled: false },
+  {
+    type: 'datatype',
+    rank: 3,
+    seq: 4,
+    time: 15,
+    datatype: 77,
+    size: 24,
+    lb: 0,
+    extent: 32,
+    trueLb: 0,
+    trueExtent: 28,
+    committed: true,
+    signature: [
+      [6, 2],
+      [13, 2],
+    ],
+  },
+  { type: 'site', rank: 3, seq: 4, time: 16, address: 0x4011aa, offset: 0x11aa, module: '/home/user/a long path/ring-ü' },
+  { type: 'op', rank: 3, seq: 5, time: 17, op: 12, predefined: -1, commute: true },
+  { type: 'lost', rank: 3, seq: 5, time: 18, count: 3 },
+  { type: 'end', rank: 3, seq: 6, time: 19, how: 'signal', code: 11, dropped: 0 },
+];
+
+test('decode(encode(events)) gives the events back', () => {
+  const frame = frameOf(events.map(encodeEvent));
+  assert.deepEqual(new RankDecoder(3).decode(frame), events);
+});
+
+test('a call split across two frames is reassembled', () => {
+  const frame = frameOf(events.map(encodeEvent));
+  const records = frame.length / RECORD_SIZE;
+  let splitCalls = 0;
+  for (let cut = 0; cut <= records; cut++) {
+    const dec = new RankDecoder(3);
+    // A DTYPE's length is open-ended, so the shim never splits one; a cut inside it must be reported.
+    const dtypeCut = frame[(cut - 1) * RECORD_SIZE] === KIND.DTYPE && frame[cut * RECORD_SIZE] === KIND.EXT;
+    if (dtypeCut) {
+      assert.throws(() => dec.decode(frame.subarray(0, cut * RECORD_SIZE)), DecodeError);
+      continue;
+    }
+    const first = dec.decode(frame.subarray(0, cut * RECORD_SIZE));
+    if (dec.pending) splitCalls++;
+    assert.deepEqual([...first, ...dec.decode(frame.subarray(cut * RECORD_SIZE))], events, `cut at ${cut}`);
+  }
+  assert.ok(splitCalls >= 5, 'the frame has calls of several records');
+});
+
+function rejects(frame: Uint8Array, reason: RegExp): void {
+  assert.throws(
+    () => new RankDecoder(0).decode(frame),
+    (e: unknown) => e instanceof DecodeError && reason.test(e.message),
+  );
+}
+
+test('bad frames are rejected with a reason', () => {
+  rejects(new Uint8Array(65), /not a multiple of 64/);
+  rejects(encodeCall({ kind: 99, seq: 1 }, []), /unknown record kind 99/);
+  rejects(encodeCall({ kind: KIND.ENTER, func: 65000, seq: 1 }, []), /function id 65000 out of range/);
+  rejects(encodeCall({ kind: KIND.EXT, seq: 1 }, []), /EXT record without a head/);
+  // Waitall whose array length is negative.
+  rejects(encodeCall({ kind: KIND.ENTER, func: waitall.id, seq: 1 }, [2, 0, -5]), /length -5/);
+  // Waitall announcing 9 requests followed by another call: the ENTER was cut short.
+  const cut = encodeCall({ kind: KIND.ENTER, func: waitall.id, seq: 1 }, [9, 0, 9, 1, 2]);
+  rejects(frameOf([cut, encodeCall({ kind: KIND.LOST, seq: 2 }, [1])]), /cut short/);
+  rejects(encodeCall({ kind: KIND.END, seq: 1 }, [7, 0, 0, 0]), /END how 7/);
+  rejects(encodeCall({ kind: KIND.COMM, seq: 1 }, [1, 2, 5, 0, 0, 0, 0, 0, 1]), /my rank 5/);
+  rejects(encodeCall({ kind: KIND.COMPLETE, func: send.id, seq: 1 }, [0, 0, 0, 0, 0, 2]), /cancelled flag/);
+  rejects(encodeCall({ kind: KIND.DTYPE, seq: 1 }, [1, 4, 0, 4, 0, 4, 1, 500, 1]), /basic type id 500/);
+  rejects(encodeCall({ kind: KIND.FINDING, func: send.id, seq: 1 }, [1000, 0, 0, 0, 0]), /check id 1000/);
+  // An EXT whose seq is not its head's.
+  const enter = encodeCall({ kind: KIND.ENTER, func: waitall.id, seq: 4 }, [3, 0, 3, 1, 2, 3]);
+  new DataView(enter.buffer).setUint32(64 + 4, 5, true);
+  rejects(enter, /EXT seq 5 differs/);
+});
+
+test('FINDING carries the check message from mpi-api.json', () => {
+  const [f] = new RankDecoder(1).decode(encodeCall({ kind: KIND.FINDING, func: send.id, seq: 9, site: 77 }, [0, 1, -3, 0, 0]));
+  assert.equal(f?.type, 'shim-finding');
+  if (f?.type === 'shim-finding') {
+    assert.equal(f.check, 'negative-count');
+    assert.equal(f.message, 'count is negative');
+    assert.equal(f.fn.name, 'MPI_Send');
+    assert.deepEqual(f.values, [-3, 0, 0]);
+  }
+});

@@ -1,0 +1,149 @@
+/**
+ * The MPI function list and record layout, read from native-shim/spec — the single source of truth the
+ * C wrappers are generated from. Nothing here restates the spec; it only indexes it for the decoder.
+ */
+import api from '../../../native-shim/spec/mpi-api.json';
+import records from '../../../native-shim/spec/records.json';
+import type { FunctionSpec, ParamSpec } from '../engine/types';
+
+/**
+ * Roles whose values travel in the ARRAY section of an ENTER call instead of a word of their own
+ * (native-shim/spec/README.md, the "(array)" rows of the role table).
+ */
+export const ARRAY_ROLES: ReadonlySet<string> = new Set([
+  'requests',
+  'counts',
+  'displs',
+  'scounts',
+  'sdispls',
+  'rcounts',
+  'rdispls',
+  'ranks',
+  'types',
+]);
+
+/** How the words of a function's ENTER and EXIT records map back to its parameters. */
+export interface FunctionLayout {
+  readonly spec: FunctionSpec;
+  /** Parameter names that take one ENTER word each, in word order. */
+  readonly scalars: readonly string[];
+  /** Array parameter names, in the order their sections follow the scalar words. */
+  readonly arrays: readonly string[];
+  /** Parameter names whose new handle is an EXIT word, in word order (roles ending in _out). */
+  readonly outHandles: readonly string[];
+  /** Name of the 'index' output parameter, if any. */
+  readonly index?: string;
+  /** Names of the 'outcount' and 'indices' outputs, if any. */
+  readonly outcount?: string;
+  readonly indices?: string;
+}
+
+type RawParam = readonly string[];
+interface RawFunction {
+  readonly name: string;
+  readonly class: string;
+  readonly mode?: string;
+  readonly coll?: string;
+  readonly params: readonly RawParam[];
+}
+
+function toParam(raw: readonly string[]): ParamSpec {
+  const [ctype, name, role, lengthFrom] = raw;
+  if (ctype === undefined || name === undefined || role === undefined) {
+    throw new Error(`mpi-api.json: malformed parameter ${JSON.stringify(raw)}`);
+  }
+  return lengthFrom === undefined ? { ctype, name, role } : { ctype, name, role, lengthFrom };
+}
+
+function layoutOf(raw: RawFunction, id: number): FunctionLayout {
+  const params = raw.params.map((p) => toParam(p));
+  const spec: FunctionSpec = {
+    id,
+    name: raw.name,
+    cls: raw.class,
+    ...(raw.mode !== undefined ? { mode: raw.mode } : {}),
+    ...(raw.coll !== undefined ? { coll: raw.coll } : {}),
+    params,
+  };
+  const byRole = (role: string): string | undefined => params.find((p) => p.role === role)?.name;
+  const index = byRole('index');
+  const outcount = byRole('outcount');
+  const indices = byRole('indices');
+  return {
+    spec,
+    scalars: params.filter((p) => !ARRAY_ROLES.has(p.role)).map((p) => p.name),
+    arrays: params.filter((p) => ARRAY_ROLES.has(p.role)).map((p) => p.name),
+    outHandles: params.filter((p) => p.role.endsWith('_out')).map((p) => p.name),
+    ...(index !== undefined ? { index } : {}),
+    ...(outcount !== undefined ? { outcount } : {}),
+    ...(indices !== undefined ? { indices } : {}),
+  };
+}
+
+const rawFunctions: readonly RawFunction[] = api.functions as readonly RawFunction[];
+
+/** Function layouts; the function id in a record is the index here. */
+export const layouts: readonly FunctionLayout[] = rawFunctions.map((f, i) => layoutOf(f, i));
+export const functions: readonly FunctionSpec[] = layouts.map((l) => l.spec);
+
+export const basicTypes: readonly string[] = api.basicTypes;
+export const ops: readonly string[] = api.ops;
+export const checks: readonly { readonly id: string; readonly message: string }[] = api.checks;
+
+/** Looks a function up by name, for tests and tools (not the hot path). */
+export function functionNamed(name: string): FunctionSpec {
+  const f = functions.find((s) => s.name === name);
+  if (f === undefined) throw new Error(`${name} is not in native-shim/spec/mpi-api.json`);
+  return f;
+}
+
+/** Record layout constants, checked against records.json when this module loads. */
+export const RECORD_SIZE: number = records.recordSize;
+export const FORMAT_VERSION: number = records.version;
+export const HEAD_WORDS = 5;
+export const EXT_WORDS = 7;
+export const HEAD_WORD_OFFSET = 24;
+export const EXT_WORD_OFFSET = 8;
+
+function kindId(name: keyof typeof records.kinds): number {
+  return records.kinds[name].id;
+}
+
+export const KIND = {
+  ENTER: kindId('ENTER'),
+  EXIT: kindId('EXIT'),
+  EXT: kindId('EXT'),
+  COMPLETE: kindId('COMPLETE'),
+  COMM: kindId('COMM'),
+  DTYPE: kindId('DTYPE'),
+  SITE: kindId('SITE'),
+  END: kindId('END'),
+  FINDING: kindId('FINDING'),
+  LOST: kindId('LOST'),
+  OP: kindId('OP'),
+  CLOCK: kindId('CLOCK'),
+} as const;
+
+/**
+ * The decoder reads fields at fixed offsets for speed; this makes sure those offsets are the ones the
+ * spec says, so a change to records.json fails loudly at startup instead of decoding garbage.
+ */
+function checkLayout(): void {
+  const field = (list: readonly { name: string; offset: number; count?: number }[], name: string) =>
+    list.find((f) => f.name === name);
+  const hw = field(records.head, 'w');
+  const ew = field(records.ext, 'w');
+  const ok =
+    RECORD_SIZE === 64 &&
+    field(records.head, 'kind')?.offset === 0 &&
+    field(records.head, 'func')?.offset === 2 &&
+    field(records.head, 'seq')?.offset === 4 &&
+    field(records.head, 'time')?.offset === 8 &&
+    field(records.head, 'site')?.offset === 16 &&
+    hw?.offset === HEAD_WORD_OFFSET &&
+    hw.count === HEAD_WORDS &&
+    ew?.offset === EXT_WORD_OFFSET &&
+    ew.count === EXT_WORDS;
+  if (!ok) throw new Error('native-shim/spec/records.json changed its layout; update server/src/protocol/spec.ts');
+}
+checkLayout();

@@ -1,0 +1,140 @@
+/**
+ * Test-only encoder: the inverse of RankDecoder, so tests and benchmarks can write frames the way the
+ * shim does (head record, then EXT records, zero padding) from ordinary RankEvents.
+ */
+import type { RankEvent } from '../../engine/types';
+import { EXT_WORD_OFFSET, EXT_WORDS, HEAD_WORD_OFFSET, HEAD_WORDS, KIND, layouts, RECORD_SIZE } from '../spec';
+
+const TWO_32 = 4294967296;
+
+function setWord(view: DataView, at: number, value: number): void {
+  const hi = Math.floor(value / TWO_32);
+  view.setUint32(at, value - hi * TWO_32, true);
+  view.setInt32(at + 4, hi, true);
+}
+
+/** The records of one call: a head with the first 5 words, EXT records with 7 words each. */
+export function encodeCall(
+  head: { kind: number; func?: number; seq: number; time?: number; site?: number; flags?: number },
+  words: readonly number[],
+  text?: Uint8Array,
+): Uint8Array {
+  // The word stream as bytes: the words, then (SITE) the raw text and its NUL. Raw bytes cannot go through
+  // numbers: a word of eight text bytes exceeds 2^53.
+  const textWords = text === undefined ? 0 : Math.ceil((text.length + 1) / 8);
+  const stream = new Uint8Array((words.length + textWords) * 8);
+  const sv = new DataView(stream.buffer);
+  words.forEach((w, i) => setWord(sv, i * 8, w));
+  if (text !== undefined) stream.set(text, words.length * 8);
+  const total = words.length + textWords;
+  const records = 1 + Math.ceil(Math.max(0, total - HEAD_WORDS) / EXT_WORDS);
+  const out = new Uint8Array(records * RECORD_SIZE);
+  const view = new DataView(out.buffer);
+  view.setUint8(0, head.kind);
+  view.setUint8(1, head.flags ?? 0);
+  view.setUint16(2, head.func ?? 0, true);
+  view.setUint32(4, head.seq, true);
+  setWord(view, 8, head.time ?? 0);
+  setWord(view, 16, head.site ?? 0);
+  out.set(stream.subarray(0, HEAD_WORDS * 8), HEAD_WORD_OFFSET);
+  for (let r = 1; r < records; r++) {
+    const at = r * RECORD_SIZE;
+    view.setUint8(at, KIND.EXT);
+    view.setUint16(at + 2, head.func ?? 0, true);
+    view.setUint32(at + 4, head.seq, true);
+    const from = (HEAD_WORDS + (r - 1) * EXT_WORDS) * 8;
+    out.set(stream.subarray(from, from + EXT_WORDS * 8), at + EXT_WORD_OFFSET);
+  }
+  return out;
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : 0;
+}
+
+/** Encodes one event exactly as the shim would; decode(encodeEvent(e)) deep-equals e. */
+export function encodeEvent(e: RankEvent): Uint8Array {
+  const base = { seq: e.seq, time: e.time };
+  switch (e.type) {
+    case 'enter': {
+      const layout = layouts[e.fn.id];
+      if (layout === undefined) throw new Error(`no function ${e.fn.id}`);
+      const words = layout.scalars.map((name) => num(e.args[name]));
+      for (const name of layout.arrays) {
+        const arr = e.args[name];
+        const list = Array.isArray(arr) ? (arr as readonly number[]) : [];
+        words.push(list.length, ...list);
+      }
+      return encodeCall({ ...base, kind: KIND.ENTER, func: e.fn.id, site: e.site }, words);
+    }
+    case 'exit': {
+      const layout = layouts[e.fn.id];
+      if (layout === undefined) throw new Error(`no function ${e.fn.id}`);
+      const words = [e.returnCode, ...layout.outHandles.map((name) => num(e.outputs[name]))];
+      if (layout.index !== undefined) words.push(num(e.outputs[layout.index]));
+      if (layout.outcount !== undefined) {
+        words.push(num(e.outputs[layout.outcount]));
+        const idx = layout.indices !== undefined ? e.outputs[layout.indices] : undefined;
+        if (Array.isArray(idx)) words.push(...(idx as readonly number[]));
+      }
+      return encodeCall({ ...base, kind: KIND.EXIT, func: e.fn.id, flags: num(e.outputs['flag']) }, words);
+    }
+    case 'complete':
+      return encodeCall({ ...base, kind: KIND.COMPLETE, func: e.fn.id }, [
+        e.request,
+        e.source,
+        e.tag,
+        e.bytes,
+        e.error,
+        e.cancelled ? 1 : 0,
+      ]);
+    case 'comm':
+      return encodeCall({ ...base, kind: KIND.COMM }, [
+        e.comm,
+        e.size,
+        e.myRank,
+        e.parent,
+        e.creatorSeq,
+        e.isInter ? 1 : 0,
+        e.remoteMembers.length,
+        ...e.members,
+        ...e.remoteMembers,
+      ]);
+    case 'datatype':
+      return encodeCall({ ...base, kind: KIND.DTYPE }, [
+        e.datatype,
+        e.size,
+        e.lb,
+        e.extent,
+        e.trueLb,
+        e.trueExtent,
+        e.committed ? 1 : 0,
+        ...e.signature.flat(),
+      ]);
+    case 'site':
+      return encodeCall({ ...base, kind: KIND.SITE }, [e.address, e.offset], new TextEncoder().encode(e.module));
+    case 'end': {
+      const how = ['', 'finalized', 'exit-without-finalize', 'signal', 'abort'].indexOf(e.how);
+      return encodeCall({ ...base, kind: KIND.END }, [how, e.code, e.dropped, e.seq]);
+    }
+    case 'shim-finding':
+      throw new Error('encodeEvent: encode shim findings with encodeCall (the check id is not in the event)');
+    case 'lost':
+      return encodeCall({ ...base, kind: KIND.LOST }, [e.count]);
+    case 'op':
+      return encodeCall({ ...base, kind: KIND.OP }, [e.op, e.predefined, e.commute ? 1 : 0]);
+    case 'clock':
+      return encodeCall({ ...base, kind: KIND.CLOCK }, [e.realtime]);
+  }
+}
+
+/** Concatenates calls into one frame. */
+export function frameOf(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
