@@ -2,7 +2,7 @@ import type { Engine } from '../engine/engine-api';
 import type { EngineFinding, RankEvent, RawLocation } from '../engine/types';
 import { createEngine, createFrameDecoder, type FrameDecoder } from './engine-port';
 import type { Finding, Location } from './session-api';
-import { SiteResolver, type SiteKey } from './site-resolver';
+import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver';
 
 interface RankProgress {
   readonly decoder: FrameDecoder;
@@ -93,6 +93,13 @@ export class Analysis {
       return { rank: l.rank, file: pos.file, line: pos.line, function: pos.function, call: l.call, detail: l.detail };
     });
     return { kind: f.kind, severity: f.severity, message: f.message, locations };
+  }
+
+  async resolveSite(rank: number, site: number): Promise<SourcePosition | undefined> {
+    const key = this.siteOf({ rank, site, call: '', detail: '' });
+    if (key === undefined) return undefined;
+    await this.resolver.resolve([key]);
+    return this.resolver.lookup(key);
   }
 
   private siteOf(l: RawLocation): SiteKey | undefined {

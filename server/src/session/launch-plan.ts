@@ -36,7 +36,11 @@ export async function checkProgram(program: string, cwd: string): Promise<{ path
   if (program.includes('/')) path = resolve(cwd, program);
   else path = existsSync(join(cwd, program)) ? join(cwd, program) : findOnPath(program);
   if (path === undefined || !existsSync(path)) {
-    throw new UsageError(`program ${program} not found; give its path (for example ./${program}) after building it with mpicc`);
+    throw new UsageError(
+      program.includes('/')
+        ? `program ${program} not found (no file ${path}); check the path, or build it with mpicc first`
+        : `program ${program} not found in the current folder or on PATH; give its path (for example ./${program})`,
+    );
   }
   if (!statSync(path).isFile()) throw new UsageError(`${program} is not a file; give the path of the MPI executable to run`);
   if (!isExecutableFile(path)) throw new UsageError(`${program} is not executable; build it with mpicc or run chmod +x ${program}`);

@@ -11,6 +11,7 @@ import { endJob } from './process-tree';
 import { RankServer, type Hello } from './rank-server';
 import { UsageError, type Finding, type SessionEvents, type SessionOptions, type SessionResult } from './session-api';
 import { ensureShim } from './shim-locator';
+import type { SourcePosition } from './site-resolver';
 import { TraceWriter } from './trace-file';
 
 const TICK_MS = 100;
@@ -61,6 +62,37 @@ export class Session {
   /** End the job at the user's request. */
   terminate(): Promise<void> {
     return this.endJob('terminated');
+  }
+
+  /** The debug adapter's names (server/src/dap/session-port.ts). */
+  stop(): Promise<void> {
+    return this.terminate();
+  }
+
+  pause(): void {
+    this.control('all', { type: 'pause' });
+  }
+
+  resume(): void {
+    this.control('all', { type: 'continue' });
+  }
+
+  breakOn(functions: readonly string[]): void {
+    this.control('all', { type: 'breakpoints', functions });
+  }
+
+  /** A rank's OS process id, from its hello. */
+  pid(rank: number): number | undefined {
+    return this.rankPids.get(rank);
+  }
+
+  rankStates(): readonly RankState[] {
+    return this.analysis?.engine.rankStates() ?? [];
+  }
+
+  /** Resolve one of a rank's call sites (RawLocation.site) to function/file/line. */
+  async resolveSite(rank: number, site: number): Promise<SourcePosition | undefined> {
+    return this.analysis?.resolveSite(rank, site);
   }
 
   async run(): Promise<SessionResult> {

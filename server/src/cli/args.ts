@@ -1,0 +1,130 @@
+import { UsageError } from '../session/session-api';
+
+export interface RunCommand {
+  readonly command: 'run';
+  readonly np: number;
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly json?: string;
+  readonly sarif?: string;
+  readonly trace?: string;
+  readonly mpirun?: string;
+  readonly deadlockTimeout?: number;
+  readonly keepAlive: boolean;
+}
+
+export interface ReportCommand {
+  readonly command: 'report';
+  readonly trace: string;
+  readonly json?: string;
+  readonly sarif?: string;
+}
+
+export type Command = RunCommand | ReportCommand | { readonly command: 'help' } | { readonly command: 'version' };
+
+const HINT = 'see mpiscope --help';
+
+/** Options that take a value, per command. */
+const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
+  run: ['--json', '--sarif', '--trace', '--mpirun', '--deadlock-timeout', '-np'],
+  report: ['--json', '--sarif'],
+};
+
+/**
+ * Parse the command line by hand: `-np N` is a single-dash long option (as mpirun spells it), which
+ * node:util parseArgs cannot express. Everything after PROGRAM (or after `--`) belongs to the program.
+ */
+export function parseArgs(argv: readonly string[]): Command {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { command: 'help' };
+  if (sub === '--version' || sub === '-V') return { command: 'version' };
+  if (sub !== 'run' && sub !== 'report') {
+    throw new UsageError(sub.startsWith('-') ? `unknown option ${sub}; ${HINT}` : `unknown command ${sub}; use mpiscope run or mpiscope report (${HINT})`);
+  }
+  const values = new Map<string, string>();
+  const positional: string[] = [];
+  let keepAlive = false;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i] as string;
+    if (positional.length > 0 && sub === 'run') {
+      positional.push(a); // the program's own arguments, passed through untouched
+      continue;
+    }
+    if (a === '--') {
+      positional.push(...rest.slice(i + 1));
+      break;
+    }
+    if (a === '--help' || a === '-h') return { command: 'help' };
+    if (sub === 'run' && a === '--keep-alive') {
+      keepAlive = true;
+      continue;
+    }
+    if (a.startsWith('-') && a !== '-') {
+      const eq = a.indexOf('=');
+      let name = eq > 0 ? a.slice(0, eq) : a;
+      if (name === '-n' || name === '--np') name = '-np';
+      if (!VALUE_OPTIONS[sub].includes(name)) throw new UsageError(`unknown option ${name} for mpiscope ${sub}; ${HINT}`);
+      const value = eq > 0 ? a.slice(eq + 1) : rest[++i];
+      if (value === undefined) throw new UsageError(`option ${name} needs a value; ${HINT}`);
+      values.set(name, value);
+      continue;
+    }
+    positional.push(a);
+  }
+  const json = values.get('--json');
+  const sarif = values.get('--sarif');
+  if (sub === 'report') {
+    const [trace, extra] = positional;
+    if (trace === undefined) throw new UsageError(`mpiscope report needs a trace file: mpiscope report TRACE [--json FILE] [--sarif FILE]`);
+    if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}; mpiscope report takes one trace file`);
+    return { command: 'report', trace, ...(json !== undefined ? { json } : {}), ...(sarif !== undefined ? { sarif } : {}) };
+  }
+  const npText = values.get('-np');
+  if (npText === undefined) throw new UsageError(`-np N is required: the number of ranks to run (${HINT})`);
+  const np = /^\d+$/.test(npText) ? Number(npText) : Number.NaN;
+  if (!Number.isInteger(np) || np < 1) throw new UsageError(`-np must be a whole number of ranks, at least 1 (got ${npText})`);
+  const [program, ...args] = positional;
+  if (program === undefined) throw new UsageError(`no program given: mpiscope run -np N PROGRAM [ARGS...]`);
+  const timeoutText = values.get('--deadlock-timeout');
+  let deadlockTimeout: number | undefined;
+  if (timeoutText !== undefined) {
+    deadlockTimeout = Number(timeoutText);
+    if (!(deadlockTimeout > 0) || !Number.isFinite(deadlockTimeout)) {
+      throw new UsageError(`--deadlock-timeout must be a positive number of seconds (got ${timeoutText})`);
+    }
+  }
+  const opt = (k: string, v: string | undefined): Record<string, string> => (v === undefined ? {} : { [k]: v });
+  return {
+    command: 'run',
+    np,
+    program,
+    args,
+    keepAlive,
+    ...opt('json', json),
+    ...opt('sarif', sarif),
+    ...opt('trace', values.get('--trace')),
+    ...opt('mpirun', values.get('--mpirun')),
+    ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
+  };
+}
+
+export const HELP = `mpiscope — finds the bugs of MPI programs while they run
+
+Usage:
+  mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD]
+               [--deadlock-timeout S] [--keep-alive] -np N [--] PROGRAM [ARGS...]
+  mpiscope report TRACE [--json FILE] [--sarif FILE]
+  mpiscope --help | --version
+
+run       runs PROGRAM on N ranks under the mpiscope shim and prints what it finds
+report    rebuilds the report of a run from its trace file (written with --trace)
+
+  --json FILE             also write the findings as JSON
+  --sarif FILE            also write them as SARIF 2.1.0 (for code-scanning tools)
+  --trace FILE            write every event to FILE as it arrives
+  --mpirun CMD            the launcher to use (default: mpirun of the program's MPI)
+  --deadlock-timeout S    report a hang after S seconds without progress (default 30)
+  --keep-alive            leave a deadlocked job running for inspection (Ctrl-C ends it)
+
+Exit status: 0 no error found, 1 errors found, 2 mpiscope could not do its job.
+`;

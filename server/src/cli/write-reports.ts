@@ -1,0 +1,55 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { humanReport } from '../report/human-report';
+import { jsonReport } from '../report/json-report';
+import type { ReportInput } from '../report/report-model';
+import { sarifReport } from '../report/sarif';
+import { UsageError } from '../session/session-api';
+import { repoRoot } from '../session/shim-locator';
+
+export interface ReportTargets {
+  readonly json?: string;
+  readonly sarif?: string;
+}
+
+/** Print the human report on stdout and write the requested JSON/SARIF files. */
+export function writeReports(input: ReportInput, targets: ReportTargets, cwd: string): void {
+  process.stdout.write(humanReport(input, { cwd, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined }));
+  if (targets.json !== undefined) writeFile(targets.json, jsonReport(input), cwd);
+  if (targets.sarif !== undefined) {
+    writeFile(targets.sarif, sarifReport(input, { cwd, docsBase: docsBase(), version: toolVersion() }), cwd);
+  }
+}
+
+function writeFile(path: string, text: string, cwd: string): void {
+  try {
+    writeFileSync(resolve(cwd, path), text);
+  } catch (err) {
+    throw new UsageError(`cannot write ${path}: ${(err as Error).message}; choose a writable path`);
+  }
+}
+
+interface PackageJson {
+  readonly version?: string;
+  readonly repository?: { readonly url?: string };
+}
+
+function packageJson(): PackageJson {
+  const root = repoRoot();
+  if (root === undefined) return {};
+  try {
+    return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
+  } catch {
+    return {};
+  }
+}
+
+export function toolVersion(): string {
+  return packageJson().version ?? '0.0.0';
+}
+
+/** docs/findings in the repository named by package.json (its web view), where each kind has KIND.md. */
+function docsBase(): string {
+  const url = packageJson().repository?.url?.replace(/^git\+/, '').replace(/\.git$/, '');
+  return url === undefined ? 'docs/findings' : `${url}/blob/main/docs/findings`;
+}

@@ -1,0 +1,64 @@
+import { isAbsolute, relative } from 'node:path';
+import type { Severity } from '../engine/types';
+import type { Finding, Location } from '../session/session-api';
+import type { ReportInput } from './report-model';
+
+export interface HumanOptions {
+  readonly cwd: string;
+  readonly color: boolean;
+}
+
+const MPI_NAMES: Record<string, string> = { openmpi: 'Open MPI', mpich: 'MPICH' };
+
+/** The terminal report: a header, each finding with every rank's call site, a summary line. */
+export function humanReport(input: ReportInput, options: HumanOptions): string {
+  const c = palette(options.color);
+  const { start, result } = input;
+  const lines: string[] = [];
+  const mpi = MPI_NAMES[start.mpi] ?? start.mpi;
+  lines.push(c.bold(`mpiscope: ${shortPath(start.program, options.cwd)}, ${result.ranks} rank${result.ranks === 1 ? '' : 's'}, ${mpi}`));
+  for (const f of result.findings) lines.push('', ...finding(f, options.cwd, c));
+  lines.push('', summary(input, c));
+  return lines.join('\n') + '\n';
+}
+
+function finding(f: Finding, cwd: string, c: Palette): string[] {
+  const out = [`${c.severity(f.severity, `${f.kind}  ${f.severity}`)}  ${f.message}`];
+  for (const l of f.locations) out.push(`  ${locationLine(l, cwd)}`);
+  return out;
+}
+
+function locationLine(l: Location, cwd: string): string {
+  const where = l.file === '' ? '(unknown location)' : `${shortPath(l.file, cwd)}:${l.line}`;
+  const detail = l.detail || l.call;
+  return [`rank ${l.rank}`, where, l.function || '?', detail].join('  ');
+}
+
+function summary(input: ReportInput, c: Palette): string {
+  const fs = input.result.findings;
+  const count = (s: Severity): number => fs.filter((f) => f.severity === s).length;
+  const ended = { completed: 'the job completed', deadlock: 'the job was ended after the deadlock', terminated: 'the job was terminated', failed: `the job failed (exit ${String(input.result.exitCode)})` }[input.result.outcome];
+  if (fs.length === 0) return c.good(`no findings; ${ended}`);
+  const parts = [`${count('error')} error${count('error') === 1 ? '' : 's'}`, `${count('warning')} warning${count('warning') === 1 ? '' : 's'}`];
+  if (count('info') > 0) parts.push(`${count('info')} info`);
+  return c.bold(`${fs.length} finding${fs.length === 1 ? '' : 's'} (${parts.join(', ')}); ${ended}`);
+}
+
+/** A path relative to cwd when it is inside it, else as given. */
+export function shortPath(p: string, cwd: string): string {
+  if (p === '') return p;
+  const rel = relative(cwd, p);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+}
+
+interface Palette {
+  bold(s: string): string;
+  good(s: string): string;
+  severity(sev: Severity, s: string): string;
+}
+
+function palette(color: boolean): Palette {
+  const wrap = (code: string) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const sevColor: Record<Severity, (s: string) => string> = { error: wrap('1;31'), warning: wrap('1;33'), info: wrap('1;36') };
+  return { bold: wrap('1'), good: wrap('32'), severity: (sev, s) => sevColor[sev](s) };
+}

@@ -1,0 +1,26 @@
+import type { ReportInput } from './report-model';
+import { exitStatusOf } from './report-model';
+
+/**
+ * The JSON report of DESIGN.md: {"findings":[{kind,severity,message,locations:[{rank,file,line,function,call,detail}]}],
+ * "ranks":N,"exitCode":E}. exitCode is mpiscope's exit status (what a script tests); the job's own status and
+ * how it ended are in jobExitCode and outcome.
+ */
+export function jsonReport(input: ReportInput): string {
+  const { result } = input;
+  const report = {
+    findings: result.findings.map((f) => ({
+      kind: f.kind,
+      severity: f.severity,
+      message: f.message,
+      locations: f.locations.map((l) => ({ rank: l.rank, file: l.file, line: l.line, function: l.function, call: l.call, detail: l.detail })),
+    })),
+    ranks: result.ranks,
+    exitCode: exitStatusOf(result.findings),
+    jobExitCode: result.exitCode,
+    outcome: result.outcome,
+    program: input.start.program,
+    mpi: input.start.mpi,
+  };
+  return JSON.stringify(report, null, 2) + '\n';
+}

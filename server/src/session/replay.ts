@@ -1,0 +1,88 @@
+import type { EngineFinding } from '../engine/types';
+import { Analysis } from './analysis';
+import { parseHello } from './rank-server';
+import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
+import { readTrace, SESSION_RANK } from './trace-file';
+
+interface SessionRecord {
+  readonly program?: string;
+  readonly ranks?: number;
+  readonly mpi?: string;
+  readonly cwd?: string;
+  readonly deadlockTimeout?: number;
+}
+
+interface EndRecord {
+  readonly exitCode?: number | null;
+  readonly outcome?: SessionResult['outcome'];
+}
+
+/**
+ * Rebuild a run's findings from its trace (`mpiscope report TRACE`): the same frames through the same
+ * decoder and engine, in the order they arrived. A job we ended for a deadlock is asked for that deadlock
+ * again once its frames are replayed.
+ */
+export async function replayTrace(path: string): Promise<{ start: SessionStart; result: SessionResult }> {
+  let frames;
+  try {
+    frames = readTrace(path);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new UsageError(e.code === 'ENOENT' ? `trace file ${path} not found; pass the file written by mpiscope run --trace` : e.message);
+  }
+  const head = frames[0];
+  if (head === undefined || head.rank !== SESSION_RANK) throw new UsageError(`${path} has no session record; it was cut short before the job started`);
+  const session = JSON.parse(head.data.toString('utf8')) as SessionRecord;
+  const ranks = session.ranks ?? 0;
+  if (!Number.isInteger(ranks) || ranks < 1) throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
+  const analysis = new Analysis(ranks, session.cwd ?? process.cwd());
+  const raw: EngineFinding[] = [];
+  const refused = new Set<number>();
+  let end: EndRecord = {};
+  for (const f of frames.slice(1)) {
+    if (f.rank === SESSION_RANK) {
+      const rec = JSON.parse(f.data.toString('utf8')) as EndRecord & { type?: string };
+      if (rec.type === 'end') end = rec;
+      continue;
+    }
+    if (refused.has(f.rank)) continue;
+    if (f.kind === 'text') {
+      if (!analysis.connected(f.rank) && typeof parseHello(f.data.toString('utf8'), ranks) !== 'string') analysis.open(f.rank);
+      continue;
+    }
+    try {
+      analysis.frame(f.rank, f.data);
+    } catch {
+      // The live session closed this connection at the same frame.
+      refused.add(f.rank);
+      analysis.close(f.rank);
+    }
+    raw.push(...analysis.engine.takeFindings());
+  }
+  let killed = end.outcome === 'deadlock' || end.outcome === 'terminated';
+  const unfinished = Array.from({ length: ranks }, (_, r) => r).some((r) => !analysis.ended(r));
+  if (unfinished && end.outcome !== 'terminated') {
+    const deadlock = analysis.engine.findDeadlock();
+    if (deadlock !== undefined) {
+      raw.push(deadlock);
+      killed = true;
+    } else if (end.outcome === 'deadlock') {
+      const stuck = analysis.engine.rankStates().filter((s) => s.state === 'blocked' || s.state === 'in-call');
+      raw.push({
+        kind: 'deadlock',
+        severity: 'error',
+        message: `No progress: rank${stuck.length === 1 ? '' : 's'} ${stuck.map((s) => s.rank).join(', ')} sat inside MPI calls with no event until the job was ended, but the wait-for graph does not explain why.`,
+        locations: stuck.flatMap((s) => (s.call === undefined ? [] : [s.call])),
+      });
+    }
+  }
+  analysis.closeAll();
+  if (!killed) raw.push(...analysis.engine.finish());
+  const findings: Finding[] = [];
+  for (const f of raw) findings.push(await analysis.resolve(f));
+  const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
+  return {
+    start: { program: session.program ?? '', ranks, mpi: session.mpi ?? '', command: [], pid: 0 },
+    result: { findings, ranks, exitCode: end.exitCode ?? null, outcome },
+  };
+}
