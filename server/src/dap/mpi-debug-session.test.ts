@@ -31,7 +31,7 @@ const deadlock: Finding = {
   ],
 };
 
-describe('mpi debug adapter', () => {
+describe('mpi debug adapter', { timeout: 10_000 }, () => {
   let server: DapServer;
   let dc: DebugClient;
   let sessions: FakeSession[];

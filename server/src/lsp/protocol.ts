@@ -2,7 +2,7 @@
  * Every custom LSP message between the mpiscope language server and the VS Code client.
  *
  * The client's copy is extension/src/lsp-ext.ts. Everything between the protocol:begin and
- * protocol:end markers must be identical in both files (protocol-drift.test.ts fails otherwise):
+ * protocol:end markers must be identical in both files (server/src/lsp/protocol-drift.test.ts fails otherwise):
  * change one, copy it to the other.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver';

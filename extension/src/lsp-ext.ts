@@ -1,0 +1,91 @@
+/**
+ * Every custom LSP message between the mpiscope language server and the VS Code client.
+ *
+ * The server's copy is server/src/lsp/protocol.ts. Everything between the protocol:begin and
+ * protocol:end markers must be identical in both files (server/src/lsp/protocol-drift.test.ts fails otherwise):
+ * change one, copy it to the other.
+ */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageclient';
+
+// protocol:begin
+
+/** What to run: the launch configuration's fields, with defaults already resolved. */
+export interface RunParams {
+  program: string;
+  args: string[];
+  np: number;
+  mpirun?: string;
+  mpirunArgs?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  deadlockTimeout?: number;
+}
+
+/** Start a job without the debugger; findings appear as diagnostics while it runs. */
+export const runRequest = new RequestType<RunParams, RunStatus, void>('mpiscope/run');
+
+/** End the running job, if any. */
+export const stopRequest = new RequestType0<void, void>('mpiscope/stop');
+
+/** Remove every mpiscope diagnostic and forget what the last run saw. */
+export const clearFindingsRequest = new RequestType0<void, void>('mpiscope/clearFindings');
+
+export interface OpenReportParams {
+  /** Absolute path of a JSON report written by `mpiscope run --json`. */
+  path: string;
+}
+
+export interface OpenReportResult {
+  findings: number;
+  /** Distinct source files that received diagnostics. */
+  files: number;
+}
+
+/** Show a JSON report's findings as diagnostics (replacing the previous run's). */
+export const openReportRequest = new RequestType<OpenReportParams, OpenReportResult, void>(
+  'mpiscope/openReport',
+);
+
+export type RunState = 'idle' | 'running' | 'paused' | 'ended';
+
+export interface RunStatus {
+  state: RunState;
+  /** The program being run, or "" when idle. */
+  program: string;
+  ranks: number;
+  /** Ranks currently blocked in MPI. */
+  blocked: number;
+  findings: number;
+  /** How the job ended, when state is 'ended': completed, deadlock, terminated, failed. */
+  outcome?: string;
+}
+
+/** Sent by the server whenever the job's status changes (start, rank state, finding, end). */
+export const runStatusNotification = new NotificationType<RunStatus>('mpiscope/runStatus');
+
+/** The current status, for a client that starts late. */
+export const runStatusRequest = new RequestType0<RunStatus, void>('mpiscope/runStatus');
+
+export interface DebugAdapterEndpoint {
+  host: string;
+  port: number;
+  /**
+   * The secret a launch request must carry as `__mpiscopeToken`: the port is on loopback, and this
+   * keeps other local users from starting programs through it.
+   */
+  token: string;
+}
+
+/** Where the debug adapter (served by the language server process) listens. */
+export const debugAdapterEndpointRequest = new RequestType0<DebugAdapterEndpoint, void>(
+  'mpiscope/debugAdapterEndpoint',
+);
+
+/** Arguments of the DAP custom request 'mpiscope.debugRank' (sent to the mpi debug session). */
+export interface DebugRankArguments {
+  rank: number;
+  /** The native debugger to attach with: 'cppdbg' (ms-vscode.cpptools) or 'lldb' (vadimcn.vscode-lldb). */
+  debuggerType: 'cppdbg' | 'lldb';
+}
+
+// protocol:end

@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import { createConnection } from 'vscode-languageserver/node';
+import type { Hover, PublishDiagnosticsParams } from 'vscode-languageserver';
+import { FakeSession } from '../dap/testing/fake-session';
+import type { Finding } from '../session/session-api';
+import {
+  clearFindingsRequest,
+  openReportRequest,
+  runRequest,
+  runStatusNotification,
+  stopRequest,
+  type RunStatus,
+} from './protocol';
+import { createServer, type MpiscopeServer } from './server';
+
+const source = ['#include <mpi.h>', 'int main(void) {', '    MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &st);', '    MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &st);', '}'];
+
+describe('language server', { timeout: 10_000 }, () => {
+  let dir: string;
+  let file: string;
+  let uri: string;
+  let client: MessageConnection;
+  let server: MpiscopeServer;
+  let sessions: FakeSession[];
+  let published: PublishDiagnosticsParams[];
+  let statuses: RunStatus[];
+
+  function deadlock(): Finding {
+    return {
+      kind: 'deadlock',
+      severity: 'error',
+      message: 'Ranks 0 and 1 each wait for the other.',
+      locations: [
+        { rank: 0, file, line: 3, function: 'main', call: 'MPI_Recv from rank 1, tag 7', detail: '' },
+        { rank: 1, file, line: 4, function: 'main', call: 'MPI_Recv from rank 0, tag 7', detail: '' },
+      ],
+    };
+  }
+
+  /** Resolves once the condition holds; checked after each turn of the event loop (messages arrive in between). */
+  function until(condition: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => (condition() ? resolve() : void setImmediate(check));
+      check();
+    });
+  }
+
+  function publishedCount(count: number): Promise<void> {
+    return until(() => published.length >= count);
+  }
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mpiscope-lsp-'));
+    file = join(dir, 'ring.c');
+    uri = pathToFileURL(file).toString();
+    writeFileSync(file, source.join('\n'));
+    sessions = [];
+    published = [];
+    statuses = [];
+    const up = new PassThrough();
+    const down = new PassThrough();
+    const connection = createConnection(up, down);
+    server = createServer(connection, {
+      docsBase: 'file:///ext/docs/findings',
+      startSession: (options) => {
+        const s = new FakeSession(options);
+        sessions.push(s);
+        return s;
+      },
+    });
+    connection.listen();
+    client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
+    client.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => published.push(p));
+    client.onNotification(runStatusNotification.method, (s: RunStatus) => statuses.push(s));
+    client.listen();
+    await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+    await client.sendNotification('initialized', {});
+  });
+
+  afterEach(async () => {
+    await server.dispose();
+    client.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes each location of a finding on its line while the job runs, linked to the others', async () => {
+    const status = await client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 });
+    assert.equal((status as RunStatus).state, 'running');
+    const s = sessions[0];
+    assert.ok(s);
+    s.finding(deadlock());
+    await publishedCount(1);
+    const last = published.at(-1);
+    assert.equal(last?.uri, uri);
+    const diags = last?.diagnostics ?? [];
+    assert.equal(diags.length, 2);
+    const [d0, d1] = diags;
+    assert.deepEqual(d0?.range, { start: { line: 2, character: 4 }, end: { line: 2, character: source[2]?.length } });
+    assert.equal(d0?.code, 'deadlock');
+    assert.equal(d0?.codeDescription?.href, 'file:///ext/docs/findings/deadlock.md');
+    assert.equal(d0?.source, 'mpiscope');
+    assert.equal(d0?.severity, 1);
+    assert.match(d0?.message ?? '', /^rank 0: MPI_Recv from rank 1, tag 7 — Ranks 0 and 1/);
+    assert.deepEqual(
+      d0?.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line, r.message]),
+      [[uri, 3, 'rank 1: MPI_Recv from rank 0, tag 7']],
+    );
+    assert.equal(d1?.range.start.line, 3);
+    assert.equal(d1?.relatedInformation?.[0]?.location.range.start.line, 2);
+    await until(() => statuses.at(-1)?.findings === 1);
+  });
+
+  it('keeps diagnostics after the job ends and clears them on request', async () => {
+    await client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 });
+    sessions[0]?.finding(deadlock());
+    await client.sendRequest(stopRequest.method);
+    await until(() => statuses.at(-1)?.state === 'ended');
+    assert.equal(statuses.at(-1)?.outcome, 'terminated');
+    const before = published.length;
+    await client.sendRequest(clearFindingsRequest.method);
+    await publishedCount(before + 1);
+    assert.deepEqual(published.at(-1), { uri, diagnostics: [] });
+  });
+
+  it('answers a hover on a line of the last run with what each rank did there', async () => {
+    await client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 });
+    sessions[0]?.finding(deadlock());
+    const hover = (await client.sendRequest('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 6 },
+    })) as Hover | null;
+    const value = hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
+    assert.match(value, /\| 0 \| MPI_Recv from rank 1, tag 7 — \*\*deadlock\*\* \|/);
+    const none = await client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+    assert.equal(none, null);
+  });
+
+  it('shows a JSON report as diagnostics, and rejects a file that is not one', async () => {
+    const report = join(dir, 'report.json');
+    writeFileSync(
+      report,
+      JSON.stringify({ findings: [{ ...deadlock(), locations: deadlock().locations.map(({ rank, file: f, line, function: fn }) => ({ rank, file: f, line, function: fn })) }], ranks: 2, exitCode: 1 }),
+    );
+    const result = await client.sendRequest(openReportRequest.method, { path: report });
+    assert.deepEqual(result, { findings: 1, files: 1 });
+    await publishedCount(1);
+    assert.equal(published.at(-1)?.diagnostics.length, 2);
+    assert.match(published.at(-1)?.diagnostics[0]?.message ?? '', /^rank 0: main — /);
+
+    writeFileSync(report, '{"nope": 1}');
+    await assert.rejects(client.sendRequest(openReportRequest.method, { path: report }), /has no "findings" array/);
+  });
+
+  it('refuses a second job while one runs', async () => {
+    await client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 });
+    await assert.rejects(client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 }), /already running/);
+  });
+});
