@@ -1,0 +1,70 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The repository root, found from this bundled test file (dist/test/<tier>/x.js) or its source. */
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'native-shim'))) {
+    const up = resolve(dir, '..');
+    if (up === dir) throw new Error('mpiscope checkout not found above ' + __dirname);
+    dir = up;
+  }
+  return dir;
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/**
+ * Run dist/cli.js with a hard deadline. On the deadline the CLI gets SIGTERM (so it can end its job)
+ * and SIGKILL a few seconds later; the result then has code null.
+ */
+export function runCli(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const term = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 60_000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), (options.timeoutMs ?? 60_000) + 5000);
+    child.on('close', (code, signal) => {
+      clearTimeout(term);
+      clearTimeout(kill);
+      done({ code: signal === null ? code : null, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** The MPI flavors whose compiler and launcher are installed. */
+export function installedFlavors(): string[] {
+  return ['openmpi', 'mpich'].filter((f) => onPath(`mpicc.${f}`) && onPath(`mpirun.${f}`));
+}
+
+export function onPath(cmd: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Compile a C MPI program with a flavor's mpicc (-g -O0); throws with the compiler's output on failure. */
+export function compileMpi(flavor: string, source: string, output: string): void {
+  const r = spawnSync(`mpicc.${flavor}`, ['-g', '-O0', '-o', output, source], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`mpicc.${flavor} ${source} failed: ${r.stderr}`);
+}
+
+/** Processes whose command line contains the text (pgrep -f), excluding pgrep itself. */
+export function processesMatching(text: string): string[] {
+  const r = spawnSync('pgrep', ['-a', '-f', text], { encoding: 'utf8' });
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.includes('pgrep'));
+}

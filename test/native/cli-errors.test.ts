@@ -1,0 +1,53 @@
+// When mpiscope cannot do its job it exits 2 with one line a person can act on, and no stack trace.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { compileMpi, installedFlavors, runCli } from '../lib/mpiscope-cli';
+
+const work = mkdtempSync(join(tmpdir(), 'mpiscope-cli-errors-'));
+const mpiApp = join(work, 'mpi-app');
+after(() => rmSync(work, { recursive: true, force: true }));
+
+before(() => {
+  const flavor = installedFlavors()[0];
+  assert.ok(flavor !== undefined, 'no MPI installed');
+  const src = join(work, 'app.c');
+  writeFileSync(src, '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n');
+  compileMpi(flavor, src, mpiApp);
+  copyFileSync('/bin/true', join(work, 'not-mpi'));
+  writeFileSync(join(work, 'not-executable'), 'text');
+});
+
+async function expectUsageError(args: string[], mentions: RegExp): Promise<void> {
+  const r = await runCli(args, { cwd: work, timeoutMs: 30_000 });
+  assert.equal(r.code, 2, `exit status (stderr: ${r.stderr})`);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line on stderr, got:\n${r.stderr}`);
+  assert.match(lines[0] ?? '', /^mpiscope: /);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  assert.match(lines[0] ?? '', mentions);
+}
+
+test('a missing program', () => expectUsageError(['run', '-np', '2', './no-such-program'], /no-such-program.*not found/));
+test('a program not linked with MPI', () => expectUsageError(['run', '-np', '2', './not-mpi'], /not linked with an MPI library/));
+test('a file that is not executable', () => expectUsageError(['run', '-np', '2', './not-executable'], /not executable/));
+test('-np 0', () => expectUsageError(['run', '-np', '0', mpiApp], /-np must be .* at least 1/));
+test('-np that is not a number', () => expectUsageError(['run', '-np', 'two', mpiApp], /-np must be/));
+test('no -np', () => expectUsageError(['run', mpiApp], /-np N is required/));
+test('a launcher that does not exist', () => expectUsageError(['run', '--mpirun', '/nonexistent', '-np', '2', mpiApp], /\/nonexistent not found/));
+test('an unknown option', () => expectUsageError(['run', '--frobnicate', '-np', '2', mpiApp], /unknown option --frobnicate/));
+test('an unknown command', () => expectUsageError(['walk'], /unknown command walk/));
+test('a trace file that does not exist', () => expectUsageError(['report', join(work, 'none.trace')], /not found/));
+test('a file that is not a trace', () => expectUsageError(['report', mpiApp], /not an mpiscope trace/));
+test('a bad --deadlock-timeout', () => expectUsageError(['run', '--deadlock-timeout', '-3', '-np', '2', mpiApp], /deadlock-timeout/));
+
+test('--help and --version exit 0', async () => {
+  const help = await runCli(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /mpiscope run .*-np N/s);
+  const version = await runCli(['--version']);
+  assert.equal(version.code, 0);
+  assert.match(version.stdout, /^mpiscope \d+\.\d+\.\d+/);
+});
