@@ -95,7 +95,7 @@ export class MpiDebugSession extends DebugSession {
       this.stopOnFinding = plan.stopOnFinding;
       // Function breakpoints arrive between 'initialized' and configurationDone; start after them.
       await this.configurationDone;
-      session = this.options.startSession(plan.options);
+      session = await this.options.startSession(plan.options);
     } catch (error) {
       this.sendErrorResponse(response, 1002, (error as Error).message);
       return;

@@ -36,5 +36,8 @@ export interface SessionPort {
   rankStates?(): readonly RankState[];
 }
 
-/** Starts a session; throws UsageError (one line a person can act on) when it cannot. */
-export type SessionFactory = (options: SessionOptions) => SessionPort;
+/**
+ * Starts a session. It resolves once the job is launched and rejects (UsageError: one line a person
+ * can act on) when it cannot be, so a bad launch configuration fails the launch itself.
+ */
+export type SessionFactory = (options: SessionOptions) => SessionPort | Promise<SessionPort>;

@@ -5,14 +5,16 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+// The client side comes from the server package's own jsonrpc (a second vscode-jsonrpc version is
+// installed for the client library; its message types are not interchangeable).
 import {
+  createConnection,
   createMessageConnection,
   StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
-} from 'vscode-jsonrpc/node';
-import { createConnection } from 'vscode-languageserver/node';
-import type { Hover, PublishDiagnosticsParams } from 'vscode-languageserver';
+} from 'vscode-languageserver/node';
+import { PublishDiagnosticsNotification, type Hover, type MarkupContent, type PublishDiagnosticsParams } from 'vscode-languageserver';
 import { FakeSession } from '../dap/testing/fake-session';
 import type { Finding } from '../session/session-api';
 import {
@@ -26,6 +28,11 @@ import {
 import { createServer, type MpiscopeServer } from './server';
 
 const source = ['#include <mpi.h>', 'int main(void) {', '    MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &st);', '    MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &st);', '}'];
+
+/** LSP 3.18 allows markdown diagnostic messages; ours are plain strings. */
+function text(message: string | MarkupContent | undefined): string {
+  return typeof message === 'string' ? message : (message?.value ?? '');
+}
 
 describe('language server', { timeout: 10_000 }, () => {
   let dir: string;
@@ -82,8 +89,8 @@ describe('language server', { timeout: 10_000 }, () => {
     });
     connection.listen();
     client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
-    client.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => published.push(p));
-    client.onNotification(runStatusNotification.method, (s: RunStatus) => statuses.push(s));
+    client.onNotification(PublishDiagnosticsNotification.type, (p) => void published.push(p));
+    client.onNotification(runStatusNotification, (s) => void statuses.push(s));
     client.listen();
     await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
     await client.sendNotification('initialized', {});
@@ -112,7 +119,7 @@ describe('language server', { timeout: 10_000 }, () => {
     assert.equal(d0?.codeDescription?.href, 'file:///ext/docs/findings/deadlock.md');
     assert.equal(d0?.source, 'mpiscope');
     assert.equal(d0?.severity, 1);
-    assert.match(d0?.message ?? '', /^rank 0: MPI_Recv from rank 1, tag 7 — Ranks 0 and 1/);
+    assert.match(text(d0?.message), /^rank 0: MPI_Recv from rank 1, tag 7 — Ranks 0 and 1/);
     assert.deepEqual(
       d0?.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line, r.message]),
       [[uri, 3, 'rank 1: MPI_Recv from rank 0, tag 7']],
@@ -157,7 +164,7 @@ describe('language server', { timeout: 10_000 }, () => {
     assert.deepEqual(result, { findings: 1, files: 1 });
     await publishedCount(1);
     assert.equal(published.at(-1)?.diagnostics.length, 2);
-    assert.match(published.at(-1)?.diagnostics[0]?.message ?? '', /^rank 0: main — /);
+    assert.match(text(published.at(-1)?.diagnostics[0]?.message), /^rank 0: main — /);
 
     writeFileSync(report, '{"nope": 1}');
     await assert.rejects(client.sendRequest(openReportRequest.method, { path: report }), /has no "findings" array/);

@@ -74,9 +74,9 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     return hovers.hover(fileURLToPath(params.textDocument.uri), params.position.line + 1);
   });
 
-  connection.onRequest(runRequest, (params) => {
+  connection.onRequest(runRequest, async (params) => {
     try {
-      hub.start({ ...params, args: params.args ?? [] });
+      await hub.start({ ...params, args: params.args ?? [] });
       return hub.status();
     } catch (error) {
       return toResponseError(error);

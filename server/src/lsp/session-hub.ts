@@ -1,6 +1,6 @@
 import type { RankState } from '../engine/types';
 import type { SessionPort, SessionFactory } from '../dap/session-port';
-import type { Finding, SessionOptions, SessionResult } from '../session/session-api';
+import { UsageError, type Finding, type SessionOptions, type SessionResult } from '../session/session-api';
 import type { DiagnosticStore } from './diagnostic-store';
 import type { HoverIndex } from './hover-index';
 import type { RunStatus } from './protocol';
@@ -15,6 +15,7 @@ export class SessionHub {
   private readonly states = new Map<number, RankState>();
   private state: RunStatus = idle();
   private pending: ReturnType<typeof setTimeout> | undefined;
+  private starting = false;
 
   constructor(
     private readonly factory: SessionFactory,
@@ -28,13 +29,19 @@ export class SessionHub {
   }
 
   get running(): boolean {
-    return this.current !== undefined;
+    return this.current !== undefined || this.starting;
   }
 
-  /** Starts a job; throws (UsageError) when the session cannot start. One job at a time. */
-  start(options: SessionOptions): SessionPort {
-    if (this.current) throw new Error('An MPI job is already running under mpiscope; stop it first (mpiscope: Stop).');
-    const session = this.factory(options);
+  /** Starts a job; rejects (UsageError) when the session cannot start. One job at a time. */
+  async start(options: SessionOptions): Promise<SessionPort> {
+    if (this.running) throw new UsageError('An MPI job is already running under mpiscope; stop it first (mpiscope: Stop).');
+    this.starting = true;
+    let session: SessionPort;
+    try {
+      session = await this.factory(options);
+    } finally {
+      this.starting = false;
+    }
     this.clear();
     this.current = session;
     this.state = { state: 'running', program: options.program, ranks: options.np, blocked: 0, findings: 0 };
