@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import WebSocket from 'ws';
+import { RankServer, parseHello, type RankServerHandlers } from './rank-server';
+
+interface Log {
+  hellos: number[];
+  frames: [number, number][];
+  closed: [number, string | undefined][];
+  rejected: string[];
+}
+
+async function withServer(ranks: number, body: (s: RankServer, log: Log, closedOnce: (rank: number) => Promise<void>) => Promise<void>): Promise<void> {
+  const log: Log = { hellos: [], frames: [], closed: [], rejected: [] };
+  const waiters = new Map<number, () => void>();
+  const handlers: RankServerHandlers = {
+    hello: (rank) => log.hellos.push(rank),
+    frame: (rank, data) => {
+      if (data.length % 64 !== 0) throw new Error('not whole records');
+      log.frames.push([rank, data.length]);
+    },
+    control: () => undefined,
+    closed: (rank, reason) => {
+      log.closed.push([rank, reason]);
+      waiters.get(rank)?.();
+    },
+    rejected: (reason) => log.rejected.push(reason),
+  };
+  const server = await RankServer.listen(ranks, handlers);
+  const closedOnce = (rank: number): Promise<void> => new Promise((r) => waiters.set(rank, r));
+  try {
+    await body(server, log, closedOnce);
+  } finally {
+    await server.close();
+  }
+}
+
+function hello(rank: number, size: number): string {
+  return JSON.stringify({ type: 'hello', version: 1, rank, size, pid: 1, host: 'h', library: 'openmpi', libraryVersion: '4', threadLevel: 0 });
+}
+
+function open(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+test('a connection without the token is refused', async () => {
+  await withServer(1, async (s, log) => {
+    await assert.rejects(open(s.url), /401/);
+    await assert.rejects(open(`${s.url}?token=wrong`), /401/);
+    assert.equal(log.rejected.length, 2);
+    assert.equal(log.hellos.length, 0);
+  });
+});
+
+test('the token is accepted in the query and in the Authorization header', async () => {
+  await withServer(2, async (s, log, closedOnce) => {
+    const a = await open(`${s.url}?token=${s.token}`);
+    const b = await open(s.url, { Authorization: `Bearer ${s.token}` });
+    const closed = Promise.all([closedOnce(0), closedOnce(1)]);
+    a.send(hello(0, 2));
+    b.send(hello(1, 2));
+    a.send(Buffer.alloc(128));
+    a.close();
+    b.close();
+    await closed;
+    assert.deepEqual(log.hellos.sort(), [0, 1]);
+    assert.deepEqual(log.frames, [[0, 128]]);
+  });
+});
+
+test('a bad frame closes that connection with a reason, and the server goes on', async () => {
+  await withServer(2, async (s, log, closedOnce) => {
+    const bad = await open(`${s.url}?token=${s.token}`);
+    const closed = closedOnce(0);
+    const code = new Promise<[number, string]>((r) => bad.once('close', (c, reason) => r([c, reason.toString()])));
+    bad.send(hello(0, 2));
+    bad.send(Buffer.alloc(65));
+    await closed;
+    const [c, reason] = await code;
+    assert.equal(c, 1008);
+    assert.match(reason, /bad frame from rank 0: not whole records/);
+    assert.match(log.closed[0]?.[1] ?? '', /bad frame/);
+    const good = await open(`${s.url}?token=${s.token}`);
+    const closed1 = closedOnce(1);
+    good.send(hello(1, 2));
+    good.send(Buffer.alloc(64));
+    good.close();
+    await closed1;
+    assert.deepEqual(log.frames, [[1, 64]]);
+  });
+});
+
+test('records before the hello, and a second connection for a rank, are refused', async () => {
+  await withServer(1, async (s, log) => {
+    const early = await open(`${s.url}?token=${s.token}`);
+    const earlyClose = new Promise<number>((r) => early.once('close', (c) => r(c)));
+    early.send(Buffer.alloc(64));
+    assert.equal(await earlyClose, 1008);
+    const first = await open(`${s.url}?token=${s.token}`);
+    first.send(hello(0, 1));
+    const second = await open(`${s.url}?token=${s.token}`);
+    const secondClose = new Promise<number>((r) => second.once('close', (c) => r(c)));
+    second.send(hello(0, 1));
+    assert.equal(await secondClose, 1008);
+    assert.deepEqual(log.hellos, [0]);
+    first.close();
+  });
+});
+
+test('every field of a hello is checked', () => {
+  assert.equal(typeof parseHello('{', 2), 'string');
+  assert.equal(typeof parseHello('[]', 2), 'string');
+  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 2, rank: 0, size: 2 }), 2) as string, /version/);
+  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 2, size: 2 }), 2) as string, /bad rank/);
+  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 0, size: 3 }), 2) as string, /3 ranks, expected 2/);
+  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 0.5, size: 2 }), 2) as string, /bad rank/);
+  const ok = parseHello(hello(1, 2), 2);
+  assert.equal(typeof ok, 'object');
+});
