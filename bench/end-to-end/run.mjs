@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// End-to-end benchmark: the same MPI program with and without mpiscope, in the same run.
+// Prints the wall-time ratio (mpiscope / plain mpirun) and the deadlock report latency: the time from the
+// moment the last rank blocks (each rank prints CLOCK_REALTIME right before its last call) to the moment
+// mpiscope reports the deadlock (its live line on stderr, with --keep-alive so the report is not delayed by
+// ending the job).
+//
+//   node bench/end-to-end/run.mjs [--flavor openmpi|mpich] [--np 2] [--iterations 20000] [--repeat 3]
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+const { values } = parseArgs({
+  options: {
+    flavor: { type: 'string', default: 'openmpi' },
+    np: { type: 'string', default: '2' },
+    iterations: { type: 'string', default: '20000' },
+    repeat: { type: 'string', default: '3' },
+  },
+});
+const { flavor, np, iterations } = values;
+const repeat = Number(values.repeat);
+const work = mkdtempSync(join(tmpdir(), 'mpiscope-bench-'));
+const exe = join(work, 'many-calls');
+execFileSync(`mpicc.${flavor}`, ['-O2', '-g', '-o', exe, join(here, 'many-calls.c')], { stdio: 'inherit' });
+
+const rootArgs = flavor === 'openmpi' ? ['--oversubscribe', ...(process.getuid?.() === 0 ? ['--allow-run-as-root'] : [])] : [];
+
+/** Run a command to completion with a deadline; resolves with its wall time in ms and its stderr. */
+function timed(cmd, args, { onStderr, timeoutMs = 300_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d.toString();
+      onStderr?.(stderr, child);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0 && code !== 1 && code !== 130) reject(new Error(`${cmd} exited with ${code}: ${stderr.slice(-500)}`));
+      else resolve({ ms, stderr });
+    });
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+try {
+  const plain = [];
+  const scoped = [];
+  for (let i = 0; i < repeat; i++) {
+    plain.push((await timed(`mpirun.${flavor}`, [...rootArgs, '-np', np, exe, iterations])).ms);
+    scoped.push((await timed(process.execPath, [cli, 'run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, iterations])).ms);
+  }
+  const calls = Number(iterations) * (2 + 3) + Math.ceil(Number(iterations) / 100);
+  console.log(`program: many-calls, ${np} ranks, ${flavor}, ${iterations} iterations (~${calls} MPI calls per rank), median of ${repeat}`);
+  console.log(`plain mpirun      ${median(plain).toFixed(0)} ms`);
+  console.log(`under mpiscope    ${median(scoped).toFixed(0)} ms`);
+  console.log(`wall-time ratio   ${(median(scoped) / median(plain)).toFixed(2)}x`);
+
+  const latencies = [];
+  for (let i = 0; i < repeat; i++) {
+    let reportedAt;
+    const { stderr } = await timed(process.execPath, [cli, 'run', '--keep-alive', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1000', 'deadlock'], {
+      timeoutMs: 120_000,
+      onStderr: (text, child) => {
+        if (reportedAt === undefined && /the job is left running for inspection/.test(text)) {
+          reportedAt = BigInt(Date.now()) * 1_000_000n;
+          child.kill('SIGINT'); // end the job now that the report is out
+        }
+      },
+    });
+    const blocked = [...stderr.matchAll(/blocking at (\d+)/g)].map((m) => BigInt(m[1]));
+    if (reportedAt === undefined || blocked.length < Number(np)) {
+      console.log(`deadlock run ${i + 1}: no live report (${blocked.length}/${np} ranks blocked)`);
+      continue;
+    }
+    const last = blocked.reduce((a, b) => (a > b ? a : b));
+    latencies.push(Number(reportedAt - last) / 1e6);
+  }
+  if (latencies.length > 0) {
+    console.log(`deadlock report latency (last rank blocks -> report): median ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
