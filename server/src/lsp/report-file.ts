@@ -7,7 +7,8 @@ export interface Report {
   readonly ranks: number;
 }
 
-const kinds: ReadonlySet<string> = new Set<FindingKind>([
+/** Every finding kind of DESIGN.md; each has a page docs/findings/KIND.md. */
+export const FINDING_KINDS: readonly FindingKind[] = [
   'deadlock',
   'potential-deadlock',
   'message-race',
@@ -22,7 +23,8 @@ const kinds: ReadonlySet<string> = new Set<FindingKind>([
   'request-misuse',
   'call-order',
   'rma-race',
-]);
+];
+const kinds: ReadonlySet<string> = new Set(FINDING_KINDS);
 const severities: ReadonlySet<string> = new Set<Severity>(['error', 'warning', 'info']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
