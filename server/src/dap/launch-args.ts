@@ -12,6 +12,7 @@ export interface MpiLaunchArguments extends DebugProtocol.LaunchRequestArguments
   env?: unknown;
   stopOnFinding?: unknown;
   deadlockTimeout?: unknown;
+  traceFile?: unknown;
   __mpiscopeToken?: unknown;
 }
 
@@ -64,6 +65,7 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   const stopOnFinding = args.stopOnFinding === undefined ? true : args.stopOnFinding === true;
   const mpirun = optionalString(args.mpirun, 'mpirun');
   const cwd = optionalString(args.cwd, 'cwd');
+  const traceFile = optionalString(args.traceFile, 'traceFile');
   const options: SessionOptions = {
     program: args.program,
     args: strings(args.args, 'args'),
@@ -73,6 +75,7 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
     ...(cwd !== undefined ? { cwd } : {}),
     ...(env !== undefined ? { env } : {}),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
+    ...(traceFile !== undefined ? { traceFile } : {}),
     // Under the debugger a deadlocked job is left alive so its ranks can be inspected (and attached to);
     // terminate ends it.
     keepAlive: !noDebug && stopOnFinding,

@@ -6,11 +6,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createServer } from './server';
+import { replayTrace } from '../session/replay';
 import { startSession } from './session-factory';
 
 const connection = createConnection(ProposedFeatures.all);
 // dist/server.js sits next to the docs folder of the installed extension (…/dist/../docs/findings).
 const docsBase = pathToFileURL(join(__dirname, '..', 'docs', 'findings')).toString();
-const server = createServer(connection, { startSession, docsBase });
+const server = createServer(connection, {
+  startSession,
+  docsBase,
+  replayTrace: async (path) => (await replayTrace(path)).result,
+});
 connection.onShutdown(() => server.dispose());
 connection.listen();

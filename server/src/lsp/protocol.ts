@@ -19,6 +19,8 @@ export interface RunParams {
   cwd?: string;
   env?: Record<string, string>;
   deadlockTimeout?: number;
+  /** Write every event to this trace file (replay it later with mpiscope/openTrace). */
+  traceFile?: string;
 }
 
 /** Start a job without the debugger; findings appear as diagnostics while it runs. */
@@ -45,6 +47,9 @@ export interface OpenReportResult {
 export const openReportRequest = new RequestType<OpenReportParams, OpenReportResult, void>(
   'mpiscope/openReport',
 );
+
+/** Rebuild a run's findings from its trace file (`mpiscope run --trace`) and show them as diagnostics. */
+export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResult, void>('mpiscope/openTrace');
 
 export type RunState = 'idle' | 'running' | 'paused' | 'ended';
 

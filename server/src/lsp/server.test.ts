@@ -16,10 +16,11 @@ import {
 } from 'vscode-languageserver/node';
 import { PublishDiagnosticsNotification, type Hover, type MarkupContent, type PublishDiagnosticsParams } from 'vscode-languageserver';
 import { FakeSession } from '../dap/testing/fake-session';
-import type { Finding } from '../session/session-api';
+import { UsageError, type Finding } from '../session/session-api';
 import {
   clearFindingsRequest,
   openReportRequest,
+  openTraceRequest,
   runRequest,
   runStatusNotification,
   stopRequest,
@@ -81,6 +82,10 @@ describe('language server', { timeout: 10_000 }, () => {
     const connection = createConnection(up, down);
     server = createServer(connection, {
       docsBase: 'file:///ext/docs/findings',
+      replayTrace: (path) =>
+        path.endsWith('.trace')
+          ? Promise.resolve({ findings: [deadlock()], ranks: 2 })
+          : Promise.reject(new UsageError(`${path} is not a trace`)),
       startSession: (options) => {
         const s = new FakeSession(options);
         sessions.push(s);
@@ -168,6 +173,15 @@ describe('language server', { timeout: 10_000 }, () => {
 
     writeFileSync(report, '{"nope": 1}');
     await assert.rejects(client.sendRequest(openReportRequest.method, { path: report }), /has no "findings" array/);
+  });
+
+  it('replays a trace into diagnostics and passes on why a file is not one', async () => {
+    const result = await client.sendRequest(openTraceRequest.method, { path: join(dir, 'run.trace') });
+    assert.deepEqual(result, { findings: 1, files: 1 });
+    await publishedCount(1);
+    assert.equal(published.at(-1)?.diagnostics.length, 2);
+    await until(() => statuses.at(-1)?.outcome === 'report');
+    await assert.rejects(client.sendRequest(openTraceRequest.method, { path: '/x.json' }), /\/x.json is not a trace/);
   });
 
   it('refuses a second job while one runs', async () => {

@@ -10,13 +10,14 @@ import {
   clearFindingsRequest,
   debugAdapterEndpointRequest,
   openReportRequest,
+  openTraceRequest,
   runRequest,
   runStatusNotification,
   runStatusRequest,
   stopRequest,
   type DebugAdapterEndpoint,
 } from './protocol';
-import { readReport } from './report-file';
+import { readReport, type Report } from './report-file';
 import { SessionHub } from './session-hub';
 import { SourceLines } from './source-lines';
 
@@ -24,6 +25,8 @@ export interface ServerOptions {
   readonly startSession: SessionFactory;
   /** Base URI of docs/findings (each kind's page is `${docsBase}/${kind}.md`). */
   readonly docsBase: string;
+  /** Rebuilds a run from its trace file; without it, mpiscope/openTrace says trace replay is unavailable. */
+  readonly replayTrace?: (path: string) => Promise<Report>;
 }
 
 export interface MpiscopeServer {
@@ -88,6 +91,17 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
   connection.onRequest(openReportRequest, async (params) => {
     try {
       const report = await readReport(params.path);
+      lines.clear();
+      hub.showFindings(report.findings, report.ranks, params.path);
+      return { findings: report.findings.length, files: diagnostics.fileCount };
+    } catch (error) {
+      return toResponseError(error);
+    }
+  });
+  connection.onRequest(openTraceRequest, async (params) => {
+    try {
+      if (!options.replayTrace) throw new UsageError('This mpiscope server cannot replay traces.');
+      const report = await options.replayTrace(params.path);
       lines.clear();
       hub.showFindings(report.findings, report.ranks, params.path);
       return { findings: report.findings.length, files: diagnostics.fileCount };
