@@ -1,0 +1,25 @@
+/* mpiscope-test
+ * ranks: 2
+ * expect: invalid-argument lines 19
+ */
+/* Rank 0 sends with tag -5; tags must be between 0 and MPI_TAG_UB.
+ * MPI_ERRORS_RETURN makes the library return an error code instead of aborting the job, so the
+ * program reports the error and both ranks finalize normally. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, value[4] = {1, 2, 3, 4};
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        int rc = MPI_Send(value, 1, MPI_INT, 1, -5, MPI_COMM_WORLD);
+        if (rc == MPI_SUCCESS)
+            printf("the library accepted it\n");
+    }
+    MPI_Finalize();
+    return 0;
+}
