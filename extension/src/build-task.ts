@@ -11,7 +11,10 @@ interface MpiccTaskDefinition extends vscode.TaskDefinition {
 }
 
 /** `mpicc -g -O0 FILE -o OUTPUT`: debug info so every finding has a source line, no optimisation so lines are exact. */
-export function buildTask(definition: MpiccTaskDefinition, scope: vscode.TaskScope | vscode.WorkspaceFolder): vscode.Task {
+export function buildTask(
+  definition: MpiccTaskDefinition,
+  scope: vscode.TaskScope | vscode.WorkspaceFolder,
+): vscode.Task {
   const compiler = definition.compiler ?? (/\.(cc|cpp|cxx)$/.test(definition.file) ? 'mpicxx' : 'mpicc');
   const output = definition.output ?? programOf(definition.file);
   const task = new vscode.Task(

@@ -34,7 +34,9 @@ async function ensureBuilt(program: string): Promise<boolean> {
   if (existsSync(program) && statSync(program).mtimeMs >= statSync(source).mtimeMs) return true;
   const code = await runBuild(taskForSource(vscode.Uri.file(source)));
   if (code === 0) return true;
-  void vscode.window.showErrorMessage(`mpiscope: building ${source} with mpicc failed (see the terminal); fix it and run again.`);
+  void vscode.window.showErrorMessage(
+    `mpiscope: building ${source} with mpicc failed (see the terminal); fix it and run again.`,
+  );
   return false;
 }
 
@@ -62,7 +64,9 @@ class MpiConfigurationProvider implements vscode.DebugConfigurationProvider {
     if (!config.type && !config.request && !config.name) {
       const fromFile = activeFileConfiguration();
       if (!fromFile) {
-        void vscode.window.showErrorMessage('mpiscope: open the C file of your MPI program, or add an "mpi" launch configuration.');
+        void vscode.window.showErrorMessage(
+          'mpiscope: open the C file of your MPI program, or add an "mpi" launch configuration.',
+        );
         return undefined;
       }
       config = fromFile;

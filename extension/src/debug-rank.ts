@@ -29,7 +29,9 @@ export function activate(ctx: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('mpiscope.debugRank', async () => {
       const session = vscode.debug.activeDebugSession;
       if (session?.type !== MPI_DEBUG_TYPE) {
-        void vscode.window.showErrorMessage('mpiscope: "Debug this rank" needs a running mpi debug session (start one with F5).');
+        void vscode.window.showErrorMessage(
+          'mpiscope: "Debug this rank" needs a running mpi debug session (start one with F5).',
+        );
         return;
       }
       const native = debuggers.find((d) => vscode.extensions.getExtension(d.extension) !== undefined);

@@ -9,7 +9,9 @@ type OpenRequest = RequestType<OpenReportParams, OpenReportResult, void>;
 function opener(client: LanguageClient, request: OpenRequest, filters: Record<string, string[]>) {
   return async (resource?: vscode.Uri): Promise<void> => {
     const uri =
-      resource instanceof vscode.Uri ? resource : (await vscode.window.showOpenDialog({ filters, canSelectMany: false }))?.[0];
+      resource instanceof vscode.Uri
+        ? resource
+        : (await vscode.window.showOpenDialog({ filters, canSelectMany: false }))?.[0];
     if (!uri) return;
     try {
       const result = await client.sendRequest(request, { path: uri.fsPath });
@@ -28,7 +30,13 @@ function opener(client: LanguageClient, request: OpenRequest, filters: Record<st
  */
 export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): void {
   ctx.subscriptions.push(
-    vscode.commands.registerCommand('mpiscope.openReport', opener(client, openReportRequest, { 'mpiscope report': ['json'] })),
-    vscode.commands.registerCommand('mpiscope.openTrace', opener(client, openTraceRequest, { 'mpiscope trace': ['*'] })),
+    vscode.commands.registerCommand(
+      'mpiscope.openReport',
+      opener(client, openReportRequest, { 'mpiscope report': ['json'] }),
+    ),
+    vscode.commands.registerCommand(
+      'mpiscope.openTrace',
+      opener(client, openTraceRequest, { 'mpiscope trace': ['*'] }),
+    ),
   );
 }

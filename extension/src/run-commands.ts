@@ -17,8 +17,14 @@ export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): 
         void vscode.window.showErrorMessage('mpiscope: open the C file of your MPI program to run it.');
         return;
       }
-      const folder = vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri);
-      await vscode.debug.startDebugging(folder, { ...config, name: 'mpiscope: run', stopOnFinding: false }, { noDebug: true });
+      const folder =
+        vscode.window.activeTextEditor &&
+        vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri);
+      await vscode.debug.startDebugging(
+        folder,
+        { ...config, name: 'mpiscope: run', stopOnFinding: false },
+        { noDebug: true },
+      );
     }),
     vscode.commands.registerCommand('mpiscope.stop', () => client.sendRequest(stopRequest)),
     vscode.commands.registerCommand('mpiscope.clearFindings', () => client.sendRequest(clearFindingsRequest)),

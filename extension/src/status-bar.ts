@@ -25,7 +25,9 @@ export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): 
     item.text = statusText(s);
     item.tooltip = s.program ? `${s.program}: ${s.state}` : 'mpiscope: no MPI job has run yet';
     item.backgroundColor =
-      s.state === 'ended' && s.findings > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      s.state === 'ended' && s.findings > 0
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : undefined;
     item.show();
   };
   ctx.subscriptions.push(item, client.onNotification(runStatusNotification, show));

@@ -42,10 +42,13 @@ function optionalString(value: unknown, name: string): string | undefined {
  */
 export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   if (typeof args.program !== 'string' || args.program === '') {
-    throw new Error('"program" is missing: set it to the compiled MPI executable (e.g. "${workspaceFolder}/a.out").');
+    throw new Error(
+      '"program" is missing: set it to the compiled MPI executable (e.g. "${workspaceFolder}/a.out").',
+    );
   }
   const np = args.np ?? 2;
-  if (typeof np !== 'number' || !Number.isInteger(np) || np < 1) throw new Error('"np" must be a positive integer.');
+  if (typeof np !== 'number' || !Number.isInteger(np) || np < 1)
+    throw new Error('"np" must be a positive integer.');
   const deadlockTimeout = args.deadlockTimeout;
   if (deadlockTimeout !== undefined && (typeof deadlockTimeout !== 'number' || !(deadlockTimeout > 0))) {
     throw new Error('"deadlockTimeout" must be a positive number of seconds.');

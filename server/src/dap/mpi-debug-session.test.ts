@@ -26,8 +26,22 @@ const deadlock: Finding = {
   severity: 'error',
   message: 'Ranks 0 and 1 each wait in MPI_Recv for the other; neither sends.',
   locations: [
-    { rank: 0, file: '/src/ring.c', line: 14, function: 'main', call: 'MPI_Recv from rank 1, tag 7', detail: '' },
-    { rank: 1, file: '/src/ring.c', line: 21, function: 'main', call: 'MPI_Recv from rank 0, tag 7', detail: '' },
+    {
+      rank: 0,
+      file: '/src/ring.c',
+      line: 14,
+      function: 'main',
+      call: 'MPI_Recv from rank 1, tag 7',
+      detail: '',
+    },
+    {
+      rank: 1,
+      file: '/src/ring.c',
+      line: 21,
+      function: 'main',
+      call: 'MPI_Recv from rank 0, tag 7',
+      detail: '',
+    },
   ],
 };
 
@@ -77,7 +91,10 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
   });
 
   it('refuses a launch without the token, and a launch without a program', async () => {
-    await assert.rejects(dc.launch({ program: '/src/ring', np: 2 }), /only accepts launches from the mpiscope extension/);
+    await assert.rejects(
+      dc.launch({ program: '/src/ring', np: 2 }),
+      /only accepts launches from the mpiscope extension/,
+    );
     await assert.rejects(dc.launch({ __mpiscopeToken: TOKEN, np: 2 }), /"program" is missing/);
     assert.equal(sessions.length, 0);
   });
@@ -141,7 +158,9 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     const initialized = dc.waitForEvent('initialized');
     const launched = dc.launch({ program: '/src/ring', np: 2, __mpiscopeToken: TOKEN });
     await initialized;
-    const bps = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }, { name: 'main' }] });
+    const bps = await dc.setFunctionBreakpointsRequest({
+      breakpoints: [{ name: 'MPI_Barrier' }, { name: 'main' }],
+    });
     assert.deepEqual(
       bps.body.breakpoints.map((b) => b.verified),
       [true, false],
@@ -153,7 +172,11 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.deepEqual(s.breakSet, ['MPI_Barrier']);
 
     const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
-    s.rank({ rank: 1, state: 'in-call', call: { rank: 1, site: 0x20, call: 'MPI_Barrier', detail: 'MPI_Barrier' } });
+    s.rank({
+      rank: 1,
+      state: 'in-call',
+      call: { rank: 1, site: 0x20, call: 'MPI_Barrier', detail: 'MPI_Barrier' },
+    });
     const event = await stopped;
     assert.equal(event.body.reason, 'function breakpoint');
     assert.equal(event.body.threadId, 2);

@@ -79,12 +79,21 @@ export class MpiDebugSession extends DebugSession {
     this.sendResponse(response);
   }
 
-  protected override async launchRequest(
-    response: DebugProtocol.LaunchResponse,
-    args: MpiLaunchArguments,
-  ): Promise<void> {
+  // DebugSession calls request handlers without awaiting them; the async work lives in private methods
+  // whose failures become error responses instead of unhandled rejections.
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: MpiLaunchArguments): void {
+    this.launch(response, args).catch((error: unknown) =>
+      this.sendErrorResponse(response, 1000, String(error)),
+    );
+  }
+
+  private async launch(response: DebugProtocol.LaunchResponse, args: MpiLaunchArguments): Promise<void> {
     if (this.options.token !== undefined && args.__mpiscopeToken !== this.options.token) {
-      this.sendErrorResponse(response, 1001, 'This debug adapter only accepts launches from the mpiscope extension.');
+      this.sendErrorResponse(
+        response,
+        1001,
+        'This debug adapter only accepts launches from the mpiscope extension.',
+      );
       return;
     }
     let session: SessionPort;
@@ -113,12 +122,23 @@ export class MpiDebugSession extends DebugSession {
     const ranks = new Set<number>(this.states.keys());
     for (let r = 0; r < this.np; r++) ranks.add(r);
     response.body = {
-      threads: [...ranks].sort((a, b) => a - b).map((r) => new Thread(threadIdOf(r), threadName(r, this.states.get(r)))),
+      threads: [...ranks]
+        .sort((a, b) => a - b)
+        .map((r) => new Thread(threadIdOf(r), threadName(r, this.states.get(r)))),
     };
     this.sendResponse(response);
   }
 
-  protected override async stackTraceRequest(
+  protected override stackTraceRequest(
+    response: DebugProtocol.StackTraceResponse,
+    args: DebugProtocol.StackTraceArguments,
+  ): void {
+    this.stackTrace(response, args).catch((error: unknown) =>
+      this.sendErrorResponse(response, 1000, String(error)),
+    );
+  }
+
+  private async stackTrace(
     response: DebugProtocol.StackTraceResponse,
     args: DebugProtocol.StackTraceArguments,
   ): Promise<void> {
@@ -155,7 +175,10 @@ export class MpiDebugSession extends DebugSession {
     return (await this.session?.resolveSite?.(rank, site).catch(() => undefined)) ?? undefined;
   }
 
-  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+  protected override scopesRequest(
+    response: DebugProtocol.ScopesResponse,
+    args: DebugProtocol.ScopesArguments,
+  ): void {
     response.body = { scopes: [new Scope('MPI', args.frameId, false)] };
     this.sendResponse(response);
   }
@@ -168,16 +191,24 @@ export class MpiDebugSession extends DebugSession {
     const state = this.states.get(rank);
     const pid = this.session?.pid?.(rank);
     const vars = [new Variable('rank', String(rank)), new Variable('state', state?.state ?? 'not connected')];
-    if (state?.call) vars.push(new Variable('call', state.call.call), new Variable('waiting for', state.call.detail));
+    if (state?.call)
+      vars.push(new Variable('call', state.call.call), new Variable('waiting for', state.call.detail));
     if (state?.ended) vars.push(new Variable('ended', state.ended));
     if (pid !== undefined) vars.push(new Variable('pid', String(pid)));
     response.body = { variables: vars };
     this.sendResponse(response);
   }
 
-  protected override pauseRequest(response: DebugProtocol.PauseResponse, args: DebugProtocol.PauseArguments): void {
+  protected override pauseRequest(
+    response: DebugProtocol.PauseResponse,
+    args: DebugProtocol.PauseArguments,
+  ): void {
     if (!this.session?.pause) {
-      this.sendErrorResponse(response, 1003, 'This mpiscope session cannot pause a running job (no pause control).');
+      this.sendErrorResponse(
+        response,
+        1003,
+        'This mpiscope session cannot pause a running job (no pause control).',
+      );
       return;
     }
     this.session.pause();
@@ -203,7 +234,10 @@ export class MpiDebugSession extends DebugSession {
       breakpoints: args.breakpoints.map((b) =>
         valid(b.name.trim())
           ? { verified: true }
-          : { verified: false, message: `mpiscope breaks only on MPI functions (e.g. MPI_Recv), not "${b.name}".` },
+          : {
+              verified: false,
+              message: `mpiscope breaks only on MPI functions (e.g. MPI_Recv), not "${b.name}".`,
+            },
       ),
     };
     this.sendResponse(response);
@@ -215,19 +249,25 @@ export class MpiDebugSession extends DebugSession {
       exceptionId: f?.kind ?? 'none',
       description: f?.message ?? 'No finding.',
       breakMode: 'always',
-      ...(f ? { details: { message: f.message, typeName: f.kind, stackTrace: f.locations.map(where).join('\n') } } : {}),
+      ...(f
+        ? { details: { message: f.message, typeName: f.kind, stackTrace: f.locations.map(where).join('\n') } }
+        : {}),
     };
     this.sendResponse(response);
   }
 
-  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
-    await this.endJob();
-    this.sendResponse(response);
+  protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.endJob().then(
+      () => this.sendResponse(response),
+      (error: unknown) => this.sendErrorResponse(response, 1000, String(error)),
+    );
   }
 
-  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
-    await this.endJob();
-    this.sendResponse(response);
+  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+    this.endJob().then(
+      () => this.sendResponse(response),
+      (error: unknown) => this.sendErrorResponse(response, 1000, String(error)),
+    );
   }
 
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
@@ -236,22 +276,39 @@ export class MpiDebugSession extends DebugSession {
       return;
     }
     if (!isDebugRankArguments(args)) {
-      this.sendErrorResponse(response, 1004, 'mpiscope.debugRank needs { rank, debuggerType: "cppdbg" | "lldb" }.');
+      this.sendErrorResponse(
+        response,
+        1004,
+        'mpiscope.debugRank needs { rank, debuggerType: "cppdbg" | "lldb" }.',
+      );
       return;
     }
     const pid = this.session?.pid?.(args.rank);
     if (pid === undefined) {
-      this.sendErrorResponse(response, 1005, `The process id of rank ${args.rank} is not known (is the job running?).`);
+      this.sendErrorResponse(
+        response,
+        1005,
+        `The process id of rank ${args.rank} is not known (is the job running?).`,
+      );
       return;
     }
     if (!this.supportsStartDebugging) {
-      this.sendErrorResponse(response, 1006, 'This editor cannot start child debug sessions (no startDebugging support).');
+      this.sendErrorResponse(
+        response,
+        1006,
+        'This editor cannot start child debug sessions (no startDebugging support).',
+      );
       return;
     }
     const configuration = nativeAttachConfiguration(args, pid, this.program);
     this.sendRequest('startDebugging', { request: 'attach', configuration }, 10_000, (child) => {
       if (child.success) this.sendResponse(response);
-      else this.sendErrorResponse(response, 1007, `Could not attach to rank ${args.rank}: ${child.message ?? 'unknown'}`);
+      else
+        this.sendErrorResponse(
+          response,
+          1007,
+          `Could not attach to rank ${args.rank}: ${child.message ?? 'unknown'}`,
+        );
     });
   }
 
@@ -282,7 +339,10 @@ export class MpiDebugSession extends DebugSession {
     this.output.flush();
     const code = result.exitCode === null ? '' : `, exit code ${result.exitCode}`;
     this.sendEvent(
-      new OutputEvent(`mpiscope: job ${result.outcome}${code}; ${result.findings.length} finding(s).\n`, 'console'),
+      new OutputEvent(
+        `mpiscope: job ${result.outcome}${code}; ${result.findings.length} finding(s).\n`,
+        'console',
+      ),
     );
     this.sendEvent(new ExitedEvent(result.exitCode ?? 0));
     this.sendEvent(new TerminatedEvent());
@@ -291,7 +351,7 @@ export class MpiDebugSession extends DebugSession {
 
   private stopAll(reason: string, threadId: number | undefined, text?: string): void {
     this.stopped = true;
-    const event = new StoppedEvent(reason, threadId ?? threadIdOf(0), text) as DebugProtocol.StoppedEvent;
+    const event: DebugProtocol.StoppedEvent = new StoppedEvent(reason, threadId ?? threadIdOf(0), text);
     event.body.allThreadsStopped = true;
     if (text !== undefined) event.body.description = text;
     this.sendEvent(event);

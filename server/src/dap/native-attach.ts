@@ -20,6 +20,8 @@ export function isDebugRankArguments(value: unknown): value is DebugRankArgument
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
-    typeof v.rank === 'number' && Number.isInteger(v.rank) && (v.debuggerType === 'cppdbg' || v.debuggerType === 'lldb')
+    typeof v.rank === 'number' &&
+    Number.isInteger(v.rank) &&
+    (v.debuggerType === 'cppdbg' || v.debuggerType === 'lldb')
   );
 }

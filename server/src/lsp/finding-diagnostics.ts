@@ -1,4 +1,8 @@
-import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
+import {
+  DiagnosticSeverity,
+  type Diagnostic,
+  type DiagnosticRelatedInformation,
+} from 'vscode-languageserver';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../engine/types';
 import type { Finding, Location } from '../session/session-api';
@@ -55,7 +59,9 @@ function placed(location: Location): boolean {
 export function findingDiagnostics(finding: Finding, options: DiagnosticOptions): PlacedDiagnostic[] {
   const unplaced = finding.locations.filter((l) => !placed(l));
   const unplacedNote =
-    unplaced.length === 0 ? '' : ` Also involved (no source line): ${unplaced.map(describeLocation).join('; ')}.`;
+    unplaced.length === 0
+      ? ''
+      : ` Also involved (no source line): ${unplaced.map(describeLocation).join('; ')}.`;
   const out: PlacedDiagnostic[] = [];
   for (const location of finding.locations) {
     if (!placed(location)) continue;

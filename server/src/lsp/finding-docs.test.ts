@@ -19,7 +19,8 @@ describe('finding pages', () => {
       assert.ok(existsSync(page), `missing ${page}`);
       const text = readFileSync(page, 'utf8');
       assert.match(text, new RegExp(`^# ${kind}\\n`), `${kind}.md starts with its title`);
-      for (const part of ['What it means', 'Example', 'How to fix']) assert.ok(text.includes(part), `${kind}.md: ${part}`);
+      for (const part of ['What it means', 'Example', 'How to fix'])
+        assert.ok(text.includes(part), `${kind}.md: ${part}`);
     }
   });
 });

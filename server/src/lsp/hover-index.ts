@@ -18,7 +18,7 @@ export class HoverIndex {
   private entry(file: string, line: number, rank: number): Seen {
     const key = `${file}:${line}`;
     let ranks = this.lines.get(key);
-    if (!ranks) this.lines.set(key, (ranks = new Map()));
+    if (!ranks) this.lines.set(key, (ranks = new Map<number, Seen>()));
     let seen = ranks.get(rank);
     if (!seen) ranks.set(rank, (seen = { last: '', times: 0, findings: new Set() }));
     return seen;
@@ -57,9 +57,13 @@ export class HoverIndex {
       });
     const contents: MarkupContent = {
       kind: 'markdown',
-      value: ['**mpiscope** — last run on this line', '', '| rank | what it did |', '| ---: | --- |', ...rows].join(
-        '\n',
-      ),
+      value: [
+        '**mpiscope** — last run on this line',
+        '',
+        '| rank | what it did |',
+        '| ---: | --- |',
+        ...rows,
+      ].join('\n'),
     };
     return { contents };
   }

@@ -49,7 +49,9 @@ export const openReportRequest = new RequestType<OpenReportParams, OpenReportRes
 );
 
 /** Rebuild a run's findings from its trace file (`mpiscope run --trace`) and show them as diagnostics. */
-export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResult, void>('mpiscope/openTrace');
+export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResult, void>(
+  'mpiscope/openTrace',
+);
 
 export type RunState = 'idle' | 'running' | 'paused' | 'ended';
 

@@ -57,7 +57,9 @@ export function parseReport(text: string, path: string): Report {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${path} is not JSON (${(error as Error).message}); open a file written by mpiscope run --json.`);
+    throw new UsageError(
+      `${path} is not JSON (${(error as Error).message}); open a file written by mpiscope run --json.`,
+    );
   }
   if (!isRecord(data) || !Array.isArray(data.findings)) {
     throw new UsageError(`${path} has no "findings" array; open a file written by mpiscope run --json.`);
@@ -65,7 +67,9 @@ export function parseReport(text: string, path: string): Report {
   const findings: Finding[] = [];
   for (const [i, raw] of data.findings.entries()) {
     if (!isRecord(raw) || !kinds.has(str(raw.kind)) || !Array.isArray(raw.locations)) {
-      throw new UsageError(`${path}: finding ${i} has no known "kind" or no "locations"; is the report from another tool?`);
+      throw new UsageError(
+        `${path}: finding ${i} has no known "kind" or no "locations"; is the report from another tool?`,
+      );
     }
     findings.push({
       kind: str(raw.kind) as FindingKind,
@@ -82,7 +86,9 @@ export async function readReport(path: string): Promise<Report> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`Cannot read report ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    throw new UsageError(
+      `Cannot read report ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+    );
   }
   return parseReport(text, path);
 }

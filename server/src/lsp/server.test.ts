@@ -14,7 +14,12 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-languageserver/node';
-import { PublishDiagnosticsNotification, type Hover, type MarkupContent, type PublishDiagnosticsParams } from 'vscode-languageserver';
+import {
+  HoverRequest,
+  PublishDiagnosticsNotification,
+  type MarkupContent,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver';
 import { FakeSession } from '../dap/testing/fake-session';
 import { UsageError, type Finding } from '../session/session-api';
 import {
@@ -28,7 +33,13 @@ import {
 } from './protocol';
 import { createServer, type MpiscopeServer } from './server';
 
-const source = ['#include <mpi.h>', 'int main(void) {', '    MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &st);', '    MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &st);', '}'];
+const source = [
+  '#include <mpi.h>',
+  'int main(void) {',
+  '    MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &st);',
+  '    MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &st);',
+  '}',
+];
 
 /** LSP 3.18 allows markdown diagnostic messages; ours are plain strings. */
 function text(message: string | MarkupContent | undefined): string {
@@ -119,7 +130,10 @@ describe('language server', { timeout: 10_000 }, () => {
     const diags = last?.diagnostics ?? [];
     assert.equal(diags.length, 2);
     const [d0, d1] = diags;
-    assert.deepEqual(d0?.range, { start: { line: 2, character: 4 }, end: { line: 2, character: source[2]?.length } });
+    assert.deepEqual(d0?.range, {
+      start: { line: 2, character: 4 },
+      end: { line: 2, character: source[2]?.length },
+    });
     assert.equal(d0?.code, 'deadlock');
     assert.equal(d0?.codeDescription?.href, 'file:///ext/docs/findings/deadlock.md');
     assert.equal(d0?.source, 'mpiscope');
@@ -149,13 +163,17 @@ describe('language server', { timeout: 10_000 }, () => {
   it('answers a hover on a line of the last run with what each rank did there', async () => {
     await client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 });
     sessions[0]?.finding(deadlock());
-    const hover = (await client.sendRequest('textDocument/hover', {
+    const hover = await client.sendRequest(HoverRequest.type, {
       textDocument: { uri },
       position: { line: 2, character: 6 },
-    })) as Hover | null;
-    const value = hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
+    });
+    const value =
+      hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
     assert.match(value, /\| 0 \| MPI_Recv from rank 1, tag 7 — \*\*deadlock\*\* \|/);
-    const none = await client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+    const none = await client.sendRequest('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 0, character: 0 },
+    });
     assert.equal(none, null);
   });
 
@@ -163,7 +181,21 @@ describe('language server', { timeout: 10_000 }, () => {
     const report = join(dir, 'report.json');
     writeFileSync(
       report,
-      JSON.stringify({ findings: [{ ...deadlock(), locations: deadlock().locations.map(({ rank, file: f, line, function: fn }) => ({ rank, file: f, line, function: fn })) }], ranks: 2, exitCode: 1 }),
+      JSON.stringify({
+        findings: [
+          {
+            ...deadlock(),
+            locations: deadlock().locations.map(({ rank, file: f, line, function: fn }) => ({
+              rank,
+              file: f,
+              line,
+              function: fn,
+            })),
+          },
+        ],
+        ranks: 2,
+        exitCode: 1,
+      }),
     );
     const result = await client.sendRequest(openReportRequest.method, { path: report });
     assert.deepEqual(result, { findings: 1, files: 1 });
@@ -172,7 +204,10 @@ describe('language server', { timeout: 10_000 }, () => {
     assert.match(text(published.at(-1)?.diagnostics[0]?.message), /^rank 0: main — /);
 
     writeFileSync(report, '{"nope": 1}');
-    await assert.rejects(client.sendRequest(openReportRequest.method, { path: report }), /has no "findings" array/);
+    await assert.rejects(
+      client.sendRequest(openReportRequest.method, { path: report }),
+      /has no "findings" array/,
+    );
   });
 
   it('replays a trace into diagnostics and passes on why a file is not one', async () => {
@@ -181,11 +216,17 @@ describe('language server', { timeout: 10_000 }, () => {
     await publishedCount(1);
     assert.equal(published.at(-1)?.diagnostics.length, 2);
     await until(() => statuses.at(-1)?.outcome === 'report');
-    await assert.rejects(client.sendRequest(openTraceRequest.method, { path: '/x.json' }), /\/x.json is not a trace/);
+    await assert.rejects(
+      client.sendRequest(openTraceRequest.method, { path: '/x.json' }),
+      /\/x.json is not a trace/,
+    );
   });
 
   it('refuses a second job while one runs', async () => {
     await client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 });
-    await assert.rejects(client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 }), /already running/);
+    await assert.rejects(
+      client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 }),
+      /already running/,
+    );
   });
 });

@@ -38,7 +38,10 @@ export interface MpiscopeServer {
 /** Errors a person can act on travel as their message; anything else is a bug and says so. */
 function toResponseError(error: unknown): ResponseError<void> {
   const message = error instanceof Error ? error.message : String(error);
-  return new ResponseError(error instanceof UsageError ? ErrorCodes.InvalidParams : ErrorCodes.InternalError, message);
+  return new ResponseError(
+    error instanceof UsageError ? ErrorCodes.InvalidParams : ErrorCodes.InternalError,
+    message,
+  );
 }
 
 /**
@@ -47,10 +50,13 @@ function toResponseError(error: unknown): ResponseError<void> {
  */
 export function createServer(connection: Connection, options: ServerOptions): MpiscopeServer {
   const lines = new SourceLines();
-  const diagnostics = new DiagnosticStore((uri, list) => void connection.sendDiagnostics({ uri, diagnostics: list }), {
-    docsBase: options.docsBase,
-    lineText: lines.lineText,
-  });
+  const diagnostics = new DiagnosticStore(
+    (uri, list) => void connection.sendDiagnostics({ uri, diagnostics: list }),
+    {
+      docsBase: options.docsBase,
+      lineText: lines.lineText,
+    },
+  );
   const hovers = new HoverIndex();
   const hub = new SessionHub(
     (sessionOptions) => {
@@ -65,12 +71,10 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
   const token = randomBytes(16).toString('hex');
   let dap: Promise<DapServer> | undefined;
 
-  connection.onInitialize(
-    (): InitializeResult => ({
-      capabilities: { hoverProvider: true },
-      serverInfo: { name: 'mpiscope' },
-    }),
-  );
+  connection.onInitialize((): InitializeResult => ({
+    capabilities: { hoverProvider: true },
+    serverInfo: { name: 'mpiscope' },
+  }));
 
   connection.onHover((params) => {
     if (!params.textDocument.uri.startsWith('file:')) return null;

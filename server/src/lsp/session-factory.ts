@@ -35,7 +35,11 @@ class LiveSession implements SessionPort {
       this.session.run().catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         if (!started) {
-          reject(error instanceof UsageError ? error : new UsageError(`mpiscope could not run the job: ${message}`));
+          reject(
+            error instanceof UsageError
+              ? error
+              : new UsageError(`mpiscope could not run the job: ${message}`),
+          );
           return;
         }
         if (this.ended) return;

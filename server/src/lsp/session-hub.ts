@@ -34,7 +34,8 @@ export class SessionHub {
 
   /** Starts a job; rejects (UsageError) when the session cannot start. One job at a time. */
   async start(options: SessionOptions): Promise<SessionPort> {
-    if (this.running) throw new UsageError('An MPI job is already running under mpiscope; stop it first (mpiscope: Stop).');
+    if (this.running)
+      throw new UsageError('An MPI job is already running under mpiscope; stop it first (mpiscope: Stop).');
     this.starting = true;
     let session: SessionPort;
     try {
@@ -100,7 +101,8 @@ export class SessionHub {
       session
         .resolveSite(rank.rank, call.site)
         .then((place) => {
-          if (place && session === this.current) this.hovers.call(place.file, place.line, rank.rank, call.detail);
+          if (place && session === this.current)
+            this.hovers.call(place.file, place.line, rank.rank, call.detail);
         })
         .catch(() => undefined);
     }
