@@ -10,7 +10,7 @@
 
 int main(int argc, char **argv)
 {
-    int rank, value[4] = {1, 2, 3, 4};
+    int rank;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
