@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { startSession } from '../lsp/session-factory';
+import { serveDebugAdapter, type DapServer } from './dap-server';
+
+/** Two ranks that both receive first: lines 9 and 12 block forever. */
+const RING = `#include <mpi.h>
+int main(int argc, char **argv)
+{
+    int rank, value = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int other = 1 - rank;
+    if (rank == 0) {
+        MPI_Recv(&value, 1, MPI_INT, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&value, 1, MPI_INT, other, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(&value, 1, MPI_INT, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&value, 1, MPI_INT, other, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+`;
+
+/** Why this machine cannot run a real job, or undefined when it can. */
+function missing(): string | undefined {
+  try {
+    execFileSync('mpicc', ['--version'], { stdio: 'ignore', timeout: 10_000 });
+  } catch {
+    return 'mpicc is not installed';
+  }
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'native-shim', 'spec', 'records.json'))) {
+      return existsSync(join(dir, 'native-shim', 'build.sh'))
+        ? undefined
+        : 'the shim has no build script yet';
+    }
+  }
+  return 'no mpiscope checkout above the test';
+}
+
+const skip = missing();
+
+describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, () => {
+  let dir: string;
+  let source: string;
+  let server: DapServer;
+  let dc: DebugClient;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mpiscope-dap-'));
+    source = join(dir, 'ring.c');
+    writeFileSync(source, RING);
+    execFileSync('mpicc', ['-g', '-O0', source, '-o', join(dir, 'ring')], { timeout: 60_000 });
+    server = await serveDebugAdapter({ startSession, token: 't' });
+    dc = new DebugClient('node', 'unused', 'mpi');
+    await dc.start(server.port);
+  });
+
+  after(async () => {
+    await dc.stop();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops on the deadlock with both ranks in MPI_Recv, then terminates every process', async () => {
+    const stopped = dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
+    await Promise.all([
+      dc.configurationSequence(),
+      dc.launch({ program: join(dir, 'ring'), np: 2, cwd: dir, deadlockTimeout: 5, __mpiscopeToken: 't' }),
+    ]);
+    const event = await stopped;
+    assert.equal(event.body.reason, 'exception');
+    const info = await dc.exceptionInfoRequest({ threadId: event.body.threadId ?? 1 });
+    assert.equal(info.body.exceptionId, 'deadlock');
+
+    const threads = (await dc.threadsRequest()).body.threads;
+    assert.equal(threads.length, 2);
+    for (const t of threads) assert.match(t.name, /^rank \d — MPI_Recv/);
+    const lines = new Set<number>();
+    const pids: number[] = [];
+    for (const t of threads) {
+      const top = (await dc.stackTraceRequest({ threadId: t.id })).body.stackFrames[0];
+      assert.equal(top?.source?.path, source);
+      lines.add(top?.line ?? 0);
+      const vars = await dc.variablesRequest({ variablesReference: top?.id ?? 0 });
+      const pid = Number(vars.body.variables.find((v) => v.name === 'pid')?.value);
+      assert.ok(pid > 0, 'the rank reported its pid');
+      pids.push(pid);
+    }
+    assert.deepEqual([...lines].sort((a, b) => a - b), [9, 12]);
+
+    const terminated = dc.waitForEvent('terminated', 20_000);
+    await dc.terminateRequest();
+    await terminated;
+    for (const pid of pids) assert.throws(() => process.kill(pid, 0), 'rank processes are gone');
+  });
+});
