@@ -20,6 +20,8 @@ export const ARRAY_ROLES: ReadonlySet<string> = new Set([
   'rdispls',
   'ranks',
   'types',
+  'stypes',
+  'rtypes',
 ]);
 
 /** How the words of a function's ENTER and EXIT records map back to its parameters. */

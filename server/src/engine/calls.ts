@@ -1,0 +1,283 @@
+/**
+ * Point-to-point and request bookkeeping: what each ENTER, EXIT and COMPLETE means for messages and
+ * requests. The hot path of the engine: numbers and maps only, no strings.
+ */
+import { enterCollective } from './collectives';
+import { commRankOf } from './comms';
+import type { EngineState } from './engine-state';
+import { argOf, list, num } from './fn-roles';
+import { nextOrder, type RecvOp, type SendOp } from './ops';
+import type { CallState, RankTrack, RequestInfo } from './rank-track';
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, type CompleteEvent, type EnterEvent, type ExitEvent } from './types';
+
+function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | undefined {
+  const dest = num(e, PROC_NULL, 'dest');
+  if (dest === PROC_NULL) return undefined;
+  const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
+  const destWorld = comm.members[dest];
+  if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
+  const op: SendOp = {
+    kind: 'send',
+    order: nextOrder(),
+    rank: e.rank,
+    comm,
+    fn: e.fn,
+    seq: e.seq,
+    site: e.site,
+    request,
+    reported: false,
+    dest: destWorld,
+    destCommRank: dest,
+    srcCommRank: commRankOf(comm, e.rank),
+    tag: num(e, 0, 'stag', 'tag'),
+    mode: e.fn.mode ?? 'standard',
+    count: num(e, 0, 'scount', 'count'),
+    datatype: num(e, 0, 'stype', 'datatype'),
+    matched: false,
+    done: false,
+  };
+  st.matcher.post(op);
+  return op;
+}
+
+function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: number): RecvOp {
+  const source = num(e, ANY_SOURCE, 'source');
+  return {
+    kind,
+    order: nextOrder(),
+    rank: e.rank,
+    comm: st.comms.lookup(e.rank, num(e, 0, 'comm')),
+    fn: e.fn,
+    seq: e.seq,
+    site: e.site,
+    request,
+    reported: false,
+    source,
+    tag: num(e, ANY_TAG, 'rtag', 'tag'),
+    count: num(e, 0, 'rcount', 'count'),
+    datatype: num(e, 0, 'rtype', 'datatype'),
+    // A receive from MPI_PROC_NULL completes at once, with no message.
+    done: source === PROC_NULL,
+  };
+}
+
+function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
+  cur.creates = { what, persistent, created: cur.enter, active: !persistent, ...(op !== undefined ? { op } : {}) };
+}
+
+export function onEnter(st: EngineState, e: EnterEvent): void {
+  const t = st.track(e.rank);
+  t.started = true;
+  const cur: CallState = { enter: e, exited: false };
+  t.cur = cur;
+  t.lastSite = e.site;
+  t.lastCall = e.fn.name;
+  switch (e.fn.cls) {
+    case 'finalize':
+      t.inFinalize = true;
+      break;
+    case 'send': {
+      const op = postSend(st, e, 0);
+      if (op !== undefined) cur.send = op;
+      break;
+    }
+    case 'isend': {
+      const op = postSend(st, e, 0);
+      creates(cur, 'send', false, op ?? undefined);
+      break;
+    }
+    case 'send_init':
+      creates(cur, 'send', true);
+      break;
+    case 'recv_init':
+      creates(cur, 'recv', true);
+      break;
+    case 'recv':
+      cur.recv = newRecv(st, e, 'recv', 0);
+      break;
+    case 'irecv':
+      creates(cur, 'recv', false, newRecv(st, e, 'recv', 0));
+      break;
+    case 'sendrecv':
+    case 'sendrecv_replace': {
+      const op = postSend(st, e, 0);
+      if (op !== undefined) cur.send = op;
+      cur.recv = newRecv(st, e, 'recv', 0);
+      break;
+    }
+    case 'probe':
+      cur.recv = newRecv(st, e, 'probe', 0);
+      break;
+    case 'mprobe':
+    case 'improbe':
+      cur.recv = newRecv(st, e, 'mprobe', 0);
+      break;
+    case 'imrecv':
+      creates(cur, 'mrecv', false);
+      break;
+    case 'wait':
+    case 'test':
+      cur.waits = [num(e, 0, 'request')];
+      break;
+    case 'waitall':
+    case 'waitany':
+    case 'waitsome':
+    case 'testall':
+    case 'testany':
+    case 'testsome':
+      cur.waits = list(e, 'requests');
+      break;
+    case 'start':
+      start(st, t, num(e, 0, 'request'));
+      break;
+    case 'startall':
+      for (const h of list(e, 'requests')) start(st, t, h);
+      break;
+    case 'request_free':
+      freeRequest(t, num(e, 0, 'request'));
+      break;
+    case 'collective': {
+      const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
+      if (coll !== undefined) cur.coll = coll;
+      break;
+    }
+    case 'icollective': {
+      const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
+      cur.creates = { what: 'coll', persistent: false, created: e, active: true, ...(coll ? { coll } : {}) };
+      break;
+    }
+    case 'comm_create': {
+      const parent = st.comms.lookup(e.rank, num(e, 0, 'comm'));
+      // MPI_Comm_create_group is collective over the group only, not over the parent.
+      if (e.fn.name !== 'MPI_Comm_create_group') {
+        const coll = enterCollective(st, e, parent);
+        if (coll !== undefined) cur.coll = coll;
+      }
+      st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name);
+      break;
+    }
+    default:
+      break;
+  }
+  // Any other call that hands out a request (generalised, nonblocking comm creation, I/O…): tracked so that
+  // waiting on it is known to be waiting on something local.
+  if (cur.creates === undefined && argOf(e, 'request_out') !== undefined) creates(cur, 'other', false);
+}
+
+function start(st: EngineState, t: RankTrack, handle: number): void {
+  const req = t.requests.get(handle);
+  if (req === undefined || !req.persistent) return;
+  if (req.active) {
+    st.report({
+      kind: 'request-misuse',
+      severity: 'error',
+      message: `Rank ${t.rank} starts a persistent request that is still active (started and not yet completed). Complete it with MPI_Wait/MPI_Test before starting it again.`,
+      locations: [
+        { rank: t.rank, site: t.cur?.enter.site ?? 0, call: t.cur?.enter.fn.name ?? 'MPI_Start', detail: `${t.cur?.enter.fn.name ?? 'MPI_Start'} on an active request` },
+      ],
+    });
+    return;
+  }
+  req.active = true;
+  if (req.what === 'send') {
+    const op = postSend(st, req.created, handle);
+    if (op === undefined) delete req.op;
+    else req.op = op;
+  } else if (req.what === 'recv') {
+    req.op = newRecv(st, req.created, 'recv', handle);
+  }
+}
+
+function freeRequest(t: RankTrack, handle: number): void {
+  const req = t.requests.get(handle);
+  if (req === undefined) return;
+  t.requests.delete(handle);
+  // A freed active request's operation still happens; keep it so that deadlock and end-of-run checks see it.
+  if (req.active && req.op !== undefined && !req.op.done) t.orphans.push(req);
+}
+
+export function onExit(st: EngineState, e: ExitEvent): void {
+  const t = st.track(e.rank);
+  const cur = t.cur;
+  if (cur === undefined || cur.enter.seq !== e.seq) return;
+  cur.exited = true;
+  switch (e.fn.cls) {
+    case 'send':
+      if (cur.send) cur.send.done = true;
+      break;
+    case 'sendrecv':
+    case 'sendrecv_replace':
+      if (cur.send) cur.send.done = true;
+      if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
+      break;
+    case 'recv':
+    case 'mprobe':
+      if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
+      break;
+    case 'probe':
+    case 'improbe':
+      // A probe consumes nothing; an Improbe that found nothing completes no receive.
+      if (cur.recv) cur.recv.done = true;
+      break;
+    case 'comm_free':
+      st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
+      break;
+    default:
+      break;
+  }
+  if (cur.creates !== undefined) {
+    const name = cur.enter.fn.params.find((p) => p.role === 'request_out')?.name;
+    const handle = name !== undefined ? e.outputs[name] : undefined;
+    if (typeof handle === 'number' && handle !== 0) {
+      const req: RequestInfo = { ...cur.creates, handle };
+      if (req.op !== undefined) req.op.request = handle;
+      t.requests.set(handle, req);
+    }
+  }
+}
+
+/** The shim gives a status for every completed receive; this covers records lost in transit. */
+function completeWithoutStatus(st: EngineState, op: RecvOp): void {
+  op.done = true;
+  if (op.source === PROC_NULL) return;
+  const src = op.source === ANY_SOURCE ? undefined : op.comm.members[op.source];
+  st.matcher.completeByEnvelope(op, src, op.tag);
+}
+
+export function onComplete(st: EngineState, e: CompleteEvent): void {
+  const t = st.track(e.rank);
+  if (e.request === 0) {
+    const op = t.cur?.recv;
+    if (op !== undefined && !op.done) completeRecv(st, op, e);
+    return;
+  }
+  let req = t.requests.get(e.request);
+  let orphan = false;
+  if (req === undefined) {
+    req = t.orphans.find((r) => r.handle === e.request);
+    orphan = req !== undefined;
+    if (req === undefined) return;
+  }
+  const op = req.op;
+  if (op !== undefined) {
+    if (op.kind === 'send') {
+      op.done = true;
+      if (e.cancelled && !op.matched) st.matcher.cancel(op);
+    } else if (!op.done) {
+      completeRecv(st, op, e);
+    }
+  }
+  if (orphan) t.orphans.splice(t.orphans.indexOf(req), 1);
+  else if (req.persistent) {
+    req.active = false;
+    delete req.op;
+  } else t.requests.delete(e.request);
+}
+
+function completeRecv(st: EngineState, op: RecvOp, e: CompleteEvent): void {
+  op.done = true;
+  if (e.cancelled || op.kind === 'probe' || e.source === PROC_NULL) return;
+  const src = op.comm.members[e.source];
+  if (src === undefined) return;
+  st.matcher.complete(op, src, e.tag);
+}

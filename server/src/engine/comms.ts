@@ -1,0 +1,148 @@
+/**
+ * Communicators across ranks. Each rank knows a communicator by its own handle; the engine needs one
+ * global identity so that rank 0's MPI_Send on its dup and rank 1's MPI_Recv on its dup meet. The identity of
+ * a new communicator is (parent's identity, index of the creating call among that rank's creating calls on
+ * the parent, sorted member world ranks): every member computes the same key, split colours differ by members.
+ */
+import type { CommEvent, Handle } from './types';
+
+export interface CollCall {
+  readonly rank: number;
+  readonly fn: string;
+  readonly seq: number;
+  readonly site: number;
+  readonly root: number;
+}
+
+/** One collective call of a communicator, while not every member has entered it (or when they disagree). */
+export interface CollInstance {
+  readonly index: number;
+  /** By communicator rank. */
+  readonly calls: (CollCall | undefined)[];
+  arrived: number;
+  mismatched: boolean;
+}
+
+export interface CommInfo {
+  /** Small dense id, used in numeric map keys. */
+  readonly id: number;
+  readonly key: string;
+  readonly size: number;
+  /** World rank of each communicator rank. */
+  readonly members: readonly number[];
+  readonly name: string;
+  /** Collectives entered so far by each member (communicator rank). */
+  readonly entered: Int32Array;
+  readonly open: Map<number, CollInstance>;
+}
+
+interface Creation {
+  readonly parent: CommInfo;
+  readonly index: number;
+  readonly fn: string;
+}
+
+export class CommRegistry {
+  private readonly byKey = new Map<string, CommInfo>();
+  private readonly handles = new Map<number, Map<Handle, CommInfo>>();
+  private readonly creating = new Map<number, Map<number, Creation>>();
+  private readonly createCounts = new Map<string, number>();
+  private readonly predefined = new Map<number, number>();
+  private nextId = 0;
+
+  constructor(private worldSize: number) {}
+
+  setWorldSize(n: number): void {
+    if (n > this.worldSize) this.worldSize = n;
+  }
+
+  /** The communicator a rank means by this handle. A handle never announced by a COMM record is taken as
+   *  a communicator over all ranks named by its handle (the shim announces every communicator it sees, so
+   *  this only happens for events lost in transit). */
+  lookup(rank: number, handle: Handle): CommInfo {
+    const c = this.handles.get(rank)?.get(handle);
+    if (c !== undefined) return c;
+    const world = Array.from({ length: this.worldSize }, (_, i) => i);
+    const info = this.intern(`handle:${handle}`, world, `communicator 0x${handle.toString(16)}`);
+    this.bind(rank, handle, info);
+    return info;
+  }
+
+  /** A rank entered a call that creates communicators from `parent` (MPI_Comm_dup, MPI_Comm_split…). */
+  onCreateCall(rank: number, seq: number, parent: CommInfo, fn: string): void {
+    const k = `${rank}:${parent.id}`;
+    const index = this.createCounts.get(k) ?? 0;
+    this.createCounts.set(k, index + 1);
+    let m = this.creating.get(rank);
+    if (m === undefined) this.creating.set(rank, (m = new Map()));
+    m.set(seq, { parent, index, fn });
+  }
+
+  /** The exit of a creating call: its bookkeeping is no longer needed. */
+  onCreateExit(rank: number, seq: number): void {
+    this.creating.get(rank)?.delete(seq);
+  }
+
+  onComm(e: CommEvent): CommInfo {
+    const members = e.members;
+    const sorted = [...members].sort((a, b) => a - b).join(',');
+    let key: string;
+    let name: string;
+    if (e.creatorSeq === 0 && e.parent === 0) {
+      // Predefined: MPI_COMM_WORLD has every rank, MPI_COMM_SELF only this one. With one rank they look
+      // alike, so the order the shim announces them in tells them apart.
+      const nth = this.predefined.get(e.rank) ?? 0;
+      this.predefined.set(e.rank, nth + 1);
+      const self = e.size === 1 && (members[0] === e.rank) && (this.worldSize > 1 || nth > 0);
+      key = self ? `self:${e.rank}` : `world:${sorted}`;
+      name = self ? 'MPI_COMM_SELF' : 'MPI_COMM_WORLD';
+      if (!self) this.setWorldSize(e.size);
+    } else {
+      const parent = this.lookup(e.rank, e.parent);
+      const made = this.creating.get(e.rank)?.get(e.creatorSeq);
+      const index = made !== undefined && made.parent === parent ? made.index : `seq${e.creatorSeq}`;
+      key = `${parent.key}/${index}:${sorted}${e.isInter ? `|${e.remoteMembers.join(',')}` : ''}`;
+      // Named by derivation, not by arrival order, so every interleaving of the ranks names it the same.
+      const few = sorted.split(',').slice(0, 8).join(',') + (members.length > 8 ? ',…' : '');
+      const subset = members.length < parent.size ? ` of ranks ${few}` : '';
+      name = `communicator ${parent.name}/${typeof index === 'number' ? index + 1 : index} (${made?.fn ?? 'created'}${subset})`;
+    }
+    const info = this.intern(key, members, name);
+    this.bind(e.rank, e.comm, info);
+    return info;
+  }
+
+  onFree(rank: number, handle: Handle): void {
+    this.handles.get(rank)?.delete(handle);
+  }
+
+  private bind(rank: number, handle: Handle, info: CommInfo): void {
+    let m = this.handles.get(rank);
+    if (m === undefined) this.handles.set(rank, (m = new Map()));
+    m.set(handle, info);
+  }
+
+  private intern(key: string, members: readonly number[], name: string): CommInfo {
+    let info = this.byKey.get(key);
+    if (info === undefined) {
+      info = {
+        id: this.nextId++,
+        key,
+        size: members.length,
+        members: [...members],
+        name,
+        entered: new Int32Array(members.length),
+        open: new Map(),
+      };
+      this.byKey.set(key, info);
+    }
+    return info;
+  }
+}
+
+/** Communicator rank of a world rank, or -1 when it is not a member. */
+export function commRankOf(comm: CommInfo, world: number): number {
+  // Communicators are mostly MPI_COMM_WORLD or small; a linear scan avoids a map per communicator.
+  if (comm.members[world] === world) return world;
+  return comm.members.indexOf(world);
+}

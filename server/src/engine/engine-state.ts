@@ -1,0 +1,49 @@
+/** Everything the engine knows, shared by its handlers (one object, so the hot path does no lookups of its own). */
+import { CommRegistry } from './comms';
+import { Matcher } from './matching';
+import type { RecvOp, SendOp } from './ops';
+import { RankTrack } from './rank-track';
+import type { EngineFinding } from './types';
+
+export interface EngineOptions {
+  /** Number of ranks in the job (MPI_COMM_WORLD's size), when known before the first event. */
+  readonly ranks?: number;
+}
+
+export type MatchHook = (send: SendOp, recv: RecvOp) => void;
+
+export class EngineState {
+  readonly comms: CommRegistry;
+  readonly matcher: Matcher;
+  readonly tracks: RankTrack[] = [];
+  readonly findings: EngineFinding[] = [];
+  /** Checks that want to see every match (type and count checks). */
+  readonly matchHooks: MatchHook[] = [];
+  /** Records lost in transit: findings that depend on completeness are softened. */
+  lost = 0;
+  worldSize: number;
+
+  constructor(options: EngineOptions) {
+    this.worldSize = options.ranks ?? 0;
+    this.comms = new CommRegistry(this.worldSize);
+    this.matcher = new Matcher((s, r) => {
+      for (const hook of this.matchHooks) hook(s, r);
+    });
+    for (let r = 0; r < this.worldSize; r++) this.tracks.push(new RankTrack(r));
+  }
+
+  track(rank: number): RankTrack {
+    let t = this.tracks[rank];
+    if (t === undefined) {
+      while (this.tracks.length <= rank) this.tracks.push(new RankTrack(this.tracks.length));
+      this.worldSize = this.tracks.length;
+      this.comms.setWorldSize(this.worldSize);
+      t = this.tracks[rank] as RankTrack;
+    }
+    return t;
+  }
+
+  report(f: EngineFinding): void {
+    this.findings.push(f);
+  }
+}

@@ -1,0 +1,53 @@
+/** The point-to-point operations the engine follows from posting to completion. */
+import type { CommInfo } from './comms';
+import type { FunctionSpec } from './types';
+
+interface OpBase {
+  /** Global posting order, for the "who was first" questions of matching. */
+  readonly order: number;
+  /** World rank of the rank that posted it. */
+  readonly rank: number;
+  readonly comm: CommInfo;
+  readonly fn: FunctionSpec;
+  readonly seq: number;
+  readonly site: number;
+  /** Request handle, 0 for a blocking call. */
+  request: number;
+  /** Reported to the user in a deadlock already: finish() does not report it again. */
+  reported: boolean;
+}
+
+export interface SendOp extends OpBase {
+  readonly kind: 'send';
+  /** Destination: world rank and communicator rank. */
+  readonly dest: number;
+  readonly destCommRank: number;
+  readonly srcCommRank: number;
+  readonly tag: number;
+  readonly mode: string;
+  readonly count: number;
+  readonly datatype: number;
+  /** A receive took it. */
+  matched: boolean;
+  /** The sender's side completed (blocking call returned, or its request completed). */
+  done: boolean;
+}
+
+export interface RecvOp extends OpBase {
+  readonly kind: 'recv' | 'probe' | 'mprobe';
+  /** Communicator rank, ANY_SOURCE or PROC_NULL as posted. */
+  readonly source: number;
+  readonly tag: number;
+  readonly count: number;
+  readonly datatype: number;
+  /** Completed (status known); for probes: returned. */
+  done: boolean;
+}
+
+export type P2pOp = SendOp | RecvOp;
+
+let order = 0;
+/** A fresh posting order number; global so that sends and receives of all ranks interleave consistently. */
+export function nextOrder(): number {
+  return order++;
+}

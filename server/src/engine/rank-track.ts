@@ -1,0 +1,51 @@
+/** What the engine knows about one rank: its current call and its live requests. */
+import type { CommInfo } from './comms';
+import type { RecvOp, SendOp } from './ops';
+import type { EndHow, EnterEvent, Handle } from './types';
+
+/** A request from creation (EXIT request_out) to completion or free. */
+export interface RequestInfo {
+  readonly handle: Handle;
+  readonly what: 'send' | 'recv' | 'coll' | 'mrecv' | 'other';
+  readonly persistent: boolean;
+  /** The call that created it (for persistent requests: the template Start re-posts). */
+  readonly created: EnterEvent;
+  /** For persistent requests: between Start and completion. Nonblocking ones are active from creation. */
+  active: boolean;
+  op?: SendOp | RecvOp;
+  coll?: { readonly comm: CommInfo; readonly index: number };
+}
+
+/** The call a rank entered last; kept after its exit until the next enter, for late COMPLETE records. */
+export interface CallState {
+  readonly enter: EnterEvent;
+  exited: boolean;
+  send?: SendOp;
+  recv?: RecvOp;
+  coll?: { readonly comm: CommInfo; readonly index: number };
+  /** Requests the call waits on (Wait*, Test*), in argument order. */
+  waits?: readonly Handle[];
+  /** The request this call creates, waiting for its handle in the EXIT record. */
+  creates?: Omit<RequestInfo, 'handle'>;
+}
+
+export class RankTrack {
+  cur: CallState | undefined;
+  readonly requests = new Map<Handle, RequestInfo>();
+  /** Active requests freed by MPI_Request_free: their operations still happen. */
+  readonly orphans: RequestInfo[] = [];
+  ended: EndHow | undefined;
+  /** Seen any event from this rank (ranks not heard from yet are assumed able to act). */
+  started = false;
+  inFinalize = false;
+  /** Site of MPI_Finalize (or of the last call), where end-of-run findings point for this rank. */
+  lastSite = 0;
+  lastCall = '';
+
+  constructor(readonly rank: number) {}
+
+  /** Inside a call that has not returned. */
+  get inCall(): boolean {
+    return this.cur !== undefined && !this.cur.exited && this.ended === undefined;
+  }
+}

@@ -1,0 +1,154 @@
+import { test } from 'node:test';
+import { check } from './engine-check';
+import { ANY, Job } from './engine-dsl';
+
+test('recv-recv deadlock names both ranks and calls', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.recv(1, { tag: 7, hang: true });
+  r1?.recv(0, { tag: 7, hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: ['rank 0 waits in MPI_Recv for rank 1, rank 1 waits in MPI_Recv for rank 0', 'send first'],
+      details: ['MPI_Recv from rank 1, tag 7 on MPI_COMM_WORLD', 'MPI_Recv from rank 0, tag 7 on MPI_COMM_WORLD'],
+    },
+  ]);
+});
+
+function ranks(job: Job) {
+  return job.ranks;
+}
+
+test('three-rank ring', () => {
+  const job = new Job(3);
+  ranks(job).forEach((r, i) => r.recv((i + 1) % 3, { hang: true }));
+  check(job, [{ kind: 'deadlock', ranks: [0, 1, 2], message: ['rank 0 waits in MPI_Recv for rank 1, rank 1 waits in MPI_Recv for rank 2, rank 2 waits in MPI_Recv for rank 0'] }]);
+});
+
+test('a rank waiting on the cycle is reported as blocked behind it', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = ranks(job);
+  r0?.recv(1, { hang: true });
+  r1?.recv(0, { hang: true });
+  r2?.recv(0, { hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [0, 1, 2], message: ['rank 2 is blocked behind them'], details: ['', '', 'blocked behind the deadlock: MPI_Recv from rank 0'] }]);
+});
+
+test('collectives called in a different order: mismatch and deadlock', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.bcast(0, { hang: true });
+  r1?.barrier({ hang: true });
+  check(job, [
+    { kind: 'collective-mismatch', ranks: [0, 1], message: ['rank 0 calls MPI_Bcast', 'rank 1 calls MPI_Barrier'] },
+    { kind: 'deadlock', ranks: [0, 1], message: ['same collectives'], details: ['rank 1 called MPI_Barrier instead', 'rank 0 called MPI_Bcast'] },
+  ]);
+});
+
+test('a collective waiting for a rank that waits for a message from it', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = ranks(job);
+  r0?.barrier({ hang: true });
+  r1?.barrier({ hang: true });
+  r2?.recv(0, { hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [0, 2, 1], details: ['waiting for rank 2 which is in MPI_Recv', 'MPI_Recv from rank 0', 'blocked behind'] }]);
+});
+
+test('Waitall on a message that is never sent', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  const a = r0?.irecv(1, { tag: 0 }) ?? 0;
+  const b = r0?.irecv(1, { tag: 5 }) ?? 0;
+  r0?.waitall([a, b], { hang: true });
+  r1?.send(0, { tag: 0 }).finalize();
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0],
+      message: ['rank 0 waits in MPI_Waitall for rank 1, which already finalized'],
+      details: ['MPI_Waitall: request 1 (MPI_Irecv from rank 1, tag 5 on MPI_COMM_WORLD, which already finalized) never matched'],
+    },
+  ]);
+});
+
+test('wildcard receive whose possible senders are all blocked is deadlocked', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = ranks(job);
+  r0?.recv(ANY, { hang: true });
+  r1?.recv(2, { hang: true });
+  r2?.recv(1, { hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [1, 2, 0], details: ['', '', 'MPI_Recv from any rank'] }]);
+});
+
+test('wildcard receive with a sender still running is not deadlocked', () => {
+  const job = new Job(3);
+  const [r0, r1] = ranks(job);
+  r0?.recv(ANY, { hang: true });
+  r1?.recv(2, { hang: true }); // rank 2 is running: it can still send to both
+  check(job, []);
+});
+
+test('waiting for a rank that finalized is a deadlock even alone', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.recv(1, { tag: 3, hang: true });
+  r1?.finalize();
+  check(job, [{ kind: 'deadlock', ranks: [0], message: ['rank 0 waits in MPI_Recv for rank 1, which already finalized'], details: ['MPI_Recv from rank 1, tag 3 on MPI_COMM_WORLD, which already finalized'] }]);
+});
+
+test('a rank in MPI_Finalize and one waiting for its message', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.finalize({ hang: true });
+  r1?.recv(0, { hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [0, 1], details: ['MPI_Finalize: waiting for rank 1 which is in MPI_Recv', 'MPI_Recv from rank 0'] }]);
+});
+
+test('two synchronous sends to each other', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.ssend(1, { hang: true });
+  r1?.ssend(0, { hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [0, 1], message: ['MPI_Irecv'], details: ['MPI_Ssend to rank 1, tag 0', 'MPI_Ssend to rank 0'] }]);
+});
+
+test('a blocked send whose receive is already posted is not deadlocked', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r1?.irecv(0);
+  r1?.barrier({ hang: true });
+  r0?.ssend(1, { hang: true });
+  check(job, []);
+});
+
+test('a blocked receive whose message is already sent is not deadlocked', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.send(1, { tag: 4 });
+  r0?.recv(1, { hang: true }); // rank 1 is about to receive tag 4 and then send
+  r1?.barrier({ hang: true }); // … but first waits for rank 0 in a barrier: that one is a deadlock
+  check(job, [{ kind: 'deadlock', ranks: [0, 1] }]);
+  const ok = new Job(2);
+  const [q0, q1] = ranks(ok);
+  q0?.send(1, { tag: 4 });
+  q1?.recv(0, { tag: 4, hang: true });
+  check(ok, []);
+});
+
+test('deadlock on a duplicated communicator, where handles differ per rank', () => {
+  const job = new Job(2);
+  for (const r of ranks(job)) r.commCreate('MPI_Comm_dup', 'world', 'dup', [0, 1]);
+  const [r0, r1] = ranks(job);
+  r0?.send(1, { comm: 'world', tag: 1 }); // sent on MPI_COMM_WORLD: cannot match a receive on the dup
+  r0?.recv(1, { comm: 'dup', hang: true });
+  r1?.recv(0, { comm: 'dup', tag: 1, hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      details: ['on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup)', 'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup) (rank 0 sent tag 1 on MPI_COMM_WORLD instead, with MPI_Send)'],
+    },
+  ]);
+});
