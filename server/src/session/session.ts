@@ -104,7 +104,7 @@ export class Session {
     }
     const cwd = resolvePath(o.cwd ?? process.cwd());
     const plan = await planLaunch(o.program, cwd, o.mpirun);
-    const shim = await ensureShim(plan.flavor);
+    const shim = await ensureShim(plan.flavor, { ...process.env, ...o.env });
     try {
       if (o.traceFile !== undefined) this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
     } catch (err) {
