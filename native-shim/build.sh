@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the shim for one MPI: bash native-shim/build.sh MPICC OUTDIR  →  OUTDIR/libmpiscope.so
+# Generates the wrappers from the spec, then compiles everything with that MPI's compiler wrapper (so the
+# library links exactly what mpicc links). Does nothing when OUTDIR/libmpiscope.so is newer than every input
+# and was built with the same MPICC; safe to run concurrently for different OUTDIRs.
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: build.sh MPICC OUTDIR (e.g. build.sh mpicc.openmpi native-shim/build/openmpi)" >&2
+  exit 2
+fi
+mpicc=$1
+out=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+if ! command -v "$mpicc" >/dev/null 2>&1; then
+  echo "build.sh: MPI compiler '$mpicc' not found; install that MPI or pass another mpicc" >&2
+  exit 2
+fi
+mkdir -p "$out/gen"
+lib="$out/libmpiscope.so"
+stamp="$out/.mpicc"
+
+if [ -f "$lib" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$mpicc" ] &&
+  [ -z "$(find "$here/spec" "$here/gen" "$here/src" "$here/build.sh" -newer "$lib" -print -quit)" ]; then
+  exit 0
+fi
+
+node "$here/gen/generate.mjs" "$out/gen"
+tmp="$lib.tmp.$$"
+trap 'rm -f "$tmp"' EXIT
+"$mpicc" -O2 -g -fPIC -shared -pthread -fvisibility=hidden -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+  -I "$here/src" -I "$out/gen" "$here"/src/*.c "$out"/gen/*.c -o "$tmp"
+mv -f "$tmp" "$lib"
+echo "$mpicc" >"$stamp"

@@ -1,0 +1,223 @@
+/* Descriptive records: COMM (members as world ranks), DTYPE (size, extents, type signature) and OP, for the
+ * predefined handles at MPI_Init and for every handle created later, right after the creating call returns.
+ * Runs only on handle creation, never on the communication path, so it may allocate and make PMPI calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msc_shim.h"
+
+#define MSC_SIG_MAX 1024
+
+MPI_Datatype msc_basic_types[MSC_BT_COUNT];
+MPI_Op msc_ops[MSC_OPID_COUNT];
+static MPI_Group world_group = MPI_GROUP_NULL;
+
+int msc_basic_type_id(MPI_Datatype t)
+{
+    if (t == MPI_DATATYPE_NULL) return -1;
+    for (int i = 0; i < MSC_BT_COUNT; i++)
+        if (msc_basic_types[i] == t) return i;
+    return -1;
+}
+
+/* ---- COMM ---- */
+static int *translate(MPI_Group g, int n)
+{
+    int *in = calloc((size_t)n + 1, sizeof *in), *out = calloc((size_t)n + 1, sizeof *out);
+    if (!in || !out) {
+        free(in);
+        free(out);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) in[i] = i;
+    if (PMPI_Group_translate_ranks(g, n, in, world_group, out) != MPI_SUCCESS)
+        for (int i = 0; i < n; i++) out[i] = -1;
+    free(in);
+    return out;
+}
+
+void msc_describe_comm(MPI_Comm comm, MPI_Comm parent, uint32_t seq, uint64_t time)
+{
+    if (comm == MPI_COMM_NULL) return;
+    int size = 0, rank = -1, inter = 0, rsize = 0;
+    PMPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_test_inter(comm, &inter);
+    MPI_Group g = MPI_GROUP_NULL, rg = MPI_GROUP_NULL;
+    PMPI_Comm_group(comm, &g);
+    int *members = translate(g, size), *remote = NULL;
+    if (inter) {
+        PMPI_Comm_remote_size(comm, &rsize);
+        PMPI_Comm_remote_group(comm, &rg);
+        remote = translate(rg, rsize);
+        PMPI_Group_free(&rg);
+    }
+    PMPI_Group_free(&g);
+    int64_t w[7] = { msc_w_MPI_Comm(comm), size, rank, msc_w_MPI_Comm(parent), seq, inter, rsize };
+    msc_arr a[2] = { { MSC_ARR_INT | MSC_ARR_RAW, members, members ? size : 0 },
+                     { MSC_ARR_INT | MSC_ARR_RAW, remote, remote ? rsize : 0 } };
+    msc_emit(MSC_KIND_COMM, 0, 0, seq, time, 0, w, 7, a, 2);
+    free(members);
+    free(remote);
+}
+
+/* ---- DTYPE: the type signature as a run-length list of (basic type id, count) ---- */
+typedef struct sig {
+    int64_t pairs[2 * MSC_SIG_MAX];
+    int n;
+    int truncated;
+} sig;
+
+static void sig_push(sig *s, int64_t id, int64_t count)
+{
+    if (count <= 0) return;
+    if (s->n && s->pairs[2 * s->n - 2] == id) {
+        s->pairs[2 * s->n - 1] += count;
+    } else if (s->n < MSC_SIG_MAX) {
+        s->pairs[2 * s->n] = id;
+        s->pairs[2 * s->n + 1] = count;
+        s->n++;
+    } else {
+        s->truncated = 1;
+    }
+}
+
+static void sig_walk(MPI_Datatype t, sig *s, int depth);
+
+/* Appends `times` copies of child's signature; sig_push merges runs across the copies' boundaries. */
+static void sig_child(MPI_Datatype child, int64_t times, sig *s, int depth)
+{
+    if (times <= 0) return;
+    sig *c = malloc(sizeof *c);
+    if (!c) {
+        s->truncated = 1;
+        return;
+    }
+    c->n = 0;
+    c->truncated = 0;
+    sig_walk(child, c, depth + 1);
+    if (c->truncated) s->truncated = 1;
+    if (c->n == 1) {
+        sig_push(s, c->pairs[0], c->pairs[1] * times);
+    } else {
+        /* Each copy of a multi-run signature adds at least one run, so this stops at MSC_SIG_MAX. */
+        for (int64_t t = 0; t < times && !s->truncated; t++)
+            for (int i = 0; i < c->n; i++) sig_push(s, c->pairs[2 * i], c->pairs[2 * i + 1]);
+    }
+    free(c);
+}
+
+static void free_if_derived(MPI_Datatype t)
+{
+    int ni, na, nd, comb;
+    if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) == MPI_SUCCESS && comb != MPI_COMBINER_NAMED)
+        PMPI_Type_free(&t);
+}
+
+static void sig_walk(MPI_Datatype t, sig *s, int depth)
+{
+    int ni = 0, na = 0, nd = 0, comb = 0, size = 0;
+    PMPI_Type_size(t, &size);
+    if (depth > 32 || PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) {
+        sig_push(s, MSC_BT_MPI_BYTE, size);
+        return;
+    }
+    if (comb == MPI_COMBINER_NAMED) {
+        int id = msc_basic_type_id(t);
+        /* A predefined type the spec does not list: counted as bytes, which still matches sizes. */
+        if (id < 0) sig_push(s, MSC_BT_MPI_BYTE, size);
+        else sig_push(s, id, 1);
+        return;
+    }
+    int *ints = malloc((size_t)(ni + 1) * sizeof *ints);
+    MPI_Aint *addrs = malloc((size_t)(na + 1) * sizeof *addrs);
+    MPI_Datatype *types = malloc((size_t)(nd + 1) * sizeof *types);
+    if (!ints || !addrs || !types ||
+        PMPI_Type_get_contents(t, ni, na, nd, ints, addrs, types) != MPI_SUCCESS) {
+        free(ints);
+        free(addrs);
+        free(types);
+        sig_push(s, MSC_BT_MPI_BYTE, size);
+        return;
+    }
+    int64_t times = -1;
+    switch (comb) {
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_RESIZED: times = 1; break;
+    case MPI_COMBINER_CONTIGUOUS: times = ints[0]; break;
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK: times = (int64_t)ints[0] * ints[1]; break;
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED:
+        times = 0;
+        for (int i = 0; i < ints[0]; i++) times += ints[1 + i];
+        break;
+    case MPI_COMBINER_SUBARRAY:
+        times = 1;
+        for (int i = 0; i < ints[0]; i++) times *= ints[1 + ints[0] + i];
+        break;
+    case MPI_COMBINER_STRUCT:
+        for (int i = 0; i < ints[0]; i++) sig_child(types[i], ints[1 + i], s, depth);
+        break;
+    default: {
+        /* DARRAY and anything exotic: as many copies of the element type as the size holds. */
+        int csize = 0;
+        if (nd > 0) PMPI_Type_size(types[nd - 1], &csize);
+        if (nd > 0 && csize > 0) times = size / csize;
+        else sig_push(s, MSC_BT_MPI_BYTE, size);
+        if (nd > 0 && csize > 0) {
+            sig_child(types[nd - 1], times, s, depth);
+            times = -1;
+        }
+    }
+    }
+    if (times >= 0 && nd > 0) sig_child(types[0], times, s, depth);
+    for (int i = 0; i < nd; i++) free_if_derived(types[i]);
+    free(ints);
+    free(addrs);
+    free(types);
+}
+
+void msc_describe_datatype(MPI_Datatype t, int committed, uint32_t seq, uint64_t time)
+{
+    if (t == MPI_DATATYPE_NULL) return;
+    static __thread sig *s;
+    if (!s && !(s = malloc(sizeof *s))) return;
+    s->n = 0;
+    s->truncated = 0;
+    int size = 0;
+    MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+    PMPI_Type_size(t, &size);
+    PMPI_Type_get_extent(t, &lb, &extent);
+    PMPI_Type_get_true_extent(t, &tlb, &textent);
+    sig_walk(t, s, 0);
+    int64_t w[7] = { msc_w_MPI_Datatype(t), size, lb, extent, tlb, textent, committed };
+    msc_arr a = { MSC_ARR_I64 | MSC_ARR_RAW, s->pairs, 2 * s->n };
+    msc_emit(MSC_KIND_DTYPE, s->truncated ? MSC_DTYPE_TRUNCATED : 0, 0, seq, time, 0, w, 7, &a, 1);
+}
+
+void msc_describe_op(MPI_Op op, int commute, uint32_t seq, uint64_t time)
+{
+    int id = -1;
+    for (int i = 0; i < MSC_OPID_COUNT; i++)
+        if (msc_ops[i] == op && op != MPI_OP_NULL) id = i;
+    int64_t w[3] = { msc_w_MPI_Op(op), id, commute };
+    msc_emit(MSC_KIND_OP, 0, 0, seq, time, 0, w, 3, NULL, 0);
+}
+
+/* Right after PMPI_Init: the predefined communicators, datatypes and ops. */
+void msc_describe_init(uint32_t seq, uint64_t time)
+{
+    msc_fill_basic_types(msc_basic_types);
+    msc_fill_ops(msc_ops);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    msc_describe_comm(MPI_COMM_WORLD, MPI_COMM_NULL, 0, time);
+    msc_describe_comm(MPI_COMM_SELF, MPI_COMM_NULL, 0, time);
+    for (int i = 0; i < MSC_BT_COUNT; i++)
+        if (msc_basic_types[i] != MPI_DATATYPE_NULL) msc_describe_datatype(msc_basic_types[i], 1, 0, time);
+    for (int i = 0; i < MSC_OPID_COUNT; i++)
+        if (msc_ops[i] != MPI_OP_NULL) msc_describe_op(msc_ops[i], 1, 0, time);
+    (void)seq;
+}

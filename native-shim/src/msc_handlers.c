@@ -1,0 +1,263 @@
+/* Class handlers: what a call of each class of spec/mpi-api.json does around PMPI besides its ENTER and EXIT.
+ * pre: argument checks (FINDING records, flushed before MPI sees the call), the end of the stream for
+ * Finalize and Abort. post: COMPLETE records for completed operations, descriptions of created handles,
+ * send-buffer checksums. Both run on the application's thread inside the re-entry guard. */
+#include <stdlib.h>
+
+#include "msc_shim.h"
+
+int msc_mpi_ready;
+
+static int flush_timeout(void)
+{
+    const char *t = getenv("MPISCOPE_FLUSH_TIMEOUT_MS");
+    return t ? atoi(t) : 10000;
+}
+
+/* ---- COMPLETE records ---- */
+static void complete(msc_call *c, MPI_Request req, const MPI_Status *st, int err, int flags)
+{
+    int64_t w[6] = { msc_w_MPI_Request(req), -1, -1, 0, err, 0 };
+    if (st && st != MPI_STATUS_IGNORE && err == MPI_SUCCESS) {
+        int n = 0, cancelled = 0;
+        w[1] = msc_w_rank(st->MPI_SOURCE);
+        w[2] = msc_w_tag(st->MPI_TAG);
+        if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS) w[3] = n == MPI_UNDEFINED ? -1 : n;
+        if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS) w[5] = cancelled != 0;
+    }
+    msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, msc_now(), c->site, w, 6, NULL, 0);
+    if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed))
+        msc_checksum_complete(c, req);
+}
+
+static void complete_send(msc_call *c, int dest, int tag, int rc)
+{
+    int64_t w[6] = { 0, msc_w_rank(dest), msc_w_tag(tag), 0, rc, 0 };
+    msc_emit(MSC_KIND_COMPLETE, MSC_COMPLETE_SEND, c->func, c->seq, msc_now(), c->site, w, 6, NULL, 0);
+}
+
+/* The error of one entry of a multiple-completion call; MPI_ERR_PENDING means "not completed". */
+static int entry_error(int rc, const MPI_Status *st)
+{
+    if (rc != MPI_ERR_IN_STATUS) return rc;
+    return st ? st->MPI_ERROR : rc;
+}
+
+static const MPI_Status *status_at(const msc_args *a, int i)
+{
+    return (a->statuses && a->statuses != MPI_STATUSES_IGNORE) ? &a->statuses[i] : NULL;
+}
+
+static void complete_all(msc_call *c, msc_args *a, int rc)
+{
+    if (!a->req_copy) return;
+    for (int i = 0; i < a->requests_n; i++) {
+        if (a->req_copy[i] == MPI_REQUEST_NULL) continue;
+        const MPI_Status *st = status_at(a, i);
+        int err = entry_error(rc, st);
+        if (err == MPI_ERR_PENDING) continue;
+        complete(c, a->req_copy[i], st, err, 0);
+    }
+}
+
+static void complete_some(msc_call *c, msc_args *a, int rc)
+{
+    if (!a->req_copy || !a->outcount || *a->outcount == MPI_UNDEFINED) return;
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return;
+    for (int k = 0; k < *a->outcount; k++) {
+        int i = a->indices[k];
+        if (i < 0 || i >= a->requests_n) continue;
+        const MPI_Status *st = status_at(a, k);
+        complete(c, a->req_copy[i], st, entry_error(rc, st), 0);
+    }
+}
+
+static void complete_index(msc_call *c, msc_args *a, int rc)
+{
+    if (!a->req_copy || !a->index || *a->index == MPI_UNDEFINED) return;
+    int i = *a->index;
+    if (i >= 0 && i < a->requests_n) complete(c, a->req_copy[i], a->status, rc, 0);
+}
+
+/* ---- lifecycle ---- */
+void msc_pre_init(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_init(msc_call *c, msc_args *a, int rc)
+{
+    (void)a;
+    if (rc != MPI_SUCCESS) return;
+    msc_mpi_ready = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &msc_world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &msc_world_size);
+    int provided = MPI_THREAD_SINGLE, flag = 0;
+    PMPI_Query_thread(&provided);
+    /* Normalised: 0 single, 1 funneled, 2 serialized, 3 multiple. */
+    msc_thread_level = provided == MPI_THREAD_MULTIPLE     ? 3
+                       : provided == MPI_THREAD_SERIALIZED ? 2
+                       : provided == MPI_THREAD_FUNNELED   ? 1
+                                                           : 0;
+    void *ub = NULL;
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
+        msc_tag_ub = *(int *)ub;
+    msc_describe_init(c->seq, msc_now());
+    msc_sender_start();
+    msc_lifecycle_signals();
+}
+
+void msc_pre_finalize(msc_call *c, msc_args *a)
+{
+    (void)c, (void)a;
+    /* Everything is sent and the stream ends before MPI_Finalize: some MPIs never return from it cleanly. */
+    msc_sender_finish(MSC_END_FINALIZED, 0, flush_timeout());
+}
+void msc_post_finalize(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc, msc_mpi_ready = 0; }
+
+void msc_pre_abort(msc_call *c, msc_args *a)
+{
+    (void)a;
+    msc_sender_finish(MSC_END_ABORT, (int)c->w[1], 2000);
+}
+void msc_post_abort(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+
+/* ---- point-to-point ---- */
+void msc_pre_send(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
+void msc_post_send(msc_call *c, msc_args *a, int rc) { complete_send(c, a->dest, a->tag, rc); }
+void msc_pre_isend(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
+void msc_post_isend(msc_call *c, msc_args *a, int rc)
+{
+    if (rc == MPI_SUCCESS && a->request_out) msc_checksum_post(c, a, *a->request_out);
+}
+void msc_pre_send_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
+void msc_post_send_init(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_recv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_recv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, a->status, rc, 0); }
+void msc_pre_irecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_irecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_recv_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_recv_init(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+
+void msc_pre_sendrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 2); }
+void msc_post_sendrecv(msc_call *c, msc_args *a, int rc)
+{
+    complete_send(c, a->dest, a->stag, rc);
+    complete(c, MPI_REQUEST_NULL, a->status, rc, 0);
+}
+void msc_pre_sendrecv_replace(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 2); }
+void msc_post_sendrecv_replace(msc_call *c, msc_args *a, int rc) { msc_post_sendrecv(c, a, rc); }
+
+void msc_pre_probe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_probe(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, a->status, rc, MSC_COMPLETE_PROBE); }
+void msc_pre_iprobe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_iprobe(msc_call *c, msc_args *a, int rc)
+{
+    if (c->xflags & MSC_FLAG_TRUE) complete(c, MPI_REQUEST_NULL, a->status, rc, MSC_COMPLETE_PROBE);
+}
+void msc_pre_mprobe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_mprobe(msc_call *c, msc_args *a, int rc) { msc_post_probe(c, a, rc); }
+void msc_pre_improbe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_improbe(msc_call *c, msc_args *a, int rc) { msc_post_iprobe(c, a, rc); }
+void msc_pre_mrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_mrecv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, a->status, rc, 0); }
+void msc_pre_imrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_post_imrecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+
+/* ---- completion ---- */
+void msc_pre_wait(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_wait(msc_call *c, msc_args *a, int rc)
+{
+    if (a->request != MPI_REQUEST_NULL) complete(c, a->request, a->status, rc, 0);
+}
+void msc_pre_test(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_test(msc_call *c, msc_args *a, int rc)
+{
+    if ((c->xflags & MSC_FLAG_TRUE) && a->request != MPI_REQUEST_NULL) complete(c, a->request, a->status, rc, 0);
+}
+void msc_pre_waitall(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_waitall(msc_call *c, msc_args *a, int rc) { complete_all(c, a, rc); }
+void msc_pre_testall(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_testall(msc_call *c, msc_args *a, int rc)
+{
+    if (c->xflags & MSC_FLAG_TRUE || rc == MPI_ERR_IN_STATUS) complete_all(c, a, rc);
+}
+void msc_pre_waitany(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_waitany(msc_call *c, msc_args *a, int rc) { complete_index(c, a, rc); }
+void msc_pre_testany(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_testany(msc_call *c, msc_args *a, int rc)
+{
+    if (c->xflags & MSC_FLAG_TRUE) complete_index(c, a, rc);
+}
+void msc_pre_waitsome(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_waitsome(msc_call *c, msc_args *a, int rc) { complete_some(c, a, rc); }
+void msc_pre_testsome(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_testsome(msc_call *c, msc_args *a, int rc) { complete_some(c, a, rc); }
+void msc_pre_request_get_status(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_request_get_status(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_request_free(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_request_free(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_cancel(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_cancel(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_start(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_start(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_startall(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_post_startall(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+
+/* ---- collectives ---- */
+void msc_pre_collective(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
+void msc_post_collective(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_icollective(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
+void msc_post_icollective(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+
+/* ---- handles ---- */
+void msc_pre_comm_create(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
+void msc_post_comm_create(msc_call *c, msc_args *a, int rc)
+{
+    if (rc != MPI_SUCCESS || !a->comm_out || *a->comm_out == MPI_COMM_NULL) return;
+    msc_comm_track(*a->comm_out, 0);
+    /* MPI_Comm_idup's communicator may not be queried before its request completes; it is described by
+     * the engine from the parent (a duplicate has the parent's members). */
+    if (c->func == MSC_FN_MPI_Comm_idup) return;
+    msc_describe_comm(*a->comm_out, a->comm, c->seq, msc_now());
+}
+void msc_pre_comm_free(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
+void msc_post_comm_free(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    if (rc == MPI_SUCCESS) msc_comm_track(a->comm, 1);
+}
+void msc_pre_group(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_group(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_group_free(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_group_free(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+
+void msc_pre_type_create(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_type_create(msc_call *c, msc_args *a, int rc)
+{
+    if (rc != MPI_SUCCESS || !a->datatype_out || *a->datatype_out == MPI_DATATYPE_NULL) return;
+    msc_dtype_track(*a->datatype_out, MSC_DT_CREATED);
+    msc_describe_datatype(*a->datatype_out, 0, c->seq, msc_now());
+}
+void msc_pre_type_commit(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_type_commit(msc_call *c, msc_args *a, int rc)
+{
+    if (rc != MPI_SUCCESS || !a->datatype_p) return;
+    msc_dtype_track(*a->datatype_p, MSC_DT_COMMITTED);
+    msc_describe_datatype(*a->datatype_p, 1, c->seq, msc_now());
+}
+void msc_pre_type_free(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_type_free(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    if (rc == MPI_SUCCESS) msc_dtype_track(a->datatype, MSC_DT_FREED);
+}
+void msc_pre_op_create(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_op_create(msc_call *c, msc_args *a, int rc)
+{
+    if (rc == MPI_SUCCESS && a->op_out) msc_describe_op(*a->op_out, (int)c->w[1], c->seq, msc_now());
+}
+void msc_pre_op_free(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_op_free(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_buffer_attach(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_buffer_attach(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_buffer_detach(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_buffer_detach(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_pre_other(msc_call *c, msc_args *a) { (void)c, (void)a; }
+void msc_post_other(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }

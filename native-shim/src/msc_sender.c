@@ -1,0 +1,467 @@
+/* The sender: one thread per rank that drains the ring into WebSocket binary frames, interns call sites
+ * (a SITE record before the first record that uses an address), reports drops (LOST), and reads the
+ * analyzer's control frames (pause, continue, breakpoints, terminate).
+ *
+ * Whoever sends holds send_mu: the sender thread while it runs, or an exit path when there is no sender
+ * thread (a process that exits or crashes before MPI_Init returned). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "msc_shim.h"
+
+#define BATCH 1024
+/* Room for one batch, the tail of a call that straddles it, and the SITE records in front of them. */
+#define FRAME_RECORDS (BATCH * 4 + 16384)
+
+int msc_world_rank = -1, msc_world_size = -1, msc_thread_level = 0;
+
+static int sock = -1;
+static int wake_fd = -1;
+static pthread_t thread;
+static int thread_started;
+static pthread_mutex_t send_mu = PTHREAD_MUTEX_INITIALIZER;
+static msc_record *take_buf, *frame_buf;
+static int hello_sent;
+static char library_version[512];
+static uint64_t lost_reported;
+static _Atomic uint64_t sent_head; /* ring positions below this have been sent (or dropped) */
+static uint64_t taken;             /* ring positions taken so far; owned by whoever holds send_mu */
+
+static _Atomic int stop_requested, finishing, finished, terminate_requested;
+static int end_how, end_code;
+
+/* ---- control text queue (pause acknowledgements) ---- */
+static pthread_mutex_t text_mu = PTHREAD_MUTEX_INITIALIZER;
+static char text_q[8192];
+static size_t text_len;
+
+void msc_sender_queue_text(const char *text)
+{
+    size_t n = strlen(text) + 1;
+    pthread_mutex_lock(&text_mu);
+    if (text_len + n <= sizeof text_q) {
+        memcpy(text_q + text_len, text, n);
+        text_len += n;
+    }
+    pthread_mutex_unlock(&text_mu);
+    msc_sender_wake();
+}
+
+void msc_sender_wake(void)
+{
+    if (wake_fd >= 0) {
+        uint64_t one = 1;
+        ssize_t k = write(wake_fd, &one, sizeof one);
+        (void)k;
+    }
+}
+
+/* ---- call-site interning: a set of addresses owned by the sender ---- */
+static uint64_t *sites;
+static size_t sites_cap, sites_n;
+
+static int site_insert(uint64_t a)
+{
+    if (sites_n * 4 >= sites_cap * 3) {
+        size_t ncap = sites_cap ? sites_cap * 2 : 4096;
+        uint64_t *n = calloc(ncap, sizeof *n);
+        if (!n) return 0; /* out of memory: behave as if already interned rather than repeat SITEs */
+        for (size_t i = 0; i < sites_cap; i++) {
+            if (!sites[i]) continue;
+            size_t j = (sites[i] * 0x9E3779B97F4A7C15ull) >> 20 & (ncap - 1);
+            while (n[j]) j = (j + 1) & (ncap - 1);
+            n[j] = sites[i];
+        }
+        free(sites);
+        sites = n;
+        sites_cap = ncap;
+    }
+    size_t j = (a * 0x9E3779B97F4A7C15ull) >> 20 & (sites_cap - 1);
+    while (sites[j]) {
+        if (sites[j] == a) return 0;
+        j = (j + 1) & (sites_cap - 1);
+    }
+    sites[j] = a;
+    sites_n++;
+    return 1;
+}
+
+/* Lays out words into a head record and EXT records at out; returns the number of records. */
+static int layout(msc_record *out, int kind, int flags, int func, uint32_t seq, uint64_t time, uint64_t site,
+                  const int64_t *w, int nw)
+{
+    int nrec = 1 + (nw > MSC_HEAD_WORDS ? (nw - MSC_HEAD_WORDS + MSC_EXT_WORDS - 1) / MSC_EXT_WORDS : 0);
+    memset(out, 0, (size_t)nrec * sizeof *out);
+    out[0].head.kind = (uint8_t)kind;
+    out[0].head.flags = (uint8_t)flags;
+    out[0].head.func = (uint16_t)func;
+    out[0].head.seq = seq;
+    out[0].head.time = time;
+    out[0].head.site = site;
+    for (int r = 1; r < nrec; r++) {
+        out[r].ext.kind = MSC_KIND_EXT;
+        out[r].ext.func = (uint16_t)func;
+        out[r].ext.seq = seq;
+    }
+    for (int i = 0; i < nw; i++) {
+        if (i < MSC_HEAD_WORDS)
+            out[0].head.w[i] = w[i];
+        else
+            out[1 + (i - MSC_HEAD_WORDS) / MSC_EXT_WORDS].ext.w[(i - MSC_HEAD_WORDS) % MSC_EXT_WORDS] = w[i];
+    }
+    return nrec;
+}
+
+/* SITE records for one return address: module path and offset from its load bias (what addr2line takes). */
+static int site_records(msc_record *out, const msc_record_head *h)
+{
+    int64_t w[2 + 4096 / 8 + 1];
+    memset(w, 0, sizeof w);
+    Dl_info info;
+    struct link_map *lm = NULL;
+    char path[4096] = "";
+    uint64_t offset = h->site;
+    if (dladdr1((void *)(uintptr_t)h->site, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm) {
+        offset = h->site - (uint64_t)lm->l_addr;
+        if (lm->l_name && lm->l_name[0] == '/') {
+            snprintf(path, sizeof path, "%s", lm->l_name);
+        } else {
+            ssize_t k = readlink("/proc/self/exe", path, sizeof path - 1);
+            path[k > 0 ? k : 0] = 0;
+        }
+    }
+    w[0] = (int64_t)h->site;
+    w[1] = (int64_t)offset;
+    size_t len = strlen(path) + 1;
+    memcpy(&w[2], path, len);
+    return layout(out, MSC_KIND_SITE, 0, h->func, h->seq, h->time, h->site, w, 2 + (int)((len + 7) / 8));
+}
+
+static void json_escape(const char *in, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (; *in && o + 7 < cap; in++) {
+        unsigned char ch = (unsigned char)*in;
+        if (ch == '"' || ch == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)ch;
+        } else if (ch < 0x20) {
+            out[o++] = ' ';
+        } else {
+            out[o++] = (char)ch;
+        }
+    }
+    while (o > 0 && out[o - 1] == ' ') o--;
+    out[o] = 0;
+}
+
+static void disconnect_locked(void)
+{
+    if (sock >= 0) close(sock);
+    sock = -1;
+    atomic_store(&msc_connected, 0);
+    /* The analyzer is gone: the application goes on as if the shim were not there. */
+    atomic_store(&msc_state, MSC_STATE_OFF);
+    msc_control_pause(0);
+}
+
+static int send_frame(int opcode, void *p, size_t n)
+{
+    if (sock < 0) return -1;
+    if (msc_ws_send(sock, opcode, p, n) != 0) {
+        disconnect_locked();
+        return -1;
+    }
+    return 0;
+}
+
+static void send_hello_locked(void)
+{
+    char host[256] = "", esc_host[300], esc_ver[600], msg[1200];
+    gethostname(host, sizeof host - 1);
+    json_escape(host, esc_host, sizeof esc_host);
+    json_escape(library_version, esc_ver, sizeof esc_ver);
+#if defined(OPEN_MPI)
+    const char *lib = "openmpi";
+#elif defined(MPICH)
+    const char *lib = "mpich";
+#else
+    const char *lib = "unknown";
+#endif
+    int n = snprintf(msg, sizeof msg,
+                     "{\"type\":\"hello\",\"version\":%d,\"rank\":%d,\"size\":%d,\"pid\":%d,\"host\":\"%s\","
+                     "\"library\":\"%s\",\"libraryVersion\":\"%s\",\"threadLevel\":%d}",
+                     MSC_PROTOCOL_VERSION, msc_world_rank, msc_world_size, (int)getpid(), esc_host, lib, esc_ver,
+                     msc_thread_level);
+    hello_sent = 1;
+    send_frame(1, msg, (size_t)n);
+}
+
+/* Sends what is committed in the ring, then queued control texts. Returns the number of ring records sent. */
+static int pump_locked(void)
+{
+    if (sock < 0) return 0;
+    if (!hello_sent) send_hello_locked();
+    char texts[sizeof text_q];
+    size_t tlen;
+    /* Texts are taken before the records: a pause acknowledgement is queued after its ENTER was committed,
+     * so the ENTER goes out first. */
+    pthread_mutex_lock(&text_mu);
+    tlen = text_len;
+    memcpy(texts, text_q, tlen);
+    text_len = 0;
+    pthread_mutex_unlock(&text_mu);
+
+    int total = 0;
+    for (;;) {
+        int n = msc_ring_take(take_buf, BATCH, FRAME_RECORDS);
+        int f = 0;
+        for (int i = 0; i < n; i++) {
+            const msc_record_head *h = &take_buf[i].head;
+            /* Many new call sites can outgrow the frame buffer: send what is there, at a call boundary. */
+            if (f > FRAME_RECORDS && h->kind != MSC_KIND_EXT) {
+                if (send_frame(2, frame_buf, (size_t)f * sizeof(msc_record)) != 0) return total;
+                f = 0;
+            }
+            if ((h->kind == MSC_KIND_ENTER || h->kind == MSC_KIND_FINDING) && h->site && site_insert(h->site))
+                f += site_records(&frame_buf[f], h);
+            frame_buf[f++] = take_buf[i];
+        }
+        taken += (uint64_t)n;
+        uint64_t dropped = msc_ring_dropped();
+        if (dropped != lost_reported) {
+            int64_t w = (int64_t)(dropped - lost_reported);
+            f += layout(&frame_buf[f], MSC_KIND_LOST, 0, 0, atomic_load(&msc_seq), msc_now(), 0, &w, 1);
+            lost_reported = dropped;
+        }
+        if (f && send_frame(2, frame_buf, (size_t)f * sizeof(msc_record)) != 0) return total;
+        total += n;
+        atomic_store(&sent_head, taken);
+        if (n < BATCH) break;
+    }
+    for (size_t o = 0; o < tlen && sock >= 0;) {
+        size_t l = strlen(texts + o);
+        send_frame(1, texts + o, l);
+        o += l + 1;
+    }
+    return total;
+}
+
+static void finish_locked(void)
+{
+    /* Drain until the ring is empty; a slot reserved but never committed (its thread crashed mid-write)
+     * must not hold the END back for long. */
+    uint64_t deadline = msc_now() + 200000000u;
+    while (sock >= 0) {
+        int n = pump_locked();
+        if (taken >= msc_ring_head()) break;
+        if (n == 0) {
+            if (msc_now() > deadline) break;
+            struct timespec ts = { 0, 1000000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (sock >= 0) {
+        int64_t w[4] = { end_how, end_code, (int64_t)msc_ring_dropped(), (int64_t)atomic_load(&msc_seq) };
+        msc_record r[1];
+        layout(r, MSC_KIND_END, 0, 0, atomic_load(&msc_seq), msc_now(), 0, w, 4);
+        send_frame(2, r, sizeof r);
+        unsigned char close_payload[2] = { 0x03, 0xe8 }; /* 1000: normal closure */
+        send_frame(8, close_payload, 2);
+        /* Close without waiting for the server's close frame: we are exiting, and the analyzer has END. */
+        close(sock);
+        sock = -1;
+    }
+    atomic_store(&msc_connected, 0);
+    msc_control_pause(0);
+    atomic_store(&finished, 1);
+}
+
+/* ---- control frames from the analyzer ---- */
+static int json_type_is(const char *t, size_t len, const char *type)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\"", type);
+    const char *k = memmem(t, len, "\"type\"", 6);
+    if (!k) return 0;
+    const char *v = memmem(k + 6, len - (size_t)(k + 6 - t), pat, strlen(pat));
+    /* The value must follow the key directly (only blanks and the colon between them). */
+    if (!v) return 0;
+    for (const char *p = k + 6; p < v; p++)
+        if (*p != ':' && *p != ' ') return 0;
+    return 1;
+}
+
+static void on_text(const char *t, size_t len)
+{
+    if (json_type_is(t, len, "pause")) {
+        msc_control_pause(1);
+    } else if (json_type_is(t, len, "continue")) {
+        msc_control_pause(0);
+    } else if (json_type_is(t, len, "terminate")) {
+        atomic_store(&terminate_requested, 1);
+    } else if (json_type_is(t, len, "breakpoints")) {
+        unsigned char fns[MSC_FN_COUNT] = { 0 };
+        const char *arr = memmem(t, len, "\"functions\"", 11);
+        if (arr) {
+            const char *end = t + len;
+            for (const char *p = arr + 11; p < end && *p != ']'; p++) {
+                if (*p != '"') continue;
+                const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+                if (!q) break;
+                for (int i = 0; i < MSC_FN_COUNT; i++)
+                    if (strlen(msc_func_names[i]) == (size_t)(q - p - 1) && !memcmp(msc_func_names[i], p + 1, (size_t)(q - p - 1)))
+                        fns[i] = 1;
+                p = q;
+            }
+        }
+        msc_control_breakpoints(fns);
+    }
+}
+
+static void *sender_main(void *arg)
+{
+    (void)arg;
+    int idle_ms = 1;
+    for (;;) {
+        struct pollfd p[2] = { { sock, POLLIN, 0 }, { wake_fd, POLLIN, 0 } };
+        poll(p, 2, idle_ms);
+        if (p[1].revents & POLLIN) {
+            uint64_t v;
+            ssize_t k = read(wake_fd, &v, sizeof v);
+            (void)k;
+        }
+        pthread_mutex_lock(&send_mu);
+        if (sock >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)) && msc_ws_poll_read(sock, on_text) != 0)
+            disconnect_locked();
+        int n = pump_locked();
+        if (atomic_load(&stop_requested) || sock < 0) {
+            if (atomic_load(&stop_requested)) finish_locked();
+            pthread_mutex_unlock(&send_mu);
+            break;
+        }
+        pthread_mutex_unlock(&send_mu);
+        if (atomic_load(&terminate_requested)) {
+            /* The analyzer ends the job: leave like a killed process would, without hanging on MPI. */
+            pthread_mutex_lock(&send_mu);
+            disconnect_locked();
+            pthread_mutex_unlock(&send_mu);
+            kill(getpid(), SIGTERM);
+            struct timespec ts = { 2, 0 };
+            nanosleep(&ts, NULL);
+            kill(getpid(), SIGKILL);
+            break;
+        }
+        /* Poll often while records flow, back off to 10 ms when idle: the analyzer needs the last records of
+         * a hanging rank promptly, and an idle rank should cost next to nothing. */
+        idle_ms = n ? 1 : (idle_ms < 10 ? idle_ms * 2 : 10);
+    }
+    return NULL;
+}
+
+int msc_sender_connect(const char *url, const char *token)
+{
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = getenv("PMI_RANK");
+    if (!r) r = getenv("PMIX_RANK");
+    msc_world_rank = r ? atoi(r) : 0;
+    const char *s = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!s) s = getenv("PMI_SIZE");
+    msc_world_size = s ? atoi(s) : -1;
+    int vlen = 0;
+    PMPI_Get_library_version(library_version, &vlen);
+
+    const char *t = getenv("MPISCOPE_CONNECT_TIMEOUT_MS");
+    sock = msc_ws_open(url, token, t ? atoi(t) : 2000);
+    if (sock < 0) return 0;
+    take_buf = malloc(FRAME_RECORDS * sizeof(msc_record));
+    frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
+    wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (!take_buf || !frame_buf || wake_fd < 0) {
+        close(sock);
+        sock = -1;
+        return 0;
+    }
+    atomic_store(&msc_connected, 1);
+    return 1;
+}
+
+void msc_sender_start(void)
+{
+    if (thread_started || sock < 0) return;
+    sigset_t all, old;
+    sigfillset(&all);
+    /* The sender takes no signal: crash signals must reach the application thread that caused them. */
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    if (pthread_create(&thread, NULL, sender_main, NULL) == 0) thread_started = 1;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* Takes send_mu within the deadline without blocking forever (an exit path must not hang). */
+static int lock_until(uint64_t deadline)
+{
+    while (pthread_mutex_trylock(&send_mu) != 0) {
+        if (msc_now() > deadline) return 0;
+        sleep_ms(1);
+    }
+    return 1;
+}
+
+void msc_sender_flush(int timeout_ms)
+{
+    uint64_t target = msc_ring_head();
+    uint64_t deadline = msc_now() + (uint64_t)timeout_ms * 1000000u;
+    if (thread_started) {
+        msc_sender_wake();
+        while (atomic_load(&sent_head) < target && atomic_load(&msc_connected) && msc_now() < deadline) sleep_ms(1);
+        return;
+    }
+    if (lock_until(deadline)) {
+        pump_locked();
+        pthread_mutex_unlock(&send_mu);
+    }
+}
+
+void msc_sender_finish(int how, int code, int timeout_ms)
+{
+    uint64_t deadline = msc_now() + (uint64_t)timeout_ms * 1000000u;
+    if (atomic_exchange(&finishing, 1)) {
+        while (!atomic_load(&finished) && msc_now() < deadline) sleep_ms(1);
+        return;
+    }
+    end_how = how;
+    end_code = code;
+    if (thread_started && !pthread_equal(pthread_self(), thread)) {
+        atomic_store(&stop_requested, 1);
+        msc_sender_wake();
+        while (!atomic_load(&finished) && msc_now() < deadline) sleep_ms(1);
+    } else if (lock_until(deadline)) {
+        finish_locked();
+        pthread_mutex_unlock(&send_mu);
+    }
+    atomic_store(&msc_state, MSC_STATE_OFF);
+}
+
+/* After fork the child has no sender thread and must not write into the parent's connection. */
+void msc_sender_forget(void)
+{
+    if (sock >= 0) close(sock);
+    sock = -1;
+    thread_started = 0;
+    atomic_store(&msc_connected, 0);
+}

@@ -1,0 +1,231 @@
+/* Internal interface of the shim: what the generated wrappers and the hand-written parts share.
+ *
+ * A wrapper (generated, msc_wrappers.c) does: msc_call_begin → fill ENTER words → msc_enter →
+ * msc_pre_CLASS → PMPI_* → fill EXIT words → msc_post_CLASS → msc_exit. Everything on that path is
+ * lock-free and makes no system call (clock_gettime is a vDSO call). */
+#ifndef MSC_SHIM_H
+#define MSC_SHIM_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "msc_args.h"
+#include "msc_records.h"
+
+#define MSC_EXPORT __attribute__((visibility("default")))
+#define MSC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MSC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Local arrays in the wrappers; larger counts fall back to a thread-local scratch. */
+#define MSC_LOCAL_STATUSES 16
+#define MSC_LOCAL_REQUESTS 16
+#define MSC_MAX_WORDS 16
+#define MSC_MAX_ARRAYS 8
+/* An array longer than this is written as its negated length with no elements (spec/README.md). */
+#define MSC_MAX_ARRAY 4096
+
+/* EXIT flags bit0: a flag output (Test*, Iprobe, Improbe, Initialized, Finalized) was true. */
+#define MSC_FLAG_TRUE 1
+/* COMPLETE flags: bit1 the completed operation is a send; bit2 it is a probe (nothing was received). */
+#define MSC_COMPLETE_SEND 2
+#define MSC_COMPLETE_PROBE 4
+/* DTYPE flags: bit1 the signature was cut at MSC_SIG_MAX pairs. */
+#define MSC_DTYPE_TRUNCATED 2
+
+enum { MSC_STATE_UNINIT = 0, MSC_STATE_OFF = 1, MSC_STATE_ON = 2 };
+enum { MSC_END_FINALIZED = 1, MSC_END_EXIT = 2, MSC_END_SIGNAL = 3, MSC_END_ABORT = 4 };
+enum { MSC_ARR_INT = 0, MSC_ARR_REQUEST = 1, MSC_ARR_DATATYPE = 2, MSC_ARR_I64 = 3 };
+/* An array flag: write the elements only, without the leading length word (COMM members, DTYPE pairs). */
+#define MSC_ARR_RAW 0x10
+
+typedef struct msc_arr {
+    int kind;
+    const void *ptr;
+    int n;
+} msc_arr;
+
+/* One intercepted call in progress; lives on the wrapper's stack. */
+typedef struct msc_call {
+    uint16_t func;
+    uint8_t xflags;
+    uint32_t seq;
+    uint64_t time;
+    uint64_t site;
+    int nw, narr, nx, xarr_n;
+    int64_t w[MSC_MAX_WORDS];
+    msc_arr arr[MSC_MAX_ARRAYS];
+    int64_t x[8];
+    const int *xarr;
+} msc_call;
+
+/* ---- global state (msc_state.c) ---- */
+extern _Atomic int msc_state;
+extern _Atomic int msc_attention;
+extern _Atomic uint32_t msc_seq;
+/* MPI is usable (between PMPI_Init and PMPI_Finalize): only then may the shim make PMPI queries. */
+extern int msc_mpi_ready;
+extern __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
+
+int msc_lazy_init(void);
+void msc_pause_point(msc_call *c);
+void msc_control_pause(int on);
+void msc_control_breakpoints(const unsigned char *fns);
+
+static inline uint64_t msc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Returns 0 when the call must go straight to PMPI: recording off, or a call made from inside MPI
+ * (or from inside the shim) on this thread. Disabled costs one relaxed load. */
+static inline int msc_call_begin(msc_call *c, int func, void *site)
+{
+    int st = atomic_load_explicit(&msc_state, memory_order_relaxed);
+    if (MSC_UNLIKELY(st != MSC_STATE_ON)) {
+        if (st != MSC_STATE_UNINIT || !msc_lazy_init()) return 0;
+    }
+    if (msc_tls_depth) return 0;
+    msc_tls_depth = 1;
+    c->func = (uint16_t)func;
+    c->xflags = 0;
+    c->seq = atomic_fetch_add_explicit(&msc_seq, 1, memory_order_relaxed) + 1;
+    c->time = msc_now();
+    c->site = (uint64_t)(uintptr_t)site;
+    c->nw = c->narr = c->nx = c->xarr_n = 0;
+    c->xarr = 0;
+    return 1;
+}
+
+static inline void msc_add_array(msc_call *c, int kind, const void *ptr, int n)
+{
+    if (c->narr < MSC_MAX_ARRAYS) {
+        c->arr[c->narr].kind = kind;
+        c->arr[c->narr].ptr = ptr;
+        c->arr[c->narr].n = n < 0 ? 0 : n;
+        c->narr++;
+    }
+}
+
+/* ---- ring (msc_ring.c) ---- */
+int msc_ring_init(unsigned records);
+/* Appends one head record and its EXT records, contiguously. Lock-free; drops (and counts) when full. */
+void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w, int nw,
+              const msc_arr *arr, int narr);
+uint64_t msc_ring_head(void);
+uint64_t msc_ring_dropped(void);
+/* Copies up to max committed records into out; stops early rather than split a call. Consumer side only. */
+int msc_ring_take(msc_record *out, int max, int cap);
+extern _Atomic int msc_connected;
+
+void msc_enter(msc_call *c);
+void msc_exit(msc_call *c);
+
+/* ---- sender (msc_sender.c) ---- */
+int msc_sender_connect(const char *url, const char *token);
+void msc_sender_start(void);
+/* Ends the stream: drains the ring, sends END, closes. Bounded by timeout_ms; safe in a signal handler
+ * as far as it can be (it only polls atomics and nanosleeps while the sender thread does the work). */
+void msc_sender_finish(int how, int code, int timeout_ms);
+/* Blocks (bounded) until every record emitted so far has been sent: used before forwarding a call that
+ * failed a check, because MPI may abort on it. */
+void msc_sender_flush(int timeout_ms);
+void msc_sender_queue_text(const char *text);
+void msc_sender_wake(void);
+void msc_sender_forget(void);
+extern int msc_world_rank, msc_world_size, msc_thread_level;
+
+/* ---- websocket (msc_ws.c) ---- */
+int msc_ws_open(const char *url, const char *token, int timeout_ms);
+int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len);
+/* Reads what is available; calls on_text for each complete text frame. Returns -1 when the peer closed. */
+int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len));
+
+/* ---- descriptions of handles (msc_describe.c) ---- */
+void msc_describe_init(uint32_t seq, uint64_t time);
+void msc_describe_comm(MPI_Comm comm, MPI_Comm parent, uint32_t seq, uint64_t time);
+void msc_describe_datatype(MPI_Datatype t, int committed, uint32_t seq, uint64_t time);
+void msc_describe_op(MPI_Op op, int commute, uint32_t seq, uint64_t time);
+int msc_basic_type_id(MPI_Datatype t);
+void msc_fill_basic_types(MPI_Datatype *out);
+void msc_fill_ops(MPI_Op *out);
+extern const char *const msc_func_names[MSC_FN_COUNT];
+extern const char *const msc_basic_type_names[MSC_BT_COUNT];
+extern const char *const msc_check_names[MSC_CHECK_COUNT];
+extern const unsigned char msc_op_allows[MSC_OPID_COUNT][MSC_BT_COUNT];
+extern const char *const msc_param_roles[MSC_FN_COUNT];
+extern const uint64_t msc_role_mask[MSC_FN_COUNT];
+extern const char *const msc_role_names[];
+extern MPI_Datatype msc_basic_types[MSC_BT_COUNT];
+extern MPI_Op msc_ops[MSC_OPID_COUNT];
+
+/* ---- lifecycle (msc_lifecycle.c) ---- */
+void msc_lifecycle_install(void);
+void msc_lifecycle_signals(void);
+
+/* ---- argument checks and send checksums (msc_checks.c) ---- */
+extern int msc_checks_on;
+extern int msc_tag_ub;
+void msc_finding(msc_call *c, int check, int param, int64_t value, int64_t extra1, int64_t extra2);
+void msc_check_p2p(msc_call *c, const msc_args *a, int is_recv);
+void msc_check_coll(msc_call *c, const msc_args *a);
+void msc_check_requests(msc_call *c, const msc_args *a);
+enum { MSC_DT_CREATED = 1, MSC_DT_COMMITTED = 2, MSC_DT_FREED = 3 };
+void msc_dtype_track(MPI_Datatype t, int state);
+void msc_comm_track(MPI_Comm comm, int freed);
+void msc_checksum_post(msc_call *c, const msc_args *a, MPI_Request req);
+void msc_checksum_complete(msc_call *c, MPI_Request req);
+extern _Atomic int msc_checksums_pending;
+
+/* ---- wrapper helpers (msc_words.c) ---- */
+MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local);
+MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local);
+int msc_len_commsize(MPI_Comm comm);
+int msc_len_rootcommsize(MPI_Comm comm, int root);
+int64_t msc_hword(const void *h, size_t size);
+
+static inline int64_t msc_w_addr(const void *p) { return (int64_t)(intptr_t)p; }
+static inline int64_t msc_w_buf(const void *p) { return p == MPI_IN_PLACE ? -1 : (int64_t)(intptr_t)p; }
+static inline int64_t msc_w_rank(int r)
+{
+    if (r == MPI_ANY_SOURCE) return -1;
+    if (r == MPI_PROC_NULL) return -2;
+    if (r == MPI_ROOT) return -3;
+    return r;
+}
+static inline int64_t msc_w_tag(int t) { return t == MPI_ANY_TAG ? -1 : t; }
+
+/* Handles become words: the NULL handle is 0, anything else the handle's bits (pointer or int). */
+#define MSC_HANDLE_WORD(T, NULLH)                                                                              \
+    static inline int64_t msc_w_##T(T h) { return h == NULLH ? 0 : msc_hword(&h, sizeof h); }
+MSC_HANDLE_WORD(MPI_Comm, MPI_COMM_NULL)
+MSC_HANDLE_WORD(MPI_Datatype, MPI_DATATYPE_NULL)
+MSC_HANDLE_WORD(MPI_Request, MPI_REQUEST_NULL)
+MSC_HANDLE_WORD(MPI_Group, MPI_GROUP_NULL)
+MSC_HANDLE_WORD(MPI_Op, MPI_OP_NULL)
+MSC_HANDLE_WORD(MPI_Message, MPI_MESSAGE_NULL)
+MSC_HANDLE_WORD(MPI_Info, MPI_INFO_NULL)
+MSC_HANDLE_WORD(MPI_Errhandler, MPI_ERRHANDLER_NULL)
+MSC_HANDLE_WORD(MPI_Win, MPI_WIN_NULL)
+
+/* ---- class handlers (msc_handlers.c): one pre and one post per class of spec/mpi-api.json ---- */
+#define MSC_CLASS(name)                                                                                        \
+    void msc_pre_##name(msc_call *c, msc_args *a);                                                             \
+    void msc_post_##name(msc_call *c, msc_args *a, int rc);
+MSC_CLASS(init) MSC_CLASS(finalize) MSC_CLASS(abort) MSC_CLASS(other)
+MSC_CLASS(send) MSC_CLASS(isend) MSC_CLASS(send_init) MSC_CLASS(recv) MSC_CLASS(irecv) MSC_CLASS(recv_init)
+MSC_CLASS(sendrecv) MSC_CLASS(sendrecv_replace)
+MSC_CLASS(probe) MSC_CLASS(iprobe) MSC_CLASS(mprobe) MSC_CLASS(improbe) MSC_CLASS(mrecv) MSC_CLASS(imrecv)
+MSC_CLASS(wait) MSC_CLASS(waitall) MSC_CLASS(waitany) MSC_CLASS(waitsome)
+MSC_CLASS(test) MSC_CLASS(testall) MSC_CLASS(testany) MSC_CLASS(testsome)
+MSC_CLASS(request_get_status) MSC_CLASS(request_free) MSC_CLASS(cancel) MSC_CLASS(start) MSC_CLASS(startall)
+MSC_CLASS(collective) MSC_CLASS(icollective)
+MSC_CLASS(comm_create) MSC_CLASS(comm_free) MSC_CLASS(group) MSC_CLASS(group_free)
+MSC_CLASS(type_create) MSC_CLASS(type_commit) MSC_CLASS(type_free) MSC_CLASS(op_create) MSC_CLASS(op_free)
+MSC_CLASS(buffer_attach) MSC_CLASS(buffer_detach)
+#undef MSC_CLASS
+
+#endif

@@ -1,0 +1,113 @@
+/* Global state, the lazy start of recording, and the ENTER/EXIT records every wrapper emits.
+ *
+ * Recording starts at the first intercepted MPI call of the process (normally MPI_Init), not in a library
+ * constructor: a process that merely inherits LD_PRELOAD (mpirun, a shell spawned by system()) never calls
+ * MPI and so never connects. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msc_shim.h"
+
+_Atomic int msc_state;
+_Atomic int msc_attention;
+_Atomic uint32_t msc_seq;
+__thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void lazy_init_once(void)
+{
+    const char *url = getenv("MPISCOPE_URL");
+    const char *token = getenv("MPISCOPE_TOKEN");
+    if (!url || !*url) {
+        atomic_store(&msc_state, MSC_STATE_OFF);
+        return;
+    }
+    const char *ring_env = getenv("MPISCOPE_RING_RECORDS");
+    unsigned records = ring_env ? (unsigned)strtoul(ring_env, NULL, 10) : 0;
+    if (records == 0) records = 1u << 16;
+    if (!msc_ring_init(records) || !msc_sender_connect(url, token ? token : "")) {
+        atomic_store(&msc_state, MSC_STATE_OFF);
+        return;
+    }
+    const char *checks = getenv("MPISCOPE_CHECKS");
+    msc_checks_on = !(checks && strcmp(checks, "0") == 0);
+    msc_lifecycle_install();
+    /* One CLOCK record first, so the analyzer can align this rank's monotonic clock with the others'. */
+    struct timespec rt;
+    uint64_t mono = msc_now();
+    clock_gettime(CLOCK_REALTIME, &rt);
+    int64_t w = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+    msc_emit(MSC_KIND_CLOCK, 0, 0, 0, mono, 0, &w, 1, NULL, 0);
+    atomic_store(&msc_state, MSC_STATE_ON);
+}
+
+int msc_lazy_init(void)
+{
+    /* A thread already inside the shim (describing a handle with PMPI calls) must not start it again. */
+    if (msc_tls_depth) return 0;
+    pthread_once(&init_once, lazy_init_once);
+    return atomic_load(&msc_state) == MSC_STATE_ON;
+}
+
+void msc_enter(msc_call *c)
+{
+    msc_emit(MSC_KIND_ENTER, 0, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    if (MSC_UNLIKELY(atomic_load_explicit(&msc_attention, memory_order_relaxed))) msc_pause_point(c);
+}
+
+void msc_exit(msc_call *c)
+{
+    if (MSC_LIKELY(atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON)) {
+        msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
+        msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_now(), c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);
+    }
+    msc_tls_depth = 0;
+}
+
+/* ---- pause, continue and breakpoints (driven by the analyzer's control frames) ---- */
+static pthread_mutex_t pause_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pause_cv = PTHREAD_COND_INITIALIZER;
+static int paused;
+static unsigned char breakpoints[MSC_FN_COUNT];
+static int n_breakpoints;
+
+static void update_attention(void) { atomic_store(&msc_attention, paused || n_breakpoints > 0); }
+
+void msc_control_pause(int on)
+{
+    pthread_mutex_lock(&pause_mu);
+    paused = on;
+    update_attention();
+    if (!on) pthread_cond_broadcast(&pause_cv);
+    pthread_mutex_unlock(&pause_mu);
+}
+
+void msc_control_breakpoints(const unsigned char *fns)
+{
+    pthread_mutex_lock(&pause_mu);
+    n_breakpoints = 0;
+    for (int i = 0; i < MSC_FN_COUNT; i++) n_breakpoints += (breakpoints[i] = fns[i]) != 0;
+    update_attention();
+    pthread_mutex_unlock(&pause_mu);
+}
+
+/* Called at a call's entry (its ENTER already in the ring) when the analyzer asked for attention. */
+void msc_pause_point(msc_call *c)
+{
+    pthread_mutex_lock(&pause_mu);
+    if (breakpoints[c->func]) {
+        paused = 1;
+        update_attention();
+    }
+    if (paused && atomic_load(&msc_connected)) {
+        char ack[96];
+        snprintf(ack, sizeof ack, "{\"type\":\"paused\",\"seq\":%u,\"function\":\"%s\"}", c->seq,
+                 msc_func_names[c->func]);
+        msc_sender_queue_text(ack);
+        while (paused && atomic_load(&msc_connected)) pthread_cond_wait(&pause_cv, &pause_mu);
+    }
+    pthread_mutex_unlock(&pause_mu);
+}

@@ -1,0 +1,74 @@
+/* Helpers the generated wrappers call while copying arguments: substitute statuses, copy request arrays,
+ * size the arrays whose length is the communicator's size. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msc_shim.h"
+
+int64_t msc_hword(const void *h, size_t size)
+{
+    /* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */
+    uint64_t v = 0;
+    memcpy(&v, h, size < sizeof v ? size : sizeof v);
+    return (int64_t)v;
+}
+
+/* Thread-local scratch for calls with more requests than the wrapper's local arrays hold. It only grows;
+ * malloc here is off the common path (more than MSC_LOCAL_* requests in one call). */
+static __thread MPI_Status *scratch_statuses;
+static __thread int scratch_statuses_n;
+static __thread MPI_Request *scratch_requests;
+static __thread int scratch_requests_n;
+
+MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local)
+{
+    if (user) return user;
+    if (n <= MSC_LOCAL_STATUSES) return local;
+    if (n > scratch_statuses_n) {
+        MPI_Status *p = realloc(scratch_statuses, (size_t)n * sizeof *p);
+        /* Out of memory: let MPI ignore the statuses, as the user asked. */
+        if (!p) return MPI_STATUSES_IGNORE;
+        scratch_statuses = p;
+        scratch_statuses_n = n;
+    }
+    return scratch_statuses;
+}
+
+MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local)
+{
+    if (!reqs || n <= 0) return NULL;
+    MPI_Request *dst = local;
+    if (n > MSC_LOCAL_REQUESTS) {
+        if (n > scratch_requests_n) {
+            MPI_Request *p = realloc(scratch_requests, (size_t)n * sizeof *p);
+            if (!p) return NULL;
+            scratch_requests = p;
+            scratch_requests_n = n;
+        }
+        dst = scratch_requests;
+    }
+    memcpy(dst, reqs, (size_t)n * sizeof *dst);
+    return dst;
+}
+
+/* Arrays sized "by the communicator": the remote group's size on an intercommunicator. */
+int msc_len_commsize(MPI_Comm comm)
+{
+    int n = 0, inter = 0;
+    if (comm == MPI_COMM_NULL || !msc_mpi_ready) return 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return 0;
+    if (inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) return 0;
+    return n;
+}
+
+/* Arrays significant only at the root (Gatherv's recvcounts, Scatterv's sendcounts). */
+int msc_len_rootcommsize(MPI_Comm comm, int root)
+{
+    if (comm == MPI_COMM_NULL || !msc_mpi_ready) return 0;
+    int inter = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return 0;
+    if (inter) return root == MPI_ROOT ? msc_len_commsize(comm) : 0;
+    int me = -1;
+    if (PMPI_Comm_rank(comm, &me) != MPI_SUCCESS || me != root) return 0;
+    return msc_len_commsize(comm);
+}
