@@ -1,0 +1,97 @@
+// The main story: F5 on the ring example builds it, runs it on 3 ranks under mpiscope, and shows
+// the deadlock on every rank's MPI_Recv line; the Call Stack lists the ranks; stopping ends the job.
+import { join } from 'node:path';
+import type { Check } from '../lib/runner';
+import type { Suite } from '../lib/suite';
+import {
+  editorFor,
+  failOnDialog,
+  openFile,
+  openProblems,
+  openWorkbench,
+  squiggleLines,
+  until,
+  waitForProblems,
+} from '../lib/workbench';
+import { copyExample, processesRunning } from '../lib/workspace';
+
+/** The line of MPI_Recv in examples/deadlock/ring.c, where each rank blocks. */
+const RECV_LINE = 23;
+
+export function deadlockF5Check(suite: Suite): Check {
+  return {
+    name: 'F5 on the ring shows the deadlock on every rank',
+    run: async ({ page, shot, log }) => {
+      const folder = copyExample(suite.repoRoot, 'deadlock');
+      const program = join(folder, 'ring');
+      await openWorkbench(page, suite.serverUrl, folder);
+      const editor = await openFile(page, 'ring.c');
+      await shot('ring-opened');
+
+      await editor.locator('.view-lines').click();
+      await page.keyboard.press('F5');
+      // Building (preLaunchTask), starting 3 ranks and detecting the hang all happen before this.
+      const lines = await until(
+        `an error squiggle on line ${RECV_LINE} of ring.c`,
+        async () => {
+          await failOnDialog(page);
+          const l = await squiggleLines(editorFor(page, 'ring.c'));
+          return l.includes(RECV_LINE) ? l : undefined;
+        },
+        90_000,
+      );
+      await shot('deadlock-squiggle');
+      if (lines.length !== 1)
+        throw new Error(`squiggles on lines ${lines.join(',')}, expected only ${RECV_LINE}`);
+
+      // Hover: the squiggle explains itself.
+      const squiggle = editorFor(page, 'ring.c').locator('.squiggly-error').first();
+      const box = await squiggle.boundingBox();
+      if (!box) throw new Error('the squiggle has no box on screen');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const hover = page.locator('.monaco-hover-content', { hasText: /deadlock/i }).first();
+      await hover.waitFor({ timeout: 10_000 });
+      log(`hover: ${(await hover.innerText()).replace(/\s+/g, ' ').slice(0, 160)}`);
+      await shot('hover');
+      await page.mouse.move(0, 0);
+
+      // Call Stack: one thread per rank.
+      const callStack = page.locator('.debug-call-stack');
+      for (const rank of [0, 1, 2]) {
+        await callStack
+          .locator('.monaco-list-row', { hasText: new RegExp(`rank ${rank}\\b`, 'i') })
+          .first()
+          .waitFor({ timeout: 20_000 });
+      }
+      await shot('call-stack');
+
+      await openProblems(page);
+      const rows = await waitForProblems(
+        page,
+        new RegExp(`deadlock.* at line ${RECV_LINE} and`, 'i'),
+        3,
+        20_000,
+      );
+      for (const rank of [0, 1, 2]) {
+        if (!rows.some((r) => new RegExp(`\\brank ${rank}\\b`, 'i').test(r))) {
+          throw new Error(`no Problems row for rank ${rank}: ${JSON.stringify(rows)}`);
+        }
+      }
+      if (rows.length !== 3)
+        throw new Error(`expected 3 deadlock rows, got ${rows.length}: ${JSON.stringify(rows)}`);
+      await shot('problems');
+
+      const before = processesRunning(program);
+      log(`ring processes before stop: ${before.length}`);
+      await page.keyboard.press('Shift+F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 20_000 });
+      await until(
+        'every ring process to end after stop',
+        () => Promise.resolve(processesRunning(program).length === 0 ? true : undefined),
+        20_000,
+        () => Promise.resolve(`pids ${processesRunning(program).join(',')}`),
+      );
+      await shot('stopped');
+    },
+  };
+}
