@@ -31,7 +31,7 @@ static int thread_started;
 static pthread_mutex_t send_mu = PTHREAD_MUTEX_INITIALIZER;
 static msc_record *take_buf, *frame_buf;
 static int hello_sent;
-static char library_version[512];
+static char library_version[MPI_MAX_LIBRARY_VERSION_STRING + 1];
 static uint64_t lost_reported;
 static _Atomic uint64_t sent_head; /* ring positions below this have been sent (or dropped) */
 static uint64_t taken;             /* ring positions taken so far; owned by whoever holds send_mu */
@@ -187,8 +187,11 @@ static int send_frame(int opcode, void *p, size_t n)
 static void send_hello_locked(void)
 {
     char host[256] = "", esc_host[300], esc_ver[600], msg[1200];
+    /* MPICH's version string is long (configure options): the first line or so says enough. */
     gethostname(host, sizeof host - 1);
     json_escape(host, esc_host, sizeof esc_host);
+    char *cfg = strstr(library_version, "MPICH configure");
+    if (cfg) *cfg = 0;
     json_escape(library_version, esc_ver, sizeof esc_ver);
 #if defined(OPEN_MPI)
     const char *lib = "openmpi";
