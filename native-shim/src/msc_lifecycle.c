@@ -8,7 +8,9 @@
 
 #include "msc_shim.h"
 
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+/* SIGTERM too: mpirun terminates the other ranks with it when one fails, and the analyzer should hear how
+ * they ended rather than see connections drop. */
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM };
 #define N_CRASH (int)(sizeof crash_signals / sizeof crash_signals[0])
 static struct sigaction previous[N_CRASH];
 static _Atomic int in_crash;
