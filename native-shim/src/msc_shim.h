@@ -185,7 +185,13 @@ MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local);
 MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local);
 int msc_len_commsize(MPI_Comm comm);
 int msc_len_rootcommsize(MPI_Comm comm, int root);
-int64_t msc_hword(const void *h, size_t size);
+/* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */
+static inline int64_t msc_hword(const void *h, size_t size)
+{
+    uint64_t v = 0;
+    __builtin_memcpy(&v, h, size < sizeof v ? size : sizeof v);
+    return (int64_t)v;
+}
 
 static inline int64_t msc_w_addr(const void *p) { return (int64_t)(intptr_t)p; }
 static inline int64_t msc_w_buf(const void *p) { return p == MPI_IN_PLACE ? -1 : (int64_t)(intptr_t)p; }

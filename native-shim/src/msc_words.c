@@ -5,14 +5,6 @@
 
 #include "msc_shim.h"
 
-int64_t msc_hword(const void *h, size_t size)
-{
-    /* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */
-    uint64_t v = 0;
-    memcpy(&v, h, size < sizeof v ? size : sizeof v);
-    return (int64_t)v;
-}
-
 /* Thread-local scratch for calls with more requests than the wrapper's local arrays hold. It only grows;
  * malloc here is off the common path (more than MSC_LOCAL_* requests in one call). */
 static __thread MPI_Status *scratch_statuses;

@@ -37,7 +37,7 @@ wss.on('connection', (ws, req) => {
     return;
   }
   const s = { hello: null, records: 0, frames: 0, kinds: {}, functions: {}, sites: [], errors: [], end: null,
-    texts: [], lastSeq: 0 };
+    texts: [], lastSeq: 0, findings: [] };
   let inCall = false;
   let paused = false;
   ws.on('message', (data, isBinary) => {
@@ -77,6 +77,7 @@ wss.on('connection', (ws, req) => {
         const path = bytes.subarray(0, bytes.indexOf(0)).toString();
         if (s.sites.length < 5) s.sites.push(`${path}+0x${w(1).toString(16)}`);
       }
+      if (name === 'FINDING') s.findings.push(`${api.checks[w(0)]?.id ?? w(0)}@${api.functions[func]?.name}`);
       if (name === 'END') s.end = { how: w(0), code: w(1), dropped: w(2), lastSeq: w(3) };
       if (pauseAfter && !paused && s.records >= pauseAfter) {
         paused = true;
