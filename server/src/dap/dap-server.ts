@@ -16,8 +16,11 @@ export function serveDebugAdapter(options: MpiDebugSessionOptions, port = 0): Pr
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
     const session = new MpiDebugSession(options);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      session.clientGone();
+    });
     // Server mode: the session must not end the process when the client disconnects.
     session.setRunAsServer(true);
     session.start(socket, socket);

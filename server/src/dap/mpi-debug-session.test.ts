@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -65,10 +66,13 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     await dc.start(server.port);
   });
 
-  afterEach(async () => {
-    await dc.stop();
-    await server.close();
-  });
+  afterEach(
+    async () => {
+      await dc.stop();
+      await server.close();
+    },
+    { timeout: 5_000 },
+  );
 
   async function launch(extra: Record<string, unknown> = {}): Promise<FakeSession> {
     await Promise.all([
@@ -200,6 +204,33 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
       /cannot start child debug sessions/,
     );
     await assert.rejects(dc.customRequest('mpiscope.debugRank', { rank: 0 }), /needs \{ rank, debuggerType/);
+  });
+
+  it('ends the job when the client goes away without disconnecting', async () => {
+    // A raw connection, since DebugClient.stop() disconnects politely.
+    const socket = connect(server.port, '127.0.0.1');
+    let seq = 1;
+    const send = (command: string, args: object): void => {
+      const json = JSON.stringify({ type: 'request', seq: seq++, command, arguments: args });
+      socket.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+    };
+    let received = '';
+    const launched = new Promise<void>((resolve) =>
+      socket.on('data', (data: Buffer) => {
+        received += data.toString();
+        if (received.includes('"command":"launch"')) resolve();
+      }),
+    );
+    send('initialize', { adapterID: 'mpi' });
+    send('configurationDone', {});
+    send('launch', { program: '/src/ring', np: 2, __mpiscopeToken: TOKEN });
+    await launched;
+    const s = sessions[0];
+    assert.ok(s);
+    const gone = new Promise<void>((resolve) => s.on('end', () => resolve()));
+    socket.destroy();
+    await gone;
+    assert.ok(s.calls.includes('stop'));
   });
 
   it('ends the job on terminate and reports termination', async () => {

@@ -367,6 +367,11 @@ export class MpiDebugSession extends DebugSession {
     }, 100);
   }
 
+  /** The client went away without disconnecting (editor closed or crashed): the job must not outlive it. */
+  clientGone(): void {
+    this.endJob().catch(() => undefined);
+  }
+
   private async endJob(): Promise<void> {
     if (this.renameTimer) clearTimeout(this.renameTimer);
     this.renameTimer = undefined;

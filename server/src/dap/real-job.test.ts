@@ -95,7 +95,10 @@ describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, (
       assert.ok(pid > 0, 'the rank reported its pid');
       pids.push(pid);
     }
-    assert.deepEqual([...lines].sort((a, b) => a - b), [9, 12]);
+    assert.deepEqual(
+      [...lines].sort((a, b) => a - b),
+      [9, 12],
+    );
 
     const terminated = dc.waitForEvent('terminated', 20_000);
     await dc.terminateRequest();
