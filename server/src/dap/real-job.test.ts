@@ -6,6 +6,18 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { PublishDiagnosticsNotification, type PublishDiagnosticsParams } from 'vscode-languageserver';
+import {
+  createConnection,
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-languageserver/node';
+import { runRequest, runStatusNotification, type RunStatus } from '../lsp/protocol';
+import { createServer, type MpiscopeServer } from '../lsp/server';
 import { startSession } from '../lsp/session-factory';
 import { serveDebugAdapter, type DapServer } from './dap-server';
 
@@ -114,5 +126,64 @@ describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, (
     await dc.terminateRequest();
     await terminated;
     for (const pid of pids) assert.ok(!running(pid), `rank process ${pid} is gone`);
+  });
+});
+
+describe('language server on a real 2-rank deadlock', { skip, timeout: 60_000 }, () => {
+  let dir: string;
+  let source: string;
+  let client: MessageConnection;
+  let server: MpiscopeServer;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mpiscope-lsp-'));
+    source = join(dir, 'ring.c');
+    writeFileSync(source, RING);
+    execFileSync('mpicc', ['-g', '-O0', source, '-o', join(dir, 'ring')], { timeout: 60_000 });
+    const up = new PassThrough();
+    const down = new PassThrough();
+    const connection = createConnection(up, down);
+    server = createServer(connection, { startSession, docsBase: 'file:///docs' });
+    connection.listen();
+    client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
+    client.listen();
+    await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+  });
+
+  after(async () => {
+    await server.dispose();
+    client.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes the deadlock on both ranks lines while the job runs, then reports how it ended', async () => {
+    const diagnostics = new Promise<PublishDiagnosticsParams>((resolve) =>
+      client.onNotification(PublishDiagnosticsNotification.type, (p) => {
+        if (p.diagnostics.length >= 2) resolve(p);
+      }),
+    );
+    const ended = new Promise<RunStatus>((resolve) =>
+      client.onNotification(runStatusNotification, (s) => {
+        if (s.state === 'ended') resolve(s);
+      }),
+    );
+    await client.sendRequest(runRequest, {
+      program: join(dir, 'ring'),
+      args: [],
+      np: 2,
+      cwd: dir,
+      deadlockTimeout: 5,
+    });
+    const published = await diagnostics;
+    assert.equal(published.uri, pathToFileURL(source).toString());
+    assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range.start.line + 1]).sort(), [
+      ['deadlock', 12],
+      ['deadlock', 9],
+    ]);
+    for (const d of published.diagnostics)
+      assert.equal(d.relatedInformation?.length, 1, 'each rank links to the other');
+    const status = await ended;
+    assert.equal(status.outcome, 'deadlock');
+    assert.equal(status.findings, 1);
   });
 });
