@@ -21,13 +21,15 @@ import { createServer, type MpiscopeServer } from '../lsp/server';
 import { startSession } from '../lsp/session-factory';
 import { serveDebugAdapter, type DapServer } from './dap-server';
 
-/** Two ranks that both receive first: lines 9 and 12 block forever. */
+/** Two ranks that both receive first: lines 11 and 14 block forever. */
 const RING = `#include <mpi.h>
+#include <stdio.h>
 int main(int argc, char **argv)
 {
     int rank, value = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    printf("ready %d\\n", rank); fflush(stdout);
     int other = 1 - rank;
     if (rank == 0) {
         MPI_Recv(&value, 1, MPI_INT, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -93,6 +95,10 @@ describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, (
   });
 
   it('stops on the deadlock with both ranks in MPI_Recv, then terminates every process', async () => {
+    let stdout = '';
+    dc.on('output', (e: DebugProtocol.OutputEvent) => {
+      if (e.body.category === 'stdout') stdout += e.body.output;
+    });
     const stopped = dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
     await Promise.all([
       dc.configurationSequence(),
@@ -100,6 +106,8 @@ describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, (
     ]);
     const event = await stopped;
     assert.equal(event.body.reason, 'exception');
+    assert.match(stdout, /^\[rank 0\] ready 0$/m, 'output is attributed to its rank');
+    assert.match(stdout, /^\[rank 1\] ready 1$/m);
     const info = await dc.exceptionInfoRequest({ threadId: event.body.threadId ?? 1 });
     assert.equal(info.body.exceptionId, 'deadlock');
 
@@ -119,7 +127,7 @@ describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, (
     }
     assert.deepEqual(
       [...lines].sort((a, b) => a - b),
-      [9, 12],
+      [11, 14],
     );
 
     const terminated = dc.waitForEvent('terminated', 20_000);
@@ -177,8 +185,8 @@ describe('language server on a real 2-rank deadlock', { skip, timeout: 60_000 },
     const published = await diagnostics;
     assert.equal(published.uri, pathToFileURL(source).toString());
     assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range.start.line + 1]).sort(), [
-      ['deadlock', 12],
-      ['deadlock', 9],
+      ['deadlock', 11],
+      ['deadlock', 14],
     ]);
     for (const d of published.diagnostics)
       assert.equal(d.relatedInformation?.length, 1, 'each rank links to the other');

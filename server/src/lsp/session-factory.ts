@@ -1,8 +1,12 @@
 import { EventEmitter } from 'node:events';
+import { resolve } from 'node:path';
 import type { SessionFactory, SessionPort, SourcePlace } from '../dap/session-port';
 import type { RankState } from '../engine/types';
+import { planLaunch } from '../session/launch-plan';
+import type { MpiFlavor } from '../session/mpi-flavor';
 import { Session } from '../session/session';
 import { UsageError, type SessionEvents, type SessionOptions } from '../session/session-api';
+import { tagOption, TaggedLines } from './rank-tags';
 
 /**
  * A Session as the language server and the debug adapter see it: started, its events forwarded, and
@@ -12,14 +16,27 @@ class LiveSession implements SessionPort {
   private readonly events = new EventEmitter();
   private readonly session: Session;
   private ended = false;
+  private readonly lines: TaggedLines;
 
-  constructor(readonly options: SessionOptions) {
+  /** `options` must already ask mpirun to tag output lines with ranks (tagOption(flavor)). */
+  constructor(
+    readonly options: SessionOptions,
+    flavor: MpiFlavor,
+  ) {
     this.session = new Session(options);
-    for (const name of ['start', 'finding', 'rank', 'output'] as const) {
+    this.lines = new TaggedLines(flavor, (text, stream, rank) =>
+      this.events.emit('output', text, stream, rank),
+    );
+    for (const name of ['start', 'finding', 'rank'] as const) {
       this.session.on(name, (...args: unknown[]) => this.events.emit(name, ...args));
     }
+    this.session.on('output', (text, stream, rank) => {
+      if (rank === undefined) this.lines.write(text, stream);
+      else this.events.emit('output', text, stream, rank);
+    });
     this.session.on('end', (result) => {
       this.ended = true;
+      this.lines.flush();
       this.events.emit('end', result);
     });
   }
@@ -85,7 +102,11 @@ class LiveSession implements SessionPort {
 }
 
 export const startSession: SessionFactory = async (options) => {
-  const live = new LiveSession(options);
+  // The session checks the same things again; asking first tells which launcher option tags output
+  // lines with ranks (until the session attributes output itself).
+  const { flavor } = await planLaunch(options.program, resolve(options.cwd ?? process.cwd()), options.mpirun);
+  const tagged = { ...options, mpirunArgs: [tagOption(flavor), ...(options.mpirunArgs ?? [])] };
+  const live = new LiveSession(tagged, flavor);
   await live.launch();
   return live;
 };
