@@ -132,7 +132,8 @@ test('a bad frame closes that rank only; a rank that leaves without END is disco
 
 test('a deadlock is reported within 2 s of the last rank blocking, and the job is ended', async () => {
   const release = fifo('deadlock');
-  const session = new Session({ program: exe, args: [], np: 2, mpirun: fakeMpirun, env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release }, deadlockTimeout: 20 });
+  const trace = join(work, 'deadlock.trace');
+  const session = new Session({ program: exe, args: [], np: 2, mpirun: fakeMpirun, env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release }, deadlockTimeout: 20, traceFile: trace });
   let blockedAt = 0;
   let reportedAt = 0;
   let pid = 0;
@@ -169,6 +170,9 @@ test('a deadlock is reported within 2 s of the last rank blocking, and the job i
   assert.deepEqual(deadlock.locations.map((l) => l.rank).sort(), [0, 1]);
   for (const l of deadlock.locations) assert.match(l.file, /app\.c$/, 'call sites resolved to the source');
   assert.equal(isAlive(pid), false, 'the launcher was ended');
+  const replayed = await replayTrace(trace);
+  assert.equal(replayed.result.outcome, 'deadlock');
+  assert.deepEqual(replayed.result.findings, result.findings, 'mpiscope report rebuilds the same findings');
 });
 
 test('fake launcher prerequisites', () => {

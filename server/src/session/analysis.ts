@@ -49,9 +49,11 @@ export class Analysis {
   frame(rank: number, data: Uint8Array): number {
     const r = this.ranks.get(rank);
     if (r === undefined) throw new Error(`rank ${rank} sent records before its hello`);
-    if (r.ended) throw new Error(`rank ${rank} sent records after its END record`);
     const events = r.decoder.decode(data);
     for (const e of events) {
+      // END is the rank's last word to the engine. The shim may still send the EXIT of MPI_Finalize after
+      // it (it flushes END before calling PMPI_Finalize); such records are decoded (validated) but not fed.
+      if (r.ended) continue;
       r.lastSeq = Math.max(r.lastSeq, e.seq);
       r.lastTime = Math.max(r.lastTime, e.time);
       if (e.type === 'site') r.sites.set(e.address, { module: e.module, offset: e.offset, address: e.address });

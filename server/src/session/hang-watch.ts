@@ -1,4 +1,4 @@
-import type { RankState } from '../engine/types';
+import type { EngineFinding, RankState } from '../engine/types';
 
 /** What the watch asks the session to do after a tick. */
 export type HangVerdict = { readonly action: 'none' } | { readonly action: 'ask-engine' } | { readonly action: 'no-progress'; readonly stuck: readonly RankState[] };
@@ -45,4 +45,15 @@ export class HangWatch {
     if (quiet >= this.options.noProgressMs && waiting.length === live.length) return { action: 'no-progress', stuck: live };
     return { action: 'none' };
   }
+}
+
+/** The finding for a hang the wait-for graph cannot explain: every live rank inside MPI, no event for `seconds`. */
+export function noProgressFinding(stuck: readonly RankState[], seconds: number): EngineFinding {
+  const ranks = stuck.map((s) => s.rank);
+  return {
+    kind: 'deadlock',
+    severity: 'error',
+    message: `No progress for ${seconds} s: rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')} sat inside MPI calls with no event, but the wait-for graph does not explain why (a hang inside the MPI library, or a wait on something outside MPI).`,
+    locations: stuck.flatMap((s) => (s.call === undefined ? [] : [s.call])),
+  };
 }

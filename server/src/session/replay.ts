@@ -1,5 +1,6 @@
 import type { EngineFinding } from '../engine/types';
 import { Analysis } from './analysis';
+import { noProgressFinding } from './hang-watch';
 import { parseHello } from './rank-server';
 import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
 import { readTrace, SESSION_RANK } from './trace-file';
@@ -10,6 +11,17 @@ interface SessionRecord {
   readonly mpi?: string;
   readonly cwd?: string;
   readonly deadlockTimeout?: number;
+}
+
+interface HangRecord {
+  readonly how?: 'graph' | 'no-progress';
+  readonly ranks?: readonly number[];
+  readonly seconds?: number;
+}
+
+function noProgressAt(analysis: Analysis, rec: HangRecord): EngineFinding {
+  const stuck = analysis.engine.rankStates().filter((s) => rec.ranks?.includes(s.rank) ?? false);
+  return noProgressFinding(stuck, rec.seconds ?? 0);
 }
 
 interface EndRecord {
@@ -39,10 +51,17 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   const raw: EngineFinding[] = [];
   const refused = new Set<number>();
   let end: EndRecord = {};
+  let hangSeen = false;
   for (const f of frames.slice(1)) {
     if (f.rank === SESSION_RANK) {
-      const rec = JSON.parse(f.data.toString('utf8')) as EndRecord & { type?: string };
+      const rec = JSON.parse(f.data.toString('utf8')) as EndRecord & HangRecord & { type?: string };
       if (rec.type === 'end') end = rec;
+      if (rec.type === 'hang') {
+        // The live session found the hang here, before the job was ended (and ranks sent their last records).
+        hangSeen = true;
+        const found = rec.how === 'graph' ? analysis.engine.findDeadlock() : noProgressAt(analysis, rec);
+        if (found !== undefined) raw.push(found);
+      }
       continue;
     }
     if (refused.has(f.rank)) continue;
@@ -61,19 +80,12 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   }
   let killed = end.outcome === 'deadlock' || end.outcome === 'terminated';
   const unfinished = Array.from({ length: ranks }, (_, r) => r).some((r) => !analysis.ended(r));
-  if (unfinished && end.outcome !== 'terminated') {
+  // A trace without a hang marker whose ranks did not all end was cut short (the analyzer died): ask now.
+  if (!hangSeen && unfinished && end.outcome !== 'terminated') {
     const deadlock = analysis.engine.findDeadlock();
     if (deadlock !== undefined) {
       raw.push(deadlock);
       killed = true;
-    } else if (end.outcome === 'deadlock') {
-      const stuck = analysis.engine.rankStates().filter((s) => s.state === 'blocked' || s.state === 'in-call');
-      raw.push({
-        kind: 'deadlock',
-        severity: 'error',
-        message: `No progress: rank${stuck.length === 1 ? '' : 's'} ${stuck.map((s) => s.rank).join(', ')} sat inside MPI calls with no event until the job was ended, but the wait-for graph does not explain why.`,
-        locations: stuck.flatMap((s) => (s.call === undefined ? [] : [s.call])),
-      });
     }
   }
   analysis.closeAll();

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState } from '../engine/types';
 import { Analysis } from './analysis';
-import { HangWatch } from './hang-watch';
+import { HangWatch, noProgressFinding } from './hang-watch';
 import { jobArguments } from './job-command';
 import { planLaunch, type LaunchPlan } from './launch-plan';
 import { endJob } from './process-tree';
@@ -222,19 +222,15 @@ export class Session {
     const verdict = watch.tick(Date.now(), states, allConnected);
     if (verdict.action === 'ask-engine') {
       const deadlock = analysis.engine.findDeadlock();
-      if (deadlock !== undefined) this.foundHang(deadlock);
+      if (deadlock !== undefined) this.foundHang(deadlock, { type: 'hang', how: 'graph' });
     } else if (verdict.action === 'no-progress') {
-      const ranks = verdict.stuck.map((s) => s.rank);
-      this.foundHang({
-        kind: 'deadlock',
-        severity: 'error',
-        message: `No progress for ${timeout} s: rank${ranks.length > 1 ? 's' : ''} ${ranks.join(', ')} sat inside MPI calls with no event, but the wait-for graph does not explain why (a hang inside the MPI library, or a wait on something outside MPI).`,
-        locations: verdict.stuck.flatMap((s) => (s.call === undefined ? [] : [s.call])),
-      });
+      this.foundHang(noProgressFinding(verdict.stuck, timeout), { type: 'hang', how: 'no-progress', ranks: verdict.stuck.map((s) => s.rank), seconds: timeout });
     }
   }
 
-  private foundHang(finding: EngineFinding): void {
+  /** marker goes into the trace at this point of the stream, so `mpiscope report` asks the engine at the same moment. */
+  private foundHang(finding: EngineFinding, marker: object): void {
+    this.trace?.writeSession(marker);
     this.collect([finding]);
     this.hangReported = true;
     // With keepAlive the job stays for inspection until the user ends it (terminate()).
