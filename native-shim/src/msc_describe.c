@@ -38,7 +38,7 @@ static int *translate(MPI_Group g, int n)
 
 void msc_describe_comm(MPI_Comm comm, MPI_Comm parent, uint32_t seq, uint64_t time)
 {
-    if (comm == MPI_COMM_NULL) return;
+    if (comm == MPI_COMM_NULL || !msc_mpi_ready) return;
     int size = 0, rank = -1, inter = 0, rsize = 0;
     PMPI_Comm_size(comm, &size);
     PMPI_Comm_rank(comm, &rank);
@@ -182,7 +182,7 @@ static void sig_walk(MPI_Datatype t, sig *s, int depth)
 
 void msc_describe_datatype(MPI_Datatype t, int committed, uint32_t seq, uint64_t time)
 {
-    if (t == MPI_DATATYPE_NULL) return;
+    if (t == MPI_DATATYPE_NULL || !msc_mpi_ready) return;
     static __thread sig *s;
     if (!s && !(s = malloc(sizeof *s))) return;
     s->n = 0;

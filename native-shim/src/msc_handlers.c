@@ -99,6 +99,8 @@ void msc_post_init(msc_call *c, msc_args *a, int rc)
     if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
         msc_tag_ub = *(int *)ub;
     msc_describe_init(c->seq, msc_now());
+    atomic_store(&msc_before_init, 0);
+    msc_attention_update();
     msc_sender_start();
     msc_lifecycle_signals();
 }
@@ -107,14 +109,21 @@ void msc_pre_finalize(msc_call *c, msc_args *a)
 {
     (void)c, (void)a;
     /* Everything is sent and the stream ends before MPI_Finalize: some MPIs never return from it cleanly. */
-    msc_sender_finish(MSC_END_FINALIZED, 0, flush_timeout());
+    msc_sender_finish(MSC_END_FINALIZED, 0, 0, flush_timeout());
 }
-void msc_post_finalize(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc, msc_mpi_ready = 0; }
+void msc_post_finalize(msc_call *c, msc_args *a, int rc)
+{
+    (void)c, (void)a, (void)rc;
+    msc_mpi_ready = 0;
+    /* The connection stays open: a call after MPI_Finalize is a bug the analyzer reports (call-order). */
+    atomic_store(&msc_after_finalize, 1);
+    msc_attention_update();
+}
 
 void msc_pre_abort(msc_call *c, msc_args *a)
 {
     (void)a;
-    msc_sender_finish(MSC_END_ABORT, (int)c->w[1], 2000);
+    msc_sender_finish(MSC_END_ABORT, (int)c->w[1], 1, 2000);
 }
 void msc_post_abort(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 

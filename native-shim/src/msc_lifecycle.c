@@ -27,7 +27,7 @@ static void on_exit_without_finalize(void)
 {
     if (atomic_load(&msc_state) != MSC_STATE_ON) return;
     /* The exit status is not known to an atexit handler: -1 says "unknown". */
-    msc_sender_finish(MSC_END_EXIT, -1, flush_timeout_ms());
+    msc_sender_finish(MSC_END_EXIT, -1, 1, flush_timeout_ms());
 }
 
 static void on_crash(int sig, siginfo_t *info, void *uctx)
@@ -35,7 +35,7 @@ static void on_crash(int sig, siginfo_t *info, void *uctx)
     int slot = 0;
     while (slot < N_CRASH && crash_signals[slot] != sig) slot++;
     if (!atomic_exchange(&in_crash, 1) && atomic_load(&msc_state) == MSC_STATE_ON)
-        msc_sender_finish(MSC_END_SIGNAL, sig, crash_timeout_ms);
+        msc_sender_finish(MSC_END_SIGNAL, sig, 1, crash_timeout_ms);
     if (slot == N_CRASH) return;
     /* Chain: put the previous disposition back and hand it the signal. */
     sigaction(sig, &previous[slot], NULL);

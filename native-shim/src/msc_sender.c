@@ -36,7 +36,11 @@ static uint64_t lost_reported;
 static _Atomic uint64_t sent_head; /* ring positions below this have been sent (or dropped) */
 static uint64_t taken;             /* ring positions taken so far; owned by whoever holds send_mu */
 
-static _Atomic int stop_requested, finishing, finished, terminate_requested;
+/* Requests to the sender thread: END (after MPI_Finalize the connection stays open, so that calls made after
+ * it still reach the analyzer) and close. req_gen counts requests, done_gen the ones carried out. */
+static _Atomic int req_close, terminate_requested;
+static _Atomic uint32_t req_gen, done_gen;
+static _Atomic int end_sent, closed;
 static int end_how, end_code;
 
 /* ---- control text queue (pause acknowledgements) ---- */
@@ -259,7 +263,8 @@ static int pump_locked(void)
     return total;
 }
 
-static void finish_locked(void)
+/* Sends END unless already sent, and with close_after closes the connection. */
+static void finish_locked(int close_after)
 {
     /* Drain until the ring is empty; a slot reserved but never committed (its thread crashed mid-write)
      * must not hold the END back for long. */
@@ -273,20 +278,25 @@ static void finish_locked(void)
             nanosleep(&ts, NULL);
         }
     }
-    if (sock >= 0) {
+    if (sock >= 0 && !atomic_load(&end_sent)) {
         int64_t w[4] = { end_how, end_code, (int64_t)msc_ring_dropped(), (int64_t)atomic_load(&msc_seq) };
         msc_record r[1];
         layout(r, MSC_KIND_END, 0, 0, atomic_load(&msc_seq), msc_now(), 0, w, 4);
         send_frame(2, r, sizeof r);
+        atomic_store(&end_sent, 1);
+    }
+    if (close_after && sock >= 0) {
         unsigned char close_payload[2] = { 0x03, 0xe8 }; /* 1000: normal closure */
         send_frame(8, close_payload, 2);
         /* Close without waiting for the server's close frame: we are exiting, and the analyzer has END. */
         close(sock);
         sock = -1;
     }
-    atomic_store(&msc_connected, 0);
-    msc_control_pause(0);
-    atomic_store(&finished, 1);
+    if (close_after || sock < 0) {
+        atomic_store(&msc_connected, 0);
+        atomic_store(&closed, 1);
+        msc_control_pause(0);
+    }
 }
 
 /* ---- control frames from the analyzer ---- */
@@ -347,8 +357,12 @@ static void *sender_main(void *arg)
         if (sock >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)) && msc_ws_poll_read(sock, on_text) != 0)
             disconnect_locked();
         int n = pump_locked();
-        if (atomic_load(&stop_requested) || sock < 0) {
-            if (atomic_load(&stop_requested)) finish_locked();
+        uint32_t gen = atomic_load(&req_gen);
+        if (gen != atomic_load(&done_gen)) {
+            finish_locked(atomic_load(&req_close));
+            atomic_store(&done_gen, gen);
+        }
+        if (sock < 0) {
             pthread_mutex_unlock(&send_mu);
             break;
         }
@@ -379,7 +393,7 @@ int msc_sender_connect(const char *url, const char *token)
     msc_world_rank = r ? atoi(r) : 0;
     const char *s = getenv("OMPI_COMM_WORLD_SIZE");
     if (!s) s = getenv("PMI_SIZE");
-    msc_world_size = s ? atoi(s) : -1;
+    msc_world_size = s ? atoi(s) : 1; /* no launcher: a singleton */
     int vlen = 0;
     PMPI_Get_library_version(library_version, &vlen);
 
@@ -440,24 +454,27 @@ void msc_sender_flush(int timeout_ms)
     }
 }
 
-void msc_sender_finish(int how, int code, int timeout_ms)
+void msc_sender_finish(int how, int code, int close_after, int timeout_ms)
 {
+    static _Atomic int claimed;
     uint64_t deadline = msc_now() + (uint64_t)timeout_ms * 1000000u;
-    if (atomic_exchange(&finishing, 1)) {
-        while (!atomic_load(&finished) && msc_now() < deadline) sleep_ms(1);
-        return;
+    if (atomic_load(&closed)) return;
+    /* The first ending names how the rank ended; a later one (exit after MPI_Finalize) only closes. */
+    if (!atomic_exchange(&claimed, 1)) {
+        end_how = how;
+        end_code = code;
     }
-    end_how = how;
-    end_code = code;
-    if (thread_started && !pthread_equal(pthread_self(), thread)) {
-        atomic_store(&stop_requested, 1);
+    if (close_after) atomic_store(&req_close, 1);
+    if (thread_started && !pthread_equal(pthread_self(), thread) && atomic_load(&msc_connected)) {
+        uint32_t gen = atomic_fetch_add(&req_gen, 1) + 1;
         msc_sender_wake();
-        while (!atomic_load(&finished) && msc_now() < deadline) sleep_ms(1);
+        while ((int32_t)(atomic_load(&done_gen) - gen) < 0 && atomic_load(&msc_connected) && msc_now() < deadline)
+            sleep_ms(1);
     } else if (lock_until(deadline)) {
-        finish_locked();
+        finish_locked(close_after);
         pthread_mutex_unlock(&send_mu);
     }
-    atomic_store(&msc_state, MSC_STATE_OFF);
+    if (close_after) atomic_store(&msc_state, MSC_STATE_OFF);
 }
 
 /* After fork the child has no sender thread and must not write into the parent's connection. */

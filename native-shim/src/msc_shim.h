@@ -127,9 +127,15 @@ void msc_exit(msc_call *c);
 /* ---- sender (msc_sender.c) ---- */
 int msc_sender_connect(const char *url, const char *token);
 void msc_sender_start(void);
-/* Ends the stream: drains the ring, sends END, closes. Bounded by timeout_ms; safe in a signal handler
- * as far as it can be (it only polls atomics and nanosleeps while the sender thread does the work). */
-void msc_sender_finish(int how, int code, int timeout_ms);
+/* Ends the stream: drains the ring, sends END (once), and with close_after closes the connection. Bounded by
+ * timeout_ms; usable in a signal handler as far as it can be (it only polls atomics and nanosleeps while
+ * the sender thread does the work). */
+void msc_sender_finish(int how, int code, int close_after, int timeout_ms);
+/* Set after MPI_Finalize: every later call is flushed before it reaches MPI, which aborts on it. */
+extern _Atomic int msc_after_finalize;
+/* Set until MPI_Init returns: calls before it are flushed before they reach MPI too. */
+extern _Atomic int msc_before_init;
+void msc_attention_update(void);
 /* Blocks (bounded) until every record emitted so far has been sent: used before forwarding a call that
  * failed a check, because MPI may abort on it. */
 void msc_sender_flush(int timeout_ms);

@@ -12,6 +12,8 @@
 
 _Atomic int msc_state;
 _Atomic int msc_attention;
+_Atomic int msc_after_finalize;
+_Atomic int msc_before_init = 1;
 _Atomic uint32_t msc_seq;
 __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
 
@@ -43,6 +45,7 @@ static void lazy_init_once(void)
     clock_gettime(CLOCK_REALTIME, &rt);
     int64_t w = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
     msc_emit(MSC_KIND_CLOCK, 0, 0, 0, mono, 0, &w, 1, NULL, 0);
+    msc_attention_update();
     atomic_store(&msc_state, MSC_STATE_ON);
 }
 
@@ -76,13 +79,17 @@ static int paused;
 static unsigned char breakpoints[MSC_FN_COUNT];
 static int n_breakpoints;
 
-static void update_attention(void) { atomic_store(&msc_attention, paused || n_breakpoints > 0); }
+void msc_attention_update(void)
+{
+    atomic_store(&msc_attention, paused || n_breakpoints > 0 || atomic_load(&msc_after_finalize) ||
+                                     atomic_load(&msc_before_init));
+}
 
 void msc_control_pause(int on)
 {
     pthread_mutex_lock(&pause_mu);
     paused = on;
-    update_attention();
+    msc_attention_update();
     if (!on) pthread_cond_broadcast(&pause_cv);
     pthread_mutex_unlock(&pause_mu);
 }
@@ -92,17 +99,22 @@ void msc_control_breakpoints(const unsigned char *fns)
     pthread_mutex_lock(&pause_mu);
     n_breakpoints = 0;
     for (int i = 0; i < MSC_FN_COUNT; i++) n_breakpoints += (breakpoints[i] = fns[i]) != 0;
-    update_attention();
+    msc_attention_update();
     pthread_mutex_unlock(&pause_mu);
 }
 
 /* Called at a call's entry (its ENTER already in the ring) when the analyzer asked for attention. */
 void msc_pause_point(msc_call *c)
 {
+    /* Outside MPI_Init..MPI_Finalize, MPI aborts on most calls: the call is sent before MPI sees it. */
+    if (atomic_load(&msc_after_finalize) || atomic_load(&msc_before_init)) {
+        msc_sender_flush(2000);
+        return;
+    }
     pthread_mutex_lock(&pause_mu);
     if (breakpoints[c->func]) {
         paused = 1;
-        update_attention();
+        msc_attention_update();
     }
     if (paused && atomic_load(&msc_connected)) {
         char ack[96];
