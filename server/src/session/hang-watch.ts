@@ -25,6 +25,11 @@ export class HangWatch {
     this.lastEventAt = now;
   }
 
+  /** Milliseconds since the last event. */
+  quietFor(now: number): number {
+    return now - this.lastEventAt;
+  }
+
   /** Events arrived: the job moved. */
   activity(now: number): void {
     this.lastEventAt = now;

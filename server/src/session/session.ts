@@ -222,7 +222,10 @@ export class Session {
     const verdict = watch.tick(Date.now(), states, allConnected);
     if (verdict.action === 'ask-engine') {
       const deadlock = analysis.engine.findDeadlock();
-      if (deadlock !== undefined) this.foundHang(deadlock, { type: 'hang', how: 'graph' });
+      if (deadlock !== undefined) {
+        if (process.env.MPISCOPE_DEBUG === '1') this.emit('output', `mpiscope: deadlock found ${watch.quietFor(Date.now())} ms after the last event\n`, 'stderr', undefined);
+        this.foundHang(deadlock, { type: 'hang', how: 'graph' });
+      }
     } else if (verdict.action === 'no-progress') {
       this.foundHang(noProgressFinding(verdict.stuck, timeout), { type: 'hang', how: 'no-progress', ranks: verdict.stuck.map((s) => s.rank), seconds: timeout });
     }
