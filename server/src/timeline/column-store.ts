@@ -1,0 +1,50 @@
+/**
+ * Growable struct-of-arrays columns: one Float64Array per column, doubled when full, so a million rows
+ * cost a few typed-array copies instead of a million small objects.
+ */
+export class ColumnStore<K extends string> {
+  private cols: Record<K, Float64Array>;
+  private capacity: number;
+  length = 0;
+
+  constructor(
+    private readonly names: readonly K[],
+    initial = 1024,
+  ) {
+    this.capacity = initial;
+    this.cols = this.allocate(initial);
+  }
+
+  private allocate(n: number): Record<K, Float64Array> {
+    const out = {} as Record<K, Float64Array>;
+    for (const k of this.names) out[k] = new Float64Array(n);
+    return out;
+  }
+
+  /** Appends one row; values in the order of the constructor's names. */
+  push(values: readonly number[]): void {
+    if (this.length === this.capacity) this.grow();
+    const i = this.length++;
+    this.names.forEach((k, j) => {
+      this.cols[k][i] = values[j] ?? 0;
+    });
+  }
+
+  column(name: K): Float64Array {
+    return this.cols[name].subarray(0, this.length);
+  }
+
+  /** Rows [from, to) of every column as plain arrays (the JSON wire form). */
+  slice(from: number, to: number): Record<K, number[]> {
+    const out = {} as Record<K, number[]>;
+    for (const k of this.names) out[k] = Array.from(this.cols[k].subarray(from, to));
+    return out;
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    const next = this.allocate(this.capacity);
+    for (const k of this.names) next[k].set(this.cols[k]);
+    this.cols = next;
+  }
+}

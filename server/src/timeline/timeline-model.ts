@@ -1,0 +1,362 @@
+import type { EnterEvent, ExitEvent, CompleteEvent, FunctionSpec, Handle, RankEvent } from '../engine/types';
+import type { Finding } from '../session/session-api';
+import { callClassOf } from './call-class';
+import { list, rolesOf, scalar } from './call-roles';
+import { ClockAlign } from './clock-align';
+import { ColumnStore } from './column-store';
+import { CommIds } from './comm-ids';
+import { MessagePairs, type RecvSide, type SendSide } from './message-pairs';
+import type {
+  OpenCall,
+  TimelineData,
+  TimelineFinding,
+  TimelineFunction,
+  TimelineMessage,
+  TimelineSite,
+} from './timeline-protocol';
+
+const PROC_NULL = -2;
+const SPAN_COLUMNS = ['rank', 'start', 'end', 'fn', 'site', 'comm'] as const;
+const MESSAGE_COLUMNS = ['src', 'sendTime', 'dst', 'recvTime', 'bytes', 'tag'] as const;
+/** Calls whose new request is one side of a point-to-point message (collective requests carry none). */
+const REQUEST_KINDS: Readonly<Record<string, 'send' | 'recv'>> = {
+  isend: 'send',
+  send_init: 'send',
+  irecv: 'recv',
+  recv_init: 'recv',
+  imrecv: 'recv',
+};
+
+interface Open {
+  readonly start: number;
+  readonly fn: FunctionSpec;
+  readonly site: number;
+  readonly comm: number;
+  readonly event: EnterEvent;
+}
+
+interface RequestInfo {
+  readonly kind: 'send' | 'recv';
+  readonly persistent: boolean;
+  readonly comm: Handle;
+  readonly dest: number;
+  readonly tag: number;
+}
+
+interface RankTrack {
+  open: Open | undefined;
+  lastStart: number;
+  readonly requests: Map<Handle, RequestInfo>;
+  /** Matched-probe message handles → their communicator handle (for MPI_Mrecv/Imrecv). */
+  readonly messages: Map<Handle, Handle>;
+  ended: boolean;
+}
+
+/**
+ * Turns decoded events into the timeline: spans per rank (ENTER..EXIT), messages (send → receive, paired
+ * by the non-overtaking rule from the receives' actual source and tag), open calls and findings placed
+ * on the lanes. Pure: no clock, no I/O; the feed decides when to take a batch and where to send it.
+ */
+export class TimelineModel {
+  private readonly clock = new ClockAlign();
+  private readonly comms = new CommIds();
+  private readonly spans = new ColumnStore(SPAN_COLUMNS, 4096);
+  private readonly messages = new ColumnStore(MESSAGE_COLUMNS, 1024);
+  private readonly pairs = new MessagePairs((s, r) => this.addMessage(s, r));
+  private readonly tracks = new Map<number, RankTrack>();
+  private readonly functions = new Map<number, TimelineFunction>();
+  private readonly siteIds = new Map<string, number>();
+  private readonly sites: TimelineSite[] = [];
+  private readonly findings: TimelineFinding[] = [];
+  private now = 0;
+  private seq = 0;
+  /** What has been handed out by takeBatch() (everything before these indices). */
+  private sent = { spans: 0, messages: 0, functions: 0, findings: 0, sites: 0 };
+  private readonly functionOrder: TimelineFunction[] = [];
+  private readonly siteUpdates: TimelineSite[] = [];
+  private dirty = false;
+
+  constructor(
+    private ranks: number,
+    private readonly program = '',
+  ) {}
+
+  get spanCount(): number {
+    return this.spans.length;
+  }
+
+  get messageCount(): number {
+    return this.messages.length;
+  }
+
+  push(e: RankEvent): void {
+    this.dirty = true;
+    if (e.rank >= this.ranks) this.ranks = e.rank + 1;
+    if (e.type === 'clock') {
+      this.clock.clock(e.rank, e.time, e.realtime);
+      return;
+    }
+    const t = this.clock.toJob(e.rank, e.time);
+    if (t > this.now) this.now = t;
+    const track = this.track(e.rank);
+    switch (e.type) {
+      case 'enter':
+        this.enter(track, e, t);
+        break;
+      case 'complete':
+        this.complete(track, e, t);
+        break;
+      case 'exit':
+        this.exit(track, e, t);
+        break;
+      case 'comm':
+        this.comms.add(e);
+        break;
+      case 'end':
+        track.ended = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** A finding (resolved by the session): placed at the start of each named rank's current or last call. */
+  addFinding(f: Finding): void {
+    this.dirty = true;
+    const times = f.locations.map((l) => {
+      const tr = this.tracks.get(l.rank);
+      return tr?.open?.start ?? tr?.lastStart ?? this.now;
+    });
+    this.findings.push({
+      id: this.findings.length,
+      kind: f.kind,
+      severity: f.severity,
+      message: f.message,
+      locations: f.locations.map((l) => ({
+        rank: l.rank,
+        file: l.file,
+        line: l.line,
+        call: l.call,
+        detail: l.detail,
+      })),
+      times,
+    });
+  }
+
+  /** Call sites the server has not resolved yet: (site id, rank, address). */
+  unresolvedSites(): readonly TimelineSite[] {
+    return this.sites.filter((s) => s.file === '' && s.function === '');
+  }
+
+  /** The server resolved a call site; the next batch carries it. */
+  resolveSite(id: number, file: string, line: number, fn: string): void {
+    const s = this.sites[id];
+    if (s === undefined) return;
+    const next = { ...s, file, line, function: fn };
+    this.sites[id] = next;
+    this.siteUpdates.push(next);
+    this.dirty = true;
+  }
+
+  /** Everything new since the previous call, or undefined when nothing changed. */
+  takeBatch(): TimelineData | undefined {
+    if (!this.dirty) return undefined;
+    this.dirty = false;
+    const s = this.sent;
+    const batch = this.data(this.seq++, s.spans, s.messages, s.functions, s.findings, s.sites);
+    batch.sites.push(...this.siteUpdates);
+    this.siteUpdates.length = 0;
+    this.sent = {
+      spans: this.spans.length,
+      messages: this.messages.length,
+      functions: this.functionOrder.length,
+      findings: this.findings.length,
+      sites: this.sites.length,
+    };
+    return batch;
+  }
+
+  /**
+   * Everything already handed out by takeBatch(), as a reset and one data batch: for a receiver that
+   * starts late. Together with the batches taken after it, it is the whole job.
+   */
+  snapshot(): TimelineMessage[] {
+    const reset: TimelineMessage = { type: 'reset', ranks: this.ranks, program: this.program };
+    const all = this.data(Math.max(0, this.seq - 1), 0, 0, 0, 0, 0, this.sent);
+    // Sites resolved since are in the next delta anyway; the snapshot shows them as they were sent.
+    return [reset, all];
+  }
+
+  /** The reset message a new job starts with. */
+  reset(): TimelineMessage {
+    return { type: 'reset', ranks: this.ranks, program: this.program };
+  }
+
+  private data(
+    seq: number,
+    spans: number,
+    messages: number,
+    functions: number,
+    findings: number,
+    sites: number,
+    until = {
+      spans: this.spans.length,
+      messages: this.messages.length,
+      functions: this.functionOrder.length,
+      findings: this.findings.length,
+      sites: this.sites.length,
+    },
+  ): TimelineData & { sites: TimelineSite[] } {
+    const open: OpenCall[] = [];
+    for (const [rank, tr] of this.tracks) {
+      if (tr.open !== undefined) {
+        open.push({ rank, start: tr.open.start, fn: tr.open.fn.id, site: tr.open.site, comm: tr.open.comm });
+      }
+    }
+    let ended = this.tracks.size >= this.ranks;
+    for (const tr of this.tracks.values()) ended &&= tr.ended;
+    return {
+      type: 'data',
+      seq,
+      ranks: this.ranks,
+      now: this.now,
+      functions: this.functionOrder.slice(functions, until.functions),
+      sites: this.sites.slice(sites, until.sites),
+      spans: this.spans.slice(spans, until.spans),
+      messages: this.messages.slice(messages, until.messages),
+      findings: this.findings.slice(findings, until.findings),
+      open,
+      ended,
+    };
+  }
+
+  private track(rank: number): RankTrack {
+    let tr = this.tracks.get(rank);
+    if (tr === undefined) {
+      tr = { open: undefined, lastStart: 0, requests: new Map(), messages: new Map(), ended: false };
+      this.tracks.set(rank, tr);
+    }
+    return tr;
+  }
+
+  private siteId(rank: number, address: number): number {
+    if (address === 0) return -1;
+    const key = `${rank}:${address}`;
+    let id = this.siteIds.get(key);
+    if (id === undefined) {
+      id = this.sites.length;
+      this.siteIds.set(key, id);
+      this.sites.push({ id, rank, address, file: '', line: 0, function: '' });
+    }
+    return id;
+  }
+
+  private enter(tr: RankTrack, e: EnterEvent, t: number): void {
+    if (!this.functions.has(e.fn.id)) {
+      const f: TimelineFunction = { id: e.fn.id, name: e.fn.name, cls: callClassOf(e.fn.cls) };
+      this.functions.set(e.fn.id, f);
+      this.functionOrder.push(f);
+    }
+    const roles = rolesOf(e.fn);
+    const commHandle = scalar(e.args, roles.comm);
+    const comm = roles.comm === undefined ? -1 : this.comms.id(e.rank, commHandle);
+    tr.open = { start: t, fn: e.fn, site: this.siteId(e.rank, e.site), comm, event: e };
+    tr.lastStart = t;
+    switch (e.fn.cls) {
+      case 'send':
+      case 'isend':
+      case 'sendrecv':
+      case 'sendrecv_replace':
+        this.postSend(e.rank, commHandle, scalar(e.args, roles.dest), scalar(e.args, roles.sendTag), t);
+        break;
+      case 'start':
+      case 'startall':
+        for (const h of [...list(e.args, roles.request), ...list(e.args, roles.requests)]) {
+          const r = tr.requests.get(h);
+          if (r?.kind === 'send') this.postSend(e.rank, r.comm, r.dest, r.tag, t);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private postSend(rank: number, commHandle: Handle, dest: number, tag: number, time: number): void {
+    if (dest === PROC_NULL) return;
+    const send: SendSide = {
+      src: rank,
+      dst: this.comms.world(rank, commHandle, dest),
+      comm: this.comms.id(rank, commHandle),
+      tag,
+      time,
+    };
+    this.pairs.send(send);
+  }
+
+  private complete(tr: RankTrack, e: CompleteEvent, t: number): void {
+    if (e.cancelled || e.source === PROC_NULL || e.source < 0) return;
+    let commHandle: Handle | undefined;
+    const open = tr.open;
+    if (e.request === 0) {
+      if (open === undefined) return;
+      const roles = rolesOf(open.fn);
+      switch (open.fn.cls) {
+        case 'recv':
+        case 'sendrecv':
+        case 'sendrecv_replace':
+          commHandle = scalar(open.event.args, roles.comm);
+          break;
+        case 'mrecv':
+          commHandle = tr.messages.get(scalar(open.event.args, roles.message));
+          break;
+        default:
+          return; // Probes and blocking sends complete nothing that is a message arrival.
+      }
+    } else {
+      const r = tr.requests.get(e.request);
+      if (r === undefined || r.kind !== 'recv') return;
+      if (!r.persistent) tr.requests.delete(e.request);
+      commHandle = r.comm;
+    }
+    if (commHandle === undefined) return;
+    const recv: RecvSide = {
+      src: this.comms.world(e.rank, commHandle, e.source),
+      dst: e.rank,
+      comm: this.comms.id(e.rank, commHandle),
+      tag: e.tag,
+      time: t,
+      bytes: e.bytes,
+    };
+    this.pairs.recv(recv);
+  }
+
+  private exit(tr: RankTrack, e: ExitEvent, t: number): void {
+    const open = tr.open;
+    if (open === undefined || open.event.seq !== e.seq) return;
+    tr.open = undefined;
+    this.spans.push([e.rank, open.start, t, open.fn.id, open.site, open.comm]);
+    const roles = rolesOf(open.fn);
+    const args = open.event.args;
+    const out = scalar(e.outputs, roles.requestOut);
+    const cls = open.fn.cls;
+    const kind = REQUEST_KINDS[cls];
+    if (out !== 0 && kind !== undefined) {
+      const persistent = cls === 'send_init' || cls === 'recv_init';
+      const comm =
+        cls === 'imrecv' ? (tr.messages.get(scalar(args, roles.message)) ?? 0) : scalar(args, roles.comm);
+      tr.requests.set(out, {
+        kind,
+        persistent,
+        comm,
+        dest: scalar(args, roles.dest),
+        tag: scalar(args, roles.sendTag),
+      });
+    }
+    const msg = scalar(e.outputs, roles.messageOut);
+    if (msg !== 0) tr.messages.set(msg, scalar(args, roles.comm));
+  }
+
+  private addMessage(s: SendSide, r: RecvSide): void {
+    this.messages.push([s.src, s.time, r.dst, r.time, r.bytes, r.tag]);
+  }
+}

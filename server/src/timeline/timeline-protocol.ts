@@ -1,0 +1,153 @@
+/**
+ * The timeline's wire format: what the language server sends the webview (through the extension host,
+ * as the `mpiscope/timeline` LSP notification, then `postMessage`). The model (timeline-model.ts) writes
+ * it and the webview (webview/src/store) reads it; this file is the only definition of its shape.
+ *
+ * Batches are deltas in column form (struct of arrays): plain number arrays, because LSP notifications are
+ * JSON and typed arrays do not survive JSON. The webview copies the columns into typed arrays.
+ *
+ * Times are nanoseconds since the job's origin: the first rank clock (CLOCK record) the model saw, with
+ * every rank's monotonic clock shifted by its own (realtime - monotonic) offset, so lanes line up.
+ */
+
+/** LSP notification method carrying one TimelineMessage (server → client). */
+export const TIMELINE_NOTIFICATION = 'mpiscope/timeline';
+
+/** What a call does, for colouring. Stable numbers: the webview indexes palettes with them. */
+export const CallClass = {
+  other: 0,
+  send: 1,
+  recv: 2,
+  collective: 3,
+  wait: 4,
+  setup: 5,
+} as const;
+export type CallClass = (typeof CallClass)[keyof typeof CallClass];
+export const CALL_CLASS_NAMES: readonly string[] = ['other', 'send', 'recv', 'collective', 'wait', 'setup'];
+
+/** Spans completed since the previous batch, in the order their calls returned (per rank: by start). */
+export interface SpanColumns {
+  readonly rank: number[];
+  readonly start: number[];
+  readonly end: number[];
+  /** Function id (index into mpi-api.json functions); named by TimelineFunction entries. */
+  readonly fn: number[];
+  /** Site id (TimelineSite.id), -1 when the call site is unknown. */
+  readonly site: number[];
+  /** Communicator id shared by every rank (same for the same communicator), -1 for calls without one. */
+  readonly comm: number[];
+}
+
+/** Messages matched since the previous batch: one arrow from (src, sendTime) to (dst, recvTime). */
+export interface MessageColumns {
+  readonly src: number[];
+  /** When the send (or isend, or sendrecv) was entered. */
+  readonly sendTime: number[];
+  readonly dst: number[];
+  /** When the receive completed (the COMPLETE record of the receiving or waiting call). */
+  readonly recvTime: number[];
+  readonly bytes: number[];
+  readonly tag: number[];
+}
+
+/** A call that has entered and not returned (yet): drawn up to `now`, hatched when it is blocked. */
+export interface OpenCall {
+  readonly rank: number;
+  readonly start: number;
+  readonly fn: number;
+  readonly site: number;
+  readonly comm: number;
+}
+
+export interface TimelineFunction {
+  readonly id: number;
+  readonly name: string;
+  readonly cls: CallClass;
+}
+
+/** A call site. file/line arrive later (a second entry with the same id) once the server resolved them. */
+export interface TimelineSite {
+  readonly id: number;
+  readonly rank: number;
+  /** Return address, for display when the file is unknown. */
+  readonly address: number;
+  /** Absolute path, "" while unknown. */
+  readonly file: string;
+  /** 1-based, 0 while unknown. */
+  readonly line: number;
+  readonly function: string;
+}
+
+export interface TimelineLocation {
+  readonly rank: number;
+  readonly file: string;
+  readonly line: number;
+  readonly call: string;
+  readonly detail: string;
+}
+
+export interface TimelineFinding {
+  readonly id: number;
+  /** A FindingKind ('deadlock', 'message-race', …). */
+  readonly kind: string;
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly message: string;
+  readonly locations: readonly TimelineLocation[];
+  /** For each location: where on its rank's lane the finding sits (start of the named call). */
+  readonly times: readonly number[];
+}
+
+/** Start over: a new job (or a newly opened panel that is about to receive everything again). */
+export interface TimelineReset {
+  readonly type: 'reset';
+  readonly ranks: number;
+  /** The program, for the title; "" when unknown. */
+  readonly program: string;
+}
+
+export interface TimelineData {
+  readonly type: 'data';
+  /** Increases by one per data batch of a job, so a receiver can tell a batch went missing. */
+  readonly seq: number;
+  readonly ranks: number;
+  /** Latest time seen on any rank: open calls extend to here. */
+  readonly now: number;
+  readonly functions: TimelineFunction[];
+  readonly sites: TimelineSite[];
+  readonly spans: SpanColumns;
+  readonly messages: MessageColumns;
+  readonly findings: TimelineFinding[];
+  /** Every call open now (a full snapshot, not a delta; ranks not listed are outside MPI). */
+  readonly open: OpenCall[];
+  /** True once every rank ended: nothing more will come for this job. */
+  readonly ended: boolean;
+}
+
+export type TimelineMessage = TimelineReset | TimelineData;
+
+/** Messages from the webview to its host. */
+export type WebviewRequest =
+  { readonly type: 'ready' } | { readonly type: 'reveal'; readonly file: string; readonly line: number };
+
+export function emptySpans(): SpanColumns {
+  return { rank: [], start: [], end: [], fn: [], site: [], comm: [] };
+}
+
+export function emptyMessages(): MessageColumns {
+  return { src: [], sendTime: [], dst: [], recvTime: [], bytes: [], tag: [] };
+}
+
+/** Narrowing for messages that crossed a process boundary (the webview trusts nothing it is posted). */
+export function isTimelineMessage(value: unknown): value is TimelineMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { type?: unknown; ranks?: unknown; spans?: unknown; messages?: unknown };
+  if (v.type === 'reset') return typeof v.ranks === 'number';
+  return (
+    v.type === 'data' &&
+    typeof v.ranks === 'number' &&
+    typeof v.spans === 'object' &&
+    v.spans !== null &&
+    typeof v.messages === 'object' &&
+    v.messages !== null
+  );
+}
