@@ -21,16 +21,25 @@ export function findingsOf(job: Job, seed: number): EngineFinding[] {
   const live = engine.takeFindings();
   const deadlock = engine.findDeadlock();
   // The session calls finish() once the job is over: every rank ended, or it ended a deadlocked job.
-  const over = deadlock !== undefined || engine.rankStates().every((r) => r.state === 'finalized' || r.state === 'ended');
+  const over =
+    deadlock !== undefined ||
+    engine.rankStates().every((r) => r.state === 'finalized' || r.state === 'ended');
   return [...live, ...(deadlock ? [deadlock] : []), ...(over ? engine.finish() : [])];
 }
 
 function show(fs: readonly EngineFinding[]): string {
-  return fs.map((f) => `${f.kind} [${f.locations.map((l) => l.rank).join(',')}]: ${f.message}\n    ${f.locations.map((l) => `${l.rank}: ${l.detail}`).join('\n    ')}`).join('\n');
+  return fs
+    .map(
+      (f) =>
+        `${f.kind} [${f.locations.map((l) => l.rank).join(',')}]: ${f.message}\n    ${f.locations.map((l) => `${l.rank}: ${l.detail}`).join('\n    ')}`,
+    )
+    .join('\n');
 }
 
-const byKind = (a: { kind: string; ranks: readonly number[] }, b: { kind: string; ranks: readonly number[] }) =>
-  a.kind.localeCompare(b.kind) || a.ranks.join().localeCompare(b.ranks.join());
+const byKind = (
+  a: { kind: string; ranks: readonly number[] },
+  b: { kind: string; ranks: readonly number[] },
+) => a.kind.localeCompare(b.kind) || a.ranks.join().localeCompare(b.ranks.join());
 
 export function check(job: Job, expected: readonly Expected[]): EngineFinding[] {
   const got = findingsOf(job, 0);
@@ -38,14 +47,25 @@ export function check(job: Job, expected: readonly Expected[]): EngineFinding[] 
   const want = expected.map((e) => ({ kind: e.kind, ranks: [...e.ranks] })).sort(byKind);
   assert.deepEqual(summary, want, `findings:\n${show(got)}`);
   for (const e of expected) {
-    const f = got.find((x) => x.kind === e.kind && x.locations.map((l) => l.rank).join() === e.ranks.join()) as EngineFinding;
+    const f = got.find(
+      (x) => x.kind === e.kind && x.locations.map((l) => l.rank).join() === e.ranks.join(),
+    ) as EngineFinding;
     for (const m of e.message ?? []) assert.ok(f.message.includes(m), `message lacks "${m}":\n${show([f])}`);
     (e.details ?? []).forEach((d, i) => {
       assert.ok(f.locations[i]?.detail.includes(d), `location ${i} lacks "${d}":\n${show([f])}`);
     });
   }
   // Ranks' streams arrive interleaved arbitrarily: every interleaving must give the same findings.
-  const norm = (fs: EngineFinding[]) => JSON.stringify([...fs].sort((a, b) => byKind({ kind: a.kind, ranks: a.locations.map((l) => l.rank) }, { kind: b.kind, ranks: b.locations.map((l) => l.rank) })));
-  for (let seed = 1; seed <= 8; seed++) assert.equal(norm(findingsOf(job, seed)), norm(got), `interleaving ${seed} differs`);
+  const norm = (fs: EngineFinding[]) =>
+    JSON.stringify(
+      [...fs].sort((a, b) =>
+        byKind(
+          { kind: a.kind, ranks: a.locations.map((l) => l.rank) },
+          { kind: b.kind, ranks: b.locations.map((l) => l.rank) },
+        ),
+      ),
+    );
+  for (let seed = 1; seed <= 8; seed++)
+    assert.equal(norm(findingsOf(job, seed)), norm(got), `interleaving ${seed} differs`);
   return got;
 }

@@ -12,7 +12,10 @@ test('recv-recv deadlock names both ranks and calls', () => {
       kind: 'deadlock',
       ranks: [0, 1],
       message: ['rank 0 waits in MPI_Recv for rank 1, rank 1 waits in MPI_Recv for rank 0', 'send first'],
-      details: ['MPI_Recv from rank 1, tag 7 on MPI_COMM_WORLD', 'MPI_Recv from rank 0, tag 7 on MPI_COMM_WORLD'],
+      details: [
+        'MPI_Recv from rank 1, tag 7 on MPI_COMM_WORLD',
+        'MPI_Recv from rank 0, tag 7 on MPI_COMM_WORLD',
+      ],
     },
   ]);
 });
@@ -24,7 +27,15 @@ function ranks(job: Job) {
 test('three-rank ring', () => {
   const job = new Job(3);
   ranks(job).forEach((r, i) => r.recv((i + 1) % 3, { hang: true }));
-  check(job, [{ kind: 'deadlock', ranks: [0, 1, 2], message: ['rank 0 waits in MPI_Recv for rank 1, rank 1 waits in MPI_Recv for rank 2, rank 2 waits in MPI_Recv for rank 0'] }]);
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1, 2],
+      message: [
+        'rank 0 waits in MPI_Recv for rank 1, rank 1 waits in MPI_Recv for rank 2, rank 2 waits in MPI_Recv for rank 0',
+      ],
+    },
+  ]);
 });
 
 test('a rank waiting on the cycle is reported as blocked behind it', () => {
@@ -33,7 +44,14 @@ test('a rank waiting on the cycle is reported as blocked behind it', () => {
   r0?.recv(1, { hang: true });
   r1?.recv(0, { hang: true });
   r2?.recv(0, { hang: true });
-  check(job, [{ kind: 'deadlock', ranks: [0, 1, 2], message: ['rank 2 is blocked behind them'], details: ['', '', 'blocked behind the deadlock: MPI_Recv from rank 0'] }]);
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1, 2],
+      message: ['rank 2 is blocked behind them'],
+      details: ['', '', 'blocked behind the deadlock: MPI_Recv from rank 0'],
+    },
+  ]);
 });
 
 test('collectives called in a different order: mismatch and deadlock', () => {
@@ -42,8 +60,17 @@ test('collectives called in a different order: mismatch and deadlock', () => {
   r0?.bcast(0, { hang: true });
   r1?.barrier({ hang: true });
   check(job, [
-    { kind: 'collective-mismatch', ranks: [0, 1], message: ['rank 0 calls MPI_Bcast', 'rank 1 calls MPI_Barrier'] },
-    { kind: 'deadlock', ranks: [0, 1], message: ['same collectives'], details: ['rank 1 called MPI_Barrier instead', 'rank 0 called MPI_Bcast'] },
+    {
+      kind: 'collective-mismatch',
+      ranks: [0, 1],
+      message: ['rank 0 calls MPI_Bcast', 'rank 1 calls MPI_Barrier'],
+    },
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: ['same collectives'],
+      details: ['rank 1 called MPI_Barrier instead', 'rank 0 called MPI_Bcast'],
+    },
   ]);
 });
 
@@ -53,7 +80,13 @@ test('a collective waiting for a rank that waits for a message from it', () => {
   r0?.barrier({ hang: true });
   r1?.barrier({ hang: true });
   r2?.recv(0, { hang: true });
-  check(job, [{ kind: 'deadlock', ranks: [0, 2, 1], details: ['waiting for rank 2 which is in MPI_Recv', 'MPI_Recv from rank 0', 'blocked behind'] }]);
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 2, 1],
+      details: ['waiting for rank 2 which is in MPI_Recv', 'MPI_Recv from rank 0', 'blocked behind'],
+    },
+  ]);
 });
 
 test('Waitall on a message that is never sent', () => {
@@ -68,7 +101,9 @@ test('Waitall on a message that is never sent', () => {
       kind: 'deadlock',
       ranks: [0],
       message: ['rank 0 waits in MPI_Waitall for rank 1, which already finalized'],
-      details: ['MPI_Waitall: request 1 (MPI_Irecv from rank 1, tag 5 on MPI_COMM_WORLD, which already finalized) never matched'],
+      details: [
+        'MPI_Waitall: request 1 (MPI_Irecv from rank 1, tag 5 on MPI_COMM_WORLD, which already finalized) never matched',
+      ],
     },
   ]);
 });
@@ -95,7 +130,14 @@ test('waiting for a rank that finalized is a deadlock even alone', () => {
   const [r0, r1] = ranks(job);
   r0?.recv(1, { tag: 3, hang: true });
   r1?.finalize();
-  check(job, [{ kind: 'deadlock', ranks: [0], message: ['rank 0 waits in MPI_Recv for rank 1, which already finalized'], details: ['MPI_Recv from rank 1, tag 3 on MPI_COMM_WORLD, which already finalized'] }]);
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0],
+      message: ['rank 0 waits in MPI_Recv for rank 1, which already finalized'],
+      details: ['MPI_Recv from rank 1, tag 3 on MPI_COMM_WORLD, which already finalized'],
+    },
+  ]);
 });
 
 test('a rank in MPI_Finalize and one waiting for its message', () => {
@@ -103,7 +145,13 @@ test('a rank in MPI_Finalize and one waiting for its message', () => {
   const [r0, r1] = ranks(job);
   r0?.finalize({ hang: true });
   r1?.recv(0, { hang: true });
-  check(job, [{ kind: 'deadlock', ranks: [0, 1], details: ['MPI_Finalize: waiting for rank 1 which is in MPI_Recv', 'MPI_Recv from rank 0'] }]);
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      details: ['MPI_Finalize: waiting for rank 1 which is in MPI_Recv', 'MPI_Recv from rank 0'],
+    },
+  ]);
 });
 
 test('two synchronous sends to each other', () => {
@@ -111,7 +159,14 @@ test('two synchronous sends to each other', () => {
   const [r0, r1] = ranks(job);
   r0?.ssend(1, { hang: true });
   r1?.ssend(0, { hang: true });
-  check(job, [{ kind: 'deadlock', ranks: [0, 1], message: ['MPI_Irecv'], details: ['MPI_Ssend to rank 1, tag 0', 'MPI_Ssend to rank 0'] }]);
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: ['MPI_Irecv'],
+      details: ['MPI_Ssend to rank 1, tag 0', 'MPI_Ssend to rank 0'],
+    },
+  ]);
 });
 
 test('a blocked send whose receive is already posted is not deadlocked', () => {
@@ -148,7 +203,10 @@ test('deadlock on a duplicated communicator, where handles differ per rank', () 
     {
       kind: 'deadlock',
       ranks: [0, 1],
-      details: ['on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup)', 'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup) (rank 0 sent tag 1 on MPI_COMM_WORLD instead, with MPI_Send)'],
+      details: [
+        'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup)',
+        'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup) (rank 0 sent tag 1 on MPI_COMM_WORLD instead, with MPI_Send)',
+      ],
     },
   ]);
 });

@@ -54,16 +54,42 @@ export class Rank {
   }
 
   /** One call: enter, (completions), exit unless it hangs. Returns its seq. */
-  call(name: string, args: Record<string, ArgValue>, o: Opts = {}, completes: [number, number, number][] = [], outputs: Record<string, ArgValue> = {}): number {
+  call(
+    name: string,
+    args: Record<string, ArgValue>,
+    o: Opts = {},
+    completes: [number, number, number][] = [],
+    outputs: Record<string, ArgValue> = {},
+  ): number {
     const fn = functionNamed(name);
     const seq = ++this.seq;
     const rank = this.rank;
     this.events.push({ type: 'enter', rank, seq, time: ++this.time, fn, site: o.site ?? 0x1000 + seq, args });
     if (o.hang) return seq;
     for (const [request, source, tag] of completes) {
-      this.events.push({ type: 'complete', rank, seq, time: ++this.time, fn, request, source, tag, bytes: 4, error: 0, cancelled: false });
+      this.events.push({
+        type: 'complete',
+        rank,
+        seq,
+        time: ++this.time,
+        fn,
+        request,
+        source,
+        tag,
+        bytes: 4,
+        error: 0,
+        cancelled: false,
+      });
     }
-    this.events.push({ type: 'exit', rank, seq, time: ++this.time, fn, returnCode: 0, outputs: { flag: 0, ...outputs } });
+    this.events.push({
+      type: 'exit',
+      rank,
+      seq,
+      time: ++this.time,
+      fn,
+      returnCode: 0,
+      outputs: { flag: 0, ...outputs },
+    });
     return seq;
   }
 
@@ -94,7 +120,14 @@ export class Rank {
   }
 
   private p2p(peer: number, o: Opts) {
-    return { buf: 0x5000, count: 1, datatype: 7, tag: o.tag ?? 0, comm: this.handle(o.comm ?? 'world'), peer };
+    return {
+      buf: 0x5000,
+      count: 1,
+      datatype: 7,
+      tag: o.tag ?? 0,
+      comm: this.handle(o.comm ?? 'world'),
+      peer,
+    };
   }
 
   send(dest: number, o: Opts = {}, fn = 'MPI_Send'): this {
@@ -110,7 +143,12 @@ export class Rank {
   recv(source: number, o: Opts = {}): this {
     const a = this.p2p(source, o);
     const got = o.got ?? [source, a.tag];
-    this.call('MPI_Recv', { buf: a.buf, count: a.count, datatype: a.datatype, source, tag: a.tag, comm: a.comm, status: 0 }, o, [[0, got[0], got[1]]]);
+    this.call(
+      'MPI_Recv',
+      { buf: a.buf, count: a.count, datatype: a.datatype, source, tag: a.tag, comm: a.comm, status: 0 },
+      o,
+      [[0, got[0], got[1]]],
+    );
     return this;
   }
 
@@ -125,7 +163,13 @@ export class Rank {
     const a = this.p2p(dest, o);
     const h = 0x7000 + this.nextReq++;
     this.reqs.set(h, { kind: 'send', source: 0, tag: 0 });
-    this.call('MPI_Isend', { buf: a.buf, count: a.count, datatype: a.datatype, dest, tag: a.tag, comm: a.comm, request: 0 }, {}, [], { request: h });
+    this.call(
+      'MPI_Isend',
+      { buf: a.buf, count: a.count, datatype: a.datatype, dest, tag: a.tag, comm: a.comm, request: 0 },
+      {},
+      [],
+      { request: h },
+    );
     return h;
   }
 
@@ -134,7 +178,13 @@ export class Rank {
     const h = 0x7000 + this.nextReq++;
     const got = o.got ?? [source, a.tag];
     this.reqs.set(h, { kind: 'recv', source: got[0], tag: got[1] });
-    this.call('MPI_Irecv', { buf: a.buf, count: a.count, datatype: a.datatype, source, tag: a.tag, comm: a.comm, request: 0 }, {}, [], { request: h });
+    this.call(
+      'MPI_Irecv',
+      { buf: a.buf, count: a.count, datatype: a.datatype, source, tag: a.tag, comm: a.comm, request: 0 },
+      {},
+      [],
+      { request: h },
+    );
     return h;
   }
 
@@ -157,14 +207,25 @@ export class Rank {
   }
 
   waitall(hs: number[], o: Opts = {}): this {
-    this.call('MPI_Waitall', { count: hs.length, array_of_requests: hs, array_of_statuses: 0 }, o, o.hang ? [] : hs.map((h) => this.completion(h)));
+    this.call(
+      'MPI_Waitall',
+      { count: hs.length, array_of_requests: hs, array_of_statuses: 0 },
+      o,
+      o.hang ? [] : hs.map((h) => this.completion(h)),
+    );
     return this;
   }
 
   /** Waitany that completes request hs[index]. */
   waitany(hs: number[], index: number, o: Opts = {}): this {
     const h = hs[index] as number;
-    this.call('MPI_Waitany', { count: hs.length, array_of_requests: hs, index: 0, status: 0 }, o, o.hang ? [] : [this.completion(h)], { index });
+    this.call(
+      'MPI_Waitany',
+      { count: hs.length, array_of_requests: hs, index: 0, status: 0 },
+      o,
+      o.hang ? [] : [this.completion(h)],
+      { index },
+    );
     return this;
   }
 
@@ -174,7 +235,20 @@ export class Rank {
     const got = o.got ?? [source, rtag];
     this.call(
       'MPI_Sendrecv',
-      { sendbuf: 1, sendcount: 1, sendtype: 7, dest, sendtag: a.tag, recvbuf: 2, recvcount: 1, recvtype: 7, source, recvtag: rtag, comm: a.comm, status: 0 },
+      {
+        sendbuf: 1,
+        sendcount: 1,
+        sendtype: 7,
+        dest,
+        sendtag: a.tag,
+        recvbuf: 2,
+        recvcount: 1,
+        recvtype: 7,
+        source,
+        recvtag: rtag,
+        comm: a.comm,
+        status: 0,
+      },
       o,
       [[0, got[0], got[1]]],
     );
@@ -187,25 +261,46 @@ export class Rank {
   }
 
   bcast(root: number, o: Opts = {}): this {
-    this.call('MPI_Bcast', { buffer: 1, count: 1, datatype: 7, root, comm: this.handle(o.comm ?? 'world') }, o);
+    this.call(
+      'MPI_Bcast',
+      { buffer: 1, count: 1, datatype: 7, root, comm: this.handle(o.comm ?? 'world') },
+      o,
+    );
     return this;
   }
 
   reduce(root: number, o: Opts = {}): this {
-    this.call('MPI_Reduce', { sendbuf: 1, recvbuf: 2, count: 1, datatype: 7, op: 3, root, comm: this.handle(o.comm ?? 'world') }, o);
+    this.call(
+      'MPI_Reduce',
+      { sendbuf: 1, recvbuf: 2, count: 1, datatype: 7, op: 3, root, comm: this.handle(o.comm ?? 'world') },
+      o,
+    );
     return this;
   }
 
   allreduce(o: Opts = {}): this {
-    this.call('MPI_Allreduce', { sendbuf: 1, recvbuf: 2, count: 1, datatype: 7, op: 3, comm: this.handle(o.comm ?? 'world') }, o);
+    this.call(
+      'MPI_Allreduce',
+      { sendbuf: 1, recvbuf: 2, count: 1, datatype: 7, op: 3, comm: this.handle(o.comm ?? 'world') },
+      o,
+    );
     return this;
   }
 
   /** MPI_Comm_dup (or split into `members`) of `parent`, known afterwards as `name`. */
-  commCreate(fn: 'MPI_Comm_dup' | 'MPI_Comm_split', parent: string, name: string, members: number[], o: Opts = {}): this {
+  commCreate(
+    fn: 'MPI_Comm_dup' | 'MPI_Comm_split',
+    parent: string,
+    name: string,
+    members: number[],
+    o: Opts = {},
+  ): this {
     const ph = this.handle(parent);
     const handle = 1000 + this.rank * 100 + this.comms.size;
-    const args: Record<string, ArgValue> = fn === 'MPI_Comm_dup' ? { comm: ph, newcomm: 0 } : { comm: ph, color: members[0] ?? 0, key: 0, newcomm: 0 };
+    const args: Record<string, ArgValue> =
+      fn === 'MPI_Comm_dup'
+        ? { comm: ph, newcomm: 0 }
+        : { comm: ph, color: members[0] ?? 0, key: 0, newcomm: 0 };
     const seq = this.call(fn, args, o, [], { newcomm: handle });
     if (!o.hang) this.announce(name, handle, members, ph, seq);
     return this;
@@ -218,7 +313,15 @@ export class Rank {
   }
 
   end(how: EndHow, code = 0): this {
-    this.events.push({ type: 'end', rank: this.rank, seq: this.seq, time: ++this.time, how, code, dropped: 0 });
+    this.events.push({
+      type: 'end',
+      rank: this.rank,
+      seq: this.seq,
+      time: ++this.time,
+      how,
+      code,
+      dropped: 0,
+    });
     return this;
   }
 
@@ -229,7 +332,10 @@ export class Rank {
 
 export class Job {
   readonly ranks: Rank[];
-  constructor(readonly size: number, init = true) {
+  constructor(
+    readonly size: number,
+    init = true,
+  ) {
     this.ranks = Array.from({ length: size }, (_, r) => new Rank(r, this));
     if (init) for (const r of this.ranks) r.init();
   }
@@ -246,7 +352,10 @@ export class Job {
     let turn = 0;
     while (queues.some((q) => q.length > 0)) {
       const live = queues.filter((q) => q.length > 0);
-      const q = seed === 0 ? (live[turn++ % live.length] as RankEvent[]) : (live[Math.floor(rand() * live.length)] as RankEvent[]);
+      const q =
+        seed === 0
+          ? (live[turn++ % live.length] as RankEvent[])
+          : (live[Math.floor(rand() * live.length)] as RankEvent[]);
       out.push(q.shift() as RankEvent);
     }
     return out;

@@ -5,7 +5,7 @@
 import { enterCollective } from './collectives';
 import { commRankOf } from './comms';
 import type { EngineState } from './engine-state';
-import { argOf, list, num } from './fn-roles';
+import { argOf, list, num, paramName } from './fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './ops';
 import type { CallState, RankTrack, RequestInfo } from './rank-track';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type CompleteEvent, type EnterEvent, type ExitEvent } from './types';
@@ -62,7 +62,13 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
 }
 
 function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
-  cur.creates = { what, persistent, created: cur.enter, active: !persistent, ...(op !== undefined ? { op } : {}) };
+  cur.creates = {
+    what,
+    persistent,
+    created: cur.enter,
+    active: !persistent,
+    ...(op !== undefined ? { op } : {}),
+  };
 }
 
 export function onEnter(st: EngineState, e: EnterEvent): void {
@@ -173,7 +179,12 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
       severity: 'error',
       message: `Rank ${t.rank} starts a persistent request that is still active (started and not yet completed). Complete it with MPI_Wait/MPI_Test before starting it again.`,
       locations: [
-        { rank: t.rank, site: t.cur?.enter.site ?? 0, call: t.cur?.enter.fn.name ?? 'MPI_Start', detail: `${t.cur?.enter.fn.name ?? 'MPI_Start'} on an active request` },
+        {
+          rank: t.rank,
+          site: t.cur?.enter.site ?? 0,
+          call: t.cur?.enter.fn.name ?? 'MPI_Start',
+          detail: `${t.cur?.enter.fn.name ?? 'MPI_Start'} on an active request`,
+        },
       ],
     });
     return;
@@ -226,7 +237,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
       break;
   }
   if (cur.creates !== undefined) {
-    const name = cur.enter.fn.params.find((p) => p.role === 'request_out')?.name;
+    const name = paramName(cur.enter.fn, 'request_out');
     const handle = name !== undefined ? e.outputs[name] : undefined;
     if (typeof handle === 'number' && handle !== 0) {
       const req: RequestInfo = { ...cur.creates, handle };

@@ -6,7 +6,7 @@
 import { commRankOf, type CollInstance, type CommInfo } from './comms';
 import type { EngineState } from './engine-state';
 import { num } from './fn-roles';
-import type { EnterEvent, RawLocation } from './types';
+import type { EngineFinding, EnterEvent, RawLocation } from './types';
 
 export interface CollRef {
   readonly comm: CommInfo;
@@ -37,7 +37,7 @@ export function enterCollective(st: EngineState, e: EnterEvent, comm: CommInfo):
   return { comm, index };
 }
 
-function mismatchFinding(comm: CommInfo, inst: CollInstance): import('./types').EngineFinding {
+function mismatchFinding(comm: CommInfo, inst: CollInstance): EngineFinding {
   const calls = inst.calls.filter((c) => c !== undefined);
   const first = calls[0];
   const other = calls.find((c) => c.fn !== first?.fn || c.root !== first.root);

@@ -74,7 +74,7 @@ export class CommRegistry {
     const index = this.createCounts.get(k) ?? 0;
     this.createCounts.set(k, index + 1);
     let m = this.creating.get(rank);
-    if (m === undefined) this.creating.set(rank, (m = new Map()));
+    if (m === undefined) this.creating.set(rank, (m = new Map<number, Creation>()));
     m.set(seq, { parent, index, fn });
   }
 
@@ -93,7 +93,7 @@ export class CommRegistry {
       // alike, so the order the shim announces them in tells them apart.
       const nth = this.predefined.get(e.rank) ?? 0;
       this.predefined.set(e.rank, nth + 1);
-      const self = e.size === 1 && (members[0] === e.rank) && (this.worldSize > 1 || nth > 0);
+      const self = e.size === 1 && members[0] === e.rank && (this.worldSize > 1 || nth > 0);
       key = self ? `self:${e.rank}` : `world:${sorted}`;
       name = self ? 'MPI_COMM_SELF' : 'MPI_COMM_WORLD';
       if (!self) this.setWorldSize(e.size);
@@ -118,7 +118,7 @@ export class CommRegistry {
 
   private bind(rank: number, handle: Handle, info: CommInfo): void {
     let m = this.handles.get(rank);
-    if (m === undefined) this.handles.set(rank, (m = new Map()));
+    if (m === undefined) this.handles.set(rank, (m = new Map<Handle, CommInfo>()));
     m.set(handle, info);
   }
 

@@ -61,7 +61,7 @@ function cycleFrom(start: number, nodes: ReadonlyMap<number, Node>, comp: Readon
       if (!comp.has(w)) continue;
       if (w === start) {
         const path = [v];
-        for (let x = v; x !== start; ) {
+        for (let x = v; x !== start;) {
           x = prev.get(x) as number;
           path.push(x);
         }
@@ -84,7 +84,10 @@ function groupByDoing(st: EngineState, ranks: readonly number[]): string {
     groups.set(d, [...(groups.get(d) ?? []), r]);
   }
   return [...groups]
-    .map(([d, rs]) => `${ranksName(rs)} ${rs.length > 1 ? d.replace('which is', 'which are').replace('which has', 'which have') : d}`)
+    .map(
+      ([d, rs]) =>
+        `${ranksName(rs)} ${rs.length > 1 ? d.replace('which is', 'which are').replace('which has', 'which have') : d}`,
+    )
     .join(', ');
 }
 
@@ -99,7 +102,12 @@ function sentInstead(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>)
   return '';
 }
 
-function itemDetail(st: EngineState, item: WaitItem, canAct: readonly boolean[], inFlight: ReadonlySet<unknown>): string {
+function itemDetail(
+  st: EngineState,
+  item: WaitItem,
+  canAct: readonly boolean[],
+  inFlight: ReadonlySet<unknown>,
+): string {
   const w = item.what;
   const track = (r: number) => st.tracks[r];
   switch (w.kind) {
@@ -111,14 +119,19 @@ function itemDetail(st: EngineState, item: WaitItem, canAct: readonly boolean[],
         const peer = item.peers[0] ?? -1;
         const t = track(peer);
         const gone = t !== undefined && (t.ended !== undefined || t.inFinalize);
-        return (gone ? `${base}, ${doing(t)}` : base) + (w.op.kind === 'recv' ? sentInstead(st, w.op, inFlight) : '');
+        return (
+          (gone ? `${base}, ${doing(t)}` : base) +
+          (w.op.kind === 'recv' ? sentInstead(st, w.op, inFlight) : '')
+        );
       }
       return `${base}; every rank that could send is blocked or gone (${ranksName(stuck)})`;
     }
     case 'coll': {
       const name = `${w.coll.comm.open.get(w.coll.index)?.calls.find((c) => c !== undefined)?.fn ?? 'collective'}`;
       if (w.mismatch.length > 0) {
-        const other = w.coll.comm.open.get(w.coll.index)?.calls.find((c) => c !== undefined && w.mismatch.includes(c.rank));
+        const other = w.coll.comm.open
+          .get(w.coll.index)
+          ?.calls.find((c) => c !== undefined && w.mismatch.includes(c.rank));
         return `collective #${w.coll.index + 1} on ${w.coll.comm.name}: ${ranksName(w.mismatch)} called ${other?.fn ?? 'another collective'}${other && other.root >= 0 ? ` (root ${other.root})` : ''} instead`;
       }
       return `on ${w.coll.comm.name} (collective #${w.coll.index + 1}, ${name}): waiting for ${groupByDoing(st, w.missing)}`;
@@ -128,7 +141,13 @@ function itemDetail(st: EngineState, item: WaitItem, canAct: readonly boolean[],
   }
 }
 
-function locationOf(st: EngineState, node: Node, canAct: readonly boolean[], inFlight: ReadonlySet<unknown>, behind: boolean): RawLocation {
+function locationOf(
+  st: EngineState,
+  node: Node,
+  canAct: readonly boolean[],
+  inFlight: ReadonlySet<unknown>,
+  behind: boolean,
+): RawLocation {
   const cur = node.b.track.cur;
   const call = cur?.enter.fn.name ?? 'MPI';
   let viaRequest = false;
@@ -143,7 +162,12 @@ function locationOf(st: EngineState, node: Node, canAct: readonly boolean[], inF
     return d;
   });
   const detail = (viaRequest ? `${call}: ` : '') + parts.join('; ');
-  return { rank: node.b.track.rank, site: cur?.enter.site ?? 0, call, detail: behind ? `blocked behind the deadlock: ${detail}` : detail };
+  return {
+    rank: node.b.track.rank,
+    site: cur?.enter.site ?? 0,
+    call,
+    detail: behind ? `blocked behind the deadlock: ${detail}` : detail,
+  };
 }
 
 /** "rank 0 waits in MPI_Recv for rank 1" */
@@ -154,7 +178,9 @@ function waitPhrase(st: EngineState, node: Node, to: number | undefined): string
   if (item?.what.kind === 'coll' && item.what.mismatch.length > 0) {
     return `rank ${node.b.track.rank} waits in ${call} on ${item.what.coll.comm.name}, where ${ranksName(item.what.mismatch)} called a different collective`;
   }
-  const gone = item?.peers.find((p) => st.tracks[p]?.ended !== undefined || st.tracks[p]?.inFinalize === true);
+  const gone = item?.peers.find(
+    (p) => st.tracks[p]?.ended !== undefined || st.tracks[p]?.inFinalize === true,
+  );
   return `rank ${node.b.track.rank} waits in ${call} for rank ${gone ?? '?'}, ${doing(gone === undefined ? undefined : st.tracks[gone])}`;
 }
 
@@ -184,9 +210,16 @@ export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | 
   const nodes = new Map<number, Node>();
   for (const b of g.deadlocked) {
     const holding = holdingItems(b, g.canAct);
-    const edges = [...new Set(holding.flatMap((it) => it.peers.filter((p) => inSet.has(p))))].sort((x, y) => x - y);
+    const edges = [...new Set(holding.flatMap((it) => it.peers.filter((p) => inSet.has(p))))].sort(
+      (x, y) => x - y,
+    );
     const hopeless = holding.some(
-      (it) => it.impossible || (!it.any && it.peers.some((p) => st.tracks[p]?.ended !== undefined || (st.tracks[p]?.inFinalize === true && !inSet.has(p)))),
+      (it) =>
+        it.impossible ||
+        (!it.any &&
+          it.peers.some(
+            (p) => st.tracks[p]?.ended !== undefined || (st.tracks[p]?.inFinalize === true && !inSet.has(p)),
+          )),
     );
     nodes.set(b.track.rank, { b, holding, edges, hopeless });
   }
@@ -204,7 +237,9 @@ export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | 
   if (core.size === 0) for (const r of inSet) core.add(r); // cannot happen with a finite graph; stay safe
 
   // Mark what is reported so that the end-of-run check does not report it again as unmatched.
-  for (const n of nodes.values()) for (const it of n.holding) if (it.what.kind === 'send' || it.what.kind === 'recv') it.what.op.reported = true;
+  for (const n of nodes.values())
+    for (const it of n.holding)
+      if (it.what.kind === 'send' || it.what.kind === 'recv') it.what.op.reported = true;
 
   const phrases: string[] = [];
   const ordered: number[] = [];
@@ -222,7 +257,8 @@ export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | 
   const behind = [...inSet].filter((r) => !core.has(r)).sort((a, b) => a - b);
   const coreNodes = ordered.map((r) => nodes.get(r) as Node);
   const tail = phrases.length > 1 ? '; none of them can go on.' : '; it can never go on.';
-  const others = behind.length > 0 ? ` ${ranksName(behind)} ${behind.length > 1 ? 'are' : 'is'} blocked behind them.` : '';
+  const others =
+    behind.length > 0 ? ` ${ranksName(behind)} ${behind.length > 1 ? 'are' : 'is'} blocked behind them.` : '';
   return {
     kind: 'deadlock',
     severity: 'error',
@@ -233,4 +269,3 @@ export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | 
     ],
   };
 }
-

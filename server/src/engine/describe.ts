@@ -8,7 +8,9 @@ import { ANY_SOURCE, ANY_TAG } from './types';
 export function peerName(comm: CommInfo, commRank: number): string {
   if (commRank === ANY_SOURCE) return 'any rank';
   const world = comm.members[commRank];
-  return world === undefined || world === commRank ? `rank ${commRank}` : `rank ${commRank} (world rank ${world})`;
+  return world === undefined || world === commRank
+    ? `rank ${commRank}`
+    : `rank ${commRank} (world rank ${world})`;
 }
 
 export function tagName(tag: number): string {

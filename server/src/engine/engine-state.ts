@@ -33,14 +33,13 @@ export class EngineState {
   }
 
   track(rank: number): RankTrack {
-    let t = this.tracks[rank];
-    if (t === undefined) {
-      while (this.tracks.length <= rank) this.tracks.push(new RankTrack(this.tracks.length));
-      this.worldSize = this.tracks.length;
-      this.comms.setWorldSize(this.worldSize);
-      t = this.tracks[rank] as RankTrack;
-    }
-    return t;
+    const t = this.tracks[rank];
+    if (t !== undefined) return t;
+    // A rank beyond the announced size: grow (the job's size was not known, or a COMM record told us).
+    while (this.tracks.length <= rank) this.tracks.push(new RankTrack(this.tracks.length));
+    this.worldSize = this.tracks.length;
+    this.comms.setWorldSize(this.worldSize);
+    return this.track(rank);
   }
 
   report(f: EngineFinding): void {

@@ -79,7 +79,8 @@ class MpiEngine implements Engine {
 
   rankStates(): RankState[] {
     return this.st.tracks.map((t): RankState => {
-      if (t.ended !== undefined) return { rank: t.rank, state: t.ended === 'finalized' ? 'finalized' : 'ended', ended: t.ended };
+      if (t.ended !== undefined)
+        return { rank: t.rank, state: t.ended === 'finalized' ? 'finalized' : 'ended', ended: t.ended };
       const cur = t.cur;
       if (!t.inCall || cur === undefined) return { rank: t.rank, state: 'running' };
       const op = cur.recv ?? cur.send;
@@ -87,7 +88,12 @@ class MpiEngine implements Engine {
         rank: t.rank,
         site: cur.enter.site,
         call: cur.enter.fn.name,
-        detail: op !== undefined ? describeOp(op) : cur.coll !== undefined ? `${cur.enter.fn.name} on ${cur.coll.comm.name}` : cur.enter.fn.name,
+        detail:
+          op !== undefined
+            ? describeOp(op)
+            : cur.coll !== undefined
+              ? `${cur.enter.fn.name} on ${cur.coll.comm.name}`
+              : cur.enter.fn.name,
       };
       return { rank: t.rank, state: isBlockingClass(cur.enter.fn.cls) ? 'blocked' : 'in-call', call };
     });

@@ -37,6 +37,11 @@ export function list(e: EnterEvent, role: string): readonly number[] {
   return typeof v === 'number' || v === undefined ? [] : v;
 }
 
+/** The name of the parameter with this role, or undefined. */
+export function paramName(fn: FunctionSpec, role: string): string | undefined {
+  return roleNames(fn).get(role);
+}
+
 export function hasRole(fn: FunctionSpec, role: string): boolean {
   return roleNames(fn).has(role);
 }

@@ -78,7 +78,10 @@ export class Matcher {
 
   /** A cancelled send leaves its channel. */
   cancel(send: SendOp): void {
-    this.channels.get((send.comm.id * RANK_SPACE + send.rank) * RANK_SPACE + send.dest)?.sends.get(send.tag)?.remove((s) => s === send);
+    this.channels
+      .get((send.comm.id * RANK_SPACE + send.rank) * RANK_SPACE + send.dest)
+      ?.sends.get(send.tag)
+      ?.remove((s) => s === send);
   }
 
   private match(send: SendOp, recv: RecvOp): void {

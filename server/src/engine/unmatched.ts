@@ -43,7 +43,13 @@ export function unmatchedFindings(st: EngineState): EngineFinding[] {
     const s = sends[0] as SendOp;
     const n = sends.length === 1 ? 'a message' : `${sends.length} messages`;
     const tags = [...new Set(sends.map((x) => x.tag))].map(tagName).join('/');
-    const recv = recvs.find((r) => !used.has(r) && r.rank === s.dest && r.comm === s.comm && (r.source === ANY_SOURCE || r.source === s.srcCommRank));
+    const recv = recvs.find(
+      (r) =>
+        !used.has(r) &&
+        r.rank === s.dest &&
+        r.comm === s.comm &&
+        (r.source === ANY_SOURCE || r.source === s.srcCommRank),
+    );
     const sender = here(s, `${describeOp(s)}: never received`);
     if (recv !== undefined) {
       used.add(recv);

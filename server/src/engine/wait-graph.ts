@@ -16,7 +16,12 @@ import { ANY_SOURCE, ANY_TAG } from './types';
 export type ItemWhat =
   | { readonly kind: 'send'; readonly op: SendOp }
   | { readonly kind: 'recv'; readonly op: RecvOp }
-  | { readonly kind: 'coll'; readonly coll: CollRef; readonly missing: readonly number[]; readonly mismatch: readonly number[] }
+  | {
+      readonly kind: 'coll';
+      readonly coll: CollRef;
+      readonly missing: readonly number[];
+      readonly mismatch: readonly number[];
+    }
   | { readonly kind: 'finalize'; readonly missing: readonly number[] };
 
 export interface WaitItem {
@@ -50,14 +55,32 @@ export interface WaitGraph {
 }
 
 /** Classes whose call blocks until others act; the rest return by themselves. */
-const BLOCKING = new Set(['send', 'recv', 'sendrecv', 'sendrecv_replace', 'probe', 'mprobe', 'wait', 'waitall', 'waitany', 'waitsome', 'collective', 'comm_create', 'finalize']);
+const BLOCKING = new Set([
+  'send',
+  'recv',
+  'sendrecv',
+  'sendrecv_replace',
+  'probe',
+  'mprobe',
+  'wait',
+  'waitall',
+  'waitany',
+  'waitsome',
+  'collective',
+  'comm_create',
+  'finalize',
+]);
 
 export function isBlockingClass(cls: string): boolean {
   return BLOCKING.has(cls);
 }
 
 function envelopeAccepts(r: RecvOp, s: SendOp): boolean {
-  return s.comm === r.comm && (r.source === ANY_SOURCE || s.srcCommRank === r.source) && (r.tag === ANY_TAG || s.tag === r.tag);
+  return (
+    s.comm === r.comm &&
+    (r.source === ANY_SOURCE || s.srcCommRank === r.source) &&
+    (r.tag === ANY_TAG || s.tag === r.tag)
+  );
 }
 
 /**
@@ -96,7 +119,11 @@ export function simulateMatching(st: EngineState): Set<SendOp | RecvOp> {
   return will;
 }
 
-function itemsOf(st: EngineState, t: RankTrack, will: Set<SendOp | RecvOp>): { items: WaitItem[]; any: boolean } | undefined {
+function itemsOf(
+  st: EngineState,
+  t: RankTrack,
+  will: Set<SendOp | RecvOp>,
+): { items: WaitItem[]; any: boolean } | undefined {
   const cur = t.cur;
   if (cur === undefined) return undefined;
   const cls = cur.enter.fn.cls;
@@ -113,7 +140,10 @@ function itemsOf(st: EngineState, t: RankTrack, will: Set<SendOp | RecvOp>): { i
   const recvItem = (op: RecvOp, pos: number): WaitItem => ({
     what: { kind: 'recv', op },
     requestPos: pos,
-    peers: op.source === ANY_SOURCE ? op.comm.members.filter((m) => m !== t.rank) : [op.comm.members[op.source] ?? -1],
+    peers:
+      op.source === ANY_SOURCE
+        ? op.comm.members.filter((m) => m !== t.rank)
+        : [op.comm.members[op.source] ?? -1],
     any: op.source === ANY_SOURCE,
     satisfied: op.done || will.has(op),
     impossible: false,
@@ -130,7 +160,14 @@ function itemsOf(st: EngineState, t: RankTrack, will: Set<SendOp | RecvOp>): { i
       if (c === undefined) missing.push(coll.comm.members[i] ?? -1);
       else if (me !== undefined && (c.fn !== me.fn || c.root !== me.root)) mismatch.push(c.rank);
     }
-    return { what: { kind: 'coll', coll, missing, mismatch }, requestPos: pos, peers: missing, any: false, satisfied: false, impossible: inst.mismatched };
+    return {
+      what: { kind: 'coll', coll, missing, mismatch },
+      requestPos: pos,
+      peers: missing,
+      any: false,
+      satisfied: false,
+      impossible: inst.mismatched,
+    };
   };
   switch (cls) {
     case 'send':
@@ -153,8 +190,17 @@ function itemsOf(st: EngineState, t: RankTrack, will: Set<SendOp | RecvOp>): { i
       break;
     }
     case 'finalize': {
-      const missing = st.tracks.filter((o) => o !== t && !o.inFinalize && o.ended === undefined).map((o) => o.rank);
-      items.push({ what: { kind: 'finalize', missing }, requestPos: -1, peers: missing, any: false, satisfied: false, impossible: false });
+      const missing = st.tracks
+        .filter((o) => o !== t && !o.inFinalize && o.ended === undefined)
+        .map((o) => o.rank);
+      items.push({
+        what: { kind: 'finalize', missing },
+        requestPos: -1,
+        peers: missing,
+        any: false,
+        satisfied: false,
+        impossible: false,
+      });
       break;
     }
     case 'wait':
@@ -201,8 +247,10 @@ export function buildWaitGraph(st: EngineState): WaitGraph {
   }
   const released = new Set<Blocked>();
   const itemFree = (it: WaitItem): boolean =>
-    it.satisfied || (!it.impossible && (it.any ? it.peers.some((p) => canAct[p] === true) : it.peers.every((p) => canAct[p] === true)));
-  for (let changed = true; changed; ) {
+    it.satisfied ||
+    (!it.impossible &&
+      (it.any ? it.peers.some((p) => canAct[p] === true) : it.peers.every((p) => canAct[p] === true)));
+  for (let changed = true; changed;) {
     changed = false;
     for (const b of blocked) {
       if (released.has(b)) continue;
@@ -223,6 +271,11 @@ export function buildWaitGraph(st: EngineState): WaitGraph {
 /** Items of a deadlocked rank that hold it (not released), given the final canAct. */
 export function holdingItems(b: Blocked, canAct: readonly boolean[]): WaitItem[] {
   return b.items.filter(
-    (it) => !(it.satisfied || (!it.impossible && (it.any ? it.peers.some((p) => canAct[p] === true) : it.peers.every((p) => canAct[p] === true)))),
+    (it) =>
+      !(
+        it.satisfied ||
+        (!it.impossible &&
+          (it.any ? it.peers.some((p) => canAct[p] === true) : it.peers.every((p) => canAct[p] === true)))
+      ),
   );
 }

@@ -14,13 +14,24 @@ export interface CallHead {
   site: number;
 }
 
-const END_HOW: readonly (EndHow | undefined)[] = [undefined, 'finalized', 'exit-without-finalize', 'signal', 'abort'];
+const END_HOW: readonly (EndHow | undefined)[] = [
+  undefined,
+  'finalized',
+  'exit-without-finalize',
+  'signal',
+  'abort',
+];
 
 function isFlag(v: number | undefined): boolean {
   return v === 0 || v === 1;
 }
 
-export function buildEvent(rank: number, h: CallHead, w: readonly number[], text: Uint8Array | undefined): RankEvent | string {
+export function buildEvent(
+  rank: number,
+  h: CallHead,
+  w: readonly number[],
+  text: Uint8Array | undefined,
+): RankEvent | string {
   const { seq, time } = h;
   const layout = layouts[h.func];
   switch (h.kind) {

@@ -9,7 +9,9 @@ export class DecodeError extends Error {
     readonly record: number,
     readonly reason: string,
   ) {
-    super(record >= 0 ? `rank ${rank}: bad record ${record}: ${reason}` : `rank ${rank}: bad frame: ${reason}`);
+    super(
+      record >= 0 ? `rank ${rank}: bad record ${record}: ${reason}` : `rank ${rank}: bad frame: ${reason}`,
+    );
     this.name = 'DecodeError';
   }
 }

@@ -36,8 +36,24 @@ const events: RankEvent[] = [
     args: { buf: 0x5555_0000_1000, count: 10, datatype: 0x4c00_0405, dest: -2, tag: -1, comm: 0x44000000 },
   },
   { type: 'exit', rank: 3, seq: 1, time: 2 ** 40 + 9, fn: send, returnCode: 0, outputs: { flag: 0 } },
-  { type: 'enter', rank: 3, seq: 2, time: 11, fn: isend, site: 1, args: { buf: 8, count: 1, datatype: 2, dest: 1, tag: 7, comm: 3, request: 0 } },
-  { type: 'exit', rank: 3, seq: 2, time: 12, fn: isend, returnCode: 0, outputs: { request: 0xdead_beef, flag: 0 } },
+  {
+    type: 'enter',
+    rank: 3,
+    seq: 2,
+    time: 11,
+    fn: isend,
+    site: 1,
+    args: { buf: 8, count: 1, datatype: 2, dest: 1, tag: 7, comm: 3, request: 0 },
+  },
+  {
+    type: 'exit',
+    rank: 3,
+    seq: 2,
+    time: 12,
+    fn: isend,
+    returnCode: 0,
+    outputs: { request: 0xdead_beef, flag: 0 },
+  },
   {
     type: 'enter',
     rank: 3,
@@ -47,7 +63,19 @@ const events: RankEvent[] = [
     site: 2,
     args: { count: 9, array_of_requests: [1, 2, 3, 4, 5, 6, 7, 8, 9], array_of_statuses: 0 },
   },
-  { type: 'complete', rank: 3, seq: 3, time: 14, fn: waitall, request: 5, source: 2, tag: 99, bytes: 4096, error: 0, cancelled: false },
+  {
+    type: 'complete',
+    rank: 3,
+    seq: 3,
+    time: 14,
+    fn: waitall,
+    request: 5,
+    source: 2,
+    tag: 99,
+    bytes: 4096,
+    error: 0,
+    cancelled: false,
+  },
   {
     type: 'datatype',
     rank: 3,
@@ -65,7 +93,15 @@ const events: RankEvent[] = [
       [13, 2],
     ],
   },
-  { type: 'site', rank: 3, seq: 4, time: 16, address: 0x4011aa, offset: 0x11aa, module: '/home/user/a long path/ring-ü' },
+  {
+    type: 'site',
+    rank: 3,
+    seq: 4,
+    time: 16,
+    address: 0x4011aa,
+    offset: 0x11aa,
+    module: '/home/user/a long path/ring-ü',
+  },
   { type: 'op', rank: 3, seq: 5, time: 17, op: 12, predefined: -1, commute: true },
   { type: 'lost', rank: 3, seq: 5, time: 18, count: 3 },
   { type: 'end', rank: 3, seq: 6, time: 19, how: 'signal', code: 11, dropped: 0 },
@@ -124,7 +160,9 @@ test('bad frames are rejected with a reason', () => {
 });
 
 test('FINDING carries the check message from mpi-api.json', () => {
-  const [f] = new RankDecoder(1).decode(encodeCall({ kind: KIND.FINDING, func: send.id, seq: 9, site: 77 }, [0, 1, -3, 0, 0]));
+  const [f] = new RankDecoder(1).decode(
+    encodeCall({ kind: KIND.FINDING, func: send.id, seq: 9, site: 77 }, [0, 1, -3, 0, 0]),
+  );
   assert.equal(f?.type, 'shim-finding');
   if (f?.type === 'shim-finding') {
     assert.equal(f.check, 'negative-count');

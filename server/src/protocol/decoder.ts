@@ -66,7 +66,10 @@ export class RankDecoder {
     h.seq = view.getUint32(at + 4, true);
     h.time = view.getUint32(at + 12, true) * TWO_32 + view.getUint32(at + 8, true);
     h.site = view.getUint32(at + 20, true) * TWO_32 + view.getUint32(at + 16, true);
-    if ((kind === KIND.ENTER || kind === KIND.EXIT || kind === KIND.COMPLETE || kind === KIND.FINDING) && h.func >= layouts.length) {
+    if (
+      (kind === KIND.ENTER || kind === KIND.EXIT || kind === KIND.COMPLETE || kind === KIND.FINDING) &&
+      h.func >= layouts.length
+    ) {
       this.fail(`function id ${h.func} out of range (spec has ${layouts.length})`);
     }
     this.words.length = 0;

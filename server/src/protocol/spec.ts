@@ -82,7 +82,7 @@ function layoutOf(raw: RawFunction, id: number): FunctionLayout {
   };
 }
 
-const rawFunctions: readonly RawFunction[] = api.functions as readonly RawFunction[];
+const rawFunctions: readonly RawFunction[] = api.functions;
 
 /** Function layouts; the function id in a record is the index here. */
 export const layouts: readonly FunctionLayout[] = rawFunctions.map((f, i) => layoutOf(f, i));
@@ -146,6 +146,7 @@ function checkLayout(): void {
     hw.count === HEAD_WORDS &&
     ew?.offset === EXT_WORD_OFFSET &&
     ew.count === EXT_WORDS;
-  if (!ok) throw new Error('native-shim/spec/records.json changed its layout; update server/src/protocol/spec.ts');
+  if (!ok)
+    throw new Error('native-shim/spec/records.json changed its layout; update server/src/protocol/spec.ts');
 }
 checkLayout();

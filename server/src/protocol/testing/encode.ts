@@ -3,7 +3,15 @@
  * shim does (head record, then EXT records, zero padding) from ordinary RankEvents.
  */
 import type { RankEvent } from '../../engine/types';
-import { EXT_WORD_OFFSET, EXT_WORDS, HEAD_WORD_OFFSET, HEAD_WORDS, KIND, layouts, RECORD_SIZE } from '../spec';
+import {
+  EXT_WORD_OFFSET,
+  EXT_WORDS,
+  HEAD_WORD_OFFSET,
+  HEAD_WORDS,
+  KIND,
+  layouts,
+  RECORD_SIZE,
+} from '../spec';
 
 const TWO_32 = 4294967296;
 
@@ -112,7 +120,11 @@ export function encodeEvent(e: RankEvent): Uint8Array {
         ...e.signature.flat(),
       ]);
     case 'site':
-      return encodeCall({ ...base, kind: KIND.SITE }, [e.address, e.offset], new TextEncoder().encode(e.module));
+      return encodeCall(
+        { ...base, kind: KIND.SITE },
+        [e.address, e.offset],
+        new TextEncoder().encode(e.module),
+      );
     case 'end': {
       const how = ['', 'finalized', 'exit-without-finalize', 'signal', 'abort'].indexOf(e.how);
       return encodeCall({ ...base, kind: KIND.END }, [how, e.code, e.dropped, e.seq]);

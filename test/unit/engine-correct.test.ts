@@ -1,0 +1,82 @@
+/** Correct programs: the engine must stay silent (a checker that cries wolf is switched off). */
+import { test } from 'node:test';
+import { check } from './engine-check';
+import { ANY, Job } from './engine-dsl';
+
+function finalizeAll(job: Job): void {
+  for (const r of job.ranks) r.finalize();
+}
+
+test('halo exchange with Irecv/Isend/Waitall', () => {
+  const job = new Job(4);
+  for (const r of job.ranks) {
+    const left = (r.rank + 3) % 4;
+    const right = (r.rank + 1) % 4;
+    const reqs = [
+      r.irecv(left, { tag: 1 }),
+      r.irecv(right, { tag: 2 }),
+      r.isend(right, { tag: 1 }),
+      r.isend(left, { tag: 2 }),
+    ];
+    r.waitall(reqs);
+  }
+  finalizeAll(job);
+  check(job, []);
+});
+
+test('Sendrecv ring', () => {
+  const job = new Job(3);
+  for (const r of job.ranks)
+    for (let step = 0; step < 3; step++) r.sendrecv((r.rank + 1) % 3, (r.rank + 2) % 3, { tag: step });
+  finalizeAll(job);
+  check(job, []);
+});
+
+test('Waitany server collecting from every worker', () => {
+  const job = new Job(4);
+  const [server, ...workers] = job.ranks;
+  const reqs = workers.map((w) => server?.irecv(w.rank, { tag: 9 }) ?? 0);
+  // Completions in an order unrelated to posting.
+  server?.waitany(reqs, 2);
+  server?.waitany(reqs, 0);
+  server?.waitany(reqs, 1);
+  for (const w of workers) w.send(0, { tag: 9 });
+  finalizeAll(job);
+  check(job, []);
+});
+
+test('wildcard receives resolved by what actually arrived', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks;
+  r0?.recv(ANY, { tag: ANY, got: [2, 5] });
+  r0?.recv(ANY, { tag: ANY, got: [1, 4] });
+  r1?.send(0, { tag: 4 });
+  r2?.send(0, { tag: 5 });
+  finalizeAll(job);
+  check(job, []);
+});
+
+test('collectives on split communicators', () => {
+  const job = new Job(4);
+  for (const r of job.ranks) {
+    const members = r.rank % 2 === 0 ? [0, 2] : [1, 3];
+    r.commCreate('MPI_Comm_split', 'world', 'half', members);
+    r.bcast(0, { comm: 'half' });
+    r.allreduce({ comm: 'half' });
+    r.barrier();
+  }
+  finalizeAll(job);
+  check(job, []);
+});
+
+test('probe then receive, MPI_PROC_NULL peers', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { tag: 3 });
+  r0?.send(-2, { tag: 3 });
+  r1?.probe(ANY, { tag: ANY, got: [0, 3] });
+  r1?.recv(0, { tag: 3 });
+  r1?.recv(-2, { got: [-2, -1] });
+  finalizeAll(job);
+  check(job, []);
+});

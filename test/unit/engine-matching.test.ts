@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CommRegistry } from '../../server/src/engine/comms';
+import { Matcher } from '../../server/src/engine/matching';
+import { nextOrder, type RecvOp, type SendOp } from '../../server/src/engine/ops';
+import { functionNamed } from '../../server/src/protocol/spec';
+import { check } from './engine-check';
+import { ANY, Job } from './engine-dsl';
+
+const comms = new CommRegistry(2);
+const world = comms.lookup(0, 1);
+const send = (tag: number, seq: number): SendOp => ({
+  kind: 'send',
+  order: nextOrder(),
+  rank: 0,
+  comm: world,
+  fn: functionNamed('MPI_Send'),
+  seq,
+  site: 0,
+  request: 0,
+  reported: false,
+  dest: 1,
+  destCommRank: 1,
+  srcCommRank: 0,
+  tag,
+  mode: 'standard',
+  count: 1,
+  datatype: 0,
+  matched: false,
+  done: true,
+});
+const recv = (seq: number): RecvOp => ({
+  kind: 'recv',
+  order: nextOrder(),
+  rank: 1,
+  comm: world,
+  fn: functionNamed('MPI_Recv'),
+  seq,
+  site: 0,
+  request: 0,
+  reported: false,
+  source: ANY,
+  tag: ANY,
+  count: 1,
+  datatype: 0,
+  done: false,
+});
+
+test('non-overtaking: a wildcard receive takes the oldest send of the tag it reports', () => {
+  const pairs: [number, number][] = [];
+  const m = new Matcher((s, r) => pairs.push([s.seq, r.seq]));
+  m.post(send(1, 10));
+  m.post(send(2, 11));
+  m.post(send(1, 12));
+  m.complete(recv(20), 0, 2);
+  m.complete(recv(21), 0, 1);
+  m.complete(recv(22), 0, 1);
+  assert.deepEqual(pairs, [
+    [11, 20],
+    [10, 21],
+    [12, 22],
+  ]);
+  assert.equal([...m.unmatched()].length, 0);
+});
+
+test('a receive that completes before its send is seen waits for it', () => {
+  const pairs: [number, number][] = [];
+  const m = new Matcher((s, r) => pairs.push([s.seq, r.seq]));
+  m.complete(recv(30), 0, 7);
+  m.post(send(8, 40)); // another tag: stays unmatched
+  m.post(send(7, 41));
+  assert.deepEqual(pairs, [[41, 30]]);
+  assert.deepEqual(
+    [...m.unmatched()].map((s) => s.seq),
+    [40],
+  );
+});
+
+test('a message sent and never received is reported at the end with both ranks', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { tag: 7, site: 0xaaa });
+  r0?.send(1, { tag: 7, site: 0xaaa });
+  r0?.finalize();
+  r1?.finalize({ site: 0xbbb });
+  const [f] = check(job, [
+    {
+      kind: 'unmatched-message',
+      ranks: [0, 1],
+      message: ['Rank 0 sent 2 messages (tag 7)', 'never received'],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0xaaa, 0xbbb],
+  );
+});
+
+test('a message with the wrong tag is paired with the receive that waited for it', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { tag: 7 });
+  r1?.irecv(0, { tag: 8 });
+  r0?.finalize();
+  r1?.finalize();
+  check(job, [
+    {
+      kind: 'unmatched-message',
+      ranks: [0, 1],
+      message: ['tag 7', 'MPI_Irecv from rank 0, tag 8', 'Make the tags'],
+    },
+  ]);
+});
+
+test('a receive never satisfied is reported at the end', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r1?.irecv(0, { tag: 8 });
+  r0?.finalize();
+  r1?.finalize();
+  check(job, [
+    {
+      kind: 'unmatched-message',
+      ranks: [1, 0],
+      message: ["Rank 1's MPI_Irecv from rank 0, tag 8", 'never satisfied'],
+    },
+  ]);
+});
