@@ -2,14 +2,14 @@
 import type { Check } from '../lib/runner';
 import type { Suite } from '../lib/suite';
 import { closeQuickInput, openWorkbench, paletteRows, until } from '../lib/workbench';
-import { contributedCommands, paletteTitle } from '../lib/manifest';
+import { paletteCommands, paletteTitle } from '../lib/manifest';
 import { copyExample } from '../lib/workspace';
 
 export function activationCheck(suite: Suite): Check {
   return {
     name: 'the command palette lists the mpiscope commands',
     run: async ({ page, shot, log }) => {
-      const commands = contributedCommands(suite.vsix);
+      const commands = paletteCommands(suite.vsix);
       if (commands.length === 0) throw new Error('package.json contributes no commands');
       await openWorkbench(page, suite.serverUrl, copyExample(suite.repoRoot, 'deadlock'));
       await shot('workbench');

@@ -2,6 +2,7 @@
 // findings as diagnostics, without running anything.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectOneRowPerRank } from '../lib/rank-rows';
 import type { Check } from '../lib/runner';
 import type { Suite } from '../lib/suite';
 import { contributedCommands, paletteTitle } from '../lib/manifest';
@@ -57,11 +58,7 @@ export function openReportCheck(suite: Suite): Check {
 
       await openProblems(page);
       const rows = await waitForProblems(page, new RegExp(`at line ${RECV_LINE} and`), 3, 20_000);
-      for (const rank of [0, 1, 2]) {
-        if (!rows.some((r) => new RegExp(`\\brank ${rank}\\b`, 'i').test(r))) {
-          throw new Error(`no Problems row for rank ${rank}: ${JSON.stringify(rows)}`);
-        }
-      }
+      expectOneRowPerRank(rows, [0, 1, 2]);
       await shot('problems');
     },
   };

@@ -8,10 +8,29 @@ export interface ContributedCommand {
   readonly category?: string;
 }
 
+interface Manifest {
+  contributes?: {
+    commands?: ContributedCommand[];
+    menus?: { commandPalette?: { command: string; when?: string }[] };
+  };
+}
+
 export function contributedCommands(vsix: string): ContributedCommand[] {
   const text = execFileSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' });
-  const manifest = JSON.parse(text) as { contributes?: { commands?: ContributedCommand[] } };
-  return manifest.contributes?.commands ?? [];
+  return (JSON.parse(text) as Manifest).contributes?.commands ?? [];
+}
+
+/** The commands the palette always lists: those without a `when` clause in menus.commandPalette
+ * (a clause such as `debugType == mpi` hides a command outside a debug session). */
+export function paletteCommands(vsix: string): ContributedCommand[] {
+  const text = execFileSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' });
+  const manifest = JSON.parse(text) as Manifest;
+  const conditional = new Set(
+    (manifest.contributes?.menus?.commandPalette ?? [])
+      .filter((m) => m.when !== undefined)
+      .map((m) => m.command),
+  );
+  return (manifest.contributes?.commands ?? []).filter((c) => !conditional.has(c.command));
 }
 
 /** The title as the command palette shows it: "Category: Title". */

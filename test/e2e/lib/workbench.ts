@@ -47,13 +47,20 @@ export async function paletteRows(page: Page, text: string): Promise<string[]> {
   );
 }
 
-/** Runs a command by its exact palette title, e.g. "mpiscope: Open Report...". */
+/** Runs a command by its exact palette title, e.g. "mpiscope: Open JSON Report…". An extension's
+ * commands reach the palette only once the extension host has read its manifest: reopen until then. */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await paletteRows(page, title);
   const row = page
     .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title })
     .first();
-  await row.waitFor({ timeout: 10_000 });
+  await until(
+    `"${title}" in the command palette`,
+    async () => {
+      await paletteRows(page, title);
+      return (await row.isVisible()) ? true : undefined;
+    },
+    20_000,
+  );
   await row.click();
 }
 
@@ -89,7 +96,8 @@ export async function openProblems(page: Page): Promise<void> {
 /** aria-labels of the Problems panel rows that are markers (not the file rows that group them). */
 export async function problemLabels(page: Page): Promise<string[]> {
   const labels = await ariaLabels(page.locator('.markers-panel .monaco-list-row'));
-  return labels.filter((l) => / at line \d+ and character \d+/.test(l));
+  // Marker rows start with their severity; the rows of related information under them do not.
+  return labels.filter((l) => /^(Error|Warning|Info): .* at line \d+ and character \d+/.test(l));
 }
 
 /** Waits until the Problems panel lists `count` markers matching `pattern`, and returns them. */
@@ -156,12 +164,20 @@ export async function pickFile(page: Page, path: string): Promise<void> {
     async () => ((await input.inputValue().catch(() => '')).startsWith('/') ? true : undefined),
     10_000,
   );
-  await input.fill(path);
-  // Enter is only safe once the picker has listed the folder and shows the file.
+  // The picker sets its starting folder asynchronously and may overwrite what was typed before that:
+  // type the path until it stays and the picker lists the file, only then accept it.
+  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label=".."]').waitFor();
   const name = path.slice(path.lastIndexOf('/') + 1);
-  await page.locator(`.quick-input-widget .quick-input-list .monaco-list-row[aria-label="${name}"]`).waitFor({
-    timeout: 10_000,
-  });
+  const row = page.locator(`.quick-input-widget .quick-input-list .monaco-list-row[aria-label="${name}"]`);
+  await until(
+    `the file picker to show ${path}`,
+    async () => {
+      if ((await input.inputValue()) !== path) await input.fill(path);
+      return (await row.isVisible()) && (await input.inputValue()) === path ? true : undefined;
+    },
+    10_000,
+    () => input.inputValue(),
+  );
   await input.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
 }
@@ -174,4 +190,11 @@ export async function failOnDialog(page: Page): Promise<void> {
     const text = (await dialog.innerText().catch(() => '?')).replace(/\s+/g, ' ');
     throw new Error(`the workbench shows a dialog: ${text}`);
   }
+}
+
+/** Waits until the mpiscope extension is active and its language server answered: its status bar
+ * item (id "<publisher>.<name>.mpiscope.status") is then shown. F5 pressed before the workbench has
+ * restored is silently dropped (it only opens the Run view), so the F5 check waits for this first. */
+export async function waitForExtension(page: Page): Promise<void> {
+  await page.locator('.statusbar-item[id="mpiscope.mpiscope.mpiscope.status"]').waitFor({ timeout: 30_000 });
 }
