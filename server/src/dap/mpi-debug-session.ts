@@ -315,11 +315,15 @@ export class MpiDebugSession extends DebugSession {
   private onRank(state: RankState): void {
     const before = this.states.get(state.rank);
     this.states.set(state.rank, state);
+    // The session drops control messages for ranks that have not connected yet, so the breakpoints set
+    // at launch are sent again as each rank appears (best effort: a rank may pass its first calls first).
+    if (!before && this.breakFunctions.size > 0) this.session?.breakOn?.([...this.breakFunctions]);
     if (!before || threadName(state.rank, before) !== threadName(state.rank, state)) this.rename(state.rank);
     const fn = state.call?.call;
-    if (fn && state.state !== 'running' && this.breakFunctions.has(fn) && !this.stopped) {
-      // A session with breakOn holds the ranks itself; otherwise hold them at their next MPI call.
-      if (!this.session?.breakOn) this.session?.pause?.();
+    if (fn && this.breakFunctions.has(fn) && entered(before, state) && !this.stopped) {
+      // The shim holds the rank that hit the breakpoint; the others are held at their next MPI call,
+      // so that "all threads stopped" is true.
+      this.session?.pause?.();
       this.stopAll('function breakpoint', threadIdOf(state.rank), `${fn} on rank ${state.rank}`);
     }
   }
@@ -381,6 +385,17 @@ export class MpiDebugSession extends DebugSession {
       await session.stop();
     }
   }
+}
+
+/**
+ * Did the rank just enter its current call? States are sampled, so a state that shows the same call at
+ * the same site as before is the same call (blocked after in-call, say), not a new hit.
+ */
+function entered(before: RankState | undefined, now: RankState): boolean {
+  if (now.state !== 'in-call' && now.state !== 'blocked') return false;
+  const was = before?.call;
+  const busy = before?.state === 'in-call' || before?.state === 'blocked';
+  return !busy || was?.call !== now.call?.call || was?.site !== now.call?.site;
 }
 
 function where(location: Finding['locations'][number]): string {
