@@ -174,6 +174,12 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     const s = sessions[0];
     assert.ok(s);
     assert.deepEqual(s.breakSet, ['MPI_Barrier']);
+    const lines = await dc.setBreakpointsRequest({
+      source: { path: '/src/ring.c' },
+      breakpoints: [{ line: 3 }],
+    });
+    assert.equal(lines.body.breakpoints[0]?.verified, false);
+    assert.match(lines.body.breakpoints[0]?.message ?? '', /function breakpoint such as MPI_Recv/);
 
     const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
     s.rank({

@@ -243,6 +243,21 @@ export class MpiDebugSession extends DebugSession {
     this.sendResponse(response);
   }
 
+  /** Line breakpoints cannot be honoured (the shim sees MPI calls, not lines); say what works instead. */
+  protected override setBreakPointsRequest(
+    response: DebugProtocol.SetBreakpointsResponse,
+    args: DebugProtocol.SetBreakpointsArguments,
+  ): void {
+    response.body = {
+      breakpoints: (args.breakpoints ?? []).map((b) => ({
+        verified: false,
+        line: b.line,
+        message: 'mpiscope stops at MPI calls, not lines: add a function breakpoint such as MPI_Recv.',
+      })),
+    };
+    this.sendResponse(response);
+  }
+
   protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
     const f = this.lastFinding;
     response.body = {
