@@ -303,6 +303,7 @@ function genWrapper(f) {
     L.push(`    c.w[${nw++}] = ${wordExpr(ctype, name, role)};`);
   }
   if (nw > 16) fail(`${f.name}: ${nw} words exceed MSC_MAX_WORDS`);
+  if (params.filter((p) => ROLE_KIND[p[2]] === 'array').length > 8) fail(`${f.name}: more than MSC_MAX_ARRAYS arrays`);
   L.push(`    c.nw = ${nw};`);
   for (const [ctype, name, role] of params) {
     if (ROLE_KIND[role] !== 'array') continue;
@@ -315,7 +316,8 @@ function genWrapper(f) {
   for (const [ctype, name, role] of params) {
     const h = handleType(ctype);
     if (ROLE_KIND[role] === 'out') {
-      L.push(`    c.x[c.nx++] = (rc == MPI_SUCCESS && ${name}) ? msc_w_${h}(*${name}) : 0;`);
+      const conv = h === 'MPI_Request' ? `msc_w_new_request(&c, *${name})` : `msc_w_${h}(*${name})`;
+      L.push(`    c.x[c.nx++] = (rc == MPI_SUCCESS && ${name}) ? ${conv} : 0;`);
     }
   }
   for (const [, name, role] of params) {
@@ -324,9 +326,10 @@ function genWrapper(f) {
   for (const [, name, role] of params) {
     if (role === 'outcount') {
       const ind = byRole.get('indices')?.[1] ?? fail(`${f.name}: outcount without indices`);
-      L.push(`    int msc_outcount = (${name} && *${name} != MPI_UNDEFINED && rc == MPI_SUCCESS) ? *${name} : 0;`);
-      L.push(`    c.x[c.nx++] = (${name} && *${name} != MPI_UNDEFINED) ? *${name} : -1;`);
-      L.push(`    c.xarr = ${ind};`, '    c.xarr_n = msc_outcount;');
+      // The count and the indices that follow it must agree: -1 (and no indices) unless MPI set them.
+      L.push(`    int msc_outcount = (${name} && *${name} != MPI_UNDEFINED && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) ? *${name} : -1;`);
+      L.push('    c.x[c.nx++] = msc_outcount;');
+      L.push(`    c.xarr = ${ind};`, '    c.xarr_n = msc_outcount > 0 ? msc_outcount : 0;');
     }
   }
   for (const [, name, role] of params) {

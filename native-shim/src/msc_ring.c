@@ -115,7 +115,7 @@ void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64
     for (int j = 0; j < narr; j++) {
         int raw = arr[j].kind & MSC_ARR_RAW;
         int n = arr[j].n;
-        total += (raw ? 0 : 1) + (n > MSC_MAX_ARRAY && !raw ? 0 : (uint64_t)n);
+        total += (raw ? 0 : 1) + (uint64_t)n;
     }
     uint64_t nrec = 1 + (total > MSC_HEAD_WORDS ? (total - MSC_HEAD_WORDS + MSC_EXT_WORDS - 1) / MSC_EXT_WORDS : 0);
     uint64_t pos = ring_reserve(nrec);
@@ -141,8 +141,6 @@ void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64
         const msc_arr *a = &arr[j];
         if (a->kind & MSC_ARR_RAW) {
             for (int k = 0; k < a->n; k++) put_word(pos, i++, arr_elem(a, k));
-        } else if (a->n > MSC_MAX_ARRAY) {
-            put_word(pos, i++, -(int64_t)a->n);
         } else {
             put_word(pos, i++, a->n);
             for (int k = 0; k < a->n; k++) put_word(pos, i++, arr_elem(a, k));

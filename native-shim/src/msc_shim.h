@@ -23,8 +23,6 @@
 #define MSC_LOCAL_REQUESTS 16
 #define MSC_MAX_WORDS 16
 #define MSC_MAX_ARRAYS 8
-/* An array longer than this is written as its negated length with no elements (spec/README.md). */
-#define MSC_MAX_ARRAY 4096
 
 /* EXIT flags bit0: a flag output (Test*, Iprobe, Improbe, Initialized, Finalized) was true. */
 #define MSC_FLAG_TRUE 1
@@ -191,6 +189,8 @@ MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local);
 MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local);
 int msc_len_commsize(MPI_Comm comm);
 int msc_len_rootcommsize(MPI_Comm comm, int root);
+/* The EXIT word of a new request (see msc_request_shared). */
+int64_t msc_w_new_request(msc_call *c, MPI_Request r);
 /* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */
 static inline int64_t msc_hword(const void *h, size_t size)
 {
@@ -215,7 +215,23 @@ static inline int64_t msc_w_tag(int t) { return t == MPI_ANY_TAG ? -1 : t; }
     static inline int64_t msc_w_##T(T h) { return h == NULLH ? 0 : msc_hword(&h, sizeof h); }
 MSC_HANDLE_WORD(MPI_Comm, MPI_COMM_NULL)
 MSC_HANDLE_WORD(MPI_Datatype, MPI_DATATYPE_NULL)
-MSC_HANDLE_WORD(MPI_Request, MPI_REQUEST_NULL)
+/* Requests that MPI hands out already complete and shared between calls: MPICH's builtin request handles
+ * (e.g. one handle for every Isend that completed at once) and Open MPI's ompi_request_empty (operations
+ * with MPI_PROC_NULL). Their handle says nothing about which call made them, so the shim reports such a
+ * request as complete right at its creation under a unique made-up id, and as NULL (0) everywhere else. */
+extern MPI_Request msc_shared_request;
+static inline int msc_request_shared(MPI_Request r)
+{
+#if defined(MPICH)
+    return r != MPI_REQUEST_NULL && ((unsigned)r >> 30) == 1;
+#else
+    return r != MPI_REQUEST_NULL && r == msc_shared_request;
+#endif
+}
+static inline int64_t msc_w_MPI_Request(MPI_Request h)
+{
+    return (h == MPI_REQUEST_NULL || msc_request_shared(h)) ? 0 : msc_hword(&h, sizeof h);
+}
 MSC_HANDLE_WORD(MPI_Group, MPI_GROUP_NULL)
 MSC_HANDLE_WORD(MPI_Op, MPI_OP_NULL)
 MSC_HANDLE_WORD(MPI_Message, MPI_MESSAGE_NULL)
