@@ -291,6 +291,10 @@ function genWrapper(f) {
   L.push(...pre);
   L.push(`    msc_args c_args = { ${inits.join(', ')} };`);
   // The requests array is copied before MPI overwrites completed entries with MPI_REQUEST_NULL.
+  // Statuses start out empty: MPI leaves some untouched (MPICH, for send requests), and the COMPLETE
+  // records read them.
+  if (byRole.has('status')) L.push('    msc_status_init(c_args.status, 1);');
+  if (byRole.has('statuses')) L.push('    msc_status_init(c_args.statuses, c_args.statuses_n);');
   if (byRole.has('requests')) {
     L.push('    MPI_Request msc_reqs[MSC_LOCAL_REQUESTS];');
     L.push('    c_args.req_copy = msc_copy_requests(c_args.requests, c_args.requests_n, msc_reqs);');

@@ -77,3 +77,14 @@ int64_t msc_w_new_request(msc_call *c, MPI_Request r)
     msc_emit(MSC_KIND_COMPLETE, 0, c->func, c->seq, msc_now(), c->site, w, 6, NULL, 0);
     return id;
 }
+
+void msc_status_init(MPI_Status *st, int n)
+{
+    if (!st || st == MPI_STATUS_IGNORE || st == MPI_STATUSES_IGNORE) return;
+    for (int i = 0; i < n; i++) {
+        memset(&st[i], 0, sizeof st[i]);
+        st[i].MPI_SOURCE = MPI_ANY_SOURCE;
+        st[i].MPI_TAG = MPI_ANY_TAG;
+        st[i].MPI_ERROR = MPI_SUCCESS;
+    }
+}

@@ -24,6 +24,7 @@ const ranks = Number(opt('ranks', '0'));
 const timeout = Number(opt('timeout', '60'));
 const pauseAfter = Number(opt('pause-after', '0'));
 const quiet = args.includes('--quiet');
+const dump = args.includes('--dump');
 
 const wss = new WebSocketServer({ host: '127.0.0.1', port: Number(opt('port', '0')) });
 const summaries = [];
@@ -76,6 +77,10 @@ wss.on('connection', (ws, req) => {
         }
         const path = bytes.subarray(0, bytes.indexOf(0)).toString();
         if (s.sites.length < 5) s.sites.push(`${path}+0x${w(1).toString(16)}`);
+      }
+      if (dump && ['ENTER', 'EXIT', 'COMPLETE'].includes(name)) {
+        const hex = (v) => (Math.abs(v) > 0xffff ? '0x' + v.toString(16) : String(v));
+        console.log(`r${s.hello?.rank} ${name} ${api.functions[func]?.name} seq=${data.readUInt32LE(off + 4)} [${[0, 1, 2, 3, 4].map((i) => hex(w(i))).join(' ')}]`);
       }
       if (name === 'FINDING') s.findings.push(`${api.checks[w(0)]?.id ?? w(0)}@${api.functions[func]?.name}`);
       if (name === 'END') s.end = { how: w(0), code: w(1), dropped: w(2), lastSeq: w(3) };
