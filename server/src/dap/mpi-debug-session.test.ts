@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -7,6 +6,7 @@ import type { RankState } from '../engine/types';
 import type { Finding } from '../session/session-api';
 import { serveDebugAdapter, type DapServer } from './dap-server';
 import { FakeSession } from './testing/fake-session';
+import { RawDapClient } from './testing/raw-dap-client';
 
 const TOKEN = 'test-token';
 const ringSites = new Map([
@@ -212,31 +212,57 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     await assert.rejects(dc.customRequest('mpiscope.debugRank', { rank: 0 }), /needs \{ rank, debuggerType/);
   });
 
-  it('ends the job when the client goes away without disconnecting', async () => {
-    // A raw connection, since DebugClient.stop() disconnects politely.
-    const socket = connect(server.port, '127.0.0.1');
-    let seq = 1;
-    const send = (command: string, args: object): void => {
-      const json = JSON.stringify({ type: 'request', seq: seq++, command, arguments: args });
-      socket.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
-    };
-    let received = '';
-    const launched = new Promise<void>((resolve) =>
-      socket.on('data', (data: Buffer) => {
-        received += data.toString();
-        if (received.includes('"command":"launch"')) resolve();
-      }),
-    );
-    send('initialize', { adapterID: 'mpi' });
-    send('configurationDone', {});
-    send('launch', { program: '/src/ring', np: 2, __mpiscopeToken: TOKEN });
-    await launched;
+  /** Launch over a raw connection that supports startDebugging. */
+  async function rawLaunch(): Promise<{ raw: RawDapClient; s: FakeSession }> {
+    const raw = new RawDapClient(server.port);
+    const init = await raw.request('initialize', {
+      adapterID: 'mpi',
+      pathFormat: 'path',
+      supportsStartDebuggingRequest: true,
+    });
+    assert.ok(init.success, init.message);
+    await raw.request('configurationDone');
+    const launched = await raw.request('launch', { program: '/src/ring', np: 2, __mpiscopeToken: TOKEN });
+    assert.ok(launched.success, launched.message);
     const s = sessions[0];
     assert.ok(s);
+    return { raw, s };
+  }
+
+  it('ends the job when the client goes away without disconnecting', async () => {
+    const { raw, s } = await rawLaunch();
     const gone = new Promise<void>((resolve) => s.on('end', () => resolve()));
-    socket.destroy();
+    raw.socket.destroy();
     await gone;
     assert.ok(s.calls.includes('stop'));
+  });
+
+  it('debugs a rank by asking the editor to attach a native debugger to its pid', async () => {
+    const { raw } = await rawLaunch();
+    const reverse: DebugProtocol.Request[] = [];
+    raw.onReverseRequest = (request) => {
+      reverse.push(request);
+      return { success: true };
+    };
+    const response = await raw.request('mpiscope.debugRank', { rank: 1, debuggerType: 'cppdbg' });
+    assert.ok(response.success, response.message);
+    assert.equal(reverse[0]?.command, 'startDebugging');
+    assert.deepEqual(reverse[0]?.arguments, {
+      request: 'attach',
+      configuration: {
+        type: 'cppdbg',
+        request: 'attach',
+        name: 'rank 1 (pid 4001)',
+        program: '/src/ring',
+        processId: '4001',
+        MIMode: 'gdb',
+      },
+    });
+    raw.onReverseRequest = () => ({ success: false });
+    const refused = await raw.request('mpiscope.debugRank', { rank: 0, debuggerType: 'lldb' });
+    assert.equal(refused.success, false);
+    assert.match(refused.message ?? '', /Could not attach to rank 0/);
+    raw.socket.destroy();
   });
 
   it('ends the job on terminate and reports termination', async () => {
