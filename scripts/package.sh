@@ -36,6 +36,7 @@ forbid() {
 require '^extension/package\.json$' 'package.json'
 require '^extension/dist/extension\.js$' 'dist/extension.js (the bundled extension)'
 [ -f server/src/lsp/main.ts ] && require '^extension/dist/server\.js$' 'dist/server.js (the language server)'
+[ -f webview/src/main.ts ] && require '^extension/dist/webview\.js$' 'dist/webview.js (the timeline)'
 [ -d native-shim/src ] && require '^extension/native-shim/src/' 'the shim sources (native-shim/src)'
 require '^extension/native-shim/spec/' 'the shim spec (native-shim/spec)'
 [ -d docs/findings ] && require '^extension/docs/findings/' 'docs/findings'

@@ -33,6 +33,7 @@ export function deadlockF5Check(suite: Suite): Check {
 
       await waitForExtension(page);
       await editor.locator('.view-lines').click();
+      const pressed = Date.now();
       await page.keyboard.press('F5');
       // Building (preLaunchTask), starting 3 ranks and detecting the hang all happen before this.
       const lines = await until(
@@ -43,6 +44,9 @@ export function deadlockF5Check(suite: Suite): Check {
           return l.includes(RECV_LINE) ? l : undefined;
         },
         90_000,
+      );
+      log(
+        `deadlock shown ${((Date.now() - pressed) / 1000).toFixed(1)} s after F5 (build, start, detection)`,
       );
       await shot('deadlock-squiggle');
       if (lines.length !== 1)
@@ -82,6 +86,7 @@ export function deadlockF5Check(suite: Suite): Check {
 
       const before = processesRunning(program);
       log(`ring processes before stop: ${before.length}`);
+      const stopPressed = Date.now();
       await page.keyboard.press('Shift+F5');
       await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 20_000 });
       await until(
@@ -90,6 +95,7 @@ export function deadlockF5Check(suite: Suite): Check {
         20_000,
         () => Promise.resolve(`pids ${processesRunning(program).join(',')}`),
       );
+      log(`stopped ${((Date.now() - stopPressed) / 1000).toFixed(1)} s after Shift+F5`);
       await shot('stopped');
     },
   };
