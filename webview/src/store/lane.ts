@@ -1,0 +1,37 @@
+import { Growable } from './growable';
+import { sortTail } from './sort-tail';
+
+/**
+ * One rank's spans as struct-of-arrays columns, sorted by start. MPI calls of one thread never nest, so
+ * spans arrive in start order; a batch that breaks the order (several threads) is merged in by sortTail.
+ * maxDuration lets a binary search on start find every span overlapping a time window.
+ */
+export class Lane {
+  readonly start = new Growable();
+  readonly end = new Growable();
+  readonly fn = new Growable();
+  readonly site = new Growable();
+  readonly comm = new Growable();
+  maxDuration = 0;
+  /** Rows before this index are in start order. */
+  private sortedUpTo = 0;
+
+  get length(): number {
+    return this.start.length;
+  }
+
+  push(start: number, end: number, fn: number, site: number, comm: number): void {
+    this.start.push(start);
+    this.end.push(end);
+    this.fn.push(fn);
+    this.site.push(site);
+    this.comm.push(comm);
+    if (end - start > this.maxDuration) this.maxDuration = end - start;
+  }
+
+  /** Restores start order after a batch (no-op in the common case). */
+  settle(): void {
+    sortTail(this.start, [this.start, this.end, this.fn, this.site, this.comm], this.sortedUpTo);
+    this.sortedUpTo = this.length;
+  }
+}

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { syntheticJob } from '../../../server/src/timeline/synthetic-job';
+import { TimelineModel } from '../../../server/src/timeline/timeline-model';
+import type { TimelineMessage } from '../../../server/src/timeline/timeline-protocol';
+import { Growable } from './growable';
+import { lowerBound, upperBound, visibleRange } from './search';
+import { sortTail } from './sort-tail';
+import { TimelineStore } from './timeline-store';
+
+/** The synthetic job through the real model, taking a batch every `every` events (as the feed would). */
+function batches(every: number): TimelineMessage[] {
+  const job = syntheticJob({ ranks: 4, iterations: 20, deadlock: true });
+  const model = new TimelineModel(4, '/tmp/halo');
+  const out: TimelineMessage[] = [model.reset()];
+  job.events.forEach((e, i) => {
+    model.push(e);
+    if (i % every === every - 1) {
+      const b = model.takeBatch();
+      if (b) out.push(b);
+    }
+  });
+  for (const f of job.findings) model.addFinding(f);
+  const last = model.takeBatch();
+  if (last) out.push(last);
+  return out;
+}
+
+function load(messages: TimelineMessage[]): TimelineStore {
+  const store = new TimelineStore();
+  for (const m of messages) assert.ok(store.apply(m));
+  return store;
+}
+
+describe('TimelineStore', () => {
+  it('ends up with the same lanes and messages whether the job came in one batch or in many', () => {
+    const whole = load(batches(1e9));
+    const pieces = load(batches(37));
+    assert.equal(pieces.gaps, 0);
+    assert.equal(whole.ranks, 4);
+    assert.equal(pieces.spanCount, whole.spanCount);
+    assert.ok(whole.spanCount > 4 * 20 * 5);
+    for (let r = 0; r < 4; r++) {
+      assert.deepEqual(pieces.lanes[r]?.start.values, whole.lanes[r]?.start.values, `lane ${r}`);
+      assert.deepEqual(pieces.lanes[r]?.fn.values, whole.lanes[r]?.fn.values, `lane ${r}`);
+    }
+    assert.deepEqual(pieces.messages.sendTime.values, whole.messages.sendTime.values);
+    assert.deepEqual(pieces.messages.recvTime.values, whole.messages.recvTime.values);
+    assert.deepEqual(pieces.matrix, whole.matrix);
+    assert.equal(whole.findings.length, 1);
+    assert.deepEqual(
+      whole.open.map((o) => o.rank),
+      [0, 1, 2],
+    );
+  });
+
+  it('keeps every lane and the message table sorted by start', () => {
+    const store = load(batches(11));
+    for (const lane of store.lanes) {
+      const s = lane.start.values;
+      for (let i = 1; i < s.length; i++) assert.ok((s[i - 1] ?? 0) <= (s[i] ?? 0));
+    }
+    const m = store.messages.sendTime.values;
+    for (let i = 1; i < m.length; i++) assert.ok((m[i - 1] ?? 0) <= (m[i] ?? 0));
+  });
+
+  it('counts bytes per (sender, receiver) in the matrix: a ring exchange fills only the neighbours', () => {
+    const store = load(batches(100));
+    const n = store.ranks;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const neighbour = j === (i + 1) % n || j === (i + n - 1) % n;
+        assert.equal((store.matrix[i * n + j] ?? 0) > 0, neighbour, `${i}→${j}`);
+      }
+    }
+  });
+
+  it('ignores what is not a timeline message, and a reset forgets the previous job', () => {
+    const store = load(batches(100));
+    assert.equal(store.apply({ type: 'data' }), false);
+    assert.equal(store.apply('hello'), false);
+    store.apply({ type: 'reset', ranks: 2, program: '' });
+    assert.equal(store.spanCount, 0);
+    assert.equal(store.ranks, 2);
+    assert.equal(store.messages.length, 0);
+  });
+
+  it('notices a missing batch', () => {
+    const all = batches(50);
+    const store = load([...all.slice(0, 2), ...all.slice(3)]);
+    assert.equal(store.gaps, 1);
+  });
+});
+
+describe('search', () => {
+  it('lowerBound and upperBound agree with a linear scan', () => {
+    const v = [1, 2, 2, 2, 5, 9];
+    for (let t = 0; t <= 10; t++) {
+      assert.equal(
+        lowerBound(v, v.length, t),
+        v.findIndex((x) => x >= t) === -1 ? v.length : v.findIndex((x) => x >= t),
+      );
+      assert.equal(
+        upperBound(v, v.length, t),
+        v.findIndex((x) => x > t) === -1 ? v.length : v.findIndex((x) => x > t),
+      );
+    }
+  });
+
+  it('visibleRange contains every span that overlaps the window', () => {
+    const starts = [0, 10, 20, 30, 40, 50];
+    const ends = [100, 12, 21, 35, 45, 51];
+    const maxDuration = 100;
+    for (const [t0, t1] of [
+      [11, 11],
+      [22, 29],
+      [44, 60],
+      [200, 300],
+    ] as const) {
+      const [from, to] = visibleRange(starts, starts.length, maxDuration, t0, t1);
+      starts.forEach((s, i) => {
+        const overlaps = s <= t1 && (ends[i] ?? 0) >= t0;
+        if (overlaps) assert.ok(i >= from && i < to, `span ${i} in [${t0}, ${t1}]`);
+      });
+    }
+  });
+
+  it('sortTail merges an out-of-order tail and carries the other columns along', () => {
+    const key = new Growable(2);
+    const payload = new Growable(2);
+    for (const v of [1, 3, 5, 7]) {
+      key.push(v);
+      payload.push(v * 10);
+    }
+    for (const v of [6, 2, 8]) {
+      key.push(v);
+      payload.push(v * 10);
+    }
+    sortTail(key, [key, payload], 4);
+    assert.deepEqual([...key.values], [1, 2, 3, 5, 6, 7, 8]);
+    assert.deepEqual([...payload.values], [10, 20, 30, 50, 60, 70, 80]);
+  });
+});

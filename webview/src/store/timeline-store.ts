@@ -1,0 +1,164 @@
+import {
+  isTimelineMessage,
+  type OpenCall,
+  type TimelineData,
+  type TimelineFinding,
+  type TimelineFunction,
+  type TimelineSite,
+} from '../../../server/src/timeline/timeline-protocol';
+import { Growable } from './growable';
+import { Lane } from './lane';
+import { sortTail } from './sort-tail';
+
+/** Messages as columns, sorted by send time (arrows are searched by their tail). */
+export class MessageTable {
+  readonly src = new Growable();
+  readonly sendTime = new Growable();
+  readonly dst = new Growable();
+  readonly recvTime = new Growable();
+  readonly bytes = new Growable();
+  readonly tag = new Growable();
+  maxDuration = 0;
+  private sortedUpTo = 0;
+
+  get length(): number {
+    return this.src.length;
+  }
+
+  push(src: number, sendTime: number, dst: number, recvTime: number, bytes: number, tag: number): void {
+    this.src.push(src);
+    this.sendTime.push(sendTime);
+    this.dst.push(dst);
+    this.recvTime.push(recvTime);
+    this.bytes.push(bytes);
+    this.tag.push(tag);
+    const d = Math.abs(recvTime - sendTime);
+    if (d > this.maxDuration) this.maxDuration = d;
+  }
+
+  /** Messages are paired in receive order, so a batch is rarely in send order: merge it in by send time. */
+  settle(): void {
+    const cols = [this.src, this.sendTime, this.dst, this.recvTime, this.bytes, this.tag];
+    sortTail(this.sendTime, cols, this.sortedUpTo);
+    this.sortedUpTo = this.length;
+  }
+}
+
+/**
+ * Everything the webview knows about the job, built from TimelineMessages. Components read it directly
+ * (typed arrays, no copies) and re-render when `version` changes.
+ */
+export class TimelineStore {
+  ranks = 0;
+  program = '';
+  now = 0;
+  ended = false;
+  lanes: Lane[] = [];
+  messages = new MessageTable();
+  readonly functions = new Map<number, TimelineFunction>();
+  readonly sites = new Map<number, TimelineSite>();
+  findings: TimelineFinding[] = [];
+  open: OpenCall[] = [];
+  /** Bytes sent from rank i to rank j at [i * ranks + j]. */
+  matrix = new Float64Array(0);
+  /** Bumped on every change; views compare it to know when to redraw. */
+  version = 0;
+  /** The last data batch's seq, to notice a gap (a lost batch means the picture is incomplete). */
+  lastSeq = -1;
+  gaps = 0;
+  private readonly listeners = new Set<() => void>();
+
+  /** Applies one message from the host; anything that is not a TimelineMessage is ignored. */
+  apply(message: unknown): boolean {
+    if (!isTimelineMessage(message)) return false;
+    if (message.type === 'reset') {
+      this.reset(message.ranks, message.program);
+    } else {
+      this.data(message);
+    }
+    this.version++;
+    for (const l of this.listeners) l();
+    return true;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Time extent of everything known: [0, now], never empty. */
+  get extent(): [number, number] {
+    return [0, Math.max(this.now, 1)];
+  }
+
+  get spanCount(): number {
+    return this.lanes.reduce((n, l) => n + l.length, 0);
+  }
+
+  functionName(fn: number): string {
+    return this.functions.get(fn)?.name ?? `function ${fn}`;
+  }
+
+  private reset(ranks: number, program: string): void {
+    this.ranks = 0;
+    this.program = program;
+    this.now = 0;
+    this.ended = false;
+    this.lanes = [];
+    this.messages = new MessageTable();
+    this.functions.clear();
+    this.sites.clear();
+    this.findings = [];
+    this.open = [];
+    this.matrix = new Float64Array(0);
+    this.lastSeq = -1;
+    this.gaps = 0;
+    this.grow(ranks);
+  }
+
+  private grow(ranks: number): void {
+    if (ranks <= this.ranks) return;
+    while (this.lanes.length < ranks) this.lanes.push(new Lane());
+    const m = new Float64Array(ranks * ranks);
+    for (let i = 0; i < this.ranks; i++) {
+      for (let j = 0; j < this.ranks; j++) m[i * ranks + j] = this.matrix[i * this.ranks + j] ?? 0;
+    }
+    this.matrix = m;
+    this.ranks = ranks;
+  }
+
+  private data(d: TimelineData): void {
+    if (this.lastSeq >= 0 && d.seq !== this.lastSeq + 1) this.gaps++;
+    this.lastSeq = d.seq;
+    this.grow(d.ranks);
+    this.now = Math.max(this.now, d.now);
+    this.ended = d.ended;
+    for (const f of d.functions) this.functions.set(f.id, f);
+    for (const s of d.sites) this.sites.set(s.id, s);
+    const sp = d.spans;
+    const touched = new Set<Lane>();
+    for (let i = 0; i < sp.rank.length; i++) {
+      const rank = sp.rank[i] ?? 0;
+      if (rank >= this.ranks) this.grow(rank + 1);
+      const lane = this.lanes[rank];
+      if (lane === undefined) continue;
+      lane.push(sp.start[i] ?? 0, sp.end[i] ?? 0, sp.fn[i] ?? 0, sp.site[i] ?? -1, sp.comm[i] ?? -1);
+      touched.add(lane);
+    }
+    for (const lane of touched) lane.settle();
+    const m = d.messages;
+    for (let i = 0; i < m.src.length; i++) {
+      const src = m.src[i] ?? 0;
+      const dst = m.dst[i] ?? 0;
+      const bytes = m.bytes[i] ?? 0;
+      this.messages.push(src, m.sendTime[i] ?? 0, dst, m.recvTime[i] ?? 0, bytes, m.tag[i] ?? 0);
+      if (src >= 0 && dst >= 0 && src < this.ranks && dst < this.ranks) {
+        const k = src * this.ranks + dst;
+        this.matrix[k] = (this.matrix[k] ?? 0) + bytes;
+      }
+    }
+    this.messages.settle();
+    this.findings.push(...d.findings);
+    this.open = d.open;
+  }
+}

@@ -1,0 +1,425 @@
+import type { OpenCall, TimelineFinding } from '../../../server/src/timeline/timeline-protocol';
+import type { TimelineStore } from '../store/timeline-store';
+import { visibleRange } from '../store/search';
+import { laneTop, visibleRanks, type LaneLayout } from './lane-layout';
+import type { Palette } from './palette';
+import { formatDuration, tickStep } from './time-format';
+import type { Viewport } from './viewport';
+
+/** Arrows past this many in view are thinned (every k-th drawn): beyond it they are a solid smear anyway. */
+export const MAX_ARROWS = 3000;
+
+export interface SpanRef {
+  readonly rank: number;
+  /** Index in the rank's lane, or -1 for the rank's open call. */
+  readonly index: number;
+}
+
+export interface TimelineView {
+  readonly viewport: Viewport;
+  readonly layout: LaneLayout;
+  readonly palette: Palette;
+  readonly width: number;
+  readonly selected?: SpanRef | undefined;
+  readonly hovered?: SpanRef | undefined;
+  /** A finding whose locations are emphasised (picked in the list). */
+  readonly focusFinding?: number | undefined;
+}
+
+export interface DrawStats {
+  spansVisited: number;
+  rects: number;
+  arrows: number;
+  arrowsInView: number;
+  labels: number;
+}
+
+/** Ranks named by a deadlock finding: their open calls are drawn as blocked. */
+export function blockedRanks(findings: readonly TimelineFinding[]): Set<number> {
+  const out = new Set<number>();
+  for (const f of findings) if (f.kind === 'deadlock') for (const l of f.locations) out.add(l.rank);
+  return out;
+}
+
+/** Draws the whole timeline for the view. Only the visible ranks and the visible time window are visited. */
+export function drawTimeline(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+): DrawStats {
+  const stats: DrawStats = { spansVisited: 0, rects: 0, arrows: 0, arrowsInView: 0, labels: 0 };
+  const { layout: l, palette: p } = v;
+  ctx.fillStyle = p.background;
+  ctx.fillRect(0, 0, v.width, l.height);
+  const [r0, r1] = visibleRanks(l);
+  for (let r = r0; r < r1; r++) {
+    if (r % 2 === 1) {
+      ctx.fillStyle = p.laneAlt;
+      ctx.fillRect(l.gutter, laneTop(l, r), v.width - l.gutter, l.laneHeight);
+    }
+  }
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(l.gutter, l.axisHeight, v.width - l.gutter, l.height - l.axisHeight);
+  ctx.clip();
+  drawGrid(ctx, v);
+  const blocked = blockedRanks(store.findings);
+  for (let r = r0; r < r1; r++) drawLane(ctx, store, v, r, stats);
+  for (const o of store.open)
+    if (o.rank >= r0 && o.rank < r1) drawOpen(ctx, store, v, o, blocked.has(o.rank));
+  drawMessages(ctx, store, v, r0, r1, stats);
+  for (const f of store.findings) drawFinding(ctx, v, f, f.id === v.focusFinding);
+  if (v.hovered) outline(ctx, store, v, v.hovered, p.foreground, 1);
+  if (v.selected) outline(ctx, store, v, v.selected, p.selection, 2);
+  ctx.restore();
+  drawAxis(ctx, v);
+  drawGutter(ctx, store, v, r0, r1, blocked);
+  return stats;
+}
+
+function plotX(v: TimelineView, t: number): number {
+  return v.layout.gutter + v.viewport.x(t);
+}
+
+function drawGrid(ctx: CanvasRenderingContext2D, v: TimelineView): void {
+  const step = tickStep(v.viewport.nsPerPixel);
+  ctx.fillStyle = v.palette.grid;
+  for (let t = Math.ceil(v.viewport.t0 / step) * step; t <= v.viewport.t1; t += step) {
+    ctx.fillRect(Math.round(plotX(v, t)), v.layout.axisHeight, 1, v.layout.height - v.layout.axisHeight);
+  }
+}
+
+function drawAxis(ctx: CanvasRenderingContext2D, v: TimelineView): void {
+  const { layout: l, palette: p } = v;
+  ctx.fillStyle = p.background;
+  ctx.fillRect(0, 0, v.width, l.axisHeight);
+  ctx.fillStyle = p.border;
+  ctx.fillRect(0, l.axisHeight - 1, v.width, 1);
+  const step = tickStep(v.viewport.nsPerPixel);
+  ctx.font = `11px ${p.font}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  for (let t = Math.ceil(v.viewport.t0 / step) * step; t <= v.viewport.t1; t += step) {
+    const x = Math.round(plotX(v, t));
+    if (x < l.gutter) continue;
+    ctx.fillStyle = p.grid;
+    ctx.fillRect(x, l.axisHeight - 6, 1, 6);
+    ctx.fillStyle = p.muted;
+    ctx.fillText(formatDuration(t), x + 3, l.axisHeight / 2);
+  }
+}
+
+function drawGutter(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+  r0: number,
+  r1: number,
+  blocked: ReadonlySet<number>,
+): void {
+  const { layout: l, palette: p } = v;
+  ctx.fillStyle = p.background;
+  ctx.fillRect(0, l.axisHeight, l.gutter, l.height - l.axisHeight);
+  ctx.fillStyle = p.border;
+  ctx.fillRect(l.gutter - 1, 0, 1, l.height);
+  ctx.font = `12px ${p.font}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  for (let r = r0; r < r1; r++) {
+    const mid = laneTop(l, r) + l.laneHeight / 2;
+    if (mid < l.axisHeight) continue;
+    const isBlocked = blocked.has(r);
+    ctx.fillStyle = isBlocked ? p.blocked : p.foreground;
+    ctx.fillText(`rank ${r}`, 10, mid);
+    if (isBlocked) {
+      ctx.fillText('●', l.gutter - 18, mid);
+    } else if (store.open.some((o) => o.rank === r)) {
+      ctx.fillStyle = p.muted;
+      ctx.fillText('○', l.gutter - 18, mid);
+    }
+  }
+}
+
+function drawLane(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+  rank: number,
+  s: DrawStats,
+): void {
+  const lane = store.lanes[rank];
+  if (lane === undefined || lane.length === 0) return;
+  const { viewport: vp, layout: l, palette: p } = v;
+  const top = laneTop(l, rank) + 3;
+  const h = l.laneHeight - 6;
+  const starts = lane.start.values;
+  const ends = lane.end.values;
+  const fns = lane.fn.values;
+  const [from, to] = visibleRange(starts, lane.length, lane.maxDuration, vp.t0, vp.t1);
+  const gx = l.gutter;
+  // Spans thinner than a pixel are merged: one rect per run of the same class, and at most one new rect per
+  // pixel column, so a million tiny calls cost a few thousand rects.
+  let runCls = -1;
+  let runX0 = 0;
+  let runX1 = -Infinity;
+  let lastFill = '';
+  const flush = (): void => {
+    if (runCls < 0) return;
+    const fill = p.cls[runCls] ?? p.foreground;
+    if (fill !== lastFill) {
+      ctx.fillStyle = fill;
+      lastFill = fill;
+    }
+    ctx.fillRect(runX0, top, Math.max(1, runX1 - runX0), h);
+    s.rects++;
+  };
+  const labels: number[] = [];
+  for (let i = from; i < to; i++) {
+    const e = ends[i] ?? 0;
+    if (e < vp.t0) continue;
+    s.spansVisited++;
+    const x0 = gx + vp.x(starts[i] ?? 0);
+    const x1 = gx + vp.x(e);
+    const cls = store.functions.get(fns[i] ?? 0)?.cls ?? 0;
+    if (x1 <= runX1 + 0.5 && x1 - x0 < 1) continue; // Inside a pixel already painted.
+    if (cls === runCls && x0 <= runX1 + 0.5) {
+      runX1 = Math.max(runX1, x1);
+    } else {
+      flush();
+      runCls = cls;
+      runX0 = x0;
+      runX1 = Math.max(x1, x0 + 1);
+    }
+    if (x1 - x0 >= 44) labels.push(i);
+  }
+  flush();
+  if (h < 12) return;
+  ctx.font = `11px ${p.font}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  ctx.fillStyle = p.background;
+  for (const i of labels) {
+    const x0 = Math.max(gx, gx + vp.x(starts[i] ?? 0));
+    const x1 = Math.min(v.width, gx + vp.x(ends[i] ?? 0));
+    const name = store.functionName(fns[i] ?? 0).replace(/^MPI_/, '');
+    const room = x1 - x0 - 8;
+    if (room < 20) continue;
+    ctx.fillText(fit(ctx, name, room), x0 + 4, top + h / 2);
+    s.labels++;
+  }
+}
+
+function fit(ctx: CanvasRenderingContext2D, text: string, room: number): string {
+  if (ctx.measureText(text).width <= room) return text;
+  for (let n = text.length - 1; n > 1; n--) {
+    const t = `${text.slice(0, n)}…`;
+    if (ctx.measureText(t).width <= room) return t;
+  }
+  return '';
+}
+
+function drawOpen(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+  o: OpenCall,
+  blocked: boolean,
+): void {
+  const { viewport: vp, layout: l, palette: p } = v;
+  const top = laneTop(l, o.rank) + 3;
+  const h = l.laneHeight - 6;
+  const x0 = l.gutter + vp.x(o.start);
+  const x1 = l.gutter + vp.x(store.now);
+  const w = Math.max(2, x1 - x0);
+  const cls = store.functions.get(o.fn)?.cls ?? 0;
+  ctx.fillStyle = blocked ? p.blocked : (p.cls[cls] ?? p.foreground);
+  ctx.globalAlpha = blocked ? 0.35 : 0.5;
+  ctx.fillRect(x0, top, w, h);
+  ctx.globalAlpha = 1;
+  if (blocked) {
+    // Hatching says "waiting forever" without relying on colour alone.
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x0, top, w, h);
+    ctx.clip();
+    ctx.strokeStyle = p.blocked;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    for (let x = x0 - h; x < x0 + w; x += 7) {
+      ctx.moveTo(x, top + h);
+      ctx.lineTo(x + h, top);
+    }
+    ctx.stroke();
+    ctx.restore();
+    ctx.strokeStyle = p.blocked;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x0, top, w, h);
+  }
+  if (h >= 12 && w > 60) {
+    ctx.font = `bold 11px ${p.font}`;
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    ctx.fillStyle = p.foreground;
+    const name = store.functionName(o.fn).replace(/^MPI_/, '');
+    ctx.fillText(
+      fit(ctx, blocked ? `${name} — blocked` : `${name} …`, w - 10),
+      Math.max(x0, l.gutter) + 5,
+      top + h / 2,
+    );
+  }
+}
+
+function drawMessages(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+  r0: number,
+  r1: number,
+  s: DrawStats,
+): void {
+  const m = store.messages;
+  const { viewport: vp, layout: l, palette: p } = v;
+  const send = m.sendTime.values;
+  const recv = m.recvTime.values;
+  const src = m.src.values;
+  const dst = m.dst.values;
+  const [from, to] = visibleRange(send, m.length, m.maxDuration, vp.t0, vp.t1);
+  const inView: number[] = [];
+  for (let i = from; i < to; i++) {
+    const a = src[i] ?? 0;
+    const b = dst[i] ?? 0;
+    if (Math.max(send[i] ?? 0, recv[i] ?? 0) < vp.t0) continue;
+    if ((a < r0 && b < r0) || (a >= r1 && b >= r1)) continue;
+    inView.push(i);
+  }
+  s.arrowsInView = inView.length;
+  const stride = Math.max(1, Math.ceil(inView.length / MAX_ARROWS));
+  const heads = inView.length / stride <= 600;
+  const mid = (r: number): number => laneTop(l, r) + l.laneHeight / 2;
+  ctx.strokeStyle = p.message;
+  ctx.fillStyle = p.message;
+  ctx.lineWidth = 1;
+  ctx.globalAlpha = stride > 1 ? 0.35 : 0.85;
+  ctx.beginPath();
+  const tips: [number, number, number, number][] = [];
+  for (let k = 0; k < inView.length; k += stride) {
+    const i = inView[k] ?? 0;
+    const x0 = l.gutter + vp.x(send[i] ?? 0);
+    const y0 = mid(src[i] ?? 0);
+    const x1 = l.gutter + vp.x(recv[i] ?? 0);
+    const y1 = mid(dst[i] ?? 0);
+    ctx.moveTo(x0, y0);
+    ctx.lineTo(x1, y1);
+    s.arrows++;
+    if (heads && Math.hypot(x1 - x0, y1 - y0) > 14) tips.push([x0, y0, x1, y1]);
+  }
+  ctx.stroke();
+  ctx.beginPath();
+  for (const [x0, y0, x1, y1] of tips) arrowHead(ctx, x0, y0, x1, y1, 6);
+  ctx.fill();
+  ctx.globalAlpha = 1;
+}
+
+function arrowHead(
+  ctx: CanvasRenderingContext2D,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  size: number,
+): void {
+  const a = Math.atan2(y1 - y0, x1 - x0);
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x1 - size * Math.cos(a - 0.45), y1 - size * Math.sin(a - 0.45));
+  ctx.lineTo(x1 - size * Math.cos(a + 0.45), y1 - size * Math.sin(a + 0.45));
+  ctx.closePath();
+}
+
+function drawFinding(
+  ctx: CanvasRenderingContext2D,
+  v: TimelineView,
+  f: TimelineFinding,
+  focused: boolean,
+): void {
+  const { layout: l, palette: p } = v;
+  const colour = f.severity === 'error' ? p.error : f.severity === 'warning' ? p.warning : p.muted;
+  const points = f.locations.map((loc, i) => ({
+    x: plotX(v, f.times[i] ?? 0),
+    top: laneTop(l, loc.rank),
+    mid: laneTop(l, loc.rank) + l.laneHeight / 2,
+  }));
+  for (const pt of points) {
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.moveTo(pt.x - 6, pt.top);
+    ctx.lineTo(pt.x + 6, pt.top);
+    ctx.lineTo(pt.x, pt.top + 8);
+    ctx.closePath();
+    ctx.fill();
+    if (focused) {
+      ctx.strokeStyle = p.selection;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(pt.x - 4, pt.top + 1, 8, l.laneHeight - 2);
+    }
+  }
+  if (f.kind !== 'deadlock' || points.length < 2) return;
+  // The ring: each blocked rank waits for the next one named; curved arrows to the right of the blocked
+  // calls close the cycle, so the cause is visible at a glance.
+  const ringX = Math.max(...points.map((pt) => pt.x)) + 28;
+  ctx.strokeStyle = p.blocked;
+  ctx.fillStyle = p.blocked;
+  ctx.lineWidth = focused ? 2.5 : 2;
+  ctx.setLineDash([5, 3]);
+  ctx.beginPath();
+  points.forEach((a, i) => {
+    const b = points[(i + 1) % points.length] ?? a;
+    const bulge = i === points.length - 1 ? 46 : 22;
+    ctx.moveTo(ringX, a.mid);
+    ctx.bezierCurveTo(ringX + bulge, a.mid, ringX + bulge, b.mid, ringX + 4, b.mid);
+  });
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  for (const b of points) {
+    ctx.moveTo(ringX, b.mid);
+    ctx.lineTo(ringX + 8, b.mid - 5);
+    ctx.lineTo(ringX + 8, b.mid + 5);
+    ctx.closePath();
+  }
+  ctx.fill();
+  ctx.font = `bold 11px ${p.font}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const top = Math.min(...points.map((pt) => pt.mid));
+  const bottom = Math.max(...points.map((pt) => pt.mid));
+  ctx.fillText('deadlock', ringX + 54, (top + bottom) / 2);
+}
+
+function outline(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+  ref: SpanRef,
+  colour: string,
+  width: number,
+): void {
+  const { viewport: vp, layout: l } = v;
+  let start: number;
+  let end: number;
+  if (ref.index < 0) {
+    const o = store.open.find((c) => c.rank === ref.rank);
+    if (o === undefined) return;
+    start = o.start;
+    end = store.now;
+  } else {
+    const lane = store.lanes[ref.rank];
+    if (lane === undefined || ref.index >= lane.length) return;
+    start = lane.start.at(ref.index);
+    end = lane.end.at(ref.index);
+  }
+  const x0 = l.gutter + vp.x(start);
+  const x1 = l.gutter + vp.x(end);
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.strokeRect(x0 - 1, laneTop(l, ref.rank) + 2, Math.max(2, x1 - x0) + 2, l.laneHeight - 4);
+}
