@@ -203,6 +203,31 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.equal(s.paused, false);
   });
 
+  it('steps a rank to its next MPI call', async () => {
+    const s = await launch();
+    s.rank(blocked(0, 1, 0x10));
+    const paused = dc.waitForEvent('stopped');
+    await dc.pauseRequest({ threadId: 1 });
+    await paused;
+    s.calls.length = 0;
+    await dc.nextRequest({ threadId: 1 });
+    assert.deepEqual(s.calls, ['resume', 'pause'], 'released, and held again at the next call');
+    const stepped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.rank({
+      rank: 1,
+      state: 'in-call',
+      call: { rank: 1, site: 0x20, call: 'MPI_Send', detail: 'MPI_Send to rank 0' },
+    });
+    s.rank({
+      rank: 0,
+      state: 'in-call',
+      call: { rank: 0, site: 0x20, call: 'MPI_Send', detail: 'MPI_Send to rank 1' },
+    });
+    const event = await stepped;
+    assert.equal(event.body.reason, 'step');
+    assert.equal(event.body.threadId, 1, 'the stepped rank, not the first one seen');
+  });
+
   it('explains why it cannot debug a rank when the client has no startDebugging', async () => {
     await launch();
     await assert.rejects(

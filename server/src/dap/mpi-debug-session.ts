@@ -47,6 +47,8 @@ export class MpiDebugSession extends DebugSession {
   private readonly states = new Map<number, RankState>();
   private breakFunctions = new Set<string>();
   private lastFinding: Finding | undefined;
+  /** The rank being stepped to its next MPI call, if a step is under way. */
+  private stepping: number | undefined;
   private readonly output = new RankOutput((text, stream) => this.sendEvent(new OutputEvent(text, stream)));
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
@@ -218,8 +220,44 @@ export class MpiDebugSession extends DebugSession {
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     this.stopped = false;
+    this.stepping = undefined;
     this.session?.resume?.();
     response.body = { allThreadsContinued: true };
+    this.sendResponse(response);
+  }
+
+  // Stepping means "to the next MPI call": every rank is released and held again at its next call, and
+  // the job stops when the stepped rank is seen entering one. Over, in and out are the same step.
+  protected override nextRequest(
+    response: DebugProtocol.NextResponse,
+    args: DebugProtocol.NextArguments,
+  ): void {
+    this.step(response, args.threadId);
+  }
+
+  protected override stepInRequest(
+    response: DebugProtocol.StepInResponse,
+    args: DebugProtocol.StepInArguments,
+  ): void {
+    this.step(response, args.threadId);
+  }
+
+  protected override stepOutRequest(
+    response: DebugProtocol.StepOutResponse,
+    args: DebugProtocol.StepOutArguments,
+  ): void {
+    this.step(response, args.threadId);
+  }
+
+  private step(response: DebugProtocol.Response, threadId: number): void {
+    if (!this.session?.pause || !this.session.resume) {
+      this.sendErrorResponse(response, 1003, 'This mpiscope session cannot step (no pause control).');
+      return;
+    }
+    this.stopped = false;
+    this.stepping = rankOf(threadId);
+    this.session.resume();
+    this.session.pause();
     this.sendResponse(response);
   }
 
@@ -334,6 +372,11 @@ export class MpiDebugSession extends DebugSession {
     // at launch are sent again as each rank appears (best effort: a rank may pass its first calls first).
     if (!before && this.breakFunctions.size > 0) this.session?.breakOn?.([...this.breakFunctions]);
     if (!before || threadName(state.rank, before) !== threadName(state.rank, state)) this.rename(state.rank);
+    if (this.stepping === state.rank && entered(before, state) && !this.stopped) {
+      this.stepping = undefined;
+      this.stopAll('step', threadIdOf(state.rank));
+      return;
+    }
     const fn = state.call?.call;
     if (fn && this.breakFunctions.has(fn) && entered(before, state) && !this.stopped) {
       // The shim holds the rank that hit the breakpoint; the others are held at their next MPI call,
@@ -344,8 +387,12 @@ export class MpiDebugSession extends DebugSession {
   }
 
   private onFinding(finding: Finding): void {
-    this.sendEvent(new OutputEvent(`mpiscope: ${finding.kind}: ${finding.message}\n`, 'important'));
-    if (!this.stopOnFinding || this.stopped) return;
+    // When the job stops, the exception widget shows the finding; otherwise a notification does.
+    const stops = this.stopOnFinding && !this.stopped;
+    this.sendEvent(
+      new OutputEvent(`mpiscope: ${finding.kind}: ${finding.message}\n`, stops ? 'stderr' : 'important'),
+    );
+    if (!stops) return;
     this.lastFinding = finding;
     this.session?.pause?.();
     const rank = finding.locations[0]?.rank ?? 0;
