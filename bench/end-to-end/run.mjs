@@ -30,7 +30,10 @@ const work = mkdtempSync(join(tmpdir(), 'mpiscope-bench-'));
 const exe = join(work, 'many-calls');
 execFileSync(`mpicc.${flavor}`, ['-O2', '-g', '-o', exe, join(here, 'many-calls.c')], { stdio: 'inherit' });
 
-const rootArgs = flavor === 'openmpi' ? ['--oversubscribe', ...(process.getuid?.() === 0 ? ['--allow-run-as-root'] : [])] : [];
+const rootArgs =
+  flavor === 'openmpi'
+    ? ['--oversubscribe', ...(process.getuid?.() === 0 ? ['--allow-run-as-root'] : [])]
+    : [];
 
 /** Run a command to completion with a deadline; resolves with its wall time in ms and its stderr. */
 function timed(cmd, args, { onStderr, timeoutMs = 300_000 } = {}) {
@@ -47,7 +50,10 @@ function timed(cmd, args, { onStderr, timeoutMs = 300_000 } = {}) {
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // A failed run is reported, not fatal: the other measurements are still worth printing.
-      if (code !== 0 && code !== 1 && code !== 130) console.log(`note: ${cmd} ${args.slice(0, 4).join(' ')}… exited with ${code}: ${stderr.trim().split('\n').slice(-1)[0]}`);
+      if (code !== 0 && code !== 1 && code !== 130)
+        console.log(
+          `note: ${cmd} ${args.slice(0, 4).join(' ')}… exited with ${code}: ${stderr.trim().split('\n').slice(-1)[0]}`,
+        );
       resolve({ ms, stderr });
     });
   });
@@ -60,10 +66,25 @@ try {
   const scoped = [];
   for (let i = 0; i < repeat; i++) {
     plain.push((await timed(`mpirun.${flavor}`, [...rootArgs, '-np', np, exe, iterations])).ms);
-    scoped.push((await timed(process.execPath, [cli, 'run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, iterations])).ms);
+    scoped.push(
+      (
+        await timed(process.execPath, [
+          cli,
+          'run',
+          '--mpirun',
+          `mpirun.${flavor}`,
+          '-np',
+          np,
+          exe,
+          iterations,
+        ])
+      ).ms,
+    );
   }
   const calls = Number(iterations) * (2 + 3) + Math.ceil(Number(iterations) / 100);
-  console.log(`program: many-calls, ${np} ranks, ${flavor}, ${iterations} iterations (~${calls} MPI calls per rank), median of ${repeat}`);
+  console.log(
+    `program: many-calls, ${np} ranks, ${flavor}, ${iterations} iterations (~${calls} MPI calls per rank), median of ${repeat}`,
+  );
   console.log(`plain mpirun      ${median(plain).toFixed(0)} ms`);
   console.log(`under mpiscope    ${median(scoped).toFixed(0)} ms`);
   console.log(`wall-time ratio   ${(median(scoped) / median(plain)).toFixed(2)}x`);
@@ -71,15 +92,19 @@ try {
   const latencies = [];
   for (let i = 0; i < repeat; i++) {
     let reportedAt;
-    const { stderr } = await timed(process.execPath, [cli, 'run', '--keep-alive', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1000', 'deadlock'], {
-      timeoutMs: 120_000,
-      onStderr: (text, child) => {
-        if (reportedAt === undefined && /the job is left running for inspection/.test(text)) {
-          reportedAt = BigInt(Date.now()) * 1_000_000n;
-          child.kill('SIGINT'); // end the job now that the report is out
-        }
+    const { stderr } = await timed(
+      process.execPath,
+      [cli, 'run', '--keep-alive', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1000', 'deadlock'],
+      {
+        timeoutMs: 120_000,
+        onStderr: (text, child) => {
+          if (reportedAt === undefined && /the job is left running for inspection/.test(text)) {
+            reportedAt = BigInt(Date.now()) * 1_000_000n;
+            child.kill('SIGINT'); // end the job now that the report is out
+          }
+        },
       },
-    });
+    );
     const blocked = [...stderr.matchAll(/blocking at (\d+)/g)].map((m) => BigInt(m[1]));
     if (reportedAt === undefined || blocked.length < Number(np)) {
       console.log(`deadlock run ${i + 1}: no live report (${blocked.length}/${np} ranks blocked)`);
@@ -89,7 +114,9 @@ try {
     latencies.push(Number(reportedAt - last) / 1e6);
   }
   if (latencies.length > 0) {
-    console.log(`deadlock report latency (last rank blocks -> report): median ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`);
+    console.log(
+      `deadlock report latency (last rank blocks -> report): median ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -49,8 +49,11 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
           break;
         }
         const e = /^([a-z-]+)\s+lines\s+([\d,\s]+)$/.exec(value);
-        if (e === null) throw new Error(`${name}: cannot read "expect: ${value}" (want "expect: KIND lines L1,L2")`);
-        const lines = [...new Set((e[2] ?? '').split(',').map((s) => Number(s.trim())))].sort((a, b) => a - b);
+        if (e === null)
+          throw new Error(`${name}: cannot read "expect: ${value}" (want "expect: KIND lines L1,L2")`);
+        const lines = [...new Set((e[2] ?? '').split(',').map((s) => Number(s.trim())))].sort(
+          (a, b) => a - b,
+        );
         expect.push({ kind: e[1] as string, lines });
         break;
       }
@@ -59,7 +62,8 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
         break;
     }
   }
-  if (ranks === undefined || !Number.isInteger(ranks) || ranks < 1) throw new Error(`${name}: header needs "ranks: N"`);
+  if (ranks === undefined || !Number.isInteger(ranks) || ranks < 1)
+    throw new Error(`${name}: header needs "ranks: N"`);
   if (none && expect.length > 0) throw new Error(`${name}: "expect: none" together with other expectations`);
   if (!none && expect.length === 0) throw new Error(`${name}: header has no "expect:" line`);
   return { ranks, expect, args, mpi, ...(exit !== undefined ? { exit } : {}) };

@@ -24,7 +24,10 @@ export interface CliResult {
  * Run dist/cli.js with a hard deadline. On the deadline the CLI gets SIGTERM (so it can end its job)
  * and SIGKILL a few seconds later; the result then has code null.
  */
-export function runCli(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   const started = Date.now();
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), ...args], {
@@ -57,14 +60,15 @@ export function onPath(cmd: string): boolean {
 
 /** Compile a C MPI program with a flavor's mpicc (-g -O0); throws with the compiler's output on failure. */
 export function compileMpi(flavor: string, source: string, output: string): void {
-  const r = spawnSync(`mpicc.${flavor}`, ['-g', '-O0', '-o', output, source], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(`mpicc.${flavor}`, ['-g', '-O0', '-o', output, source], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (r.status !== 0) throw new Error(`mpicc.${flavor} ${source} failed: ${r.stderr}`);
 }
 
 /** Processes whose command line contains the text (pgrep -f), excluding pgrep itself. */
 export function processesMatching(text: string): string[] {
   const r = spawnSync('pgrep', ['-a', '-f', text], { encoding: 'utf8' });
-  return r.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '' && !l.includes('pgrep'));
+  return r.stdout.split('\n').filter((l) => l.trim() !== '' && !l.includes('pgrep'));
 }

@@ -14,7 +14,10 @@ before(() => {
   const flavor = installedFlavors()[0];
   assert.ok(flavor !== undefined, 'no MPI installed');
   const src = join(work, 'app.c');
-  writeFileSync(src, '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n');
+  writeFileSync(
+    src,
+    '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n',
+  );
   compileMpi(flavor, src, mpiApp);
   copyFileSync('/bin/true', join(work, 'not-mpi'));
   writeFileSync(join(work, 'not-executable'), 'text');
@@ -30,18 +33,25 @@ async function expectUsageError(args: string[], mentions: RegExp): Promise<void>
   assert.match(lines[0] ?? '', mentions);
 }
 
-test('a missing program', () => expectUsageError(['run', '-np', '2', './no-such-program'], /no-such-program.*not found/));
-test('a program not linked with MPI', () => expectUsageError(['run', '-np', '2', './not-mpi'], /not linked with an MPI library/));
-test('a file that is not executable', () => expectUsageError(['run', '-np', '2', './not-executable'], /not executable/));
+test('a missing program', () =>
+  expectUsageError(['run', '-np', '2', './no-such-program'], /no-such-program.*not found/));
+test('a program not linked with MPI', () =>
+  expectUsageError(['run', '-np', '2', './not-mpi'], /not linked with an MPI library/));
+test('a file that is not executable', () =>
+  expectUsageError(['run', '-np', '2', './not-executable'], /not executable/));
 test('-np 0', () => expectUsageError(['run', '-np', '0', mpiApp], /-np must be .* at least 1/));
 test('-np that is not a number', () => expectUsageError(['run', '-np', 'two', mpiApp], /-np must be/));
 test('no -np', () => expectUsageError(['run', mpiApp], /-np N is required/));
-test('a launcher that does not exist', () => expectUsageError(['run', '--mpirun', '/nonexistent', '-np', '2', mpiApp], /\/nonexistent not found/));
-test('an unknown option', () => expectUsageError(['run', '--frobnicate', '-np', '2', mpiApp], /unknown option --frobnicate/));
+test('a launcher that does not exist', () =>
+  expectUsageError(['run', '--mpirun', '/nonexistent', '-np', '2', mpiApp], /\/nonexistent not found/));
+test('an unknown option', () =>
+  expectUsageError(['run', '--frobnicate', '-np', '2', mpiApp], /unknown option --frobnicate/));
 test('an unknown command', () => expectUsageError(['walk'], /unknown command walk/));
-test('a trace file that does not exist', () => expectUsageError(['report', join(work, 'none.trace')], /not found/));
+test('a trace file that does not exist', () =>
+  expectUsageError(['report', join(work, 'none.trace')], /not found/));
 test('a file that is not a trace', () => expectUsageError(['report', mpiApp], /not an mpiscope trace/));
-test('a bad --deadlock-timeout', () => expectUsageError(['run', '--deadlock-timeout', '-3', '-np', '2', mpiApp], /deadlock-timeout/));
+test('a bad --deadlock-timeout', () =>
+  expectUsageError(['run', '--deadlock-timeout', '-3', '-np', '2', mpiApp], /deadlock-timeout/));
 
 test('--help and --version exit 0', async () => {
   const help = await runCli(['--help']);

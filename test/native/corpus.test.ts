@@ -9,7 +9,12 @@ import { findingKey, parseCorpusHeader } from '../lib/corpus-header';
 import { compileMpi, installedFlavors, repoRoot, runCli } from '../lib/mpiscope-cli';
 
 interface JsonReport {
-  findings: { kind: string; severity: string; message: string; locations: { rank: number; file: string; line: number }[] }[];
+  findings: {
+    kind: string;
+    severity: string;
+    message: string;
+    locations: { rank: number; file: string; line: number }[];
+  }[];
   ranks: number;
   exitCode: number;
 }
@@ -43,16 +48,35 @@ test('corpus', { concurrency: 2 }, async (t) => {
           const exe = join(dir, 'app');
           compileMpi(flavor, source, exe);
           const json = join(dir, 'report.json');
-          const cli = await runCli(['run', '--json', json, '--mpirun', `mpirun.${flavor}`, '-np', String(header.ranks), '--', exe, ...header.args], {
-            cwd: dir,
-            timeoutMs: 90_000,
-          });
+          const cli = await runCli(
+            [
+              'run',
+              '--json',
+              json,
+              '--mpirun',
+              `mpirun.${flavor}`,
+              '-np',
+              String(header.ranks),
+              '--',
+              exe,
+              ...header.args,
+            ],
+            {
+              cwd: dir,
+              timeoutMs: 90_000,
+            },
+          );
           const context = `\n--- stdout\n${cli.stdout}\n--- stderr\n${cli.stderr.slice(-3000)}`;
           assert.notEqual(cli.code, null, `mpiscope did not finish within 90 s${context}`);
           assert.notEqual(cli.code, 2, `mpiscope could not do its job${context}`);
           const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
           const actual = report.findings
-            .map((f) => findingKey(f.kind, f.locations.filter((l) => basename(l.file) === file).map((l) => l.line)))
+            .map((f) =>
+              findingKey(
+                f.kind,
+                f.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
+              ),
+            )
             .sort();
           const expected = header.expect.map((e) => findingKey(e.kind, e.lines)).sort();
           assert.deepEqual(actual, expected, `findings differ${context}`);

@@ -32,10 +32,16 @@ for (const flavor of installedFlavors()) {
     const exe = join(dir, `leftover-probe-${process.pid}-${flavor}`);
     compileMpi(flavor, src, exe);
     const json = join(dir, 'r.json');
-    const r = await runCli(['run', '--json', json, '--deadlock-timeout', '20', '--mpirun', `mpirun.${flavor}`, '-np', '2', exe], { cwd: dir, timeoutMs: 60_000 });
+    const r = await runCli(
+      ['run', '--json', json, '--deadlock-timeout', '20', '--mpirun', `mpirun.${flavor}`, '-np', '2', exe],
+      { cwd: dir, timeoutMs: 60_000 },
+    );
     assert.equal(r.code, 1, `exit status 1 (deadlock found); stderr: ${r.stderr}`);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { findings: { kind: string }[] };
-    assert.ok(report.findings.some((f) => f.kind === 'deadlock'), 'a deadlock finding');
+    assert.ok(
+      report.findings.some((f) => f.kind === 'deadlock'),
+      'a deadlock finding',
+    );
     assert.deepEqual(processesMatching(exe), [], 'processes of the job still running');
   });
 }

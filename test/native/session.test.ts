@@ -26,10 +26,16 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 before(() => {
   const src = join(work, 'app.c');
-  writeFileSync(src, '#include <mpi.h>\nint main(int c, char **v) {\n  MPI_Init(&c, &v);\n  MPI_Finalize();\n  return 0;\n}\n');
+  writeFileSync(
+    src,
+    '#include <mpi.h>\nint main(int c, char **v) {\n  MPI_Init(&c, &v);\n  MPI_Finalize();\n  return 0;\n}\n',
+  );
   compileMpi('openmpi', src, exe);
   // Claims to be Open MPI's mpirun; runs until the test writes to its FIFO (or it is killed).
-  writeFileSync(fakeMpirun, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "mpirun (Open MPI) 4.1.4"; exit 0; fi\nexec cat "$FAKE_FIFO"\n');
+  writeFileSync(
+    fakeMpirun,
+    '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "mpirun (Open MPI) 4.1.4"; exit 0; fi\nexec cat "$FAKE_FIFO"\n',
+  );
   chmodSync(fakeMpirun, 0o755);
   const nm = spawnSync('nm', [exe], { encoding: 'utf8' }).stdout;
   mainOffset = Number.parseInt(/^([0-9a-f]+) T main$/m.exec(nm)?.[1] ?? '0', 16);
@@ -52,14 +58,27 @@ function connect(info: SessionStart, rank: number, size: number): Promise<WebSoc
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${rankEnv(info, 'MPISCOPE_URL')}?token=${rankEnv(info, 'MPISCOPE_TOKEN')}`);
     ws.once('open', () => {
-      ws.send(JSON.stringify({ type: 'hello', version: 1, rank, size, pid: 0, host: '', library: 'openmpi', libraryVersion: '4.1.4', threadLevel: 0 }));
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          version: 1,
+          rank,
+          size,
+          pid: 0,
+          host: '',
+          library: 'openmpi',
+          libraryVersion: '4.1.4',
+          threadLevel: 0,
+        }),
+      );
       resolve(ws);
     });
     ws.once('error', reject);
   });
 }
 
-const closed = (ws: WebSocket): Promise<void> => new Promise((r) => (ws.readyState === ws.CLOSED ? r() : ws.once('close', () => r())));
+const closed = (ws: WebSocket): Promise<void> =>
+  new Promise((r) => (ws.readyState === ws.CLOSED ? r() : ws.once('close', () => r())));
 
 function call(rank: number, seq: number, name: string, args: Record<string, number>, site = 0): RankEvent[] {
   const fn = functionNamed(name);
@@ -74,14 +93,27 @@ const frame = (events: readonly RankEvent[]): Buffer => Buffer.from(frameOf(even
 test('a clean run: hello and frames reach the session, the trace replays to the same report', async () => {
   const release = fifo('clean');
   const trace = join(work, 'clean.trace');
-  const session = new Session({ program: exe, args: [], np: 2, mpirun: fakeMpirun, env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release }, traceFile: trace });
+  const session = new Session({
+    program: exe,
+    args: [],
+    np: 2,
+    mpirun: fakeMpirun,
+    env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release },
+    traceFile: trace,
+  });
   let started: SessionStart | undefined;
   session.on('start', (info) => {
     started = info;
     void (async () => {
       const sockets = await Promise.all([0, 1].map((r) => connect(info, r, 2)));
       sockets.forEach((ws, r) => {
-        ws.send(frame([...call(r, 1, 'MPI_Init', {}), ...call(r, 2, 'MPI_Finalize', {}), { type: 'end', rank: r, seq: 2, time: 3000, how: 'finalized', code: 0, dropped: 0 }]));
+        ws.send(
+          frame([
+            ...call(r, 1, 'MPI_Init', {}),
+            ...call(r, 2, 'MPI_Finalize', {}),
+            { type: 'end', rank: r, seq: 2, time: 3000, how: 'finalized', code: 0, dropped: 0 },
+          ]),
+        );
         ws.close();
       });
       await Promise.all(sockets.map(closed));
@@ -93,7 +125,10 @@ test('a clean run: hello and frames reach the session, the trace replays to the 
   assert.equal(result.exitCode, 0);
   assert.ok(started !== undefined);
   assert.ok(started.command.includes('--oversubscribe'));
-  assert.ok(started.command.some((a) => a === 'LD_PRELOAD=/dev/null'), 'the shim is preloaded into the ranks');
+  assert.ok(
+    started.command.some((a) => a === 'LD_PRELOAD=/dev/null'),
+    'the shim is preloaded into the ranks',
+  );
   const replayed = await replayTrace(trace);
   assert.equal(replayed.result.outcome, 'completed');
   assert.deepEqual(replayed.result.findings, result.findings);
@@ -101,7 +136,13 @@ test('a clean run: hello and frames reach the session, the trace replays to the 
 
 test('a bad frame closes that rank only; a rank that leaves without END is disconnected', async () => {
   const release = fifo('bad');
-  const session = new Session({ program: exe, args: [], np: 2, mpirun: fakeMpirun, env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release } });
+  const session = new Session({
+    program: exe,
+    args: [],
+    np: 2,
+    mpirun: fakeMpirun,
+    env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release },
+  });
   const stderr: string[] = [];
   session.on('output', (text, stream) => stream === 'stderr' && stderr.push(text));
   session.on('start', (info) => {
@@ -119,8 +160,14 @@ test('a bad frame closes that rank only; a rank that leaves without END is disco
   });
   const result = await session.run();
   assert.equal(result.outcome, 'completed');
-  assert.ok(stderr.some((s) => /refused a connection: .*without the session token/.test(s)), stderr.join(''));
-  assert.ok(stderr.some((s) => /closed the connection of rank 0: bad frame/.test(s)), stderr.join(''));
+  assert.ok(
+    stderr.some((s) => /refused a connection: .*without the session token/.test(s)),
+    stderr.join(''),
+  );
+  assert.ok(
+    stderr.some((s) => /closed the connection of rank 0: bad frame/.test(s)),
+    stderr.join(''),
+  );
   assert.deepEqual(
     session.rankStates().map((s) => [s.rank, s.ended]),
     [
@@ -133,7 +180,15 @@ test('a bad frame closes that rank only; a rank that leaves without END is disco
 test('a deadlock is reported within 2 s of the last rank blocking, and the job is ended', async () => {
   const release = fifo('deadlock');
   const trace = join(work, 'deadlock.trace');
-  const session = new Session({ program: exe, args: [], np: 2, mpirun: fakeMpirun, env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release }, deadlockTimeout: 20, traceFile: trace });
+  const session = new Session({
+    program: exe,
+    args: [],
+    np: 2,
+    mpirun: fakeMpirun,
+    env: { MPISCOPE_SHIM: '/dev/null', FAKE_FIFO: release },
+    deadlockTimeout: 20,
+    traceFile: trace,
+  });
   let blockedAt = 0;
   let reportedAt = 0;
   let pid = 0;
@@ -151,9 +206,38 @@ test('a deadlock is reported within 2 s of the last rank blocking, and the job i
         ws.send(
           frame([
             ...call(r, 1, 'MPI_Init', {}),
-            { type: 'comm', rank: r, seq: 1, time: 1000, comm: world, size: 2, myRank: r, parent: 0, creatorSeq: 0, isInter: false, members: [0, 1], remoteMembers: [] },
+            {
+              type: 'comm',
+              rank: r,
+              seq: 1,
+              time: 1000,
+              comm: world,
+              size: 2,
+              myRank: r,
+              parent: 0,
+              creatorSeq: 0,
+              isInter: false,
+              members: [0, 1],
+              remoteMembers: [],
+            },
             { type: 'site', rank: r, seq: 2, time: 2000, address: site, offset: mainOffset + 8, module: exe },
-            { type: 'enter', rank: r, seq: 2, time: 2000, fn: functionNamed('MPI_Recv'), site, args: { buf: 0x1000, count: 1, datatype: 0x4c000405, source: 1 - r, tag: 0, comm: world, status: 0 } },
+            {
+              type: 'enter',
+              rank: r,
+              seq: 2,
+              time: 2000,
+              fn: functionNamed('MPI_Recv'),
+              site,
+              args: {
+                buf: 0x1000,
+                count: 1,
+                datatype: 0x4c000405,
+                source: 1 - r,
+                tag: 0,
+                comm: world,
+                status: 0,
+              },
+            },
           ]),
         );
       });
@@ -166,7 +250,10 @@ test('a deadlock is reported within 2 s of the last rank blocking, and the job i
   assert.equal(result.exitCode, null);
   const deadlock = result.findings.find((f) => f.kind === 'deadlock');
   assert.ok(deadlock !== undefined, `a deadlock finding (got ${JSON.stringify(result.findings)})`);
-  assert.ok(reportedAt - blockedAt < 2000, `reported ${reportedAt - blockedAt} ms after the last rank blocked`);
+  assert.ok(
+    reportedAt - blockedAt < 2000,
+    `reported ${reportedAt - blockedAt} ms after the last rank blocked`,
+  );
   assert.deepEqual(deadlock.locations.map((l) => l.rank).sort(), [0, 1]);
   for (const l of deadlock.locations) assert.match(l.file, /app\.c$/, 'call sites resolved to the source');
   assert.equal(isAlive(pid), false, 'the launcher was ended');

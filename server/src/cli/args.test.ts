@@ -3,16 +3,41 @@ import { test } from 'node:test';
 import { parseArgs } from './args';
 
 test('run: options, -np, the program and its own arguments', () => {
-  assert.deepEqual(parseArgs(['run', '--json', 'r.json', '--sarif=r.sarif', '--keep-alive', '-np', '4', './app', '--json', 'x']), {
-    command: 'run',
-    np: 4,
-    program: './app',
-    args: ['--json', 'x'],
-    keepAlive: true,
-    json: 'r.json',
-    sarif: 'r.sarif',
-  });
-  const r = parseArgs(['run', '-np', '2', '--deadlock-timeout', '1.5', '--mpirun', 'mpirun.mpich -v', '--', '-weird-name', 'a']);
+  assert.deepEqual(
+    parseArgs([
+      'run',
+      '--json',
+      'r.json',
+      '--sarif=r.sarif',
+      '--keep-alive',
+      '-np',
+      '4',
+      './app',
+      '--json',
+      'x',
+    ]),
+    {
+      command: 'run',
+      np: 4,
+      program: './app',
+      args: ['--json', 'x'],
+      keepAlive: true,
+      json: 'r.json',
+      sarif: 'r.sarif',
+    },
+  );
+  const r = parseArgs([
+    'run',
+    '-np',
+    '2',
+    '--deadlock-timeout',
+    '1.5',
+    '--mpirun',
+    'mpirun.mpich -v',
+    '--',
+    '-weird-name',
+    'a',
+  ]);
   assert.equal(r.command, 'run');
   if (r.command === 'run') {
     assert.equal(r.program, '-weird-name');
@@ -23,14 +48,21 @@ test('run: options, -np, the program and its own arguments', () => {
 });
 
 test('report, help, version', () => {
-  assert.deepEqual(parseArgs(['report', 't.trace', '--json', 'j']), { command: 'report', trace: 't.trace', json: 'j' });
+  assert.deepEqual(parseArgs(['report', 't.trace', '--json', 'j']), {
+    command: 'report',
+    trace: 't.trace',
+    json: 'j',
+  });
   assert.deepEqual(parseArgs([]), { command: 'help' });
   assert.deepEqual(parseArgs(['--help']), { command: 'help' });
   assert.deepEqual(parseArgs(['--version']), { command: 'version' });
 });
 
 test('mistakes are one-line usage errors', () => {
-  assert.throws(() => parseArgs(['run', '--nope', '-np', '2', 'a']), { name: 'UsageError', message: /unknown option --nope/ });
+  assert.throws(() => parseArgs(['run', '--nope', '-np', '2', 'a']), {
+    name: 'UsageError',
+    message: /unknown option --nope/,
+  });
   assert.throws(() => parseArgs(['run', '-np', '0', 'a']), /at least 1/);
   assert.throws(() => parseArgs(['run', '-np', '2.5', 'a']), /whole number/);
   assert.throws(() => parseArgs(['run', 'a']), /-np N is required/);

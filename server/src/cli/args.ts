@@ -20,7 +20,8 @@ export interface ReportCommand {
   readonly sarif?: string;
 }
 
-export type Command = RunCommand | ReportCommand | { readonly command: 'help' } | { readonly command: 'version' };
+export type Command =
+  RunCommand | ReportCommand | { readonly command: 'help' } | { readonly command: 'version' };
 
 const HINT = 'see mpiscope --help';
 
@@ -39,7 +40,11 @@ export function parseArgs(argv: readonly string[]): Command {
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { command: 'help' };
   if (sub === '--version' || sub === '-V') return { command: 'version' };
   if (sub !== 'run' && sub !== 'report') {
-    throw new UsageError(sub.startsWith('-') ? `unknown option ${sub}; ${HINT}` : `unknown command ${sub}; use mpiscope run or mpiscope report (${HINT})`);
+    throw new UsageError(
+      sub.startsWith('-')
+        ? `unknown option ${sub}; ${HINT}`
+        : `unknown command ${sub}; use mpiscope run or mpiscope report (${HINT})`,
+    );
   }
   const values = new Map<string, string>();
   const positional: string[] = [];
@@ -63,7 +68,8 @@ export function parseArgs(argv: readonly string[]): Command {
       const eq = a.indexOf('=');
       let name = eq > 0 ? a.slice(0, eq) : a;
       if (name === '-n' || name === '--np') name = '-np';
-      if (!VALUE_OPTIONS[sub].includes(name)) throw new UsageError(`unknown option ${name} for mpiscope ${sub}; ${HINT}`);
+      if (!VALUE_OPTIONS[sub].includes(name))
+        throw new UsageError(`unknown option ${name} for mpiscope ${sub}; ${HINT}`);
       const value = eq > 0 ? a.slice(eq + 1) : rest[++i];
       if (value === undefined) throw new UsageError(`option ${name} needs a value; ${HINT}`);
       values.set(name, value);
@@ -75,14 +81,24 @@ export function parseArgs(argv: readonly string[]): Command {
   const sarif = values.get('--sarif');
   if (sub === 'report') {
     const [trace, extra] = positional;
-    if (trace === undefined) throw new UsageError(`mpiscope report needs a trace file: mpiscope report TRACE [--json FILE] [--sarif FILE]`);
-    if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}; mpiscope report takes one trace file`);
-    return { command: 'report', trace, ...(json !== undefined ? { json } : {}), ...(sarif !== undefined ? { sarif } : {}) };
+    if (trace === undefined)
+      throw new UsageError(
+        `mpiscope report needs a trace file: mpiscope report TRACE [--json FILE] [--sarif FILE]`,
+      );
+    if (extra !== undefined)
+      throw new UsageError(`unexpected argument ${extra}; mpiscope report takes one trace file`);
+    return {
+      command: 'report',
+      trace,
+      ...(json !== undefined ? { json } : {}),
+      ...(sarif !== undefined ? { sarif } : {}),
+    };
   }
   const npText = values.get('-np');
   if (npText === undefined) throw new UsageError(`-np N is required: the number of ranks to run (${HINT})`);
   const np = /^\d+$/.test(npText) ? Number(npText) : Number.NaN;
-  if (!Number.isInteger(np) || np < 1) throw new UsageError(`-np must be a whole number of ranks, at least 1 (got ${npText})`);
+  if (!Number.isInteger(np) || np < 1)
+    throw new UsageError(`-np must be a whole number of ranks, at least 1 (got ${npText})`);
   const [program, ...args] = positional;
   if (program === undefined) throw new UsageError(`no program given: mpiscope run -np N PROGRAM [ARGS...]`);
   const timeoutText = values.get('--deadlock-timeout');
@@ -93,7 +109,8 @@ export function parseArgs(argv: readonly string[]): Command {
       throw new UsageError(`--deadlock-timeout must be a positive number of seconds (got ${timeoutText})`);
     }
   }
-  const opt = (k: string, v: string | undefined): Record<string, string> => (v === undefined ? {} : { [k]: v });
+  const opt = (k: string, v: string | undefined): Record<string, string> =>
+    v === undefined ? {} : { [k]: v };
   return {
     command: 'run',
     np,

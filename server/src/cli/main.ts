@@ -31,9 +31,13 @@ main(process.argv.slice(2)).then(
     process.exit(code);
   },
   (err: unknown) => {
-    if (process.env.MPISCOPE_DEBUG === '1' && err instanceof Error) process.stderr.write(`${err.stack ?? err.message}\n`);
+    if (process.env.MPISCOPE_DEBUG === '1' && err instanceof Error)
+      process.stderr.write(`${err.stack ?? err.message}\n`);
     if (err instanceof UsageError) process.stderr.write(`mpiscope: ${err.message}\n`);
-    else process.stderr.write(`mpiscope: internal error: ${err instanceof Error ? err.message : String(err)} (run with MPISCOPE_DEBUG=1 for details)\n`);
+    else
+      process.stderr.write(
+        `mpiscope: internal error: ${err instanceof Error ? err.message : String(err)} (run with MPISCOPE_DEBUG=1 for details)\n`,
+      );
     process.exit(2);
   },
 );

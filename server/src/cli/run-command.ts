@@ -21,7 +21,10 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
   session.on('output', (text, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(text));
   if (cmd.keepAlive) {
     session.on('finding', (f) => {
-      if (f.kind === 'deadlock') process.stderr.write(`mpiscope: ${f.message}\nmpiscope: the job is left running for inspection; press Ctrl-C to end it and print the report\n`);
+      if (f.kind === 'deadlock')
+        process.stderr.write(
+          `mpiscope: ${f.message}\nmpiscope: the job is left running for inspection; press Ctrl-C to end it and print the report\n`,
+        );
     });
   }
   // Ctrl-C ends the job cleanly (and the report is still printed); a second one leaves at once.
@@ -35,7 +38,11 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
   process.on('SIGTERM', onSigint);
   try {
     const result = await session.run();
-    writeReports({ start: start ?? { program: cmd.program, ranks: cmd.np, mpi: '', command: [], pid: 0 }, result }, cmd, cwd);
+    writeReports(
+      { start: start ?? { program: cmd.program, ranks: cmd.np, mpi: '', command: [], pid: 0 }, result },
+      cmd,
+      cwd,
+    );
     return exitStatusOf(result.findings);
   } finally {
     process.off('SIGINT', onSigint);

@@ -14,7 +14,9 @@ export interface ReportTargets {
 
 /** Print the human report on stdout and write the requested JSON/SARIF files. */
 export function writeReports(input: ReportInput, targets: ReportTargets, cwd: string): void {
-  process.stdout.write(humanReport(input, { cwd, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined }));
+  process.stdout.write(
+    humanReport(input, { cwd, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined }),
+  );
   if (targets.json !== undefined) writeFile(targets.json, jsonReport(input), cwd);
   if (targets.sarif !== undefined) {
     writeFile(targets.sarif, sarifReport(input, { cwd, docsBase: docsBase(), version: toolVersion() }), cwd);
@@ -50,6 +52,8 @@ export function toolVersion(): string {
 
 /** docs/findings in the repository named by package.json (its web view), where each kind has KIND.md. */
 function docsBase(): string {
-  const url = packageJson().repository?.url?.replace(/^git\+/, '').replace(/\.git$/, '');
+  const url = packageJson()
+    .repository?.url?.replace(/^git\+/, '')
+    .replace(/\.git$/, '');
   return url === undefined ? 'docs/findings' : `${url}/blob/main/docs/findings`;
 }

@@ -16,7 +16,11 @@ export function humanReport(input: ReportInput, options: HumanOptions): string {
   const { start, result } = input;
   const lines: string[] = [];
   const mpi = MPI_NAMES[start.mpi] ?? start.mpi;
-  lines.push(c.bold(`mpiscope: ${shortPath(start.program, options.cwd)}, ${result.ranks} rank${result.ranks === 1 ? '' : 's'}, ${mpi}`));
+  lines.push(
+    c.bold(
+      `mpiscope: ${shortPath(start.program, options.cwd)}, ${result.ranks} rank${result.ranks === 1 ? '' : 's'}, ${mpi}`,
+    ),
+  );
   for (const f of result.findings) lines.push('', ...finding(f, options.cwd, c));
   lines.push('', summary(input, c));
   return lines.join('\n') + '\n';
@@ -37,9 +41,17 @@ function locationLine(l: Location, cwd: string): string {
 function summary(input: ReportInput, c: Palette): string {
   const fs = input.result.findings;
   const count = (s: Severity): number => fs.filter((f) => f.severity === s).length;
-  const ended = { completed: 'the job completed', deadlock: 'the job was ended after the deadlock', terminated: 'the job was terminated', failed: `the job failed (exit ${String(input.result.exitCode)})` }[input.result.outcome];
+  const ended = {
+    completed: 'the job completed',
+    deadlock: 'the job was ended after the deadlock',
+    terminated: 'the job was terminated',
+    failed: `the job failed (exit ${String(input.result.exitCode)})`,
+  }[input.result.outcome];
   if (fs.length === 0) return c.good(`no findings; ${ended}`);
-  const parts = [`${count('error')} error${count('error') === 1 ? '' : 's'}`, `${count('warning')} warning${count('warning') === 1 ? '' : 's'}`];
+  const parts = [
+    `${count('error')} error${count('error') === 1 ? '' : 's'}`,
+    `${count('warning')} warning${count('warning') === 1 ? '' : 's'}`,
+  ];
   if (count('info') > 0) parts.push(`${count('info')} info`);
   return c.bold(`${fs.length} finding${fs.length === 1 ? '' : 's'} (${parts.join(', ')}); ${ended}`);
 }
@@ -59,6 +71,10 @@ interface Palette {
 
 function palette(color: boolean): Palette {
   const wrap = (code: string) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  const sevColor: Record<Severity, (s: string) => string> = { error: wrap('1;31'), warning: wrap('1;33'), info: wrap('1;36') };
+  const sevColor: Record<Severity, (s: string) => string> = {
+    error: wrap('1;31'),
+    warning: wrap('1;33'),
+    info: wrap('1;36'),
+  };
   return { bold: wrap('1'), good: wrap('32'), severity: (sev, s) => sevColor[sev](s) };
 }

@@ -22,7 +22,11 @@ const RULES: Record<FindingKind, string> = {
   'rma-race': 'Conflicting one-sided accesses in the same epoch',
 };
 
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+};
 
 export interface SarifOptions {
   /** Paths inside it are written relative to it (uriBaseId %SRCROOT%). */
@@ -47,8 +51,14 @@ export function sarifReport(input: ReportInput, options: SarifOptions): string {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'mpiscope', version: options.version, informationUri: options.docsBase, rules } },
-        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(options.cwd.endsWith(sep) ? options.cwd : options.cwd + sep).href } },
+        tool: {
+          driver: { name: 'mpiscope', version: options.version, informationUri: options.docsBase, rules },
+        },
+        originalUriBaseIds: {
+          '%SRCROOT%': {
+            uri: pathToFileURL(options.cwd.endsWith(sep) ? options.cwd : options.cwd + sep).href,
+          },
+        },
         results,
       },
     ],
@@ -73,7 +83,9 @@ function location(l: Location, cwd: string): object {
   if (l.file === '') return { message: { text } };
   const rel = relative(cwd, l.file);
   const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-  const artifactLocation = inside ? { uri: rel.split(sep).join('/'), uriBaseId: '%SRCROOT%' } : { uri: pathToFileURL(l.file).href };
+  const artifactLocation = inside
+    ? { uri: rel.split(sep).join('/'), uriBaseId: '%SRCROOT%' }
+    : { uri: pathToFileURL(l.file).href };
   return {
     physicalLocation: { artifactLocation, ...(l.line > 0 ? { region: { startLine: l.line } } : {}) },
     message: { text },

@@ -33,7 +33,13 @@ export class Analysis {
   /** A rank said hello: from now on its frames are decoded. */
   open(rank: number): void {
     if (!this.ranks.has(rank)) {
-      this.ranks.set(rank, { decoder: createFrameDecoder(rank), ended: false, lastSeq: 0, lastTime: 0, sites: new Map() });
+      this.ranks.set(rank, {
+        decoder: createFrameDecoder(rank),
+        ended: false,
+        lastSeq: 0,
+        lastTime: 0,
+        sites: new Map(),
+      });
     }
   }
 
@@ -56,7 +62,8 @@ export class Analysis {
       if (r.ended) continue;
       r.lastSeq = Math.max(r.lastSeq, e.seq);
       r.lastTime = Math.max(r.lastTime, e.time);
-      if (e.type === 'site') r.sites.set(e.address, { module: e.module, offset: e.offset, address: e.address });
+      if (e.type === 'site')
+        r.sites.set(e.address, { module: e.module, offset: e.offset, address: e.address });
       if (e.type === 'end') r.ended = true;
       this.engine.push(e);
     }
@@ -72,7 +79,15 @@ export class Analysis {
     const r = this.ranks.get(rank) as RankProgress;
     if (r.ended) return;
     r.ended = true;
-    const end: RankEvent = { type: 'end', rank, seq: r.lastSeq, time: r.lastTime, how: 'disconnected', code: 0, dropped: 0 };
+    const end: RankEvent = {
+      type: 'end',
+      rank,
+      seq: r.lastSeq,
+      time: r.lastTime,
+      how: 'disconnected',
+      code: 0,
+      dropped: 0,
+    };
     this.engine.push(end);
   }
 
@@ -92,7 +107,14 @@ export class Analysis {
     const locations = f.locations.map((l): Location => {
       const key = this.siteOf(l);
       const pos = key === undefined ? { file: '', line: 0, function: '' } : this.resolver.lookup(key);
-      return { rank: l.rank, file: pos.file, line: pos.line, function: pos.function, call: l.call, detail: l.detail };
+      return {
+        rank: l.rank,
+        file: pos.file,
+        line: pos.line,
+        function: pos.function,
+        call: l.call,
+        detail: l.detail,
+      };
     });
     return { kind: f.kind, severity: f.severity, message: f.message, locations };
   }

@@ -1,7 +1,10 @@
 import type { EngineFinding, RankState } from '../engine/types';
 
 /** What the watch asks the session to do after a tick. */
-export type HangVerdict = { readonly action: 'none' } | { readonly action: 'ask-engine' } | { readonly action: 'no-progress'; readonly stuck: readonly RankState[] };
+export type HangVerdict =
+  | { readonly action: 'none' }
+  | { readonly action: 'ask-engine' }
+  | { readonly action: 'no-progress'; readonly stuck: readonly RankState[] };
 
 export interface HangWatchOptions {
   /** Quiet time after the last event before the wait-for graph is consulted. */
@@ -47,7 +50,8 @@ export class HangWatch {
       this.askedSince = true;
       return { action: 'ask-engine' };
     }
-    if (quiet >= this.options.noProgressMs && waiting.length === live.length) return { action: 'no-progress', stuck: live };
+    if (quiet >= this.options.noProgressMs && waiting.length === live.length)
+      return { action: 'no-progress', stuck: live };
     return { action: 'none' };
   }
 }

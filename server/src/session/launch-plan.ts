@@ -1,7 +1,14 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from './session-api';
-import { capture, FLAVOR_NAMES, flavorFromLibraries, flavorFromVersion, linksMpi, type MpiFlavor } from './mpi-flavor';
+import {
+  capture,
+  FLAVOR_NAMES,
+  flavorFromLibraries,
+  flavorFromVersion,
+  linksMpi,
+  type MpiFlavor,
+} from './mpi-flavor';
 
 /** Everything checked and decided before a job starts. */
 export interface LaunchPlan {
@@ -31,7 +38,10 @@ function isExecutableFile(p: string): boolean {
 }
 
 /** Resolve and check the program: it exists, is an executable file, and is linked with MPI. */
-export async function checkProgram(program: string, cwd: string): Promise<{ path: string; flavor: MpiFlavor }> {
+export async function checkProgram(
+  program: string,
+  cwd: string,
+): Promise<{ path: string; flavor: MpiFlavor }> {
   let path: string | undefined;
   if (program.includes('/')) path = resolve(cwd, program);
   else path = existsSync(join(cwd, program)) ? join(cwd, program) : findOnPath(program);
@@ -42,8 +52,10 @@ export async function checkProgram(program: string, cwd: string): Promise<{ path
         : `program ${program} not found in the current folder or on PATH; give its path (for example ./${program})`,
     );
   }
-  if (!statSync(path).isFile()) throw new UsageError(`${program} is not a file; give the path of the MPI executable to run`);
-  if (!isExecutableFile(path)) throw new UsageError(`${program} is not executable; build it with mpicc or run chmod +x ${program}`);
+  if (!statSync(path).isFile())
+    throw new UsageError(`${program} is not a file; give the path of the MPI executable to run`);
+  if (!isExecutableFile(path))
+    throw new UsageError(`${program} is not executable; build it with mpicc or run chmod +x ${program}`);
   const ldd = await capture('ldd', [path]);
   let libs = ldd?.code === 0 ? ldd.out : '';
   if (!linksMpi(libs)) {
@@ -51,11 +63,15 @@ export async function checkProgram(program: string, cwd: string): Promise<{ path
     if (elf?.code === 0) libs += elf.out;
   }
   if (!linksMpi(libs)) {
-    throw new UsageError(`${program} is not linked with an MPI library (ldd shows no libmpi); build it with mpicc and run it again`);
+    throw new UsageError(
+      `${program} is not linked with an MPI library (ldd shows no libmpi); build it with mpicc and run it again`,
+    );
   }
   const flavor = flavorFromLibraries(libs);
   if (flavor === undefined) {
-    throw new UsageError(`${program} is linked with an MPI library mpiscope does not know (only Open MPI and MPICH are supported)`);
+    throw new UsageError(
+      `${program} is linked with an MPI library mpiscope does not know (only Open MPI and MPICH are supported)`,
+    );
   }
   return { path, flavor };
 }
@@ -70,18 +86,30 @@ export async function launcherFlavor(mpirun: string): Promise<MpiFlavor | undefi
  * Choose the launcher. An explicit --mpirun is used as given, but must be of the program's MPI; otherwise
  * `mpirun` from PATH is used when it matches, else the flavor's own launcher (mpirun.openmpi / mpirun.mpich).
  */
-export async function planLaunch(program: string, cwd: string, mpirunOption: string | undefined): Promise<LaunchPlan> {
+export async function planLaunch(
+  program: string,
+  cwd: string,
+  mpirunOption: string | undefined,
+): Promise<LaunchPlan> {
   const prog = await checkProgram(program, cwd);
   const want = FLAVOR_NAMES[prog.flavor];
   if (mpirunOption !== undefined) {
     const [cmd = '', ...prefix] = mpirunOption.trim().split(/\s+/);
-    const path = cmd.includes('/') ? (isExecutableFile(resolve(cwd, cmd)) ? resolve(cwd, cmd) : undefined) : findOnPath(cmd);
+    const path = cmd.includes('/')
+      ? isExecutableFile(resolve(cwd, cmd))
+        ? resolve(cwd, cmd)
+        : undefined
+      : findOnPath(cmd);
     if (path === undefined) {
-      throw new UsageError(`mpirun command ${cmd || '(empty)'} not found or not executable; pass an installed launcher with --mpirun, for example --mpirun mpirun`);
+      throw new UsageError(
+        `mpirun command ${cmd || '(empty)'} not found or not executable; pass an installed launcher with --mpirun, for example --mpirun mpirun`,
+      );
     }
     const flavor = await launcherFlavor(path);
     if (flavor === undefined) {
-      throw new UsageError(`${cmd} --version does not say Open MPI or MPICH; pass an Open MPI or MPICH launcher with --mpirun`);
+      throw new UsageError(
+        `${cmd} --version does not say Open MPI or MPICH; pass an Open MPI or MPICH launcher with --mpirun`,
+      );
     }
     if (flavor !== prog.flavor) {
       throw new UsageError(
@@ -94,7 +122,10 @@ export async function planLaunch(program: string, cwd: string, mpirunOption: str
   for (const name of candidates) {
     const path = isAbsolute(name) ? name : findOnPath(name);
     if (path === undefined) continue;
-    if ((await launcherFlavor(path)) === prog.flavor) return { program: prog.path, flavor: prog.flavor, mpirun: path, mpirunPrefixArgs: [] };
+    if ((await launcherFlavor(path)) === prog.flavor)
+      return { program: prog.path, flavor: prog.flavor, mpirun: path, mpirunPrefixArgs: [] };
   }
-  throw new UsageError(`no ${want} launcher found on PATH (tried ${candidates.join(', ')}); install ${want} or pass --mpirun CMD`);
+  throw new UsageError(
+    `no ${want} launcher found on PATH (tried ${candidates.join(', ')}); install ${want} or pass --mpirun CMD`,
+  );
 }

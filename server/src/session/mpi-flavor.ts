@@ -5,7 +5,11 @@ export type MpiFlavor = 'openmpi' | 'mpich';
 export const FLAVOR_NAMES: Record<MpiFlavor, string> = { openmpi: 'Open MPI', mpich: 'MPICH' };
 
 /** Run a command with a deadline; resolves with its combined output, or undefined when it could not run. */
-export function capture(cmd: string, args: readonly string[], timeoutMs = 10_000): Promise<{ code: number; out: string } | undefined> {
+export function capture(
+  cmd: string,
+  args: readonly string[],
+  timeoutMs = 10_000,
+): Promise<{ code: number; out: string } | undefined> {
   return new Promise((resolve) => {
     execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
       if (err && typeof (err as NodeJS.ErrnoException).code === 'string') return resolve(undefined); // ENOENT, EACCES

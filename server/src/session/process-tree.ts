@@ -65,7 +65,11 @@ function signal(pid: number, sig: NodeJS.Signals): void {
  * shims told us), then SIGKILL whatever is still there after the grace period. Resolves when all are gone
  * or after the SIGKILL round.
  */
-export async function endJob(leaderPid: number, extraPids: readonly number[], graceMs: number): Promise<void> {
+export async function endJob(
+  leaderPid: number,
+  extraPids: readonly number[],
+  graceMs: number,
+): Promise<void> {
   const targets = new Set<number>([leaderPid, ...descendants(leaderPid), ...extraPids]);
   signal(-leaderPid, 'SIGTERM');
   for (const p of targets) signal(p, 'SIGTERM');

@@ -10,7 +10,10 @@ interface Log {
   rejected: string[];
 }
 
-async function withServer(ranks: number, body: (s: RankServer, log: Log, closedOnce: (rank: number) => Promise<void>) => Promise<void>): Promise<void> {
+async function withServer(
+  ranks: number,
+  body: (s: RankServer, log: Log, closedOnce: (rank: number) => Promise<void>) => Promise<void>,
+): Promise<void> {
   const log: Log = { hellos: [], frames: [], closed: [], rejected: [] };
   const waiters = new Map<number, () => void>();
   const handlers: RankServerHandlers = {
@@ -36,7 +39,17 @@ async function withServer(ranks: number, body: (s: RankServer, log: Log, closedO
 }
 
 function hello(rank: number, size: number): string {
-  return JSON.stringify({ type: 'hello', version: 1, rank, size, pid: 1, host: 'h', library: 'openmpi', libraryVersion: '4', threadLevel: 0 });
+  return JSON.stringify({
+    type: 'hello',
+    version: 1,
+    rank,
+    size,
+    pid: 1,
+    host: 'h',
+    library: 'openmpi',
+    libraryVersion: '4',
+    threadLevel: 0,
+  });
 }
 
 function open(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
@@ -76,7 +89,9 @@ test('a bad frame closes that connection with a reason, and the server goes on',
   await withServer(2, async (s, log, closedOnce) => {
     const bad = await open(`${s.url}?token=${s.token}`);
     const closed = closedOnce(0);
-    const code = new Promise<[number, string]>((r) => bad.once('close', (c, reason) => r([c, reason.toString()])));
+    const code = new Promise<[number, string]>((r) =>
+      bad.once('close', (c, reason) => r([c, reason.toString()])),
+    );
     bad.send(hello(0, 2));
     bad.send(Buffer.alloc(65));
     await closed;
@@ -114,10 +129,22 @@ test('records before the hello, and a second connection for a rank, are refused'
 test('every field of a hello is checked', () => {
   assert.equal(typeof parseHello('{', 2), 'string');
   assert.equal(typeof parseHello('[]', 2), 'string');
-  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 2, rank: 0, size: 2 }), 2) as string, /version/);
-  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 2, size: 2 }), 2) as string, /bad rank/);
-  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 0, size: 3 }), 2) as string, /3 ranks, expected 2/);
-  assert.match(parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 0.5, size: 2 }), 2) as string, /bad rank/);
+  assert.match(
+    parseHello(JSON.stringify({ type: 'hello', version: 2, rank: 0, size: 2 }), 2) as string,
+    /version/,
+  );
+  assert.match(
+    parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 2, size: 2 }), 2) as string,
+    /bad rank/,
+  );
+  assert.match(
+    parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 0, size: 3 }), 2) as string,
+    /3 ranks, expected 2/,
+  );
+  assert.match(
+    parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 0.5, size: 2 }), 2) as string,
+    /bad rank/,
+  );
   const ok = parseHello(hello(1, 2), 2);
   assert.equal(typeof ok, 'object');
 });

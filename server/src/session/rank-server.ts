@@ -97,7 +97,8 @@ export class RankServer {
     const auth = req.headers.authorization;
     const fromHeader = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : auth;
     const ok = [fromQuery, fromHeader].some((t) => t != null && sameSecret(t, this.token));
-    if (!ok) this.handlers.rejected(`connection from ${req.socket.remoteAddress ?? '?'} without the session token`);
+    if (!ok)
+      this.handlers.rejected(`connection from ${req.socket.remoteAddress ?? '?'} without the session token`);
     return ok;
   }
 
@@ -175,12 +176,16 @@ export function parseHello(text: string, expectedRanks: number): Hello | string 
   const o = v as Record<string, unknown>;
   if (o.type !== 'hello') return 'the first message must be {"type":"hello",...}';
   if (o.version !== 1) return `unsupported protocol version ${String(o.version)} (this analyzer speaks 1)`;
-  const int = (k: string): number | undefined =>
-    typeof o[k] === 'number' && Number.isInteger(o[k]) ? (o[k] as number) : undefined;
+  const int = (k: string): number | undefined => {
+    const v = o[k];
+    return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+  };
   const rank = int('rank');
   const size = int('size');
-  if (size !== expectedRanks) return `hello says the job has ${String(o.size)} ranks, expected ${expectedRanks}`;
-  if (rank === undefined || rank < 0 || rank >= expectedRanks) return `hello has a bad rank ${String(o.rank)}`;
+  if (size !== expectedRanks)
+    return `hello says the job has ${String(o.size)} ranks, expected ${expectedRanks}`;
+  if (rank === undefined || rank < 0 || rank >= expectedRanks)
+    return `hello has a bad rank ${String(o.rank)}`;
   return {
     type: 'hello',
     version: 1,

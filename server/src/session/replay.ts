@@ -40,13 +40,19 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
     frames = readTrace(path);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw new UsageError(e.code === 'ENOENT' ? `trace file ${path} not found; pass the file written by mpiscope run --trace` : e.message);
+    throw new UsageError(
+      e.code === 'ENOENT'
+        ? `trace file ${path} not found; pass the file written by mpiscope run --trace`
+        : e.message,
+    );
   }
   const head = frames[0];
-  if (head === undefined || head.rank !== SESSION_RANK) throw new UsageError(`${path} has no session record; it was cut short before the job started`);
+  if (head === undefined || head.rank !== SESSION_RANK)
+    throw new UsageError(`${path} has no session record; it was cut short before the job started`);
   const session = JSON.parse(head.data.toString('utf8')) as SessionRecord;
   const ranks = session.ranks ?? 0;
-  if (!Number.isInteger(ranks) || ranks < 1) throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
+  if (!Number.isInteger(ranks) || ranks < 1)
+    throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
   const analysis = new Analysis(ranks, session.cwd ?? process.cwd());
   const raw: EngineFinding[] = [];
   const refused = new Set<number>();
@@ -66,7 +72,8 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
     }
     if (refused.has(f.rank)) continue;
     if (f.kind === 'text') {
-      if (!analysis.connected(f.rank) && typeof parseHello(f.data.toString('utf8'), ranks) !== 'string') analysis.open(f.rank);
+      if (!analysis.connected(f.rank) && typeof parseHello(f.data.toString('utf8'), ranks) !== 'string')
+        analysis.open(f.rank);
       continue;
     }
     try {

@@ -9,7 +9,13 @@ import { jobArguments } from './job-command';
 import { planLaunch, type LaunchPlan } from './launch-plan';
 import { endJob } from './process-tree';
 import { RankServer, type Hello } from './rank-server';
-import { UsageError, type Finding, type SessionEvents, type SessionOptions, type SessionResult } from './session-api';
+import {
+  UsageError,
+  type Finding,
+  type SessionEvents,
+  type SessionOptions,
+  type SessionResult,
+} from './session-api';
 import { ensureShim } from './shim-locator';
 import type { SourcePosition } from './site-resolver';
 import { TraceWriter } from './trace-file';
@@ -56,7 +62,8 @@ export class Session {
     const server = this.server;
     const n = this.options.np;
     if (server === undefined) return;
-    for (const r of rank === 'all' ? Array.from({ length: n }, (_, i) => i) : [rank]) server.sendControl(r, message);
+    for (const r of rank === 'all' ? Array.from({ length: n }, (_, i) => i) : [rank])
+      server.sendControl(r, message);
   }
 
   /** End the job at the user's request. */
@@ -97,10 +104,13 @@ export class Session {
 
   async run(): Promise<SessionResult> {
     const o = this.options;
-    if (!Number.isInteger(o.np) || o.np < 1) throw new UsageError(`-np must be a whole number of ranks, at least 1 (got ${String(o.np)})`);
+    if (!Number.isInteger(o.np) || o.np < 1)
+      throw new UsageError(`-np must be a whole number of ranks, at least 1 (got ${String(o.np)})`);
     const timeout = o.deadlockTimeout ?? 30;
     if (!(timeout > 0) || !Number.isFinite(timeout)) {
-      throw new UsageError(`--deadlock-timeout must be a positive number of seconds (got ${String(o.deadlockTimeout)})`);
+      throw new UsageError(
+        `--deadlock-timeout must be a positive number of seconds (got ${String(o.deadlockTimeout)})`,
+      );
     }
     const cwd = resolvePath(o.cwd ?? process.cwd());
     const plan = await planLaunch(o.program, cwd, o.mpirun);
@@ -108,9 +118,20 @@ export class Session {
     try {
       if (o.traceFile !== undefined) this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
     } catch (err) {
-      throw new UsageError(`cannot write the trace file ${o.traceFile}: ${(err as Error).message}; choose a writable path with --trace`);
+      throw new UsageError(
+        `cannot write the trace file ${o.traceFile}: ${(err as Error).message}; choose a writable path with --trace`,
+      );
     }
-    this.trace?.writeSession({ type: 'session', version: 1, program: plan.program, args: o.args, ranks: o.np, mpi: plan.flavor, cwd, started: new Date().toISOString() });
+    this.trace?.writeSession({
+      type: 'session',
+      version: 1,
+      program: plan.program,
+      args: o.args,
+      ranks: o.np,
+      mpi: plan.flavor,
+      cwd,
+      started: new Date().toISOString(),
+    });
     const analysis = (this.analysis = new Analysis(o.np, cwd));
     const watch = new HangWatch({ quietMs: QUIET_MS, noProgressMs: timeout * 1000 }, Date.now());
     const server = (this.server = await this.listen(analysis, watch));
@@ -127,7 +148,8 @@ export class Session {
       hello: (rank: number, hello: Hello, raw: string) => {
         this.trace?.write(rank, 'text', raw);
         analysis.open(rank);
-        if (hello.pid > 0 && (hello.host === '' || hello.host === hostname())) this.rankPids.set(rank, hello.pid);
+        if (hello.pid > 0 && (hello.host === '' || hello.host === hostname()))
+          this.rankPids.set(rank, hello.pid);
         watch.activity(Date.now());
       },
       frame: (rank: number, data: Buffer) => {
@@ -137,12 +159,14 @@ export class Session {
       },
       control: (rank: number, text: string) => this.trace?.write(rank, 'text', text),
       closed: (rank: number, reason: string | undefined) => {
-        if (reason !== undefined) this.emit('output', `mpiscope: closed the connection of rank ${rank}: ${reason}\n`, 'stderr', rank);
+        if (reason !== undefined)
+          this.emit('output', `mpiscope: closed the connection of rank ${rank}: ${reason}\n`, 'stderr', rank);
         analysis.close(rank);
         watch.activity(Date.now());
         this.collect(analysis.engine.takeFindings());
       },
-      rejected: (reason: string) => this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
+      rejected: (reason: string) =>
+        this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
     });
   }
 
@@ -167,7 +191,12 @@ export class Session {
       isRoot: process.getuid?.() === 0,
     });
     // Its own process group (detached), so the whole job can be signalled at once.
-    const child = (this.child = spawn(plan.mpirun, args, { cwd, env: { ...process.env, ...o.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = (this.child = spawn(plan.mpirun, args, {
+      cwd,
+      env: { ...process.env, ...o.env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }));
     const exited = new Promise<number | null>((resolve) => {
       child.on('error', () => resolve(null));
       child.on('close', (code, signal) => resolve(code ?? (signal !== null ? 128 : null)));
@@ -178,7 +207,13 @@ export class Session {
       await exited;
       throw new UsageError(`could not start ${plan.mpirun}; check that it runs (${plan.mpirun} --version)`);
     }
-    this.emit('start', { program: plan.program, ranks: o.np, mpi: plan.flavor, command: [plan.mpirun, ...args], pid: child.pid });
+    this.emit('start', {
+      program: plan.program,
+      ranks: o.np,
+      mpi: plan.flavor,
+      command: [plan.mpirun, ...args],
+      pid: child.pid,
+    });
 
     const ticker = setInterval(() => this.tick(analysis, watch, timeout), TICK_MS);
     let exitCode: number | null;
@@ -202,7 +237,12 @@ export class Session {
       );
     }
     const outcome = this.outcome ?? (exitCode === 0 ? 'completed' : 'failed');
-    const result: SessionResult = { findings: this.findings, ranks: o.np, exitCode: killed ? null : exitCode, outcome };
+    const result: SessionResult = {
+      findings: this.findings,
+      ranks: o.np,
+      exitCode: killed ? null : exitCode,
+      outcome,
+    };
     this.trace?.writeSession({ type: 'end', exitCode: result.exitCode, outcome });
     this.emit('end', result);
     return result;
@@ -218,16 +258,30 @@ export class Session {
     const states = analysis.engine.rankStates();
     this.emitStates(states);
     if (this.outcome !== undefined || this.hangReported) return;
-    const allConnected = Array.from({ length: this.options.np }, (_, r) => analysis.connected(r) || analysis.ended(r)).every(Boolean);
+    const allConnected = Array.from(
+      { length: this.options.np },
+      (_, r) => analysis.connected(r) || analysis.ended(r),
+    ).every(Boolean);
     const verdict = watch.tick(Date.now(), states, allConnected);
     if (verdict.action === 'ask-engine') {
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
-        if (process.env.MPISCOPE_DEBUG === '1') this.emit('output', `mpiscope: deadlock found ${watch.quietFor(Date.now())} ms after the last event\n`, 'stderr', undefined);
+        if (process.env.MPISCOPE_DEBUG === '1')
+          this.emit(
+            'output',
+            `mpiscope: deadlock found ${watch.quietFor(Date.now())} ms after the last event\n`,
+            'stderr',
+            undefined,
+          );
         this.foundHang(deadlock, { type: 'hang', how: 'graph' });
       }
     } else if (verdict.action === 'no-progress') {
-      this.foundHang(noProgressFinding(verdict.stuck, timeout), { type: 'hang', how: 'no-progress', ranks: verdict.stuck.map((s) => s.rank), seconds: timeout });
+      this.foundHang(noProgressFinding(verdict.stuck, timeout), {
+        type: 'hang',
+        how: 'no-progress',
+        ranks: verdict.stuck.map((s) => s.rank),
+        seconds: timeout,
+      });
     }
   }
 
@@ -244,7 +298,10 @@ export class Session {
     if (this.ending !== undefined) return this.ending;
     this.outcome = outcome;
     const pid = this.child?.pid;
-    this.ending = pid === undefined ? Promise.resolve() : this.pending.then(() => endJob(pid, [...this.rankPids.values()], KILL_GRACE_MS));
+    this.ending =
+      pid === undefined
+        ? Promise.resolve()
+        : this.pending.then(() => endJob(pid, [...this.rankPids.values()], KILL_GRACE_MS));
     return this.ending;
   }
 

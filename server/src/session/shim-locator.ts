@@ -42,11 +42,15 @@ function builtLibrary(outDir: string): string | undefined {
 export async function ensureShim(flavor: MpiFlavor, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const override = env.MPISCOPE_SHIM;
   if (override !== undefined && override !== '') {
-    if (!existsSync(override)) throw new UsageError(`MPISCOPE_SHIM=${override} does not exist; unset it or build the shim`);
+    if (!existsSync(override))
+      throw new UsageError(`MPISCOPE_SHIM=${override} does not exist; unset it or build the shim`);
     return override;
   }
   const root = repoRoot();
-  if (root === undefined) throw new UsageError('the mpiscope checkout (native-shim/) was not found next to this program; reinstall mpiscope');
+  if (root === undefined)
+    throw new UsageError(
+      'the mpiscope checkout (native-shim/) was not found next to this program; reinstall mpiscope',
+    );
   const shimDir = join(root, 'native-shim');
   const outDir = join(shimDir, 'build', flavor);
   const fresh = (): string | undefined => {
@@ -61,13 +65,19 @@ export async function ensureShim(flavor: MpiFlavor, env: NodeJS.ProcessEnv = pro
     const again = fresh(); // another session may have built it while we waited
     if (again !== undefined) return again;
     const mpicc = findOnPath(`mpicc.${flavor}`) ?? findOnPath('mpicc');
-    if (mpicc === undefined) throw new UsageError(`${FLAVOR_NAMES[flavor]}'s mpicc was not found; install its development package to build the mpiscope shim`);
-    if (!existsSync(join(shimDir, 'build.sh'))) throw new UsageError('native-shim/build.sh is missing; the mpiscope checkout is incomplete');
+    if (mpicc === undefined)
+      throw new UsageError(
+        `${FLAVOR_NAMES[flavor]}'s mpicc was not found; install its development package to build the mpiscope shim`,
+      );
+    if (!existsSync(join(shimDir, 'build.sh')))
+      throw new UsageError('native-shim/build.sh is missing; the mpiscope checkout is incomplete');
     const log = await run('bash', [join(shimDir, 'build.sh'), mpicc, outDir], root);
     const lib = builtLibrary(outDir);
     if (log.code !== 0 || lib === undefined) {
       const last = log.out.trim().split('\n').slice(-1)[0] ?? '';
-      throw new UsageError(`building the mpiscope shim for ${FLAVOR_NAMES[flavor]} failed (${last}); run bash native-shim/build.sh ${mpicc} ${outDir} to see why`);
+      throw new UsageError(
+        `building the mpiscope shim for ${FLAVOR_NAMES[flavor]} failed (${last}); run bash native-shim/build.sh ${mpicc} ${outDir} to see why`,
+      );
     }
     return lib;
   } finally {
@@ -84,8 +94,12 @@ async function acquire(lock: string): Promise<void> {
       return;
     } catch {
       // A lock left by a build that died is stale after a few minutes.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new UsageError(`waited too long for another mpiscope to build the shim; remove ${lock} if no build is running`);
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000)
+        rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline)
+        throw new UsageError(
+          `waited too long for another mpiscope to build the shim; remove ${lock} if no build is running`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }

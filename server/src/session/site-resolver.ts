@@ -47,7 +47,7 @@ export class SiteResolver {
       const query = BigInt(base) - 1n;
       if (query < 0n) continue;
       let m = byModule.get(site.module);
-      if (m === undefined) byModule.set(site.module, (m = new Map()));
+      if (m === undefined) byModule.set(site.module, (m = new Map<string, bigint>()));
       m.set(key, query);
     }
     await Promise.all([...byModule].map(([module, queries]) => this.resolveModule(module, queries)));
@@ -57,8 +57,11 @@ export class SiteResolver {
     const keys = [...queries.keys()];
     const addrs = keys.map((k) => '0x' + (queries.get(k) ?? 0n).toString(16));
     const out = await new Promise<string>((done) => {
-      execFile('addr2line', ['-a', '-f', '-C', '-i', '-e', module, ...addrs], { maxBuffer: 16 << 20 }, (err, stdout) =>
-        done(err ? '' : stdout),
+      execFile(
+        'addr2line',
+        ['-a', '-f', '-C', '-i', '-e', module, ...addrs],
+        { maxBuffer: 16 << 20 },
+        (err, stdout) => done(err ? '' : stdout),
       );
     });
     const answers = parseAddr2line(out);

@@ -65,7 +65,8 @@ export function readTrace(path: string): TraceFrame[] {
     throw new Error(`${path} is not an mpiscope trace (it does not start with ${TRACE_MAGIC})`);
   }
   const version = bytes.readUInt32LE(8);
-  if (version !== TRACE_VERSION) throw new Error(`${path} is a version ${version} trace; this mpiscope reads version ${TRACE_VERSION}`);
+  if (version !== TRACE_VERSION)
+    throw new Error(`${path} is a version ${version} trace; this mpiscope reads version ${TRACE_VERSION}`);
   const frames: TraceFrame[] = [];
   let at = 16;
   while (at + 12 <= bytes.length) {
