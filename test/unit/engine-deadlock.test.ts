@@ -99,7 +99,7 @@ test('Waitall on a message that is never sent', () => {
   check(job, [
     {
       kind: 'deadlock',
-      ranks: [0],
+      ranks: [0, 1],
       message: ['rank 0 waits in MPI_Waitall for rank 1, which already finalized'],
       details: [
         'MPI_Waitall: request 1 (MPI_Irecv from rank 1, tag 5 on MPI_COMM_WORLD, which already finalized) never matched',
@@ -133,9 +133,12 @@ test('waiting for a rank that finalized is a deadlock even alone', () => {
   check(job, [
     {
       kind: 'deadlock',
-      ranks: [0],
+      ranks: [0, 1],
       message: ['rank 0 waits in MPI_Recv for rank 1, which already finalized'],
-      details: ['MPI_Recv from rank 1, tag 3 on MPI_COMM_WORLD, which already finalized'],
+      details: [
+        'MPI_Recv from rank 1, tag 3 on MPI_COMM_WORLD, which already finalized',
+        'MPI_Finalize: ended while rank 0 still waits for it',
+      ],
     },
   ]);
 });

@@ -3,7 +3,7 @@
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
 import { enterCollective } from './collectives';
-import { commRankOf } from './comms';
+import { commRankOf, peerWorld } from './comms';
 import type { EngineState } from './engine-state';
 import { argOf, list, num, paramName } from './fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './ops';
@@ -14,7 +14,7 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
   const dest = num(e, PROC_NULL, 'dest');
   if (dest === PROC_NULL) return undefined;
   const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
-  const destWorld = comm.members[dest];
+  const destWorld = peerWorld(comm, e.rank, dest);
   if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
   const op: SendOp = {
     kind: 'send',
@@ -165,6 +165,10 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     default:
       break;
   }
+  // Other calls that make communicators from a parent (topologies…) count among its creating calls too.
+  if (e.fn.cls !== 'comm_create' && argOf(e, 'comm_out') !== undefined && argOf(e, 'comm') !== undefined) {
+    st.comms.onCreateCall(e.rank, e.seq, st.comms.lookup(e.rank, num(e, 0, 'comm')), e.fn.name);
+  }
   // Any other call that hands out a request (generalised, nonblocking comm creation, I/O…): tracked so that
   // waiting on it is known to be waiting on something local.
   if (cur.creates === undefined && argOf(e, 'request_out') !== undefined) creates(cur, 'other', false);
@@ -251,7 +255,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
 function completeWithoutStatus(st: EngineState, op: RecvOp): void {
   op.done = true;
   if (op.source === PROC_NULL) return;
-  const src = op.source === ANY_SOURCE ? undefined : op.comm.members[op.source];
+  const src = op.source === ANY_SOURCE ? undefined : peerWorld(op.comm, op.rank, op.source);
   st.matcher.completeByEnvelope(op, src, op.tag);
 }
 
@@ -288,7 +292,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
 function completeRecv(st: EngineState, op: RecvOp, e: CompleteEvent): void {
   op.done = true;
   if (e.cancelled || op.kind === 'probe' || e.source === PROC_NULL) return;
-  const src = op.comm.members[e.source];
+  const src = peerWorld(op.comm, op.rank, e.source);
   if (src === undefined) return;
   st.matcher.complete(op, src, e.tag);
 }

@@ -34,6 +34,9 @@ export interface CommInfo {
   /** Collectives entered so far by each member (communicator rank). */
   readonly entered: Int32Array;
   readonly open: Map<number, CollInstance>;
+  /** Intercommunicators: each member's local and remote group (world ranks); peers are remote ranks. */
+  readonly local?: Map<number, readonly number[]>;
+  readonly remote?: Map<number, readonly number[]>;
 }
 
 interface Creation {
@@ -48,6 +51,8 @@ export class CommRegistry {
   private readonly creating = new Map<number, Map<number, Creation>>();
   private readonly createCounts = new Map<string, number>();
   private readonly predefined = new Map<number, number>();
+  /** Communicators announced whose creating call the engine did not see (MPI_Cart_create…), per rank and parent. */
+  private readonly anonymous = new Map<string, number>();
   private nextId = 0;
 
   constructor(private worldSize: number) {}
@@ -56,14 +61,19 @@ export class CommRegistry {
     if (n > this.worldSize) this.worldSize = n;
   }
 
-  /** The communicator a rank means by this handle. A handle never announced by a COMM record is taken as
-   *  a communicator over all ranks named by its handle (the shim announces every communicator it sees, so
-   *  this only happens for events lost in transit). */
+  /**
+   * The communicator a rank means by this handle. A handle never announced by a COMM record (made by a call
+   * the shim does not intercept, such as MPI_Cart_create) is taken as the n-th unannounced communicator of
+   * this rank, over all ranks in world order: handles differ per process, the order ranks meet them does not.
+   */
   lookup(rank: number, handle: Handle): CommInfo {
     const c = this.handles.get(rank)?.get(handle);
     if (c !== undefined) return c;
+    const k = `${rank}:unknown`;
+    const n = this.anonymous.get(k) ?? 0;
+    this.anonymous.set(k, n + 1);
     const world = Array.from({ length: this.worldSize }, (_, i) => i);
-    const info = this.intern(`handle:${handle}`, world, `communicator 0x${handle.toString(16)}`);
+    const info = this.intern(`unknown:${n}`, world, `communicator ${n + 1} not seen created`);
     this.bind(rank, handle, info);
     return info;
   }
@@ -97,17 +107,42 @@ export class CommRegistry {
       key = self ? `self:${e.rank}` : `world:${sorted}`;
       name = self ? 'MPI_COMM_SELF' : 'MPI_COMM_WORLD';
       if (!self) this.setWorldSize(e.size);
+    } else if (e.isInter) {
+      // The two groups see different parents (their local communicators): identify an intercommunicator by
+      // its whole membership and how many such ones this rank has seen.
+      const all = [...members, ...e.remoteMembers].sort((a, b) => a - b).join(',');
+      const k = `${e.rank}:inter:${all}`;
+      const n = this.anonymous.get(k) ?? 0;
+      this.anonymous.set(k, n + 1);
+      key = `inter:${all}:${n}`;
+      name = `intercommunicator ${n + 1} of ranks ${all}`;
     } else {
       const parent = this.lookup(e.rank, e.parent);
       const made = this.creating.get(e.rank)?.get(e.creatorSeq);
-      const index = made !== undefined && made.parent === parent ? made.index : `seq${e.creatorSeq}`;
-      key = `${parent.key}/${index}:${sorted}${e.isInter ? `|${e.remoteMembers.join(',')}` : ''}`;
+      let index: number | string;
+      if (made !== undefined && made.parent === parent) index = made.index;
+      else {
+        const k = `${e.rank}:${parent.id}`;
+        const n = this.anonymous.get(k) ?? 0;
+        this.anonymous.set(k, n + 1);
+        index = `x${n + 1}`;
+      }
       // Named by derivation, not by arrival order, so every interleaving of the ranks names it the same.
       const few = sorted.split(',').slice(0, 8).join(',') + (members.length > 8 ? ',…' : '');
       const subset = members.length < parent.size ? ` of ranks ${few}` : '';
       name = `communicator ${parent.name}/${typeof index === 'number' ? index + 1 : index} (${made?.fn ?? 'created'}${subset})`;
+      key = `${parent.key}/${index}:${sorted}`;
     }
-    const info = this.intern(key, members, name);
+    const info = e.isInter
+      ? this.intern(
+          key,
+          [...members, ...e.remoteMembers].sort((a, b) => a - b),
+          name,
+          true,
+        )
+      : this.intern(key, members, name);
+    info.local?.set(e.rank, members);
+    info.remote?.set(e.rank, e.remoteMembers);
     this.bind(e.rank, e.comm, info);
     return info;
   }
@@ -122,7 +157,7 @@ export class CommRegistry {
     m.set(handle, info);
   }
 
-  private intern(key: string, members: readonly number[], name: string): CommInfo {
+  private intern(key: string, members: readonly number[], name: string, inter = false): CommInfo {
     let info = this.byKey.get(key);
     if (info === undefined) {
       info = {
@@ -133,6 +168,9 @@ export class CommRegistry {
         name,
         entered: new Int32Array(members.length),
         open: new Map(),
+        ...(inter
+          ? { local: new Map<number, readonly number[]>(), remote: new Map<number, readonly number[]>() }
+          : {}),
       };
       this.byKey.set(key, info);
     }
@@ -140,8 +178,20 @@ export class CommRegistry {
   }
 }
 
-/** Communicator rank of a world rank, or -1 when it is not a member. */
+/** World rank of the peer `commRank` as rank `me` names it (in the remote group on an intercommunicator). */
+export function peerWorld(comm: CommInfo, me: number, commRank: number): number | undefined {
+  return comm.remote === undefined ? comm.members[commRank] : comm.remote.get(me)?.[commRank];
+}
+
+/** Every rank `me` can exchange messages with on this communicator (world ranks). */
+export function peersOf(comm: CommInfo, me: number): readonly number[] {
+  return comm.remote === undefined ? comm.members : (comm.remote.get(me) ?? []);
+}
+
+/** Communicator rank of a world rank, or -1 when it is not a member (in its own group on an intercommunicator). */
 export function commRankOf(comm: CommInfo, world: number): number {
+  const local = comm.local?.get(world);
+  if (local !== undefined) return local.indexOf(world);
   // Communicators are mostly MPI_COMM_WORLD or small; a linear scan avoids a map per communicator.
   if (comm.members[world] === world) return world;
   return comm.members.indexOf(world);

@@ -5,6 +5,7 @@
  */
 import { describeOp, doing, ranksName, tagName } from './describe';
 import type { RecvOp } from './ops';
+import { peerWorld } from './comms';
 import type { EngineState } from './engine-state';
 import type { EngineFinding, RawLocation } from './types';
 import { holdingItems, type Blocked, type WaitGraph, type WaitItem } from './wait-graph';
@@ -93,7 +94,7 @@ function groupByDoing(st: EngineState, ranks: readonly number[]): string {
 
 /** A message from the awaited peer that the receive cannot take (other tag or communicator): the likely bug. */
 function sentInstead(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>): string {
-  const src = r.comm.members[r.source];
+  const src = peerWorld(r.comm, r.rank, r.source);
   for (const s of st.matcher.unmatchedTo(r.rank)) {
     if (s.rank !== src || inFlight.has(s)) continue;
     const where = s.comm === r.comm ? '' : ` on ${s.comm.name}`;
@@ -259,12 +260,35 @@ export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | 
   const tail = phrases.length > 1 ? '; none of them can go on.' : '; it can never go on.';
   const others =
     behind.length > 0 ? ` ${ranksName(behind)} ${behind.length > 1 ? 'are' : 'is'} blocked behind them.` : '';
+  // The ranks that ended while others wait for them: where they ended is half of the bug.
+  const gone = new Map<number, number[]>();
+  for (const r of ordered) {
+    for (const it of (nodes.get(r) as Node).holding) {
+      for (const p of it.peers) {
+        const t = st.tracks[p];
+        if (t !== undefined && !inSet.has(p) && (t.ended !== undefined || t.inFinalize) && !it.any) {
+          gone.set(p, [...new Set([...(gone.get(p) ?? []), r])]);
+        }
+      }
+    }
+  }
+  const goneLocations: RawLocation[] = [...gone].map(([p, waiting]) => {
+    const t = st.tracks[p];
+    const call = t?.lastCall || 'MPI_Finalize';
+    return {
+      rank: p,
+      site: t?.lastSite ?? 0,
+      call,
+      detail: `${call}: ended while ${ranksName(waiting)} still ${waiting.length > 1 ? 'wait' : 'waits'} for it`,
+    };
+  });
   return {
     kind: 'deadlock',
     severity: 'error',
     message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(coreNodes)}`,
     locations: [
       ...ordered.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, g.inFlight, false)),
+      ...goneLocations,
       ...behind.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, g.inFlight, true)),
     ],
   };

@@ -1,13 +1,14 @@
 /** Words for findings: how ranks, operations and calls are named to the user. Never on the hot path. */
-import type { CommInfo } from './comms';
+import { peerWorld, type CommInfo } from './comms';
 import type { P2pOp } from './ops';
 import type { RankTrack } from './rank-track';
 import { ANY_SOURCE, ANY_TAG } from './types';
 
 /** "rank 3", or "rank 1 (world rank 3)" on a communicator whose ranks differ from the world's. */
-export function peerName(comm: CommInfo, commRank: number): string {
+export function peerName(comm: CommInfo, commRank: number, me: number): string {
   if (commRank === ANY_SOURCE) return 'any rank';
-  const world = comm.members[commRank];
+  const world = peerWorld(comm, me, commRank);
+  if (comm.remote !== undefined) return `remote rank ${commRank} (world rank ${world ?? '?'})`;
   return world === undefined || world === commRank
     ? `rank ${commRank}`
     : `rank ${commRank} (world rank ${world})`;
@@ -20,9 +21,9 @@ export function tagName(tag: number): string {
 /** "MPI_Recv from rank 1, tag 7 on MPI_COMM_WORLD" */
 export function describeOp(op: P2pOp): string {
   if (op.kind === 'send') {
-    return `${op.fn.name} to ${peerName(op.comm, op.destCommRank)}, ${tagName(op.tag)} on ${op.comm.name}`;
+    return `${op.fn.name} to ${peerName(op.comm, op.destCommRank, op.rank)}, ${tagName(op.tag)} on ${op.comm.name}`;
   }
-  return `${op.fn.name} from ${peerName(op.comm, op.source)}, ${tagName(op.tag)} on ${op.comm.name}`;
+  return `${op.fn.name} from ${peerName(op.comm, op.source, op.rank)}, ${tagName(op.tag)} on ${op.comm.name}`;
 }
 
 /** What a rank is doing, as a clause after its name: "which already finalized", "which is in MPI_Recv". */

@@ -8,6 +8,7 @@ import type { EngineState } from './engine-state';
 import type { RecvOp, SendOp } from './ops';
 import type { EngineFinding, RawLocation } from './types';
 import { ANY_SOURCE } from './types';
+import { peerWorld } from './comms';
 import { simulateMatching } from './wait-graph';
 
 function pendingReceives(st: EngineState): RecvOp[] {
@@ -85,7 +86,7 @@ export function unmatchedFindings(st: EngineState): EngineFinding[] {
     const r = rs[0] as RecvOp;
     const n = rs.length === 1 ? '' : ` (${rs.length} times)`;
     const locations: RawLocation[] = [here(r, `${describeOp(r)}: never satisfied`)];
-    const src = r.source >= 0 ? r.comm.members[r.source] : undefined;
+    const src = r.source >= 0 ? peerWorld(r.comm, r.rank, r.source) : undefined;
     const srcTrack = src === undefined ? undefined : st.tracks[src];
     if (srcTrack !== undefined && srcTrack.lastSite !== 0) {
       locations.push({

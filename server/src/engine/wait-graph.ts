@@ -8,6 +8,7 @@
  * AND-OR model): whoever is left blocked is deadlocked.
  */
 import type { CollRef } from './collectives';
+import { peersOf, peerWorld } from './comms';
 import type { EngineState } from './engine-state';
 import type { RecvOp, SendOp } from './ops';
 import type { RankTrack } from './rank-track';
@@ -142,8 +143,8 @@ function itemsOf(
     requestPos: pos,
     peers:
       op.source === ANY_SOURCE
-        ? op.comm.members.filter((m) => m !== t.rank)
-        : [op.comm.members[op.source] ?? -1],
+        ? peersOf(op.comm, t.rank).filter((m) => m !== t.rank)
+        : [peerWorld(op.comm, t.rank, op.source) ?? -1],
     any: op.source === ANY_SOURCE,
     satisfied: op.done || will.has(op),
     impossible: false,
