@@ -36,6 +36,7 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  process.on('SIGHUP', onSigint);
   try {
     const result = await session.run();
     writeReports(
@@ -47,5 +48,6 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
+    process.off('SIGHUP', onSigint);
   }
 }

@@ -84,3 +84,11 @@ export async function endJob(
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** Synchronous last resort (from an 'exit' handler): SIGKILL the job's group, its descendants and the ranks. */
+export function killNow(leaderPid: number, extraPids: readonly number[]): void {
+  const targets = [...descendants(leaderPid), ...extraPids];
+  signal(-leaderPid, 'SIGKILL');
+  signal(leaderPid, 'SIGKILL');
+  for (const p of targets) signal(p, 'SIGKILL');
+}

@@ -7,7 +7,7 @@ import { Analysis } from './analysis';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { jobArguments } from './job-command';
 import { planLaunch, type LaunchPlan } from './launch-plan';
-import { endJob } from './process-tree';
+import { endJob, killNow } from './process-tree';
 import { RankServer, type Hello } from './rank-server';
 import {
   UsageError,
@@ -216,12 +216,17 @@ export class Session {
     });
 
     const ticker = setInterval(() => this.tick(analysis, watch, timeout), TICK_MS);
+    // If this process ends abruptly (an uncaught error, process.exit), the job must not outlive it.
+    const jobPid = child.pid;
+    const killOnExit = (): void => killNow(jobPid, [...this.rankPids.values()]);
+    process.on('exit', killOnExit);
     let exitCode: number | null;
     try {
       exitCode = await exited;
       await this.drain(server);
     } finally {
       clearInterval(ticker);
+      process.off('exit', killOnExit);
     }
     await this.ending;
     const killed = this.outcome !== undefined;
