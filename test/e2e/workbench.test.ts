@@ -18,12 +18,9 @@ const outDir = join(repoRoot, 'test', 'e2e', '.out');
 const vsix = process.env['MPISCOPE_VSIX'] ?? join(repoRoot, 'dist', 'mpiscope.vsix');
 const SUITE_TIMEOUT_MS = 8 * 60_000;
 
-/** MPI jobs started by the extension inherit this: Open MPI refuses root and 3 ranks on 2 cores otherwise. */
-const mpiEnv: Record<string, string> = {
-  OMPI_ALLOW_RUN_AS_ROOT: '1',
-  OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1',
-  OMPI_MCA_rmaps_base_oversubscribe: '1',
-};
+/** Nothing MPI-specific: the session itself passes Open MPI --allow-run-as-root and --oversubscribe,
+ * and the suite tests what a user gets. */
+const serverEnv: Record<string, string> = {};
 
 async function main(): Promise<number> {
   let paths;
@@ -44,7 +41,7 @@ async function main(): Promise<number> {
   let closeBrowser: (() => Promise<void>) | undefined;
   let checks: Check[] = [];
   try {
-    server = await startCodeServer({ paths, env: mpiEnv, vsix, startTimeoutMs: 60_000 });
+    server = await startCodeServer({ paths, env: serverEnv, vsix, startTimeoutMs: 60_000 });
     console.log(`e2e: code-server at ${server.url}`);
     const suite: Suite = { repoRoot, serverUrl: server.url, vsix };
     checks = [activationCheck(suite), openReportCheck(suite), deadlockF5Check(suite)].filter(
