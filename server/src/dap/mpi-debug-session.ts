@@ -396,7 +396,7 @@ export class MpiDebugSession extends DebugSession {
     this.lastFinding = finding;
     this.session?.pause?.();
     const rank = finding.locations[0]?.rank ?? 0;
-    this.stopAll('exception', threadIdOf(rank), `${finding.kind}: ${finding.message}`);
+    this.stopAll('exception', threadIdOf(rank), finding.message, `Paused on ${finding.kind}`);
   }
 
   private onEnd(result: SessionResult): void {
@@ -415,11 +415,12 @@ export class MpiDebugSession extends DebugSession {
     this.session = undefined;
   }
 
-  private stopAll(reason: string, threadId: number | undefined, text?: string): void {
+  /** `description` labels the stopped thread in the Call Stack; `text` is the longer explanation. */
+  private stopAll(reason: string, threadId: number | undefined, text?: string, description?: string): void {
     this.stopped = true;
     const event: DebugProtocol.StoppedEvent = new StoppedEvent(reason, threadId ?? threadIdOf(0), text);
     event.body.allThreadsStopped = true;
-    if (text !== undefined) event.body.description = text;
+    if (description !== undefined) event.body.description = description;
     this.sendEvent(event);
   }
 

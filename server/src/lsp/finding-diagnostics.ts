@@ -32,11 +32,22 @@ export function fileUri(file: string): string {
   return pathToFileURL(file).toString();
 }
 
-/** "rank 1: MPI_Recv from rank 0, tag 7" — what this rank was doing, in one phrase. */
+/**
+ * What the rank was doing there, in one phrase: "MPI_Recv from rank 0, tag 7". The session gives the
+ * function as `call` and the phrase as `detail`; a report may give the phrase as `call`. Either way the
+ * phrase is said once.
+ */
+export function locationPhrase(location: Pick<Location, 'call' | 'detail' | 'function'>): string {
+  const { call, detail } = location;
+  if (detail && call && detail.startsWith(call)) return detail;
+  if (call && call.startsWith(detail)) return call;
+  const what = call || detail || location.function || 'MPI call';
+  return call && detail ? `${what} (${detail})` : what;
+}
+
+/** "rank 1: MPI_Recv from rank 0, tag 7" — the rank and what it was doing. */
 export function describeLocation(location: Location): string {
-  const what = location.call || location.function || 'MPI call';
-  const detail = location.detail && location.detail !== location.call ? ` (${location.detail})` : '';
-  return `rank ${location.rank}: ${what}${detail}`;
+  return `rank ${location.rank}: ${locationPhrase(location)}`;
 }
 
 function rangeOf(location: Location, lineText: LineText): Diagnostic['range'] {

@@ -2,6 +2,7 @@ import type { RankState } from '../engine/types';
 import type { SessionPort, SessionFactory } from '../dap/session-port';
 import { UsageError, type Finding, type SessionOptions, type SessionResult } from '../session/session-api';
 import type { DiagnosticStore } from './diagnostic-store';
+import { locationPhrase } from './finding-diagnostics';
 import type { HoverIndex } from './hover-index';
 import type { RunStatus } from './protocol';
 
@@ -76,7 +77,8 @@ export class SessionHub {
 
   private record(finding: Finding): void {
     this.diagnostics.add(finding);
-    for (const l of finding.locations) this.hovers.finding(l.file, l.line, l.rank, finding.kind, l.call);
+    for (const l of finding.locations)
+      this.hovers.finding(l.file, l.line, l.rank, finding.kind, locationPhrase(l));
   }
 
   private onFinding(session: SessionPort, finding: Finding): void {
@@ -102,7 +104,7 @@ export class SessionHub {
         .resolveSite(rank.rank, call.site)
         .then((place) => {
           if (place && session === this.current)
-            this.hovers.call(place.file, place.line, rank.rank, call.detail);
+            this.hovers.call(place.file, place.line, rank.rank, locationPhrase({ ...call, function: '' }));
         })
         .catch(() => undefined);
     }
