@@ -37,7 +37,10 @@ const entries = [
   ['server/src/cli/main.ts', 'dist/cli.js'],
 ].filter(([src]) => existsSync(src));
 
-const jobs = entries.map(([src, out]) => build({ ...common, entryPoints: [src], outfile: out }));
+// The extension bundle is loaded on every VS Code start, and is mostly vscode-languageclient: minify it.
+const jobs = entries.map(([src, out]) =>
+  build({ ...common, entryPoints: [src], outfile: out, minify: out === 'dist/extension.js' }),
+);
 
 if (existsSync('webview/src/main.ts')) {
   jobs.push(
