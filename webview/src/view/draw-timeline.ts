@@ -3,7 +3,7 @@ import type { TimelineStore } from '../store/timeline-store';
 import { visibleRange } from '../store/search';
 import { laneTop, visibleRanks, type LaneLayout } from './lane-layout';
 import type { Palette } from './palette';
-import { formatDuration, tickStep } from './time-format';
+import { formatTick, tickStep } from './time-format';
 import type { Viewport } from './viewport';
 
 /** Arrows past this many in view are thinned (every k-th drawn): beyond it they are a solid smear anyway. */
@@ -68,7 +68,7 @@ export function drawTimeline(
   for (const o of store.open)
     if (o.rank >= r0 && o.rank < r1) drawOpen(ctx, store, v, o, blocked.has(o.rank));
   drawMessages(ctx, store, v, r0, r1, stats);
-  for (const f of store.findings) drawFinding(ctx, v, f, f.id === v.focusFinding);
+  for (const f of store.findings) drawFinding(ctx, store, v, f, f.id === v.focusFinding);
   if (v.hovered) outline(ctx, store, v, v.hovered, p.foreground, 1);
   if (v.selected) outline(ctx, store, v, v.selected, p.selection, 2);
   ctx.restore();
@@ -105,7 +105,7 @@ function drawAxis(ctx: CanvasRenderingContext2D, v: TimelineView): void {
     ctx.fillStyle = p.grid;
     ctx.fillRect(x, l.axisHeight - 6, 1, 6);
     ctx.fillStyle = p.muted;
-    ctx.fillText(formatDuration(t), x + 3, l.axisHeight / 2);
+    ctx.fillText(formatTick(t, step), x + 3, l.axisHeight / 2);
   }
 }
 
@@ -337,6 +337,7 @@ function arrowHead(
 
 function drawFinding(
   ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
   v: TimelineView,
   f: TimelineFinding,
   focused: boolean,
@@ -363,9 +364,10 @@ function drawFinding(
     }
   }
   if (f.kind !== 'deadlock' || points.length < 2) return;
-  // The ring: each blocked rank waits for the next one named; curved arrows to the right of the blocked
-  // calls close the cycle, so the cause is visible at a glance.
-  const ringX = Math.max(...points.map((pt) => pt.x)) + 28;
+  // The ring: each blocked rank waits for the next one named; curved arrows just after the blocked calls
+  // (which last until now) close the cycle, kept on screen so the cause is visible at a glance.
+  const ringX = plotX(v, store.now) + 6;
+  if (ringX < l.gutter || ringX > v.width - 16) return;
   ctx.strokeStyle = p.blocked;
   ctx.fillStyle = p.blocked;
   ctx.lineWidth = focused ? 2.5 : 2;

@@ -26,3 +26,20 @@ export function formatBytes(b: number): string {
   if (b < 1024 ** 3) return `${(b / 1024 ** 2).toFixed(1)} MiB`;
   return `${(b / 1024 ** 3).toFixed(2)} GiB`;
 }
+
+/**
+ * A tick label precise enough that neighbouring ticks differ: the unit follows the step's magnitude and
+ * the decimals follow the step's first significant digit ("11.15 ms", "11.20 ms", not "11.1 ms" twice).
+ */
+export function formatTick(t: number, step: number): string {
+  if (t === 0) return '0';
+  const units: [number, string][] = [
+    [1e9, 's'],
+    [1e6, 'ms'],
+    [1e3, 'µs'],
+    [1, 'ns'],
+  ];
+  const [scale, unit] = units.find(([s]) => Math.abs(t) >= s && step >= s / 1000) ?? [1, 'ns'];
+  const decimals = Math.max(0, Math.min(6, Math.ceil(-Math.log10(step / scale) - 1e-9)));
+  return `${(t / scale).toFixed(decimals)} ${unit}`;
+}

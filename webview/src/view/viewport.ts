@@ -1,5 +1,7 @@
 /** Shortest window a person can zoom into: 50 ns across the whole plot. */
 const MIN_WINDOW = 50;
+/** Pixels kept free right of the job's end when fitting: room for the deadlock ring and its label. */
+const RIGHT_MARGIN = 130;
 
 /**
  * The visible time window [t0, t1] mapped onto `width` pixels of plot. Zoom keeps the time under the
@@ -33,11 +35,12 @@ export class Viewport {
     this.extent = [start, Math.max(end, start + 1)];
   }
 
-  /** Shows the whole job with a small margin on the right for open calls and the deadlock ring. */
+  /** Shows the whole job, keeping RIGHT_MARGIN pixels free on the right for the deadlock ring. */
   fit(): void {
     const [a, b] = this.extent;
+    const plot = Math.max(1, this.width - RIGHT_MARGIN);
     this.t0 = a;
-    this.t1 = b + (b - a) * 0.04;
+    this.t1 = b + ((b - a) * RIGHT_MARGIN) / plot;
   }
 
   /** factor < 1 zooms in, > 1 zooms out, around the time at pixel x. */
@@ -60,10 +63,9 @@ export class Viewport {
 
   /** Centres [a, b] with some context around it (used to jump to a finding). */
   show(a: number, b: number): void {
-    const window = Math.max(b - a, MIN_WINDOW) * 3;
-    const mid = (a + b) / 2;
-    this.t0 = mid - window / 2;
-    this.t1 = mid + window / 2;
+    const window = Math.max(b - a, MIN_WINDOW) * 2;
+    this.t0 = a - window * 0.3;
+    this.t1 = this.t0 + window;
     this.clamp();
   }
 

@@ -40,7 +40,7 @@ export const timelineStyles = css`
     font-family: var(--vscode-editor-font-family, monospace);
   }
   .tip div {
-    white-space: pre-wrap;
+    margin-top: 1px;
   }
   .tip .where {
     color: var(--vscode-textLink-foreground, #4daafc);
