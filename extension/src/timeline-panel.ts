@@ -1,0 +1,108 @@
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  TIMELINE_NOTIFICATION,
+  isTimelineMessage,
+  type TimelineMessage,
+  type WebviewRequest,
+} from '../../server/src/timeline/timeline-protocol';
+
+/**
+ * mpiscope.showTimeline: a webview panel with the job's timeline (dist/webview.js). The language server
+ * sends the timeline as `mpiscope/timeline` notifications; this host keeps the current job's messages (from
+ * its last reset on) so a panel opened late, or reloaded, is replayed everything, and forwards new ones
+ * as they come. The webview asks the host to reveal file:line when a call or finding is picked.
+ */
+export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): void {
+  const history: TimelineMessage[] = [];
+  let panel: vscode.WebviewPanel | undefined;
+
+  ctx.subscriptions.push(
+    client.onNotification(TIMELINE_NOTIFICATION, (message: unknown) => {
+      if (!isTimelineMessage(message)) return;
+      if (message.type === 'reset') history.length = 0;
+      history.push(message);
+      void panel?.webview.postMessage(message);
+    }),
+    vscode.commands.registerCommand('mpiscope.showTimeline', () => {
+      if (panel !== undefined) {
+        panel.reveal();
+        return;
+      }
+      panel = createPanel(ctx, history);
+      panel.onDidDispose(() => (panel = undefined), undefined, ctx.subscriptions);
+    }),
+  );
+}
+
+function createPanel(ctx: vscode.ExtensionContext, history: readonly TimelineMessage[]): vscode.WebviewPanel {
+  const dist = vscode.Uri.joinPath(ctx.extensionUri, 'dist');
+  const panel = vscode.window.createWebviewPanel(
+    'mpiscope.timeline',
+    'mpiscope: Timeline',
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: true },
+  );
+  const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+  panel.webview.html = html(panel.webview.cspSource, script.toString(), nonce());
+  panel.webview.onDidReceiveMessage(
+    (request: unknown) => {
+      if (!isWebviewRequest(request)) return;
+      if (request.type === 'ready') {
+        // The page (re)loaded: it starts empty, so give it the whole job so far.
+        for (const m of history) void panel.webview.postMessage(m);
+      } else {
+        void reveal(request.file, request.line);
+      }
+    },
+    undefined,
+    ctx.subscriptions,
+  );
+  return panel;
+}
+
+async function reveal(file: string, line: number): Promise<void> {
+  try {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const pos = new vscode.Position(Math.max(0, line - 1), 0);
+    await vscode.window.showTextDocument(doc, {
+      viewColumn: vscode.ViewColumn.One,
+      selection: new vscode.Range(pos, pos),
+    });
+  } catch {
+    void vscode.window.showWarningMessage(`mpiscope: cannot open ${file} (is the source on this machine?).`);
+  }
+}
+
+/** The webview is a different trust domain: check what it posts before acting on it. */
+function isWebviewRequest(value: unknown): value is WebviewRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { type?: unknown; file?: unknown; line?: unknown };
+  if (v.type === 'ready') return true;
+  return v.type === 'reveal' && typeof v.file === 'string' && v.file !== '' && typeof v.line === 'number';
+}
+
+function nonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let out = '';
+  for (let i = 0; i < 32; i++) out += chars.charAt(Math.floor(Math.random() * chars.length));
+  return out;
+}
+
+/** Only our one script (by nonce) runs; styles come from lit's constructable stylesheets and inline theme. */
+function html(cspSource: string, script: string, n: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource} 'unsafe-inline'; script-src 'nonce-${n}';">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mpiscope: Timeline</title>
+<style>html, body { margin: 0; height: 100%; background: var(--vscode-editor-background); }</style>
+</head>
+<body>
+<mpi-app></mpi-app>
+<script type="module" nonce="${n}" src="${script}"></script>
+</body>
+</html>`;
+}
