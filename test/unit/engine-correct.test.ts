@@ -64,6 +64,7 @@ test('collectives on split communicators', () => {
     r.bcast(0, { comm: 'half' });
     r.allreduce({ comm: 'half' });
     r.barrier();
+    r.commFree('half');
   }
   finalizeAll(job);
   check(job, []);

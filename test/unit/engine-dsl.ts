@@ -306,6 +306,12 @@ export class Rank {
     return this;
   }
 
+  commFree(name: string): this {
+    this.call('MPI_Comm_free', { comm: this.handle(name) });
+    this.comms.delete(name);
+    return this;
+  }
+
   finalize(o: Opts = {}): this {
     this.call('MPI_Finalize', {}, o);
     if (!o.hang) this.end('finalized');

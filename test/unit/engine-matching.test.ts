@@ -76,7 +76,7 @@ test('a receive that completes before its send is seen waits for it', () => {
   );
 });
 
-test('a message sent and never received is reported at the end with both ranks', () => {
+test('a message sent and never received is reported at the end, at the send', () => {
   const job = new Job(2);
   const [r0, r1] = job.ranks;
   r0?.send(1, { tag: 7, site: 0xaaa });
@@ -84,15 +84,11 @@ test('a message sent and never received is reported at the end with both ranks',
   r0?.finalize();
   r1?.finalize({ site: 0xbbb });
   const [f] = check(job, [
-    {
-      kind: 'unmatched-message',
-      ranks: [0, 1],
-      message: ['Rank 0 sent 2 messages (tag 7)', 'never received'],
-    },
+    { kind: 'unmatched-message', ranks: [0], message: ['Rank 0 sent 2 messages (tag 7)', 'never received'] },
   ]);
   assert.deepEqual(
     f?.locations.map((l) => l.site),
-    [0xaaa, 0xbbb],
+    [0xaaa],
   );
 });
 
@@ -109,6 +105,7 @@ test('a message with the wrong tag is paired with the receive that waited for it
       ranks: [0, 1],
       message: ['tag 7', 'MPI_Irecv from rank 0, tag 8', 'Make the tags'],
     },
+    { kind: 'resource-leak', ranks: [1], message: ['MPI_Irecv', 'MPI_Wait'] },
   ]);
 });
 
@@ -121,8 +118,23 @@ test('a receive never satisfied is reported at the end', () => {
   check(job, [
     {
       kind: 'unmatched-message',
-      ranks: [1, 0],
+      ranks: [1],
       message: ["Rank 1's MPI_Irecv from rank 0, tag 8", 'never satisfied'],
     },
+    { kind: 'resource-leak', ranks: [1], message: ['request', 'MPI_Irecv'] },
+  ]);
+});
+
+test('calls before MPI_Init, and ranks that never finalize', () => {
+  const job = new Job(2, false);
+  const [r0, r1] = job.ranks;
+  r0?.call('MPI_Comm_size', { comm: 100, size: 0 });
+  r0?.init();
+  r1?.init();
+  r0?.end('exit-without-finalize');
+  r1?.end('exit-without-finalize');
+  check(job, [
+    { kind: 'call-order', ranks: [0], message: ['before MPI_Init'] },
+    { kind: 'call-order', ranks: [0, 1], message: ['without calling MPI_Finalize'] },
   ]);
 });

@@ -76,6 +76,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   t.started = true;
   const cur: CallState = { enter: e, exited: false };
   t.cur = cur;
+  st.resources.onEnter(st, e);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
   switch (e.fn.cls) {
@@ -140,7 +141,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       for (const h of list(e, 'requests')) start(st, t, h);
       break;
     case 'request_free':
-      freeRequest(t, num(e, 0, 'request'));
+      freeRequest(st, t, num(e, 0, 'request'));
       break;
     case 'collective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
@@ -203,10 +204,26 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
   }
 }
 
-function freeRequest(t: RankTrack, handle: number): void {
+function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   const req = t.requests.get(handle);
   if (req === undefined) return;
   t.requests.delete(handle);
+  if (req.active && req.op?.kind === 'recv' && !req.op.done) {
+    const e = t.cur?.enter;
+    st.report({
+      kind: 'request-misuse',
+      severity: 'warning',
+      message: `Rank ${t.rank} frees the request of an ${req.created.fn.name} that is still active: the program can never know when the receive buffer holds the message. Wait for it (MPI_Wait) instead of freeing it.`,
+      locations: [
+        {
+          rank: t.rank,
+          site: e?.site ?? 0,
+          call: e?.fn.name ?? 'MPI_Request_free',
+          detail: `MPI_Request_free of an active ${req.created.fn.name}`,
+        },
+      ],
+    });
+  }
   // A freed active request's operation still happens; keep it so that deadlock and end-of-run checks see it.
   if (req.active && req.op !== undefined && !req.op.done) t.orphans.push(req);
 }
@@ -216,6 +233,11 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   const cur = t.cur;
   if (cur === undefined || cur.enter.seq !== e.seq) return;
   cur.exited = true;
+  st.resources.onExit(e, cur.enter);
+  if (e.returnCode !== 0) {
+    failed(st, cur);
+    return;
+  }
   switch (e.fn.cls) {
     case 'send':
       if (cur.send) cur.send.done = true;
@@ -249,6 +271,19 @@ export function onExit(st: EngineState, e: ExitEvent): void {
       t.requests.set(handle, req);
     }
   }
+}
+
+/** A call that returned an error posted nothing: withdraw its message and forget its receive. */
+function failed(st: EngineState, cur: CallState): void {
+  if (cur.send !== undefined) {
+    cur.send.done = true;
+    if (!cur.send.matched) st.matcher.cancel(cur.send);
+  }
+  if (cur.recv !== undefined) cur.recv.done = true;
+  const op = cur.creates?.op;
+  if (op?.kind === 'send' && !op.matched) st.matcher.cancel(op);
+  if (op !== undefined) op.done = true;
+  delete cur.creates;
 }
 
 /** The shim gives a status for every completed receive; this covers records lost in transit. */

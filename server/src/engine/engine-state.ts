@@ -3,6 +3,7 @@ import { CommRegistry } from './comms';
 import { Matcher } from './matching';
 import type { RecvOp, SendOp } from './ops';
 import { RankTrack } from './rank-track';
+import { Resources } from './resources';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -17,6 +18,7 @@ export class EngineState {
   readonly matcher: Matcher;
   readonly tracks: RankTrack[] = [];
   readonly findings: EngineFinding[] = [];
+  readonly resources = new Resources();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */

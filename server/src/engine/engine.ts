@@ -74,7 +74,13 @@ class MpiEngine implements Engine {
   finish(): EngineFinding[] {
     if (this.finished) return [];
     this.finished = true;
-    return [...this.takeFindings(), ...(this.deadlocked ? [] : unmatchedFindings(this.st))];
+    const st = this.st;
+    return [
+      ...this.takeFindings(),
+      ...(this.deadlocked ? [] : unmatchedFindings(st)),
+      ...st.resources.leaks(st),
+      ...st.resources.missingFinalize(st),
+    ];
   }
 
   rankStates(): RankState[] {

@@ -8,7 +8,6 @@ import type { EngineState } from './engine-state';
 import type { RecvOp, SendOp } from './ops';
 import type { EngineFinding, RawLocation } from './types';
 import { ANY_SOURCE } from './types';
-import { peerWorld } from './comms';
 import { simulateMatching } from './wait-graph';
 
 function pendingReceives(st: EngineState): RecvOp[] {
@@ -62,18 +61,11 @@ export function unmatchedFindings(st: EngineState): EngineFinding[] {
       });
       continue;
     }
-    const dest = st.tracks[s.dest];
-    const receiver: RawLocation = {
-      rank: s.dest,
-      site: dest?.lastSite ?? 0,
-      call: dest?.lastCall ?? '',
-      detail: `${dest?.lastCall || 'ended'} without receiving ${tags} from rank ${s.rank}`,
-    };
     findings.push({
       kind: 'unmatched-message',
       severity: 'warning',
       message: `Rank ${s.rank} sent ${n} (${tags}) with ${s.fn.name} to rank ${s.dest} on ${s.comm.name} that rank ${s.dest} never received. Add the matching receive on rank ${s.dest}, or remove the send.`,
-      locations: [sender, receiver],
+      locations: [sender],
     });
   }
   const recvGroups = new Map<string, RecvOp[]>();
@@ -86,16 +78,6 @@ export function unmatchedFindings(st: EngineState): EngineFinding[] {
     const r = rs[0] as RecvOp;
     const n = rs.length === 1 ? '' : ` (${rs.length} times)`;
     const locations: RawLocation[] = [here(r, `${describeOp(r)}: never satisfied`)];
-    const src = r.source >= 0 ? peerWorld(r.comm, r.rank, r.source) : undefined;
-    const srcTrack = src === undefined ? undefined : st.tracks[src];
-    if (srcTrack !== undefined && srcTrack.lastSite !== 0) {
-      locations.push({
-        rank: srcTrack.rank,
-        site: srcTrack.lastSite,
-        call: srcTrack.lastCall,
-        detail: `${srcTrack.lastCall} without sending ${tagName(r.tag)} to rank ${r.rank}`,
-      });
-    }
     findings.push({
       kind: 'unmatched-message',
       severity: 'warning',

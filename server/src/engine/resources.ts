@@ -1,0 +1,138 @@
+/**
+ * Handles a rank creates and must free before MPI_Finalize (communicators, datatypes, groups, ops, attached
+ * buffers; requests are in RankTrack), and the order of MPI_Init / MPI_Finalize. Reported at the end of the run.
+ */
+import type { EngineState } from './engine-state';
+import { num, paramName } from './fn-roles';
+import type { EngineFinding, EnterEvent, ExitEvent, RawLocation } from './types';
+
+interface Created {
+  readonly what: string;
+  readonly fn: string;
+  readonly site: number;
+}
+
+const OUT_ROLES: readonly (readonly [string, string])[] = [
+  ['comm_out', 'communicator'],
+  ['datatype_out', 'datatype'],
+  ['group_out', 'group'],
+  ['op_out', 'op'],
+];
+
+const FREES: Readonly<Record<string, string>> = {
+  comm_free: 'comm',
+  type_free: 'datatype',
+  group_free: 'group',
+  op_free: 'op',
+};
+
+/** Calls that MPI allows before MPI_Init and after MPI_Finalize. */
+const ANYTIME = new Set(['MPI_Initialized', 'MPI_Finalized', 'MPI_Get_version', 'MPI_Get_library_version']);
+
+export class Resources {
+  private readonly live = new Map<number, Map<number, Created>>();
+  private readonly initSite = new Map<number, number>();
+  private readonly findings: EngineFinding[] = [];
+
+  private of(rank: number): Map<number, Created> {
+    let m = this.live.get(rank);
+    if (m === undefined) this.live.set(rank, (m = new Map<number, Created>()));
+    return m;
+  }
+
+  onEnter(st: EngineState, e: EnterEvent): void {
+    const cls = e.fn.cls;
+    if (cls === 'init') this.initSite.set(e.rank, e.site);
+    else if (!this.initSite.has(e.rank) && !ANYTIME.has(e.fn.name)) {
+      this.initSite.set(e.rank, 0); // report the first call only
+      st.report({
+        kind: 'call-order',
+        severity: 'error',
+        message: `Rank ${e.rank} calls ${e.fn.name} before MPI_Init. Call MPI_Init (or MPI_Init_thread) first.`,
+        locations: [{ rank: e.rank, site: e.site, call: e.fn.name, detail: `${e.fn.name} before MPI_Init` }],
+      });
+    }
+    const free = FREES[cls];
+    if (free !== undefined) this.of(e.rank).delete(num(e, 0, free));
+    if (cls === 'buffer_detach') this.of(e.rank).delete(-1);
+  }
+
+  onExit(e: ExitEvent, enter: EnterEvent): void {
+    if (e.returnCode !== 0) return;
+    for (const [role, what] of OUT_ROLES) {
+      const name = paramName(e.fn, role);
+      const h = name === undefined ? undefined : e.outputs[name];
+      // MPI_Comm_split with MPI_UNDEFINED and the like give the null handle: nothing to free.
+      if (typeof h === 'number' && h !== 0) this.of(e.rank).set(h, { what, fn: e.fn.name, site: enter.site });
+    }
+    // One attached buffer at a time (MPI allows no more): keyed -1.
+    if (e.fn.cls === 'buffer_attach')
+      this.of(e.rank).set(-1, { what: 'attached buffer', fn: e.fn.name, site: enter.site });
+  }
+
+  /** Null handles of predefined objects may be announced with values that look like created ones; drop frees of unknown handles. */
+  leaks(st: EngineState): EngineFinding[] {
+    const groups = new Map<string, RawLocation[]>();
+    const add = (key: string, loc: RawLocation) => groups.set(key, [...(groups.get(key) ?? []), loc]);
+    for (const t of st.tracks) {
+      if (t.ended !== 'finalized') continue; // a crashed or deadlocked rank had no chance to free
+      for (const c of this.live.get(t.rank)?.values() ?? []) {
+        add(`${c.what}|${c.fn}`, {
+          rank: t.rank,
+          site: c.site,
+          call: c.fn,
+          detail: `${c.what} created by ${c.fn}, never freed`,
+        });
+      }
+      for (const req of t.requests.values()) {
+        if (req.persistent || req.active) {
+          const fn = req.created.fn.name;
+          add(`request|${fn}`, {
+            rank: t.rank,
+            site: req.created.site,
+            call: fn,
+            detail: `request of ${fn} never ${req.persistent ? 'freed' : 'completed (MPI_Wait/MPI_Test) or freed'}`,
+          });
+        }
+      }
+    }
+    const out: EngineFinding[] = [];
+    for (const [key, locations] of groups) {
+      const [what, fn] = key.split('|') as [string, string];
+      const ranks = [...new Set(locations.map((l) => l.rank))];
+      const free =
+        what === 'request'
+          ? 'Complete it with MPI_Wait/MPI_Test, or free it with MPI_Request_free'
+          : what === 'attached buffer'
+            ? 'Detach it with MPI_Buffer_detach'
+            : `Free it with MPI_${what === 'communicator' ? 'Comm' : what === 'datatype' ? 'Type' : what === 'group' ? 'Group' : 'Op'}_free`;
+      out.push({
+        kind: 'resource-leak',
+        severity: 'warning',
+        message: `${locations.length === 1 ? `A ${what}` : `${locations.length} ${what}s`} created by ${fn} on rank${ranks.length > 1 ? 's' : ''} ${ranks.join(',')} ${locations.length === 1 ? 'was' : 'were'} not freed before MPI_Finalize. ${free} before MPI_Finalize.`,
+        locations,
+      });
+    }
+    return out;
+  }
+
+  /** Ranks that returned from main without MPI_Finalize: one finding, at their MPI_Init. */
+  missingFinalize(st: EngineState): EngineFinding[] {
+    const gone = st.tracks.filter((t) => t.ended === 'exit-without-finalize');
+    if (gone.length === 0) return this.findings;
+    const ranks = gone.map((t) => t.rank);
+    return [
+      {
+        kind: 'call-order',
+        severity: 'error',
+        message: `Rank${ranks.length > 1 ? 's' : ''} ${ranks.join(',')} exited without calling MPI_Finalize. Call MPI_Finalize on every rank before returning from main.`,
+        locations: gone.map((t) => ({
+          rank: t.rank,
+          site: this.initSite.get(t.rank) ?? 0,
+          call: 'MPI_Init',
+          detail: 'MPI_Init never paired with MPI_Finalize',
+        })),
+      },
+    ];
+  }
+}
