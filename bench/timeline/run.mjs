@@ -70,8 +70,12 @@ try {
   for (const b of batches) store.apply(JSON.parse(JSON.stringify(b)));
   const storeMs = performance.now() - t;
   console.log(`events            ${n.toLocaleString('en')} (generated in ${ms(genMs)}, not counted)`);
-  console.log(`model build       ${ms(modelMs)}  = ${((n / modelMs) * 1000 / 1e6).toFixed(2)} M events/s; heap +${heapMb.toFixed(0)} MiB`);
-  console.log(`  spans ${model.spanCount.toLocaleString('en')}, messages ${model.messageCount.toLocaleString('en')}, ${batches.length} batches, ${(json / 2 ** 20).toFixed(1)} MiB as JSON`);
+  console.log(
+    `model build       ${ms(modelMs)}  = ${(((n / modelMs) * 1000) / 1e6).toFixed(2)} M events/s; heap +${heapMb.toFixed(0)} MiB`,
+  );
+  console.log(
+    `  spans ${model.spanCount.toLocaleString('en')}, messages ${model.messageCount.toLocaleString('en')}, ${batches.length} batches, ${(json / 2 ** 20).toFixed(1)} MiB as JSON`,
+  );
   console.log(`store ingest      ${ms(storeMs)} (JSON round trip included)`);
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -90,7 +94,9 @@ try {
   await page.goto(url);
   await page.waitForFunction(() => window.devReady !== undefined, null, { timeout: 300_000 });
   const inPage = await page.evaluate(() => window.devReady);
-  console.log(`page: model+store ${ms(inPage.modelMs)} for ${inPage.events.toLocaleString('en')} events (browser)`);
+  console.log(
+    `page: model+store ${ms(inPage.modelMs)} for ${inPage.events.toLocaleString('en')} events (browser)`,
+  );
   const box = await page.locator('mpi-timeline').boundingBox();
   /** Redraws `frames` times and returns the median draw time reported by the element. */
   const frames = async () => {
@@ -98,14 +104,20 @@ try {
     for (let i = 0; i < Number(values.frames); i++) {
       await page.mouse.move(box.x + 200 + (i % 2), box.y + 60);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      times.push(await page.evaluate(() => document.querySelector('mpi-app').shadowRoot.querySelector('mpi-timeline').lastDrawMs));
+      times.push(
+        await page.evaluate(
+          () => document.querySelector('mpi-app').shadowRoot.querySelector('mpi-timeline').lastDrawMs,
+        ),
+      );
     }
     return median(times);
   };
   console.log(`frame, whole job in view (1M events)   ${ms(await frames())} median`);
   await page.mouse.move(box.x + 600, box.y + box.height / 2);
   for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -300);
-  console.log(`frame, zoomed ×${(1 / Math.exp(-12 * 300 * 0.002)).toFixed(0)}                  ${ms(await frames())} median`);
+  console.log(
+    `frame, zoomed ×${(1 / Math.exp(-12 * 300 * 0.002)).toFixed(0)}                  ${ms(await frames())} median`,
+  );
   for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -300);
   console.log(`frame, zoomed to a few calls         ${ms(await frames())} median`);
 } finally {
