@@ -20,7 +20,7 @@ run() { timeout 300 "mpirun.$mpi" "${extra[@]}" -np 2 "$tmp/pingpong" "$iters"; 
 
 LD_PRELOAD= MPISCOPE_URL= MPISCOPE_TOKEN= run >"$tmp/base"
 LD_PRELOAD="$lib" MPISCOPE_URL= MPISCOPE_TOKEN= run >"$tmp/off"
-node "$root/native-shim/test/sink.mjs" --ranks 2 --token bench --timeout 120 --quiet >"$tmp/sink.log" 2>&1 &
+node "$root/native-shim/test/sink.mjs" --ranks 2 --token bench --timeout 300 --quiet --count-only >"$tmp/sink.log" 2>&1 &
 sink=$!
 for _ in $(seq 100); do grep -q listening "$tmp/sink.log" && break; sleep 0.05; done
 port=$(awk '/listening/ {print $2}' "$tmp/sink.log")

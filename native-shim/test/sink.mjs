@@ -25,6 +25,8 @@ const timeout = Number(opt('timeout', '60'));
 const pauseAfter = Number(opt('pause-after', '0'));
 const quiet = args.includes('--quiet');
 const dump = args.includes('--dump');
+// --count-only: count bytes of binary frames without looking at records (benchmarks: the shim, not this sink).
+const countOnly = args.includes('--count-only');
 
 const wss = new WebSocketServer({ host: '127.0.0.1', port: Number(opt('port', '0')) });
 const summaries = [];
@@ -51,6 +53,12 @@ wss.on('connection', (ws, req) => {
     }
     if (!s.hello) s.errors.push('binary before hello');
     s.frames++;
+    if (countOnly) {
+      s.records += data.length / records.recordSize;
+      if (data.length === records.recordSize && data.readUInt8(0) === records.kinds.END.id) s.end = { how: 0 };
+      if (data.length >= records.recordSize && data.readUInt8(data.length - records.recordSize) === records.kinds.END.id) s.end = { how: 0 };
+      return;
+    }
     if (data.length % records.recordSize) s.errors.push(`frame of ${data.length} bytes`);
     for (let off = 0; off + 64 <= data.length; off += 64) {
       const kind = data.readUInt8(off);
