@@ -34,6 +34,7 @@ export function deadlockF5Check(suite: Suite): Check {
       await waitForExtension(page);
       await editor.locator('.view-lines').click();
       const pressed = Date.now();
+      let sessionSeen = false;
       await page.keyboard.press('F5');
       // Building (preLaunchTask), starting 3 ranks and detecting the hang all happen before this.
       const lines = await until(
@@ -41,7 +42,13 @@ export function deadlockF5Check(suite: Suite): Check {
         async () => {
           await failOnDialog(page);
           const l = await squiggleLines(editorFor(page, 'ring.c'));
-          return l.includes(RECV_LINE) ? l : undefined;
+          if (l.includes(RECV_LINE)) return l;
+          // A deadlocked job keeps its session (paused on the finding); one that ended has nothing to show.
+          const toolbar = await page.locator('.debug-toolbar').isVisible();
+          if (sessionSeen && !toolbar)
+            throw new Error('the debug session ended without a squiggle on the deadlock');
+          sessionSeen ||= toolbar;
+          return undefined;
         },
         90_000,
       );
