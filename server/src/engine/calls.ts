@@ -74,9 +74,11 @@ function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean,
 export function onEnter(st: EngineState, e: EnterEvent): void {
   const t = st.track(e.rank);
   t.started = true;
+  st.resources.onEnter(e, t.ended);
+  // A call after MPI_Finalize is reported above; it takes part in nothing.
+  if (t.ended !== undefined) return;
   const cur: CallState = { enter: e, exited: false };
   t.cur = cur;
-  st.resources.onEnter(st, e);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
   switch (e.fn.cls) {
@@ -125,6 +127,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     case 'wait':
     case 'test':
       cur.waits = [num(e, 0, 'request')];
+      consumeEarly(t, cur.waits, false);
       break;
     case 'waitall':
     case 'waitany':
@@ -133,6 +136,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     case 'testany':
     case 'testsome':
       cur.waits = list(e, 'requests');
+      consumeEarly(t, cur.waits, e.fn.cls.endsWith('any'));
       break;
     case 'start':
       start(st, t, num(e, 0, 'request'));
@@ -141,6 +145,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       for (const h of list(e, 'requests')) start(st, t, h);
       break;
     case 'request_free':
+      consumeEarly(t, [num(e, 0, 'request')], false);
       freeRequest(st, t, num(e, 0, 'request'));
       break;
     case 'collective': {
@@ -175,10 +180,19 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   if (cur.creates === undefined && argOf(e, 'request_out') !== undefined) creates(cur, 'other', false);
 }
 
+/** A Wait/Test/free given null words: they stand for requests that were complete when made (see earlyDone). */
+function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): void {
+  if (t.earlyDone.length === 0) return;
+  let zeros = 0;
+  for (const h of handles) if (h === 0) zeros++;
+  t.earlyDone.splice(0, one ? Math.min(zeros, 1) : zeros);
+}
+
 function start(st: EngineState, t: RankTrack, handle: number): void {
   const req = t.requests.get(handle);
   if (req === undefined || !req.persistent) return;
   if (req.active) {
+    req.misused = true;
     st.report({
       kind: 'request-misuse',
       severity: 'error',
@@ -303,6 +317,17 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   }
   let req = t.requests.get(e.request);
   let orphan = false;
+  const cur = t.cur;
+  if (req === undefined && cur?.creates !== undefined && cur.enter.seq === e.seq && !cur.exited) {
+    // A request that was complete when it was made (the shim reports it so, under its own id: MPICH's
+    // builtin requests, Open MPI's MPI_PROC_NULL request): nothing will wait on it.
+    const op = cur.creates.op;
+    if (op?.kind === 'send') op.done = true;
+    else if (op !== undefined && !op.done) completeRecv(st, op, e);
+    t.earlyDone.push({ ...cur.creates, handle: e.request, active: false });
+    delete cur.creates;
+    return;
+  }
   if (req === undefined) {
     req = t.orphans.find((r) => r.handle === e.request);
     orphan = req !== undefined;

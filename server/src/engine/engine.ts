@@ -79,7 +79,7 @@ class MpiEngine implements Engine {
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
       ...st.resources.leaks(st),
-      ...st.resources.missingFinalize(st),
+      ...st.resources.callOrder(st),
     ];
   }
 

@@ -14,6 +14,8 @@ export interface RequestInfo {
   active: boolean;
   op?: SendOp | RecvOp;
   coll?: { readonly comm: CommInfo; readonly index: number };
+  /** Already reported as misused: not reported again as leaked. */
+  misused?: boolean;
 }
 
 /** The call a rank entered last; kept after its exit until the next enter, for late COMPLETE records. */
@@ -34,6 +36,11 @@ export class RankTrack {
   readonly requests = new Map<Handle, RequestInfo>();
   /** Active requests freed by MPI_Request_free: their operations still happen. */
   readonly orphans: RequestInfo[] = [];
+  /**
+   * Requests that were complete when made (MPICH's builtin requests, Open MPI's MPI_PROC_NULL request): the
+   * shim passes them as 0 to the Wait/Test/free that consumes them, so those calls consume them in order.
+   */
+  readonly earlyDone: RequestInfo[] = [];
   ended: EndHow | undefined;
   /** Seen any event from this rank (ranks not heard from yet are assumed able to act). */
   started = false;

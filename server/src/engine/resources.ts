@@ -4,7 +4,7 @@
  */
 import type { EngineState } from './engine-state';
 import { num, paramName } from './fn-roles';
-import type { EngineFinding, EnterEvent, ExitEvent, RawLocation } from './types';
+import type { EndHow, EngineFinding, EnterEvent, ExitEvent, RawLocation } from './types';
 
 interface Created {
   readonly what: string;
@@ -32,7 +32,6 @@ const ANYTIME = new Set(['MPI_Initialized', 'MPI_Finalized', 'MPI_Get_version', 
 export class Resources {
   private readonly live = new Map<number, Map<number, Created>>();
   private readonly initSite = new Map<number, number>();
-  private readonly findings: EngineFinding[] = [];
 
   private of(rank: number): Map<number, Created> {
     let m = this.live.get(rank);
@@ -40,17 +39,20 @@ export class Resources {
     return m;
   }
 
-  onEnter(st: EngineState, e: EnterEvent): void {
+  /** Calls outside MPI_Init..MPI_Finalize, per function: one finding per function, with every rank, at the end. */
+  private readonly outside = new Map<string, RawLocation[]>();
+
+  onEnter(e: EnterEvent, ended: EndHow | undefined): void {
     const cls = e.fn.cls;
     if (cls === 'init') this.initSite.set(e.rank, e.site);
-    else if (!this.initSite.has(e.rank) && !ANYTIME.has(e.fn.name)) {
-      this.initSite.set(e.rank, 0); // report the first call only
-      st.report({
-        kind: 'call-order',
-        severity: 'error',
-        message: `Rank ${e.rank} calls ${e.fn.name} before MPI_Init. Call MPI_Init (or MPI_Init_thread) first.`,
-        locations: [{ rank: e.rank, site: e.site, call: e.fn.name, detail: `${e.fn.name} before MPI_Init` }],
-      });
+    else if (!ANYTIME.has(e.fn.name) && (ended === 'finalized' || !this.initSite.has(e.rank))) {
+      const when = ended === 'finalized' ? 'after MPI_Finalize' : 'before MPI_Init';
+      const key = `${e.fn.name} ${when}`;
+      const locs = this.outside.get(key) ?? [];
+      // The first such call of each rank is enough: MPI usually aborts on it.
+      if (!locs.some((l) => l.rank === e.rank))
+        locs.push({ rank: e.rank, site: e.site, call: e.fn.name, detail: key });
+      this.outside.set(key, locs);
     }
     const free = FREES[cls];
     if (free !== undefined) this.of(e.rank).delete(num(e, 0, free));
@@ -84,8 +86,8 @@ export class Resources {
           detail: `${c.what} created by ${c.fn}, never freed`,
         });
       }
-      for (const req of t.requests.values()) {
-        if (req.persistent || req.active) {
+      for (const req of [...t.requests.values(), ...t.earlyDone]) {
+        if (!req.misused) {
           const fn = req.created.fn.name;
           add(`request|${fn}`, {
             rank: t.rank,
@@ -116,12 +118,24 @@ export class Resources {
     return out;
   }
 
-  /** Ranks that returned from main without MPI_Finalize: one finding, at their MPI_Init. */
-  missingFinalize(st: EngineState): EngineFinding[] {
+  /** Calls outside MPI_Init..MPI_Finalize, and ranks that returned from main without MPI_Finalize (at their MPI_Init). */
+  callOrder(st: EngineState): EngineFinding[] {
+    const out: EngineFinding[] = [];
+    for (const [key, locations] of this.outside) {
+      const ranks = locations.map((l) => l.rank);
+      const after = key.endsWith('after MPI_Finalize');
+      out.push({
+        kind: 'call-order',
+        severity: 'error',
+        message: `Rank${ranks.length > 1 ? 's' : ''} ${ranks.join(',')} call${ranks.length > 1 ? '' : 's'} ${key}. ${after ? 'Make every MPI call before MPI_Finalize.' : 'Call MPI_Init (or MPI_Init_thread) first.'}`,
+        locations,
+      });
+    }
     const gone = st.tracks.filter((t) => t.ended === 'exit-without-finalize');
-    if (gone.length === 0) return this.findings;
+    if (gone.length === 0) return out;
     const ranks = gone.map((t) => t.rank);
     return [
+      ...out,
       {
         kind: 'call-order',
         severity: 'error',
