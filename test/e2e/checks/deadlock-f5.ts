@@ -5,6 +5,7 @@ import { expectOneRowPerRank } from '../lib/rank-rows';
 import type { Check } from '../lib/runner';
 import type { Suite } from '../lib/suite';
 import {
+  ariaLabelsOf,
   editorFor,
   failOnDialog,
   openFile,
@@ -72,13 +73,19 @@ export function deadlockF5Check(suite: Suite): Check {
 
       // Call Stack: one thread per rank. The Explorer stays in front after opening ring.c from it.
       await runCommand(page, 'View: Show Run and Debug');
-      const callStack = page.locator('.debug-call-stack');
-      for (const rank of [0, 1, 2]) {
-        await callStack
-          .locator('.monaco-list-row', { hasText: new RegExp(`rank ${rank}\\b`, 'i') })
-          .first()
-          .waitFor({ timeout: 20_000 });
-      }
+      // A thread row's aria-label is "Thread NAME STATE", e.g. "Thread rank 0 — MPI_Recv … Paused".
+      const callStackRows = page.locator('.debug-call-stack .monaco-list-row');
+      const threads = await until(
+        'one Call Stack thread per rank',
+        async () => {
+          const labels = (await ariaLabelsOf(callStackRows)).filter((l) => l.startsWith('Thread '));
+          const ranks = labels.map((l) => /^Thread rank (\d+)\b/.exec(l)?.[1]).join(',');
+          return ranks === '0,1,2' ? labels : undefined;
+        },
+        20_000,
+        async () => JSON.stringify(await ariaLabelsOf(callStackRows)),
+      );
+      log(`call stack: ${threads.join(' | ')}`);
       await shot('call-stack');
 
       await openProblems(page);

@@ -40,7 +40,7 @@ export async function paletteRows(page: Page, text: string): Promise<string[]> {
   return until(
     `command palette rows for "${text}"`,
     async () => {
-      const labels = await ariaLabels(rows);
+      const labels = await ariaLabelsOf(rows);
       return labels.length > 0 ? labels : undefined;
     },
     10_000,
@@ -95,7 +95,7 @@ export async function openProblems(page: Page): Promise<void> {
 
 /** aria-labels of the Problems panel rows that are markers (not the file rows that group them). */
 export async function problemLabels(page: Page): Promise<string[]> {
-  const labels = await ariaLabels(page.locator('.markers-panel .monaco-list-row'));
+  const labels = await ariaLabelsOf(page.locator('.markers-panel .monaco-list-row'));
   // Marker rows start with their severity; the rows of related information under them do not.
   return labels.filter((l) => /^(Error|Warning|Info): .* at line \d+ and character \d+/.test(l));
 }
@@ -151,7 +151,7 @@ export async function squiggleLines(editor: Locator): Promise<number[]> {
 }
 
 /** aria-labels of the elements a locator matches now (a list row's label is its full text). */
-async function ariaLabels(rows: Locator): Promise<string[]> {
+export async function ariaLabelsOf(rows: Locator): Promise<string[]> {
   return rows.evaluateAll((els: PageElement[]) => els.map((e) => e.getAttribute('aria-label') ?? ''));
 }
 
