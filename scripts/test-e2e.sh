@@ -3,7 +3,8 @@
 # driven by Debian's Chromium through playwright-core). Installs the tools on first use (a few minutes,
 # then cached in .tools/), packages dist/mpiscope.vsix, then runs the checks in dist/test/e2e/.
 # Screenshots of every key step land in test/e2e/.out/. Environment: E2E_ONLY=TEXT runs only the
-# checks whose name contains TEXT; E2E_SERVER_LOG=1 prints code-server's log at the end.
+# checks whose name contains TEXT; E2E_SERVER_LOG=1 prints code-server's log at the end; E2E_KEEP=1
+# keeps the run's temporary folder (workspace copies, code-server's and Chromium's state).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -35,36 +35,34 @@ async function main(): Promise<number> {
     return 2;
   }
   rmSync(outDir, { recursive: true, force: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'mpiscope-e2e-'));
 
   const filter = process.env['E2E_ONLY'];
   let server: CodeServer | undefined;
   let closeBrowser: (() => Promise<void>) | undefined;
   let checks: Check[] = [];
   try {
-    server = await startCodeServer({ paths, env: serverEnv, vsix, startTimeoutMs: 60_000 });
+    server = await startCodeServer({ paths, env: serverEnv, vsix, startTimeoutMs: 60_000, tmp });
     console.log(`e2e: code-server at ${server.url}`);
-    const suite: Suite = { repoRoot, serverUrl: server.url, vsix };
+    const suite: Suite = { repoRoot, serverUrl: server.url, vsix, tmp };
     checks = [activationCheck(suite), openReportCheck(suite), deadlockF5Check(suite)].filter(
       (c) => !filter || c.name.includes(filter),
     );
 
-    const context = await chromium.launchPersistentContext(
-      mkdtempSync(join(tmpdir(), 'mpiscope-e2e-chromium-')),
-      {
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        viewport: { width: 1400, height: 900 },
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      },
-    );
+    const context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     closeBrowser = () => context.close();
     const { passed, failed } = await runChecks(checks, () => context.newPage(), outDir);
     console.log(`${passed} passed, ${failed} failed`);
@@ -77,6 +75,7 @@ async function main(): Promise<number> {
     await closeBrowser?.().catch(() => undefined);
     if (process.env['E2E_SERVER_LOG'] && server) console.error(server.log());
     await server?.stop().catch(() => undefined);
+    if (!process.env['E2E_KEEP']) rmSync(tmp, { recursive: true, force: true });
   }
 }
 

@@ -11,7 +11,7 @@ export function activationCheck(suite: Suite): Check {
     run: async ({ page, shot, log }) => {
       const commands = paletteCommands(suite.vsix);
       if (commands.length === 0) throw new Error('package.json contributes no commands');
-      await openWorkbench(page, suite.serverUrl, copyExample(suite.repoRoot, 'deadlock'));
+      await openWorkbench(page, suite.serverUrl, copyExample(suite, 'deadlock'));
       await shot('workbench');
       const rows = await until(
         'every contributed command in the palette',

@@ -26,7 +26,7 @@ export function deadlockF5Check(suite: Suite): Check {
   return {
     name: 'F5 on the ring shows the deadlock on every rank',
     run: async ({ page, shot, log }) => {
-      const folder = copyExample(suite.repoRoot, 'deadlock');
+      const folder = copyExample(suite, 'deadlock');
       const program = join(folder, 'ring');
       await openWorkbench(page, suite.serverUrl, folder);
       const editor = await openFile(page, 'ring.c');

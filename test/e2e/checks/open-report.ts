@@ -47,7 +47,7 @@ export function openReportCheck(suite: Suite): Check {
       const title = paletteTitle(command);
       log(`command: ${title}`);
 
-      const folder = copyExample(suite.repoRoot, 'deadlock');
+      const folder = copyExample(suite, 'deadlock');
       const report = join(folder, 'ring-report.json');
       writeFileSync(report, deadlockReport(join(folder, 'ring.c')));
       await openWorkbench(page, suite.serverUrl, folder);

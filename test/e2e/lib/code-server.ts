@@ -2,7 +2,6 @@
 // user data and extensions folder, so that no run sees the state of another. See /work/shared/E2E.md.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -36,6 +35,8 @@ export interface CodeServerOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly vsix: string;
   readonly startTimeoutMs: number;
+  /** Parent folder of the fresh state. */
+  readonly tmp: string;
 }
 
 /** A workbench without the welcome page, the chat side bar and the port-forwarding notices, which
@@ -51,8 +52,8 @@ const QUIET_SETTINGS = {
 };
 
 /** Fresh state for one run: config file (port 0, no auth), user data and extensions folders. */
-function freshDirs(): { config: string; userData: string; extensions: string } {
-  const base = mkdtempSync(join(tmpdir(), 'mpiscope-e2e-cs-'));
+function freshDirs(tmp: string): { config: string; userData: string; extensions: string } {
+  const base = mkdtempSync(join(tmp, 'code-server-'));
   const config = join(base, 'config.yaml');
   // Without --config even `code-server --version` writes a config file into the home folder.
   writeFileSync(config, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
@@ -63,7 +64,7 @@ function freshDirs(): { config: string; userData: string; extensions: string } {
 }
 
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
-  const dirs = freshDirs();
+  const dirs = freshDirs(opts.tmp);
   const common = [
     '--config',
     dirs.config,

@@ -1,13 +1,13 @@
 // Temporary copies of the example workspaces, and the processes started from them.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Suite } from './suite';
 
-/** Copies examples/<name> into a fresh temporary folder (without any binary built there before). */
-export function copyExample(repoRoot: string, name: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), `mpiscope-e2e-${name}-`)), name);
-  cpSync(join(repoRoot, 'examples', name), dir, { recursive: true });
+/** Copies examples/<name> into a fresh folder under the suite's temporary folder (without any binary built there before). */
+export function copyExample(suite: Suite, name: string): string {
+  const dir = join(mkdtempSync(join(suite.tmp, `${name}-`)), name);
+  cpSync(join(suite.repoRoot, 'examples', name), dir, { recursive: true });
   rmSync(join(dir, 'ring'), { force: true });
   return dir;
 }
