@@ -17,6 +17,9 @@ export interface Opts {
   comm?: string;
   hang?: boolean;
   site?: number;
+  count?: number;
+  /** Datatype handle: INT (7, the default), FLOAT or BYTE, announced at init. */
+  type?: number;
   /** Actual source (communicator rank) and tag of a completed receive, when posted with wildcards. */
   got?: readonly [number, number];
 }
@@ -27,6 +30,9 @@ interface ReqInfo {
   tag: number;
 }
 
+export const INT = 7;
+export const FLOAT = 8;
+export const BYTE = 9;
 export const ANY = -1;
 export const PROC_NULL = -2;
 
@@ -98,6 +104,28 @@ export class Rank {
     const world = Array.from({ length: this.job.size }, (_, i) => i);
     this.announce('world', 100 + this.rank, world, 0, 0);
     this.announce('self', 200 + this.rank, [this.rank], 0, 0);
+    // Basic types as the shim describes them at MPI_Init (ids index mpi-api.json basicTypes).
+    for (const [handle, id] of [
+      [INT, 6],
+      [FLOAT, 12],
+      [BYTE, 3],
+    ] as const) {
+      const size = handle === BYTE ? 1 : 4;
+      this.events.push({
+        type: 'datatype',
+        rank: this.rank,
+        seq: 0,
+        time: ++this.time,
+        datatype: handle,
+        size,
+        lb: 0,
+        extent: size,
+        trueLb: 0,
+        trueExtent: size,
+        committed: true,
+        signature: [[id, 1]],
+      });
+    }
     return this;
   }
 
@@ -122,8 +150,8 @@ export class Rank {
   private p2p(peer: number, o: Opts) {
     return {
       buf: 0x5000,
-      count: 1,
-      datatype: 7,
+      count: o.count ?? 1,
+      datatype: o.type ?? INT,
       tag: o.tag ?? 0,
       comm: this.handle(o.comm ?? 'world'),
       peer,

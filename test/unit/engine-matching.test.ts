@@ -5,7 +5,7 @@ import { Matcher } from '../../server/src/engine/matching';
 import { nextOrder, type RecvOp, type SendOp } from '../../server/src/engine/ops';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { check } from './engine-check';
-import { ANY, Job } from './engine-dsl';
+import { ANY, BYTE, FLOAT, Job } from './engine-dsl';
 
 const comms = new CommRegistry(2);
 const world = comms.lookup(0, 1);
@@ -26,6 +26,7 @@ const send = (tag: number, seq: number): SendOp => ({
   mode: 'standard',
   count: 1,
   datatype: 0,
+  dtype: undefined,
   matched: false,
   done: true,
 });
@@ -43,6 +44,7 @@ const recv = (seq: number): RecvOp => ({
   tag: ANY,
   count: 1,
   datatype: 0,
+  dtype: undefined,
   done: false,
 });
 
@@ -136,5 +138,41 @@ test('calls before MPI_Init, and ranks that never finalize', () => {
   check(job, [
     { kind: 'call-order', ranks: [0], message: ['before MPI_Init'] },
     { kind: 'call-order', ranks: [0, 1], message: ['without calling MPI_Finalize'] },
+  ]);
+});
+
+test('truncation: a message longer than the receive buffer', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { count: 8 });
+  r1?.recv(0, { count: 4 });
+  r0?.finalize();
+  r1?.finalize();
+  check(job, [
+    {
+      kind: 'count-mismatch',
+      ranks: [0, 1],
+      message: ['sends 8 × MPI_INT (32 bytes)', 'room for 4 × MPI_INT (16 bytes)', 'truncated'],
+    },
+  ]);
+});
+
+test('type mismatch: ints received as floats; bytes match anything', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { count: 4 });
+  r1?.recv(0, { count: 4, type: FLOAT });
+  r0?.send(1, { count: 4, tag: 1 });
+  r1?.recv(0, { count: 16, type: BYTE, tag: 1 });
+  r0?.send(1, { count: 2, tag: 2 });
+  r1?.recv(0, { count: 4, tag: 2 }); // shorter message into a larger buffer: fine
+  r0?.finalize();
+  r1?.finalize();
+  check(job, [
+    {
+      kind: 'type-mismatch',
+      ranks: [0, 1],
+      message: ['element 0 is MPI_INT on the sender and MPI_FLOAT on the receiver'],
+    },
   ]);
 });

@@ -33,6 +33,7 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
     mode: e.fn.mode ?? 'standard',
     count: num(e, 0, 'scount', 'count'),
     datatype: num(e, 0, 'stype', 'datatype'),
+    dtype: st.dtypes.type(e.rank, num(e, 0, 'stype', 'datatype')),
     matched: false,
     done: false,
   };
@@ -56,6 +57,7 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
     tag: num(e, ANY_TAG, 'rtag', 'tag'),
     count: num(e, 0, 'rcount', 'count'),
     datatype: num(e, 0, 'rtype', 'datatype'),
+    dtype: st.dtypes.type(e.rank, num(e, 0, 'rtype', 'datatype')),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
   };
@@ -293,7 +295,11 @@ function failed(st: EngineState, cur: CallState): void {
     cur.send.done = true;
     if (!cur.send.matched) st.matcher.cancel(cur.send);
   }
-  if (cur.recv !== undefined) cur.recv.done = true;
+  // A receive that failed with its arguments accepted (MPI_ERR_TRUNCATE) still consumed its message.
+  if (cur.recv !== undefined && !cur.recv.done) {
+    if (!cur.rejected && cur.recv.kind === 'recv') completeWithoutStatus(st, cur.recv);
+    cur.recv.done = true;
+  }
   const op = cur.creates?.op;
   if (op?.kind === 'send' && !op.matched) st.matcher.cancel(op);
   if (op !== undefined) op.done = true;
@@ -350,6 +356,8 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
 }
 
 function completeRecv(st: EngineState, op: RecvOp, e: CompleteEvent): void {
+  // An error without a status (truncation): the EXIT settles it by the receive's envelope.
+  if (e.error !== 0 && e.source === ANY_SOURCE) return;
   op.done = true;
   if (e.cancelled || op.kind === 'probe' || e.source === PROC_NULL) return;
   const src = peerWorld(op.comm, op.rank, e.source);

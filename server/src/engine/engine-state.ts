@@ -4,6 +4,7 @@ import { Matcher } from './matching';
 import type { RecvOp, SendOp } from './ops';
 import { RankTrack } from './rank-track';
 import { Resources } from './resources';
+import { Datatypes } from './datatypes';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -19,6 +20,7 @@ export class EngineState {
   readonly tracks: RankTrack[] = [];
   readonly findings: EngineFinding[] = [];
   readonly resources = new Resources();
+  readonly dtypes = new Datatypes();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */

@@ -9,6 +9,8 @@ import { unmatchedFindings } from './unmatched';
 import type { EngineFinding, RankEvent, RankState } from './types';
 import { buildWaitGraph, isBlockingClass } from './wait-graph';
 import { describeOp } from './describe';
+import { installP2pChecks } from './p2p-checks';
+import { shimFinding } from './shim-findings';
 
 export type { EngineOptions } from './engine-state';
 
@@ -20,6 +22,7 @@ class MpiEngine implements Engine {
 
   constructor(options: EngineOptions) {
     this.st = new EngineState(options);
+    installP2pChecks(this.st);
   }
 
   push(e: RankEvent): void {
@@ -45,18 +48,19 @@ class MpiEngine implements Engine {
         break;
       }
       case 'shim-finding':
-        st.report({
-          kind: 'invalid-argument',
-          severity: 'error',
-          message: `Rank ${e.rank} calls ${e.fn.name} with an invalid argument: ${e.message}${e.param >= 0 && e.fn.params[e.param] ? ` (${e.fn.params[e.param]?.name} = ${e.values[0]})` : ''}.`,
-          locations: [{ rank: e.rank, site: e.site, call: e.fn.name, detail: `${e.fn.name}: ${e.message}` }],
-        });
+        shimFinding(st, e);
+        break;
+      case 'datatype':
+        st.dtypes.onDatatype(e);
+        break;
+      case 'op':
+        st.dtypes.onOp(e);
         break;
       case 'lost':
         st.lost += e.count;
         break;
       default:
-        // datatype, op, site and clock records inform the session and later checks, not matching.
+        // Site and clock records are for the session (call sites, timeline), not for the analysis.
         break;
     }
   }

@@ -1,5 +1,6 @@
 /** The point-to-point operations the engine follows from posting to completion. */
 import type { CommInfo } from './comms';
+import type { DtypeInfo } from './datatypes';
 import type { FunctionSpec } from './types';
 
 interface OpBase {
@@ -27,6 +28,8 @@ export interface SendOp extends OpBase {
   readonly mode: string;
   readonly count: number;
   readonly datatype: number;
+  /** The datatype as it was when the send was posted (handles are reused after MPI_Type_free). */
+  readonly dtype: DtypeInfo | undefined;
   /** A receive took it. */
   matched: boolean;
   /** The sender's side completed (blocking call returned, or its request completed). */
@@ -40,6 +43,7 @@ export interface RecvOp extends OpBase {
   readonly tag: number;
   readonly count: number;
   readonly datatype: number;
+  readonly dtype: DtypeInfo | undefined;
   /** Completed (status known); for probes: returned. */
   done: boolean;
 }

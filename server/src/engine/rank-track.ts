@@ -27,6 +27,8 @@ export interface CallState {
   coll?: { readonly comm: CommInfo; readonly index: number };
   /** Requests the call waits on (Wait*, Test*), in argument order. */
   waits?: readonly Handle[];
+  /** The shim found an argument invalid (FINDING): whatever MPI did, it matched nothing. */
+  rejected?: boolean;
   /** The request this call creates, waiting for its handle in the EXIT record. */
   creates?: Omit<RequestInfo, 'handle'>;
 }

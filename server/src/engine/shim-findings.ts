@@ -1,0 +1,62 @@
+/**
+ * Findings the shim makes before a call reaches MPI (invalid arguments, modified send buffers). A collective
+ * called with the same invalid argument on every rank is one finding, not one per rank.
+ */
+import { commRankOf } from './comms';
+import type { EngineState } from './engine-state';
+import { num } from './fn-roles';
+import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from './types';
+
+/** Checks whose id is itself a finding kind (send-buffer-modified); the others are invalid arguments. */
+const OWN_KIND: ReadonlySet<string> = new Set(['send-buffer-modified']);
+
+const merged = new WeakMap<EngineState, Map<string, { finding: EngineFinding; locations: RawLocation[] }>>();
+
+export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
+  const t = st.track(e.rank);
+  // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
+  if (t.cur !== undefined && t.cur.enter.seq === e.seq) t.cur.rejected = true;
+  const kind: FindingKind = OWN_KIND.has(e.check) ? (e.check as FindingKind) : 'invalid-argument';
+  const param = e.param >= 0 ? e.fn.params[e.param] : undefined;
+  const location: RawLocation = {
+    rank: e.rank,
+    site: e.site,
+    call: e.fn.name,
+    detail: `${e.fn.name}: ${e.message}`,
+  };
+
+  let key: string | undefined;
+  if (e.fn.cls === 'collective' || e.fn.cls === 'icollective') {
+    const comm = st.comms.lookup(e.rank, t.cur?.enter.seq === e.seq ? num(t.cur.enter, 0, 'comm') : 0);
+    const me = commRankOf(comm, e.rank);
+    const index = (comm.entered[me] ?? 0) - (t.cur?.enter.seq === e.seq ? 1 : 0);
+    key = `${e.check}|${e.fn.name}|${comm.id}|${index}`;
+    let byKey = merged.get(st);
+    if (byKey === undefined) merged.set(st, (byKey = new Map()));
+    const prior = byKey.get(key);
+    if (prior !== undefined) {
+      // Still waiting in the findings queue: add this rank to it; already delivered: the first rank stands for all.
+      if (st.findings.includes(prior.finding)) prior.locations.push(location);
+      return;
+    }
+    const locations = [location];
+    const finding: EngineFinding = {
+      kind,
+      severity: 'error',
+      message: `${e.fn.name} is called with an invalid argument on ${comm.name}: ${e.message}${param ? ` (${param.name})` : ''}. Fix the argument on every rank.`,
+      locations,
+    };
+    byKey.set(key, { finding, locations });
+    st.report(finding);
+    return;
+  }
+  st.report({
+    kind,
+    severity: 'error',
+    message:
+      kind === 'send-buffer-modified'
+        ? `Rank ${e.rank} wrote into the buffer of a pending ${e.fn.name} before it completed: the message may carry the new data or the old. Wait for the send (MPI_Wait) before reusing its buffer.`
+        : `Rank ${e.rank} calls ${e.fn.name} with an invalid argument: ${e.message}${param ? ` (${param.name} = ${e.values[0]})` : ''}.`,
+    locations: [location],
+  });
+}
