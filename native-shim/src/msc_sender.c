@@ -43,9 +43,9 @@ static _Atomic uint32_t req_gen, done_gen;
 static _Atomic int end_sent, closed;
 static int end_how, end_code;
 
-/* ---- control text queue (pause acknowledgements) ---- */
+/* ---- control text queue (pause acknowledgements, each up to 12 KiB with its backtrace) ---- */
 static pthread_mutex_t text_mu = PTHREAD_MUTEX_INITIALIZER;
-static char text_q[8192];
+static char text_q[64 * 1024];
 static size_t text_len;
 
 void msc_sender_queue_text(const char *text)
@@ -130,19 +130,9 @@ static int site_records(msc_record *out, const msc_record_head *h)
 {
     int64_t w[2 + 4096 / 8 + 1];
     memset(w, 0, sizeof w);
-    Dl_info info;
-    struct link_map *lm = NULL;
-    char path[4096] = "";
-    uint64_t offset = h->site;
-    if (dladdr1((void *)(uintptr_t)h->site, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm) {
-        offset = h->site - (uint64_t)lm->l_addr;
-        if (lm->l_name && lm->l_name[0] == '/') {
-            snprintf(path, sizeof path, "%s", lm->l_name);
-        } else {
-            ssize_t k = readlink("/proc/self/exe", path, sizeof path - 1);
-            path[k > 0 ? k : 0] = 0;
-        }
-    }
+    char path[4096];
+    uint64_t offset;
+    msc_addr_module(h->site, &offset, path, sizeof path);
     w[0] = (int64_t)h->site;
     w[1] = (int64_t)offset;
     size_t len = strlen(path) + 1;
@@ -319,7 +309,7 @@ static void on_text(const char *t, size_t len)
     if (json_type_is(t, len, "pause")) {
         msc_control_pause(1);
     } else if (json_type_is(t, len, "continue")) {
-        msc_control_pause(0);
+        msc_control_continue();
     } else if (json_type_is(t, len, "terminate")) {
         atomic_store(&terminate_requested, 1);
     } else if (json_type_is(t, len, "breakpoints")) {
@@ -331,9 +321,8 @@ static void on_text(const char *t, size_t len)
                 if (*p != '"') continue;
                 const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
                 if (!q) break;
-                for (int i = 0; i < MSC_FN_COUNT; i++)
-                    if (strlen(msc_func_names[i]) == (size_t)(q - p - 1) && !memcmp(msc_func_names[i], p + 1, (size_t)(q - p - 1)))
-                        fns[i] = 1;
+                int id = msc_func_id(p + 1, (size_t)(q - p - 1));
+                if (id >= 0) fns[id] = 1;
                 p = q;
             }
         }
@@ -409,6 +398,7 @@ int msc_sender_connect(const char *url, const char *token)
         return 0;
     }
     atomic_store(&msc_connected, 1);
+    msc_control_breakpoints_from_env();
     return 1;
 }
 

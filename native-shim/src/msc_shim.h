@@ -68,8 +68,17 @@ extern __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
 
 int msc_lazy_init(void);
 void msc_pause_point(msc_call *c);
+
+/* ---- debugger control (msc_control.c) ---- */
 void msc_control_pause(int on);
+/* A `continue` from the analyzer: releases held threads and counts it (acknowledgements carry the count). */
+void msc_control_continue(void);
 void msc_control_breakpoints(const unsigned char *fns);
+void msc_control_breakpoints_from_env(void);
+/* The index of an MPI function name (msc_func_names), or -1. */
+int msc_func_id(const char *name, size_t len);
+/* The module holding addr: its path and addr's offset from the module's load bias (what addr2line takes). */
+int msc_addr_module(uint64_t addr, uint64_t *offset, char *path, size_t cap);
 
 static inline uint64_t msc_now(void)
 {

@@ -173,7 +173,7 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     await launched;
     const s = sessions[0];
     assert.ok(s);
-    assert.deepEqual(s.breakSet, ['MPI_Barrier']);
+    assert.deepEqual(s.options.breakOn, ['MPI_Barrier'], 'the ranks break from their first call');
     const lines = await dc.setBreakpointsRequest({
       source: { path: '/src/ring.c' },
       breakpoints: [{ line: 3 }],
@@ -182,14 +182,61 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.match(lines.body.breakpoints[0]?.message ?? '', /function breakpoint such as MPI_Recv/);
 
     const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
-    s.rank({
-      rank: 1,
-      state: 'in-call',
-      call: { rank: 1, site: 0x20, call: 'MPI_Barrier', detail: 'MPI_Barrier' },
-    });
+    s.held({ rank: 1, seq: 5, function: 'MPI_Barrier', reason: 'breakpoint', site: 0x20 });
     const event = await stopped;
     assert.equal(event.body.reason, 'function breakpoint');
     assert.equal(event.body.threadId, 2);
+    assert.ok(s.paused, 'every rank is held');
+  });
+
+  it('stops again at a second hit of the same call site, and not on the stale state', async () => {
+    const s = await launch();
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'PMPI_Barrier' }] });
+    assert.deepEqual(s.breakSet, ['MPI_Barrier'], 'a PMPI_ breakpoint is its MPI_ function');
+    const barrier = { rank: 0, site: 0x20, call: 'MPI_Barrier', detail: 'MPI_Barrier' };
+    s.rank({ rank: 0, state: 'in-call', call: barrier });
+    const first = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.held({ rank: 0, seq: 7, function: 'MPI_Barrier', reason: 'breakpoint', site: 0x20 });
+    assert.equal((await first).body.reason, 'function breakpoint');
+    await dc.continueRequest({ threadId: 1 });
+    // The loop comes round: the sampled state never changed (same call, same site), the shim says so anyway.
+    s.rank({ rank: 0, state: 'in-call', call: barrier });
+    const second = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.held({ rank: 0, seq: 9, function: 'MPI_Barrier', reason: 'breakpoint', site: 0x20 });
+    const event = await second;
+    assert.equal(event.body.reason, 'function breakpoint');
+    assert.equal(event.body.threadId, 1);
+  });
+
+  it('shows a held rank at its held call, with the frames below it from the shim', async () => {
+    const s = await launch();
+    s.backtraces.set(1, [
+      { file: '/src/ring.c', line: 30, function: 'exchange' },
+      { file: '/src/ring.c', line: 44, function: 'main' },
+    ]);
+    // The sampled state still shows the previous call: the acknowledgement wins.
+    s.rank({
+      rank: 1,
+      state: 'in-call',
+      call: { rank: 1, site: 0x10, call: 'MPI_Send', detail: 'MPI_Send to rank 0' },
+    });
+    const stopped = dc.waitForEvent('stopped');
+    await dc.pauseRequest({ threadId: 2 });
+    await stopped;
+    s.held({ rank: 1, seq: 12, function: 'MPI_Recv', reason: 'pause', site: 0x20 });
+    await new Promise((r) => setImmediate(r));
+    const frames = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames;
+    assert.deepEqual(
+      frames.map((f) => [f.name, f.source?.path, f.line]),
+      [
+        ['MPI_Recv in main', '/src/ring.c', 21],
+        ['exchange', '/src/ring.c', 30],
+        ['main', '/src/ring.c', 44],
+      ],
+    );
+    await dc.continueRequest({ threadId: 2 });
+    const after = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames;
+    assert.equal(after.length, 1, 'released: only the sampled call, no stale frames');
   });
 
   it('pauses and continues every rank through the session', async () => {
@@ -213,16 +260,8 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     await dc.nextRequest({ threadId: 1 });
     assert.deepEqual(s.calls, ['resume', 'pause'], 'released, and held again at the next call');
     const stepped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
-    s.rank({
-      rank: 1,
-      state: 'in-call',
-      call: { rank: 1, site: 0x20, call: 'MPI_Send', detail: 'MPI_Send to rank 0' },
-    });
-    s.rank({
-      rank: 0,
-      state: 'in-call',
-      call: { rank: 0, site: 0x20, call: 'MPI_Send', detail: 'MPI_Send to rank 1' },
-    });
+    s.held({ rank: 1, seq: 3, function: 'MPI_Send', reason: 'pause', site: 0x20 });
+    s.held({ rank: 0, seq: 4, function: 'MPI_Send', reason: 'pause', site: 0x20 });
     const event = await stepped;
     assert.equal(event.body.reason, 'step');
     assert.equal(event.body.threadId, 1, 'the stepped rank, not the first one seen');

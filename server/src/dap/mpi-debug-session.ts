@@ -15,7 +15,7 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import type { RankState } from '../engine/types';
-import type { Finding, SessionResult } from '../session/session-api';
+import type { Finding, HeldRank, SessionResult } from '../session/session-api';
 import { planLaunch, type MpiLaunchArguments } from './launch-args';
 import { isDebugRankArguments, nativeAttachConfiguration } from './native-attach';
 import { RankOutput } from './rank-output';
@@ -45,6 +45,8 @@ export class MpiDebugSession extends DebugSession {
   private ended = false;
   private supportsStartDebugging = false;
   private readonly states = new Map<number, RankState>();
+  /** Ranks the shim holds at an MPI call entry (its acknowledgements), until the next continue or step. */
+  private readonly held = new Map<number, HeldRank>();
   private breakFunctions = new Set<string>();
   private lastFinding: Finding | undefined;
   /** The rank being stepped to its next MPI call, if a step is under way. */
@@ -104,9 +106,13 @@ export class MpiDebugSession extends DebugSession {
       this.np = plan.options.np;
       this.program = plan.options.program;
       this.stopOnFinding = plan.stopOnFinding;
-      // Function breakpoints arrive between 'initialized' and configurationDone; start after them.
+      // Function breakpoints arrive between 'initialized' and configurationDone; start after them, with
+      // them, so that the ranks break from their first call.
       await this.configurationDone;
-      session = await this.options.startSession(plan.options);
+      const breakOn = interceptedNames(this.breakFunctions);
+      session = await this.options.startSession(
+        breakOn.length > 0 ? { ...plan.options, breakOn } : plan.options,
+      );
     } catch (error) {
       this.sendErrorResponse(response, 1002, (error as Error).message);
       return;
@@ -116,7 +122,7 @@ export class MpiDebugSession extends DebugSession {
     session.on('finding', (finding) => this.onFinding(finding));
     session.on('output', (text, stream, rank) => this.output.write(text, stream, rank));
     session.on('end', (result) => this.onEnd(result));
-    if (this.breakFunctions.size > 0) session.breakOn?.([...this.breakFunctions]);
+    session.on('held', (held) => this.onHeld(held));
     this.sendResponse(response);
   }
 
@@ -148,28 +154,37 @@ export class MpiDebugSession extends DebugSession {
     const state = this.states.get(rank);
     const base = args.threadId * FRAMES_PER_THREAD;
     const frames: StackFrame[] = [];
-    if (!state?.call || (state.state !== 'in-call' && state.state !== 'blocked')) {
+    const held = this.held.get(rank);
+    const call = state?.call;
+    if (held !== undefined) {
+      // Held at a call entry: the acknowledgement says exactly which call; the sampled state may lag behind.
+      const same = call?.call === held.function && call.site === held.site;
+      const place = held.site !== 0 ? await this.resolve(rank, held.site) : undefined;
+      frames.push(this.frame(base, same ? call.detail || call.call : held.function, place));
+    } else if (!call || (state.state !== 'in-call' && state.state !== 'blocked')) {
       const label = new StackFrame(base, state ? `(${state.state}, not in MPI)` : '(not connected yet)');
       label.presentationHint = 'label';
       frames.push(label);
     } else {
-      const call = state.call;
       const place = call.site !== 0 ? await this.resolve(rank, call.site) : undefined;
       frames.push(this.frame(base, call.detail || call.call, place));
+    }
+    if (held !== undefined || frames[0]?.presentationHint !== 'label') {
       const deeper = (await this.session?.backtrace?.(rank).catch(() => [])) ?? [];
-      deeper.forEach((p, i) => frames.push(this.frame(base + i + 1, p.function || '??', p)));
+      deeper.forEach((p, i) => frames.push(this.frame(base + i + 1, p.function || '??', p, false)));
     }
     response.body = { stackFrames: frames, totalFrames: frames.length };
     this.sendResponse(response);
   }
 
-  private frame(id: number, name: string, place: SourcePlace | undefined): StackFrame {
+  /** `inFunction` appends the place's function to the name: "MPI_Recv in exchange" for the MPI call. */
+  private frame(id: number, name: string, place: SourcePlace | undefined, inFunction = true): StackFrame {
     if (!place || place.file === '') {
       const f = new StackFrame(id, name);
       f.presentationHint = 'subtle';
       return f;
     }
-    const label = place.function ? `${name} in ${place.function}` : name;
+    const label = inFunction && place.function ? `${name} in ${place.function}` : name;
     return new StackFrame(id, label, new Source(basename(place.file), place.file), place.line, 1);
   }
 
@@ -221,6 +236,7 @@ export class MpiDebugSession extends DebugSession {
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     this.stopped = false;
     this.stepping = undefined;
+    this.held.clear();
     this.session?.resume?.();
     response.body = { allThreadsContinued: true };
     this.sendResponse(response);
@@ -256,6 +272,7 @@ export class MpiDebugSession extends DebugSession {
     }
     this.stopped = false;
     this.stepping = rankOf(threadId);
+    this.held.clear();
     this.session.resume();
     this.session.pause();
     this.sendResponse(response);
@@ -267,7 +284,7 @@ export class MpiDebugSession extends DebugSession {
   ): void {
     const valid = (name: string): boolean => /^P?MPI_[A-Za-z_]+$/.test(name);
     this.breakFunctions = new Set(args.breakpoints.map((b) => b.name.trim()).filter(valid));
-    this.session?.breakOn?.([...this.breakFunctions]);
+    this.session?.breakOn?.(interceptedNames(this.breakFunctions));
     response.body = {
       breakpoints: args.breakpoints.map((b) =>
         valid(b.name.trim())
@@ -368,21 +385,24 @@ export class MpiDebugSession extends DebugSession {
   private onRank(state: RankState): void {
     const before = this.states.get(state.rank);
     this.states.set(state.rank, state);
-    // The session drops control messages for ranks that have not connected yet, so the breakpoints set
-    // at launch are sent again as each rank appears (best effort: a rank may pass its first calls first).
-    if (!before && this.breakFunctions.size > 0) this.session?.breakOn?.([...this.breakFunctions]);
     if (!before || threadName(state.rank, before) !== threadName(state.rank, state)) this.rename(state.rank);
-    if (this.stepping === state.rank && entered(before, state) && !this.stopped) {
+  }
+
+  /**
+   * A rank is held at an MPI call entry. Stops come from these acknowledgements, not from sampled rank
+   * states, so every hit is seen, even a second one at the same call site.
+   */
+  private onHeld(held: HeldRank): void {
+    this.held.set(held.rank, held);
+    if (this.stopped) return;
+    if (this.stepping === held.rank) {
       this.stepping = undefined;
-      this.stopAll('step', threadIdOf(state.rank));
-      return;
-    }
-    const fn = state.call?.call;
-    if (fn && this.breakFunctions.has(fn) && entered(before, state) && !this.stopped) {
-      // The shim holds the rank that hit the breakpoint; the others are held at their next MPI call,
-      // so that "all threads stopped" is true.
+      this.stopAll('step', threadIdOf(held.rank));
+    } else if (held.reason === 'breakpoint') {
+      // The session already holds the other ranks at their next MPI call; pausing through the port as well
+      // keeps whoever watches the port (the language server's run status) in step.
       this.session?.pause?.();
-      this.stopAll('function breakpoint', threadIdOf(state.rank), `${fn} on rank ${state.rank}`);
+      this.stopAll('function breakpoint', threadIdOf(held.rank), `${held.function} on rank ${held.rank}`);
     }
   }
 
@@ -450,15 +470,9 @@ export class MpiDebugSession extends DebugSession {
   }
 }
 
-/**
- * Did the rank just enter its current call? States are sampled, so a state that shows the same call at
- * the same site as before is the same call (blocked after in-call, say), not a new hit.
- */
-function entered(before: RankState | undefined, now: RankState): boolean {
-  if (now.state !== 'in-call' && now.state !== 'blocked') return false;
-  const was = before?.call;
-  const busy = before?.state === 'in-call' || before?.state === 'blocked';
-  return !busy || was?.call !== now.call?.call || was?.site !== now.call?.site;
+/** The names the shim intercepts: a PMPI_ breakpoint is the same function as its MPI_ one. */
+function interceptedNames(names: ReadonlySet<string>): string[] {
+  return [...new Set([...names].map((n) => n.replace(/^P/, '')))];
 }
 
 function where(location: Finding['locations'][number]): string {

@@ -208,14 +208,9 @@ int main(int argc, char **argv)
 }
 `;
 
-// Skipped: the session sends breakpoints only to ranks already connected, and a rank connects inside
-// MPI_Init and runs on, so a short program passes its barrier before the breakpoint arrives. Needs the
-// initial breakpoints at launch (SessionOptions.breakOn → MPISCOPE_BREAK read by the shim at init).
-const breakpointsAtLaunch = 'the session cannot set breakpoints before ranks connect (see comment)';
-
 describe(
   'debug adapter function breakpoints on a real job',
-  { skip: skip ?? breakpointsAtLaunch, timeout: 60_000 },
+  { skip, timeout: 60_000 },
   () => {
     let dir: string;
     let server: DapServer;

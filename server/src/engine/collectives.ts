@@ -6,6 +6,7 @@
 import { commRankOf, type CollInstance, type CommInfo } from './comms';
 import type { EngineState } from './engine-state';
 import { num } from './fn-roles';
+import { checkCollectiveData } from './coll-checks';
 import type { EngineFinding, EnterEvent, RawLocation } from './types';
 
 export interface CollRef {
@@ -23,7 +24,7 @@ export function enterCollective(st: EngineState, e: EnterEvent, comm: CommInfo):
     inst = { index, calls: new Array<undefined>(comm.size), arrived: 0, mismatched: false };
     comm.open.set(index, inst);
   }
-  const call = { rank: e.rank, fn: e.fn.name, seq: e.seq, site: e.site, root: num(e, -1, 'root') };
+  const call = { rank: e.rank, fn: e.fn.name, seq: e.seq, site: e.site, root: num(e, -1, 'root'), enter: e };
   inst.calls[me] = call;
   inst.arrived++;
   if (!inst.mismatched) {
@@ -33,7 +34,10 @@ export function enterCollective(st: EngineState, e: EnterEvent, comm: CommInfo):
       st.report(mismatchFinding(comm, inst));
     }
   }
-  if (inst.arrived === comm.size && !inst.mismatched) comm.open.delete(index);
+  if (inst.arrived === comm.size && !inst.mismatched) {
+    comm.open.delete(index);
+    checkCollectiveData(st, comm, inst);
+  }
   return { comm, index };
 }
 

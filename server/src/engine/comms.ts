@@ -4,7 +4,7 @@
  * a new communicator is (parent's identity, index of the creating call among that rank's creating calls on
  * the parent, sorted member world ranks): every member computes the same key, split colours differ by members.
  */
-import type { CommEvent, Handle } from './types';
+import type { CommEvent, EnterEvent, Handle } from './types';
 
 export interface CollCall {
   readonly rank: number;
@@ -12,6 +12,8 @@ export interface CollCall {
   readonly seq: number;
   readonly site: number;
   readonly root: number;
+  /** The call itself, for the data checks once every member has entered. */
+  readonly enter: EnterEvent;
 }
 
 /** One collective call of a communicator, while not every member has entered it (or when they disagree). */

@@ -10,7 +10,8 @@ import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from '
 /** Checks whose id is itself a finding kind (send-buffer-modified); the others are invalid arguments. */
 const OWN_KIND: ReadonlySet<string> = new Set(['send-buffer-modified']);
 
-const merged = new WeakMap<EngineState, Map<string, { finding: EngineFinding; locations: RawLocation[] }>>();
+type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
+const merged = new WeakMap<EngineState, Merged>();
 
 export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
   const t = st.track(e.rank);
@@ -32,7 +33,7 @@ export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
     const index = (comm.entered[me] ?? 0) - (t.cur?.enter.seq === e.seq ? 1 : 0);
     key = `${e.check}|${e.fn.name}|${comm.id}|${index}`;
     let byKey = merged.get(st);
-    if (byKey === undefined) merged.set(st, (byKey = new Map()));
+    if (byKey === undefined) merged.set(st, (byKey = new Map() as Merged));
     const prior = byKey.get(key);
     if (prior !== undefined) {
       // Still waiting in the findings queue: add this rank to it; already delivered: the first rank stands for all.

@@ -27,7 +27,7 @@ class LiveSession implements SessionPort {
     this.lines = new TaggedLines(flavor, (text, stream, rank) =>
       this.events.emit('output', text, stream, rank),
     );
-    for (const name of ['start', 'finding', 'rank'] as const) {
+    for (const name of ['start', 'finding', 'rank', 'held'] as const) {
       this.session.on(name, (...args: unknown[]) => this.events.emit(name, ...args));
     }
     this.session.on('output', (text, stream, rank) => {
@@ -90,6 +90,10 @@ class LiveSession implements SessionPort {
 
   resolveSite(rank: number, site: number): Promise<SourcePlace | undefined> {
     return this.session.resolveSite(rank, site);
+  }
+
+  backtrace(rank: number): Promise<readonly SourcePlace[]> {
+    return this.session.backtrace(rank);
   }
 
   pid(rank: number): number | undefined {

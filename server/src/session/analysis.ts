@@ -129,5 +129,11 @@ export class Analysis {
   private siteOf(l: RawLocation): SiteKey | undefined {
     if (l.site === 0) return undefined;
     return this.ranks.get(l.rank)?.sites.get(l.site);
+  /** Resolve return addresses given with their modules (a held rank's backtrace), in order. */
+  async resolveKeys(keys: readonly SiteKey[]): Promise<SourcePosition[]> {
+    await this.resolver.resolve(keys);
+    return keys.map((k) => this.resolver.lookup(k));
+  }
+
   }
 }

@@ -35,6 +35,12 @@ export interface SessionOptions {
   readonly keepAlive?: boolean;
   /** Append every event to this trace file as it arrives. */
   readonly traceFile?: string;
+  /**
+   * MPI functions (e.g. "MPI_Barrier") that hold the job from its first call: when any rank enters one, every
+   * rank stops at its next MPI call (see Session.pause). Passed to the ranks at launch (MPISCOPE_BREAK), so
+   * calls made before a rank's connection is up still break.
+   */
+  readonly breakOn?: readonly string[];
 }
 
 export interface SessionResult {
@@ -58,6 +64,19 @@ export interface SessionStart {
   readonly pid: number;
 }
 
+/** A rank stopped at the entry of an MPI call (its shim acknowledged a pause or hit a breakpoint). */
+export interface HeldRank {
+  readonly rank: number;
+  /** The call's sequence number in its rank: every stop is a new seq, even at the same call site. */
+  readonly seq: number;
+  /** The MPI function, e.g. "MPI_Barrier". */
+  readonly function: string;
+  /** 'breakpoint': it entered a function breakpoint; 'pause': it was asked to stop at its next call. */
+  readonly reason: 'breakpoint' | 'pause';
+  /** Return address of the call (RawLocation.site), for Session.resolveSite. */
+  readonly site: number;
+}
+
 /** Events a running session emits, for the CLI, the language server and the debug adapter. */
 export interface SessionEvents {
   start: (info: SessionStart) => void;
@@ -66,6 +85,8 @@ export interface SessionEvents {
   /** Process output; rank is undefined when it cannot be attributed. */
   output: (text: string, stream: 'stdout' | 'stderr', rank: number | undefined) => void;
   end: (result: SessionResult) => void;
+  /** A rank is held at an MPI call entry until resume(); its deeper frames come from backtrace(rank). */
+  held: (held: HeldRank) => void;
 }
 
 /** A user-facing error: one line, what failed, why, what to do. The CLI prints it and exits 2. */

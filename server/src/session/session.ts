@@ -1,17 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { resolve as resolvePath } from 'node:path';
+import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState } from '../engine/types';
 import { Analysis } from './analysis';
 import { HangWatch, noProgressFinding } from './hang-watch';
+import { parseHeldAck } from './held-ack';
 import { jobArguments } from './job-command';
 import { planLaunch, type LaunchPlan } from './launch-plan';
 import { endJob, killNow } from './process-tree';
+import { RankControl } from './rank-control';
 import { RankServer, type Hello } from './rank-server';
 import {
   UsageError,
   type Finding,
+  type HeldRank,
   type SessionEvents,
   type SessionOptions,
   type SessionResult,
@@ -49,8 +52,16 @@ export class Session {
   private readonly lastStates = new Map<number, string>();
   /** A hang was reported; with keepAlive the job goes on, but the same hang is not reported twice. */
   private hangReported = false;
+  /** Pause, continue and breakpoints; messages for ranks not connected yet are sent when they connect. */
+  private readonly hold: RankControl;
 
-  constructor(readonly options: SessionOptions) {}
+  constructor(readonly options: SessionOptions) {
+    this.hold = new RankControl(
+      options.np,
+      (rank, message) => this.server?.sendControl(rank, message) ?? false,
+      options.breakOn ?? [],
+    );
+  }
 
   on<K extends keyof SessionEvents>(event: K, listener: SessionEvents[K]): this {
     this.emitter.on(event, listener);
@@ -76,16 +87,36 @@ export class Session {
     return this.terminate();
   }
 
+  /** Hold every rank at its next MPI call; each held rank is reported by a 'held' event. */
   pause(): void {
-    this.control('all', { type: 'pause' });
+    this.hold.pause();
   }
 
   resume(): void {
-    this.control('all', { type: 'continue' });
+    this.hold.resume();
   }
 
+  /** When any rank enters one of these MPI functions, every rank is held (replaces the previous set). */
   breakOn(functions: readonly string[]): void {
-    this.control('all', { type: 'breakpoints', functions });
+    this.hold.breakOn(functions);
+  }
+
+  /**
+   * The callers below a held rank's MPI call, innermost first, resolved to source lines; empty when the rank
+   * is not held. Frames outside any debug info at the bottom (the C runtime's start) are left out.
+   */
+  async backtrace(rank: number): Promise<readonly SourcePosition[]> {
+    const held = this.hold.heldAt(rank);
+    const analysis = this.analysis;
+    if (held === undefined || analysis === undefined) return [];
+    const places = await analysis.resolveKeys(held.frames);
+    const frames = places.map((p, i): SourcePosition => {
+      const key = held.frames[i];
+      if (p.function !== '' || key === undefined) return p;
+      return { ...p, function: `${basename(key.module)}+0x${key.offset.toString(16)}` };
+    });
+    while (frames.length > 0 && frames[frames.length - 1]?.file === '') frames.pop();
+    return frames;
   }
 
   /** A rank's OS process id, from its hello. */
@@ -111,6 +142,10 @@ export class Session {
       throw new UsageError(
         `--deadlock-timeout must be a positive number of seconds (got ${String(o.deadlockTimeout)})`,
       );
+    }
+    for (const name of o.breakOn ?? []) {
+      if (!/^MPI_[A-Za-z0-9_]+$/.test(name))
+        throw new UsageError(`cannot break on ${JSON.stringify(name)}: give MPI function names such as MPI_Recv`);
     }
     const cwd = resolvePath(o.cwd ?? process.cwd());
     const plan = await planLaunch(o.program, cwd, o.mpirun);
@@ -148,6 +183,7 @@ export class Session {
       hello: (rank: number, hello: Hello, raw: string) => {
         this.trace?.write(rank, 'text', raw);
         analysis.open(rank);
+        this.hold.connected(rank);
         if (hello.pid > 0 && (hello.host === '' || hello.host === hostname()))
           this.rankPids.set(rank, hello.pid);
         watch.activity(Date.now());
@@ -157,7 +193,10 @@ export class Session {
         if (analysis.frame(rank, data) > 0) watch.activity(Date.now());
         this.collect(analysis.engine.takeFindings());
       },
-      control: (rank: number, text: string) => this.trace?.write(rank, 'text', text),
+      control: (rank: number, text: string) => {
+        this.trace?.write(rank, 'text', text);
+        this.acknowledged(rank, text);
+      },
       closed: (rank: number, reason: string | undefined) => {
         if (reason !== undefined)
           this.emit('output', `mpiscope: closed the connection of rank ${rank}: ${reason}\n`, 'stderr', rank);
@@ -166,6 +205,7 @@ export class Session {
         this.collect(analysis.engine.takeFindings());
       },
       rejected: (reason: string) =>
+        this.hold.closed(rank);
         this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
     });
   }
@@ -187,7 +227,12 @@ export class Session {
       np: o.np,
       program: plan.program,
       args: o.args,
-      rankEnv: { MPISCOPE_URL: server.url, MPISCOPE_TOKEN: server.token, LD_PRELOAD: shim },
+      rankEnv: {
+        MPISCOPE_URL: server.url,
+        MPISCOPE_TOKEN: server.token,
+        LD_PRELOAD: shim,
+        ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
+      },
       isRoot: process.getuid?.() === 0,
     });
     // Its own process group (detached), so the whole job can be signalled at once.
@@ -255,6 +300,18 @@ export class Session {
 
   /** Wait until every connected rank's socket has closed, or DRAIN_MS, whichever is first. */
   private async drain(server: RankServer): Promise<void> {
+  }
+
+  /** A rank's text frame after its hello: a `paused` acknowledgement becomes a 'held' event. */
+  private acknowledged(rank: number, text: string): void {
+    const ack = parseHeldAck(text);
+    if (typeof ack === 'string') {
+      this.emit('output', `mpiscope: ignored a control message from rank ${rank}: ${ack}\n`, 'stderr', rank);
+      return;
+    }
+    if (this.hold.acknowledged(rank, ack) === undefined) return;
+    const held: HeldRank = { rank, seq: ack.seq, function: ack.function, reason: ack.reason, site: ack.site };
+    this.emit('held', held);
     const deadline = Date.now() + DRAIN_MS;
     while (Date.now() < deadline && server.openConnections > 0) await new Promise((r) => setTimeout(r, 20));
   }

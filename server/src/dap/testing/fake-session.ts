@@ -1,6 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { RankState } from '../../engine/types';
-import type { Finding, SessionEvents, SessionOptions, SessionResult } from '../../session/session-api';
+import type {
+  Finding,
+  HeldRank,
+  SessionEvents,
+  SessionOptions,
+  SessionResult,
+} from '../../session/session-api';
 import type { SessionPort, SourcePlace } from '../session-port';
 
 /**
@@ -14,6 +20,8 @@ export class FakeSession implements SessionPort {
   paused = false;
   breakSet: readonly string[] = [];
   stopped = false;
+  /** What backtrace(rank) answers: the frames below a held rank's MPI call. */
+  readonly backtraces = new Map<number, readonly SourcePlace[]>();
 
   constructor(
     readonly options: SessionOptions,
@@ -40,6 +48,8 @@ export class FakeSession implements SessionPort {
   resume(): void {
     this.calls.push('resume');
     this.paused = false;
+    // Like the real session: released ranks have no held backtrace.
+    this.backtraces.clear();
   }
 
   breakOn(functions: readonly string[]): void {
@@ -50,6 +60,10 @@ export class FakeSession implements SessionPort {
     return Promise.resolve(this.sites.get(site));
   }
 
+  backtrace(rank: number): Promise<readonly SourcePlace[]> {
+    return Promise.resolve(this.backtraces.get(rank) ?? []);
+  }
+
   pid(rank: number): number | undefined {
     return rank < this.options.np ? 4000 + rank : undefined;
   }
@@ -58,6 +72,10 @@ export class FakeSession implements SessionPort {
 
   rank(state: RankState): void {
     this.events.emit('rank', state);
+  }
+
+  held(held: HeldRank): void {
+    this.events.emit('held', held);
   }
 
   finding(finding: Finding): void {

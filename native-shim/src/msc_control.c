@@ -1,0 +1,214 @@
+/* Debugger control in the shim: pause, continue and function breakpoints (from the analyzer's control frames,
+ * and for the first calls of a run from MPISCOPE_BREAK), and the `paused` acknowledgement a held thread sends,
+ * with its backtrace. Nothing here is on the hot path: a wrapper comes here only when msc_attention is set.
+ *
+ * The acknowledgement carries the number of `continue` messages this rank had received when it stopped: the
+ * analyzer compares it with the number it sent, so an acknowledgement that crossed a `continue` on the wire
+ * (the thread was already released) is recognised as stale instead of reported as a stop. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msc_shim.h"
+
+/* Frames sent with an acknowledgement, and the bound on its text (the sender's queue holds several). */
+#define MAX_FRAMES 64
+#define MAX_MODULES 16
+#define ACK_CAP 12288
+
+static pthread_mutex_t pause_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pause_cv = PTHREAD_COND_INITIALIZER;
+static int paused;
+static uint32_t continues; /* guarded by pause_mu */
+static unsigned char breakpoints[MSC_FN_COUNT];
+static int n_breakpoints;
+
+void msc_attention_update(void)
+{
+    atomic_store(&msc_attention, paused || n_breakpoints > 0 || atomic_load(&msc_after_finalize) ||
+                                     atomic_load(&msc_before_init));
+}
+
+void msc_control_pause(int on)
+{
+    pthread_mutex_lock(&pause_mu);
+    paused = on;
+    msc_attention_update();
+    if (!on) pthread_cond_broadcast(&pause_cv);
+    pthread_mutex_unlock(&pause_mu);
+}
+
+void msc_control_continue(void)
+{
+    pthread_mutex_lock(&pause_mu);
+    continues++;
+    paused = 0;
+    msc_attention_update();
+    pthread_cond_broadcast(&pause_cv);
+    pthread_mutex_unlock(&pause_mu);
+}
+
+void msc_control_breakpoints(const unsigned char *fns)
+{
+    pthread_mutex_lock(&pause_mu);
+    n_breakpoints = 0;
+    for (int i = 0; i < MSC_FN_COUNT; i++) n_breakpoints += (breakpoints[i] = fns[i]) != 0;
+    msc_attention_update();
+    pthread_mutex_unlock(&pause_mu);
+}
+
+int msc_func_id(const char *name, size_t len)
+{
+    for (int i = 0; i < MSC_FN_COUNT; i++)
+        if (strlen(msc_func_names[i]) == len && memcmp(msc_func_names[i], name, len) == 0) return i;
+    return -1;
+}
+
+/* MPISCOPE_BREAK=MPI_Barrier,MPI_Bcast: breakpoints from the start, so that calls made before the analyzer's
+ * `breakpoints` message can reach this rank (a short program may be past them by then) still stop. */
+void msc_control_breakpoints_from_env(void)
+{
+    const char *list = getenv("MPISCOPE_BREAK");
+    if (!list || !*list) return;
+    unsigned char fns[MSC_FN_COUNT] = { 0 };
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ", ");
+        int id = msc_func_id(p, n);
+        if (id >= 0) fns[id] = 1;
+        p += n;
+        while (*p == ',' || *p == ' ') p++;
+    }
+    msc_control_breakpoints(fns);
+}
+
+int msc_addr_module(uint64_t addr, uint64_t *offset, char *path, size_t cap)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    *offset = addr;
+    path[0] = 0;
+    if (!dladdr1((void *)(uintptr_t)addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return 0;
+    *offset = addr - (uint64_t)lm->l_addr;
+    if (lm->l_name && lm->l_name[0] == '/') {
+        snprintf(path, cap, "%s", lm->l_name);
+    } else {
+        /* The main program's link map has an empty name. */
+        ssize_t k = readlink("/proc/self/exe", path, cap - 1);
+        path[k > 0 ? k : 0] = 0;
+    }
+    return 1;
+}
+
+/* Appends to a bounded buffer; returns 0 (and leaves the buffer as it was) when the text does not fit. */
+static int append(char *buf, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int append(char *buf, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, ACK_CAP - *len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= ACK_CAP - *len) {
+        buf[*len] = 0;
+        return 0;
+    }
+    *len += (size_t)n;
+    return 1;
+}
+
+static void append_escaped(char *buf, size_t *len, const char *s)
+{
+    char tmp[4096];
+    size_t o = 0;
+    for (; *s && o + 2 < sizeof tmp; s++) {
+        if (*s == '"' || *s == '\\') tmp[o++] = '\\';
+        tmp[o++] = (unsigned char)*s < 0x20 ? '?' : *s;
+    }
+    tmp[o] = 0;
+    append(buf, len, "\"%s\"", tmp);
+}
+
+/*
+ * Writes the frames below the call site: the return addresses of the callers of the function that made the
+ * MPI call, innermost first, as [address, offset in module, module index] with the module paths after them.
+ * The shim's own frames and the call site itself (already the ENTER's site) are left out.
+ */
+static void frames_json(char *buf, size_t *len, void *const *bt, int n, uint64_t site)
+{
+    Dl_info self;
+    const void *own_base = dladdr((void *)frames_json, &self) ? self.dli_fbase : NULL;
+    int i = 0;
+    Dl_info info;
+    while (i < n && dladdr(bt[i], &info) && info.dli_fbase == own_base) i++;
+    if (i < n && (uint64_t)(uintptr_t)bt[i] == site) i++;
+    static __thread char modules[MAX_MODULES][1024];
+    int n_modules = 0;
+    append(buf, len, ",\"frames\":[");
+    int first = 1;
+    for (; i < n; i++) {
+        uint64_t addr = (uint64_t)(uintptr_t)bt[i], offset;
+        char path[1024];
+        if (!msc_addr_module(addr, &offset, path, sizeof path)) continue;
+        int m = 0;
+        while (m < n_modules && strcmp(modules[m], path) != 0) m++;
+        if (m == n_modules) {
+            if (n_modules == MAX_MODULES) break;
+            snprintf(modules[n_modules++], sizeof modules[0], "%s", path);
+        }
+        /* Leave room for the module list and the closing braces. */
+        if (*len + 64 + (size_t)n_modules * 1100 > ACK_CAP) break;
+        if (!append(buf, len, "%s[%llu,%llu,%d]", first ? "" : ",", (unsigned long long)addr,
+                    (unsigned long long)offset, m))
+            break;
+        first = 0;
+    }
+    append(buf, len, "],\"modules\":[");
+    for (int m = 0; m < n_modules; m++) {
+        if (m) append(buf, len, ",");
+        append_escaped(buf, len, modules[m]);
+    }
+    append(buf, len, "]");
+}
+
+/* The acknowledgement of a held thread; called with pause_mu held, before it waits. */
+static void queue_held(const msc_call *c, const char *reason)
+{
+    static __thread char msg[ACK_CAP];
+    void *bt[MAX_FRAMES];
+    int n = backtrace(bt, MAX_FRAMES);
+    size_t len = 0;
+    append(msg, &len,
+           "{\"type\":\"paused\",\"seq\":%u,\"function\":\"%s\",\"reason\":\"%s\",\"continues\":%u,\"site\":%llu", c->seq,
+           msc_func_names[c->func], reason, continues, (unsigned long long)c->site);
+    frames_json(msg, &len, bt, n, c->site);
+    append(msg, &len, "}");
+    msc_sender_queue_text(msg);
+}
+
+/* Called at a call's entry (its ENTER already in the ring) when the analyzer asked for attention. */
+void msc_pause_point(msc_call *c)
+{
+    /* Outside MPI_Init..MPI_Finalize, MPI aborts on most calls: the call is sent before MPI sees it. */
+    if (atomic_load(&msc_after_finalize) || atomic_load(&msc_before_init)) {
+        msc_sender_flush(2000);
+        return;
+    }
+    pthread_mutex_lock(&pause_mu);
+    const char *reason = "pause";
+    if (breakpoints[c->func]) {
+        paused = 1;
+        reason = "breakpoint";
+        msc_attention_update();
+    }
+    if (paused && atomic_load(&msc_connected)) {
+        queue_held(c, reason);
+        while (paused && atomic_load(&msc_connected)) pthread_cond_wait(&pause_cv, &pause_mu);
+    }
+    pthread_mutex_unlock(&pause_mu);
+}

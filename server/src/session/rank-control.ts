@@ -1,0 +1,90 @@
+import type { HeldAck } from './held-ack';
+
+/** The control messages the analyzer sends to a rank (native-shim/spec/records.json "control"). */
+export type ControlMessage =
+  | { readonly type: 'pause' }
+  | { readonly type: 'continue' }
+  | { readonly type: 'breakpoints'; readonly functions: readonly string[] }
+  | { readonly type: 'terminate' };
+
+/** Sends one message to one rank; false when that rank is not connected. */
+export type SendControl = (rank: number, message: ControlMessage) => boolean;
+
+/**
+ * The debugger's hold on the job: whether it is paused, which MPI functions are breakpoints, and which ranks
+ * are held where. A breakpoint in one rank holds every rank (each at its next MPI call), as the debug adapter
+ * promises; a rank that connects late gets the current state; an acknowledgement that crossed a `continue`
+ * on the wire is dropped, since that rank was released.
+ */
+export class RankControl {
+  private paused = false;
+  private breakpoints: readonly string[];
+  /** Per rank, the `continue` messages sent to it: acknowledgements carry the count the rank had seen. */
+  private readonly continuesSent = new Map<number, number>();
+  private readonly held = new Map<number, HeldAck>();
+
+  constructor(
+    private readonly ranks: number,
+    private readonly send: SendControl,
+    initialBreakpoints: readonly string[] = [],
+  ) {
+    this.breakpoints = [...initialBreakpoints];
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  pause(): void {
+    this.paused = true;
+    this.broadcast({ type: 'pause' });
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.held.clear();
+    for (let r = 0; r < this.ranks; r++) {
+      if (this.send(r, { type: 'continue' })) this.continuesSent.set(r, (this.continuesSent.get(r) ?? 0) + 1);
+    }
+  }
+
+  breakOn(functions: readonly string[]): void {
+    this.breakpoints = [...functions];
+    this.broadcast({ type: 'breakpoints', functions: this.breakpoints });
+  }
+
+  terminate(): void {
+    this.broadcast({ type: 'terminate' });
+  }
+
+  /**
+   * A rank said hello. Control messages sent before could not reach it: it gets the breakpoints (its
+   * launch-time MPISCOPE_BREAK may be out of date) and, when the job is paused, the pause.
+   */
+  connected(rank: number): void {
+    this.send(rank, { type: 'breakpoints', functions: this.breakpoints });
+    if (this.paused) this.send(rank, { type: 'pause' });
+  }
+
+  closed(rank: number): void {
+    this.held.delete(rank);
+  }
+
+  /** A rank's `paused` acknowledgement; returns it when it is news (not stale), after acting on it. */
+  acknowledged(rank: number, ack: HeldAck): HeldAck | undefined {
+    if (ack.continues < (this.continuesSent.get(rank) ?? 0)) return undefined;
+    // The first rank to reach a breakpoint holds the others at their next MPI call.
+    if (ack.reason === 'breakpoint' && !this.paused) this.pause();
+    this.held.set(rank, ack);
+    return ack;
+  }
+
+  /** Where the rank is held, until the next resume. */
+  heldAt(rank: number): HeldAck | undefined {
+    return this.held.get(rank);
+  }
+
+  private broadcast(message: ControlMessage): void {
+    for (let r = 0; r < this.ranks; r++) this.send(r, message);
+  }
+}
