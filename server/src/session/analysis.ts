@@ -51,8 +51,11 @@ export class Analysis {
     return this.ranks.size;
   }
 
-  /** Decode and feed one binary frame. Throws (with a reason) on a bad frame; the caller closes that rank. */
-  frame(rank: number, data: Uint8Array): number {
+  /**
+   * Decode and feed one binary frame; returns its events (for the timeline). Throws (with a reason) on a
+   * bad frame; the caller closes that rank.
+   */
+  frame(rank: number, data: Uint8Array): readonly RankEvent[] {
     const r = this.ranks.get(rank);
     if (r === undefined) throw new Error(`rank ${rank} sent records before its hello`);
     const events = r.decoder.decode(data);
@@ -67,7 +70,7 @@ export class Analysis {
       if (e.type === 'end') r.ended = true;
       this.engine.push(e);
     }
-    return events.length;
+    return events;
   }
 
   /**
@@ -126,14 +129,14 @@ export class Analysis {
     return this.resolver.lookup(key);
   }
 
-  private siteOf(l: RawLocation): SiteKey | undefined {
-    if (l.site === 0) return undefined;
-    return this.ranks.get(l.rank)?.sites.get(l.site);
   /** Resolve return addresses given with their modules (a held rank's backtrace), in order. */
   async resolveKeys(keys: readonly SiteKey[]): Promise<SourcePosition[]> {
     await this.resolver.resolve(keys);
     return keys.map((k) => this.resolver.lookup(k));
   }
 
+  private siteOf(l: RawLocation): SiteKey | undefined {
+    if (l.site === 0) return undefined;
+    return this.ranks.get(l.rank)?.sites.get(l.site);
   }
 }

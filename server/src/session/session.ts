@@ -190,7 +190,11 @@ export class Session {
       },
       frame: (rank: number, data: Buffer) => {
         this.trace?.write(rank, 'binary', data);
-        if (analysis.frame(rank, data) > 0) watch.activity(Date.now());
+        const events = analysis.frame(rank, data);
+        if (events.length > 0) {
+          watch.activity(Date.now());
+          this.emit('events', events);
+        }
         this.collect(analysis.engine.takeFindings());
       },
       control: (rank: number, text: string) => {
@@ -201,11 +205,11 @@ export class Session {
         if (reason !== undefined)
           this.emit('output', `mpiscope: closed the connection of rank ${rank}: ${reason}\n`, 'stderr', rank);
         analysis.close(rank);
+        this.hold.closed(rank);
         watch.activity(Date.now());
         this.collect(analysis.engine.takeFindings());
       },
       rejected: (reason: string) =>
-        this.hold.closed(rank);
         this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
     });
   }
@@ -298,10 +302,6 @@ export class Session {
     return result;
   }
 
-  /** Wait until every connected rank's socket has closed, or DRAIN_MS, whichever is first. */
-  private async drain(server: RankServer): Promise<void> {
-  }
-
   /** A rank's text frame after its hello: a `paused` acknowledgement becomes a 'held' event. */
   private acknowledged(rank: number, text: string): void {
     const ack = parseHeldAck(text);
@@ -312,6 +312,10 @@ export class Session {
     if (this.hold.acknowledged(rank, ack) === undefined) return;
     const held: HeldRank = { rank, seq: ack.seq, function: ack.function, reason: ack.reason, site: ack.site };
     this.emit('held', held);
+  }
+
+  /** Wait until every connected rank's socket has closed, or DRAIN_MS, whichever is first. */
+  private async drain(server: RankServer): Promise<void> {
     const deadline = Date.now() + DRAIN_MS;
     while (Date.now() < deadline && server.openConnections > 0) await new Promise((r) => setTimeout(r, 20));
   }
