@@ -1,4 +1,4 @@
-import type { FindingKind, RankState, Severity } from '../engine/types';
+import type { FindingKind, RankEvent, RankState, Severity } from '../engine/types';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
 export interface Finding {
@@ -87,6 +87,8 @@ export interface SessionEvents {
   end: (result: SessionResult) => void;
   /** A rank is held at an MPI call entry until resume(); its deeper frames come from backtrace(rank). */
   held: (held: HeldRank) => void;
+  /** Every decoded event of one frame, in the rank's order (the timeline's feed). */
+  events: (events: readonly RankEvent[]) => void;
 }
 
 /** A user-facing error: one line, what failed, why, what to do. The CLI prints it and exits 2. */
