@@ -81,3 +81,29 @@ test('probe then receive, MPI_PROC_NULL peers', () => {
   finalizeAll(job);
   check(job, []);
 });
+
+test('potential deadlock: two blocking sends that completed only because MPI buffered them', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { site: 0x17 }).recv(1);
+  r1?.send(0, { site: 0x17 }).recv(0);
+  finalizeAll(job);
+  check(job, [
+    {
+      kind: 'potential-deadlock',
+      ranks: [0, 1],
+      message: ['rank 0 waits in MPI_Send for rank 1, rank 1 waits in MPI_Send for rank 0', 'MPI_Irecv'],
+    },
+  ]);
+});
+
+test('no potential deadlock when one side receives first, or with Bsend', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1).recv(1);
+  r1?.recv(0).send(0);
+  r0?.send(1, {}, 'MPI_Bsend').recv(1);
+  r1?.send(0, {}, 'MPI_Bsend').recv(0);
+  finalizeAll(job);
+  check(job, []);
+});

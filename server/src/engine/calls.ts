@@ -38,12 +38,13 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
     done: false,
   };
   st.matcher.post(op);
+  st.replay.post(op);
   return op;
 }
 
 function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: number): RecvOp {
   const source = num(e, ANY_SOURCE, 'source');
-  return {
+  const op: RecvOp = {
     kind,
     order: nextOrder(),
     rank: e.rank,
@@ -61,6 +62,8 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
   };
+  if (kind !== 'probe') st.replay.post(op);
+  return op;
 }
 
 function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
@@ -152,7 +155,10 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       break;
     case 'collective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
-      if (coll !== undefined) cur.coll = coll;
+      if (coll !== undefined) {
+        cur.coll = coll;
+        st.replay.collective(e.rank, coll.comm, coll.index);
+      }
       break;
     }
     case 'icollective': {
@@ -256,16 +262,22 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   }
   switch (e.fn.cls) {
     case 'send':
-      if (cur.send) cur.send.done = true;
+      if (cur.send) {
+        cur.send.done = true;
+        st.replay.wait(cur.send);
+      }
       break;
     case 'sendrecv':
     case 'sendrecv_replace':
       if (cur.send) cur.send.done = true;
       if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
+      if (cur.send) st.replay.wait(cur.send);
+      if (cur.recv) st.replay.wait(cur.recv);
       break;
     case 'recv':
     case 'mprobe':
       if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
+      if (cur.recv && e.fn.cls === 'recv') st.replay.wait(cur.recv);
       break;
     case 'probe':
     case 'improbe':
@@ -341,6 +353,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   }
   const op = req.op;
   if (op !== undefined) {
+    if (!e.cancelled) st.replay.wait(op);
     if (op.kind === 'send') {
       op.done = true;
       if (e.cancelled && !op.matched) st.matcher.cancel(op);

@@ -5,6 +5,7 @@ import type { RecvOp, SendOp } from './ops';
 import { RankTrack } from './rank-track';
 import { Resources } from './resources';
 import { Datatypes } from './datatypes';
+import { Replay } from './replay';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -21,6 +22,7 @@ export class EngineState {
   readonly findings: EngineFinding[] = [];
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
+  readonly replay = new Replay();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */
@@ -31,6 +33,7 @@ export class EngineState {
     this.worldSize = options.ranks ?? 0;
     this.comms = new CommRegistry(this.worldSize);
     this.matcher = new Matcher((s, r) => {
+      this.replay.matched(s, r);
       for (const hook of this.matchHooks) hook(s, r);
     });
     for (let r = 0; r < this.worldSize; r++) this.tracks.push(new RankTrack(r));

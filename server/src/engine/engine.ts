@@ -14,6 +14,10 @@ import { shimFinding } from './shim-findings';
 
 export type { EngineOptions } from './engine-state';
 
+function optional<T>(x: T | undefined): T[] {
+  return x === undefined ? [] : [x];
+}
+
 class MpiEngine implements Engine {
   private readonly st: EngineState;
   private finished = false;
@@ -82,6 +86,9 @@ class MpiEngine implements Engine {
     return [
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
+      ...(this.deadlocked || !st.tracks.every((t) => t.ended === 'finalized')
+        ? []
+        : optional(st.replay.run())),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
     ];
