@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -208,49 +208,151 @@ int main(int argc, char **argv)
 }
 `;
 
-describe(
-  'debug adapter function breakpoints on a real job',
-  { skip, timeout: 60_000 },
-  () => {
-    let dir: string;
-    let server: DapServer;
-    let dc: DebugClient;
+describe('debug adapter function breakpoints on a real job', { skip, timeout: 60_000 }, () => {
+  let dir: string;
+  let server: DapServer;
+  let dc: DebugClient;
 
-    before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'mpiscope-bp-'));
-      writeFileSync(join(dir, 'barrier.c'), BARRIER);
-      execFileSync('mpicc', ['-g', '-O0', join(dir, 'barrier.c'), '-o', join(dir, 'barrier')], {
-        timeout: 60_000,
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mpiscope-bp-'));
+    writeFileSync(join(dir, 'barrier.c'), BARRIER);
+    execFileSync('mpicc', ['-g', '-O0', join(dir, 'barrier.c'), '-o', join(dir, 'barrier')], {
+      timeout: 60_000,
+    });
+    server = await serveDebugAdapter({ startSession, token: 't' });
+    dc = new DebugClient('node', 'unused', 'mpi');
+    await dc.start(server.port);
+  });
+
+  after(async () => {
+    await dc.stop();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds the job at MPI_Barrier, and continue lets it complete', async () => {
+    const initialized = dc.waitForEvent('initialized');
+    const stopped = dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+    const launched = dc.launch({ program: join(dir, 'barrier'), np: 2, cwd: dir, __mpiscopeToken: 't' });
+    await initialized;
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
+    await dc.configurationDoneRequest();
+    await launched;
+    const event = await stopped;
+    assert.equal(event.body.reason, 'function breakpoint');
+    const threadId = event.body.threadId ?? 1;
+    const top = (await dc.stackTraceRequest({ threadId })).body.stackFrames[0];
+    assert.equal(top?.line, 6);
+    assert.match(top?.name ?? '', /^MPI_Barrier/);
+
+    const exited = dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
+    await dc.continueRequest({ threadId });
+    assert.equal((await exited).body.exitCode, 0);
+  });
+});
+
+/** A barrier reached twice from the same line of a helper (line 4, called from line 10). */
+const LOOP = `#include <mpi.h>
+static void step(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    for (int i = 0; i < 2; i++)
+        step();
+    MPI_Finalize();
+    return 0;
+}
+`;
+
+/** End, by pid, every process whose command line names dir (this test's own programs): none may outlive it. */
+function killLeftovers(dir: string): number[] {
+  const killed: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir) || !running(pid)) continue;
+      process.kill(pid, 'SIGKILL');
+      killed.push(pid);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return killed;
+}
+
+for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
+  describe(
+    `held ranks on a real job (${mpicc})`,
+    { skip: skip ?? missingCompiler(mpicc), timeout: 60_000 },
+    () => {
+      let dir: string;
+      let source: string;
+      let server: DapServer;
+      let dc: DebugClient;
+
+      before(async () => {
+        dir = mkdtempSync(join(tmpdir(), 'mpiscope-held-'));
+        source = join(dir, 'loop.c');
+        writeFileSync(source, LOOP);
+        execFileSync(mpicc, ['-g', '-O0', source, '-o', join(dir, 'loop')], { timeout: 60_000 });
+        server = await serveDebugAdapter({ startSession, token: 't' });
+        dc = new DebugClient('node', 'unused', 'mpi');
+        await dc.start(server.port);
       });
-      server = await serveDebugAdapter({ startSession, token: 't' });
-      dc = new DebugClient('node', 'unused', 'mpi');
-      await dc.start(server.port);
-    });
 
-    after(async () => {
-      await dc.stop();
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+      after(async () => {
+        await dc.stop();
+        await server.close();
+        const left = killLeftovers(dir);
+        rmSync(dir, { recursive: true, force: true });
+        assert.deepEqual(left, [], 'no process of the job outlived it');
+      });
 
-    it('holds the job at MPI_Barrier, and continue lets it complete', async () => {
-      const initialized = dc.waitForEvent('initialized');
-      const stopped = dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
-      const launched = dc.launch({ program: join(dir, 'barrier'), np: 2, cwd: dir, __mpiscopeToken: 't' });
-      await initialized;
-      await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
-      await dc.configurationDoneRequest();
-      await launched;
-      const event = await stopped;
-      assert.equal(event.body.reason, 'function breakpoint');
-      const threadId = event.body.threadId ?? 1;
-      const top = (await dc.stackTraceRequest({ threadId })).body.stackFrames[0];
-      assert.equal(top?.line, 6);
-      assert.match(top?.name ?? '', /^MPI_Barrier/);
+      it('stops at every hit of the same call site, with the caller as a deeper frame', async () => {
+        const initialized = dc.waitForEvent('initialized');
+        let stopped = dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+        const launched = dc.launch({ program: join(dir, 'loop'), np: 2, cwd: dir, __mpiscopeToken: 't' });
+        await initialized;
+        await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
+        await dc.configurationDoneRequest();
+        await launched;
+        for (let hit = 0; hit < 2; hit++) {
+          const event = await stopped;
+          assert.equal(event.body.reason, 'function breakpoint', `hit ${hit}`);
+          const threadId = event.body.threadId ?? 1;
+          const frames = (await dc.stackTraceRequest({ threadId })).body.stackFrames;
+          // The name says what the call waits for once the rank's state has caught up with the stop.
+          assert.match(frames[0]?.name ?? '', /^MPI_Barrier( on MPI_COMM_WORLD)? in step$/, `hit ${hit}`);
+          assert.deepEqual(
+            frames.map((f) => [f.source?.path, f.line]),
+            [
+              [source, 4],
+              [source, 10],
+            ],
+            `hit ${hit}: the barrier in step, called from main`,
+          );
+          assert.equal(frames[1]?.name, 'main');
+          stopped = dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+          if (hit === 1) break;
+          await dc.continueRequest({ threadId });
+        }
+        const exited = dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
+        await dc.continueRequest({ threadId: 1 });
+        assert.equal((await exited).body.exitCode, 0);
+      });
+    },
+  );
+}
 
-      const exited = dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
-      await dc.continueRequest({ threadId });
-      assert.equal((await exited).body.exitCode, 0);
-    });
-  },
-);
+function missingCompiler(mpicc: string): string | undefined {
+  try {
+    execFileSync(mpicc, ['--version'], { stdio: 'ignore', timeout: 10_000 });
+    return undefined;
+  } catch {
+    return `${mpicc} is not installed`;
+  }
+}

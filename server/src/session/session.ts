@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState } from '../engine/types';
@@ -103,7 +104,8 @@ export class Session {
 
   /**
    * The callers below a held rank's MPI call, innermost first, resolved to source lines; empty when the rank
-   * is not held. Frames outside any debug info at the bottom (the C runtime's start) are left out.
+   * is not held. A frame whose source is not on this machine (the C library's, built elsewhere) keeps its
+   * function but no file, and such frames at the bottom (the C runtime's start) are left out.
    */
   async backtrace(rank: number): Promise<readonly SourcePosition[]> {
     const held = this.hold.heldAt(rank);
@@ -112,8 +114,9 @@ export class Session {
     const places = await analysis.resolveKeys(held.frames);
     const frames = places.map((p, i): SourcePosition => {
       const key = held.frames[i];
-      if (p.function !== '' || key === undefined) return p;
-      return { ...p, function: `${basename(key.module)}+0x${key.offset.toString(16)}` };
+      const where = p.file !== '' && existsSync(p.file) ? p : { ...p, file: '', line: 0 };
+      if (where.function !== '' || key === undefined) return where;
+      return { ...where, function: `${basename(key.module)}+0x${key.offset.toString(16)}` };
     });
     while (frames.length > 0 && frames[frames.length - 1]?.file === '') frames.pop();
     return frames;
