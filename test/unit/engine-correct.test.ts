@@ -107,3 +107,22 @@ test('no potential deadlock when one side receives first, or with Bsend', () => 
   finalizeAll(job);
   check(job, []);
 });
+
+test('buffer overlap: a receive into the buffer of a pending send; two sends of one buffer are fine', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks;
+  const a = r0?.isend(1, { buf: 0x9000, count: 4 }) ?? 0;
+  const b = r0?.isend(2, { buf: 0x9000, count: 4 }) ?? 0;
+  const c = r0?.irecv(1, { buf: 0x9008, count: 4, tag: 1 }) ?? 0;
+  r0?.waitall([a, b, c]);
+  r1?.recv(0, { count: 4 }).send(0, { count: 4, tag: 1 });
+  r2?.recv(0, { count: 4 });
+  finalizeAll(job);
+  check(job, [
+    {
+      kind: 'buffer-overlap',
+      ranks: [0, 0],
+      message: ["Rank 0's MPI_Irecv writes 8 bytes that its pending MPI_Isend"],
+    },
+  ]);
+});

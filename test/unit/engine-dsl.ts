@@ -18,6 +18,8 @@ export interface Opts {
   hang?: boolean;
   site?: number;
   count?: number;
+  /** Buffer address (default: a fresh one per call). */
+  buf?: number;
   /** Datatype handle: INT (7, the default), FLOAT or BYTE, announced at init. */
   type?: number;
   /** Actual source (communicator rank) and tag of a completed receive, when posted with wildcards. */
@@ -41,6 +43,7 @@ export class Rank {
   private seq = 0;
   private time = 0;
   private nextReq = 1;
+  private bufs = 0;
   readonly comms = new Map<string, { handle: number; members: number[] }>();
   private readonly reqs = new Map<number, ReqInfo>();
 
@@ -149,7 +152,7 @@ export class Rank {
 
   private p2p(peer: number, o: Opts) {
     return {
-      buf: 0x5000,
+      buf: o.buf ?? 0x50000 + 0x1000 * ++this.bufs,
       count: o.count ?? 1,
       datatype: o.type ?? INT,
       tag: o.tag ?? 0,

@@ -2,6 +2,7 @@
  * Point-to-point and request bookkeeping: what each ENTER, EXIT and COMPLETE means for messages and
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
+import { checkOverlap, spanOf } from './buffer-overlap';
 import { enterCollective } from './collectives';
 import { commRankOf, peerWorld } from './comms';
 import type { EngineState } from './engine-state';
@@ -37,6 +38,11 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
     matched: false,
     done: false,
   };
+  const span = spanOf(num(e, 0, 'sbuf', 'rwbuf'), op.count, op.dtype);
+  if (span !== undefined) {
+    op.span = span;
+    checkOverlap(st, st.track(e.rank), op);
+  }
   st.matcher.post(op);
   st.replay.post(op);
   return op;
@@ -63,6 +69,11 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
     done: source === PROC_NULL,
   };
   if (kind !== 'probe') st.replay.post(op);
+  const span = kind === 'recv' ? spanOf(num(e, 0, 'rbuf', 'rwbuf'), op.count, op.dtype) : undefined;
+  if (span !== undefined) {
+    op.span = span;
+    checkOverlap(st, st.track(e.rank), op);
+  }
   return op;
 }
 

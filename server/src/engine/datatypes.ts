@@ -7,6 +7,9 @@ import type { DatatypeEvent, OpEvent } from './types';
 
 export interface DtypeInfo {
   readonly size: number;
+  readonly extent: number;
+  readonly trueLb: number;
+  readonly trueExtent: number;
   readonly signature: readonly (readonly [number, number])[];
   /** Handle, for messages. */
   readonly handle: number;
@@ -57,7 +60,15 @@ export class Datatypes {
       e.signature.length === 1 && first !== undefined && first[1] === 1
         ? basicTypeNames[first[0]]
         : undefined;
-    m.set(e.datatype, { size: e.size, signature: e.signature, handle: e.datatype, name });
+    m.set(e.datatype, {
+      size: e.size,
+      extent: e.extent,
+      trueLb: e.trueLb,
+      trueExtent: e.trueExtent,
+      signature: e.signature,
+      handle: e.datatype,
+      name,
+    });
   }
 
   onOp(e: OpEvent): void {

@@ -16,6 +16,8 @@ interface OpBase {
   request: number;
   /** Reported to the user in a deadlock already: finish() does not report it again. */
   reported: boolean;
+  /** Bytes of memory the operation reads or writes, [from, to), when its buffer and datatype are known. */
+  span?: readonly [number, number];
 }
 
 export interface SendOp extends OpBase {

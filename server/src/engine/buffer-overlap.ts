@@ -1,0 +1,63 @@
+/**
+ * Buffers of pending nonblocking operations: a new operation that writes memory a pending one reads or
+ * writes (or reads memory a pending receive writes) is a buffer-overlap. Two pending sends reading one
+ * buffer are legal. Spans are the true extent of count × datatype from the shim's DTYPE records.
+ */
+import type { DtypeInfo } from './datatypes';
+import type { EngineState } from './engine-state';
+import type { P2pOp } from './ops';
+import type { RankTrack } from './rank-track';
+
+/** [from, to) of count × type at buf; undefined when unknown, empty, MPI_IN_PLACE (-1) or NULL. */
+export function spanOf(
+  buf: number,
+  count: number,
+  t: DtypeInfo | undefined,
+): readonly [number, number] | undefined {
+  if (t === undefined || buf <= 0 || count <= 0 || t.size === 0) return undefined;
+  const from = buf + t.trueLb;
+  return [from, from + (count - 1) * t.extent + t.trueExtent];
+}
+
+const reported = new WeakMap<EngineState, Set<string>>();
+
+export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
+  const span = op.span;
+  if (span === undefined || t.requests.size === 0) return;
+  const writes = op.kind !== 'send';
+  for (const req of t.requests.values()) {
+    const other = req.op;
+    if (!req.active || other === undefined || other.span === undefined || other.done) continue;
+    if (!writes && other.kind === 'send') continue;
+    const [a, b] = other.span;
+    if (span[0] >= b || a >= span[1]) continue;
+    let seen = reported.get(st);
+    if (seen === undefined) reported.set(st, (seen = new Set()));
+    const key = `${t.rank}:${other.site}:${op.site}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const lo = Math.max(a, span[0]);
+    const hi = Math.min(b, span[1]);
+    const verb = (o: P2pOp) => (o.kind === 'send' ? 'reads' : 'writes');
+    st.report({
+      kind: 'buffer-overlap',
+      severity: 'error',
+      message: `Rank ${t.rank}'s ${op.fn.name} ${verb(op)} ${hi - lo} bytes that its pending ${other.fn.name} (not yet completed) still ${verb(other)}: the result depends on timing. Use separate buffers, or wait for the ${other.fn.name} first.`,
+      locations: [
+        {
+          rank: t.rank,
+          site: other.site,
+          call: other.fn.name,
+          detail: `${other.fn.name} pending, ${verb(other)} its buffer`,
+        },
+        {
+          rank: t.rank,
+          site: op.site,
+          call: op.fn.name,
+          detail: `${op.fn.name} ${verb(op)} ${hi - lo} bytes of that buffer`,
+        },
+      ],
+    });
+    return;
+  }
+}
