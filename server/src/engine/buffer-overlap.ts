@@ -23,11 +23,12 @@ const reported = new WeakMap<EngineState, Set<string>>();
 
 export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
   const span = op.span;
-  if (span === undefined || t.requests.size === 0) return;
+  if (span === undefined || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
   const writes = op.kind !== 'send';
-  for (const req of t.requests.values()) {
+  // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone).
+  for (const req of [...t.requests.values(), ...t.earlyDone]) {
     const other = req.op;
-    if (!req.active || other === undefined || other.span === undefined || other.done) continue;
+    if (other === undefined || other.span === undefined || (req.persistent && !req.active)) continue;
     if (!writes && other.kind === 'send') continue;
     const [a, b] = other.span;
     if (span[0] >= b || a >= span[1]) continue;
