@@ -45,13 +45,33 @@ test('Waitany server collecting from every worker', () => {
   check(job, []);
 });
 
-test('wildcard receives resolved by what actually arrived', () => {
+test('wildcard receives resolved by what actually arrived: a race between two senders', () => {
   const job = new Job(3);
   const [r0, r1, r2] = job.ranks;
   r0?.recv(ANY, { tag: ANY, got: [2, 5] });
   r0?.recv(ANY, { tag: ANY, got: [1, 4] });
   r1?.send(0, { tag: 4 });
   r2?.send(0, { tag: 5 });
+  finalizeAll(job);
+  check(job, [
+    {
+      kind: 'message-race',
+      ranks: [0, 1],
+      message: [
+        "Rank 0's MPI_Recv from any rank took the message of rank 2, but rank 1's MPI_Send could have arrived first",
+      ],
+    },
+  ]);
+});
+
+test('wildcard receives ordered by a token are not a race', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks;
+  r0?.recv(ANY, { got: [1, 0] });
+  r0?.send(2, { tag: 1 });
+  r0?.recv(ANY, { got: [2, 0] });
+  r1?.send(0);
+  r2?.recv(0, { tag: 1 }).send(0);
   finalizeAll(job);
   check(job, []);
 });

@@ -10,6 +10,7 @@ import type { EngineFinding, RankEvent, RankState } from './types';
 import { buildWaitGraph, isBlockingClass } from './wait-graph';
 import { describeOp } from './describe';
 import { installP2pChecks } from './p2p-checks';
+import { messageRaces } from './races';
 import { shimFinding } from './shim-findings';
 
 export type { EngineOptions } from './engine-state';
@@ -83,12 +84,12 @@ class MpiEngine implements Engine {
     if (this.finished) return [];
     this.finished = true;
     const st = this.st;
+    const completed = !this.deadlocked && st.tracks.every((t) => t.ended === 'finalized');
     return [
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
-      ...(this.deadlocked || !st.tracks.every((t) => t.ended === 'finalized')
-        ? []
-        : optional(st.replay.run())),
+      ...(completed ? optional(st.replay.run()) : []),
+      ...(this.deadlocked ? [] : messageRaces(st.replay, st.worldSize)),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
     ];

@@ -9,7 +9,7 @@ import { describeOp } from './describe';
 import type { EngineFinding, RawLocation } from './types';
 import type { P2pOp, RecvOp, SendOp } from './ops';
 
-type Step =
+export type Step =
   | { readonly k: 'post'; readonly op: P2pOp }
   | { readonly k: 'wait'; readonly op: P2pOp }
   | { readonly k: 'coll'; readonly comm: CommInfo; readonly index: number };
@@ -18,8 +18,10 @@ type Step =
 const MAX_STEPS = 2_000_000;
 
 export class Replay {
-  private readonly steps = new Map<number, Step[]>();
-  private readonly peer = new Map<P2pOp, P2pOp>();
+  /** Each rank's steps in its call order (read by the race check too). */
+  readonly steps = new Map<number, Step[]>();
+  /** Send ↔ receive, as matched in the run. */
+  readonly peer = new Map<P2pOp, P2pOp>();
   private count = 0;
   enabled = true;
 
