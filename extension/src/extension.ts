@@ -11,6 +11,7 @@ import * as languageClient from './language-client';
 import * as reportCommand from './report-command';
 import * as runCommands from './run-commands';
 import * as statusBar from './status-bar';
+import * as timelinePanel from './timeline-panel';
 
 export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   // Registered before the server starts so that the task and the commands exist immediately.
@@ -21,6 +22,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   runCommands.activate(ctx, client);
   reportCommand.activate(ctx, client);
   statusBar.activate(ctx, client);
+  timelinePanel.activate(ctx, client);
 }
 
 export function deactivate(): void {

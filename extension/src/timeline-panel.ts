@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { timelineNotification } from './lsp-ext';
 import {
-  TIMELINE_NOTIFICATION,
   isTimelineMessage,
   type TimelineMessage,
   type WebviewRequest,
@@ -18,7 +18,7 @@ export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): 
   let panel: vscode.WebviewPanel | undefined;
 
   ctx.subscriptions.push(
-    client.onNotification(TIMELINE_NOTIFICATION, (message: unknown) => {
+    client.onNotification(timelineNotification, (message: unknown) => {
       if (!isTimelineMessage(message)) return;
       if (message.type === 'reset') history.length = 0;
       history.push(message);

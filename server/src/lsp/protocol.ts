@@ -6,6 +6,7 @@
  * change one, copy it to the other.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver';
+import { TIMELINE_NOTIFICATION, type TimelineMessage } from '../timeline/timeline-protocol';
 
 // protocol:begin
 
@@ -94,5 +95,8 @@ export interface DebugRankArguments {
   /** The native debugger to attach with: 'cppdbg' (ms-vscode.cpptools) or 'lldb' (vadimcn.vscode-lldb). */
   debuggerType: 'cppdbg' | 'lldb';
 }
+
+/** The job's timeline, in batches (TimelineMessage is defined in server/src/timeline/timeline-protocol.ts). */
+export const timelineNotification = new NotificationType<TimelineMessage>(TIMELINE_NOTIFICATION);
 
 // protocol:end

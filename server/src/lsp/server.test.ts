@@ -29,8 +29,10 @@ import {
   runRequest,
   runStatusNotification,
   stopRequest,
+  timelineNotification,
   type RunStatus,
 } from './protocol';
+import type { TimelineMessage } from '../timeline/timeline-protocol';
 import { createServer, type MpiscopeServer } from './server';
 
 const source = [
@@ -55,6 +57,7 @@ describe('language server', { timeout: 10_000 }, () => {
   let sessions: FakeSession[];
   let published: PublishDiagnosticsParams[];
   let statuses: RunStatus[];
+  let timeline: TimelineMessage[];
 
   function deadlock(): Finding {
     return {
@@ -88,6 +91,7 @@ describe('language server', { timeout: 10_000 }, () => {
     sessions = [];
     published = [];
     statuses = [];
+    timeline = [];
     const up = new PassThrough();
     const down = new PassThrough();
     const connection = createConnection(up, down);
@@ -107,6 +111,7 @@ describe('language server', { timeout: 10_000 }, () => {
     client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
     client.onNotification(PublishDiagnosticsNotification.type, (p) => void published.push(p));
     client.onNotification(runStatusNotification, (s) => void statuses.push(s));
+    client.onNotification(timelineNotification, (m) => void timeline.push(m));
     client.listen();
     await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
     await client.sendNotification('initialized', {});
@@ -146,6 +151,28 @@ describe('language server', { timeout: 10_000 }, () => {
     assert.equal(d1?.range.start.line, 3);
     assert.equal(d1?.relatedInformation?.[0]?.location.range.start.line, 2);
     await until(() => statuses.at(-1)?.findings === 1);
+  });
+
+  it('streams the running job to the timeline: a reset, then its calls and findings as data batches', async () => {
+    await client.sendRequest(runRequest.method, { program: '/bin/ring', args: [], np: 2 });
+    await until(() => timeline.length >= 1);
+    assert.deepEqual(timeline[0], { type: 'reset', ranks: 2, program: '/bin/ring' });
+    const recv = { id: 3, name: 'MPI_Recv', cls: 'recv', params: [] };
+    sessions[0]?.rankEvents([
+      { type: 'enter', rank: 0, seq: 1, time: 1000, fn: recv, site: 0, args: { source: 1, tag: 7 } },
+    ]);
+    sessions[0]?.finding(deadlock());
+    sessions[0]?.end({ findings: [deadlock()], ranks: 2, exitCode: null, outcome: 'deadlock' });
+    await until(() => timeline.some((m) => m.type === 'data' && m.findings.length > 0));
+    const data = timeline.filter((m) => m.type === 'data');
+    assert.ok(
+      data.some((m) => m.open.some((c) => c.rank === 0)),
+      'rank 0 is shown inside its MPI_Recv',
+    );
+    assert.deepEqual(
+      data.flatMap((m) => m.findings.map((f) => f.kind)),
+      ['deadlock'],
+    );
   });
 
   it('keeps diagnostics after the job ends and clears them on request', async () => {

@@ -13,6 +13,7 @@ import {
   openTraceRequest,
   runRequest,
   runStatusNotification,
+  timelineNotification,
   runStatusRequest,
   stopRequest,
   type DebugAdapterEndpoint,
@@ -66,6 +67,7 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     diagnostics,
     hovers,
     (status) => void connection.sendNotification(runStatusNotification, status),
+    (message) => void connection.sendNotification(timelineNotification, message),
   );
 
   const token = randomBytes(16).toString('hex');

@@ -27,7 +27,7 @@ class LiveSession implements SessionPort {
     this.lines = new TaggedLines(flavor, (text, stream, rank) =>
       this.events.emit('output', text, stream, rank),
     );
-    for (const name of ['start', 'finding', 'rank', 'held'] as const) {
+    for (const name of ['start', 'finding', 'rank', 'events', 'held'] as const) {
       this.session.on(name, (...args: unknown[]) => this.events.emit(name, ...args));
     }
     this.session.on('output', (text, stream, rank) => {

@@ -5,6 +5,8 @@ import type { DiagnosticStore } from './diagnostic-store';
 import { locationPhrase } from './finding-diagnostics';
 import type { HoverIndex } from './hover-index';
 import type { RunStatus } from './protocol';
+import { TimelineFeed } from '../timeline/timeline-feed';
+import type { TimelineMessage } from '../timeline/timeline-protocol';
 
 /**
  * The language server's one running job. Whoever starts it (the mpiscope.run command or an F5 debug
@@ -17,12 +19,15 @@ export class SessionHub {
   private state: RunStatus = idle();
   private pending: ReturnType<typeof setTimeout> | undefined;
   private starting = false;
+  private timeline: TimelineFeed | undefined;
 
   constructor(
     private readonly factory: SessionFactory,
     private readonly diagnostics: DiagnosticStore,
     private readonly hovers: HoverIndex,
     private readonly onStatus: (status: RunStatus) => void,
+    /** Where the running job's timeline batches go (the mpiscope/timeline notification); none: no timeline. */
+    private readonly onTimeline?: (message: TimelineMessage) => void,
   ) {}
 
   status(): RunStatus {
@@ -47,6 +52,7 @@ export class SessionHub {
     this.clear();
     this.current = session;
     this.state = { state: 'running', program: options.program, ranks: options.np, blocked: 0, findings: 0 };
+    this.startTimeline(session, options);
     session.on('finding', (finding) => this.onFinding(session, finding));
     session.on('rank', (rank) => this.onRank(session, rank));
     session.on('end', (result) => this.onEnd(session, result));
@@ -81,8 +87,27 @@ export class SessionHub {
       this.hovers.finding(l.file, l.line, l.rank, finding.kind, locationPhrase(l));
   }
 
+  private startTimeline(session: SessionPort, options: SessionOptions): void {
+    this.timeline?.dispose();
+    this.timeline = undefined;
+    const send = this.onTimeline;
+    if (send === undefined) return;
+    const feed = new TimelineFeed({
+      ranks: options.np,
+      program: options.program,
+      send,
+      resolveSite: session.resolveSite ? (rank, site) => session.resolveSite!(rank, site) : undefined,
+    });
+    this.timeline = feed;
+    session.on('events', (events) => {
+      if (session !== this.current) return;
+      for (const event of events) feed.push(event);
+    });
+  }
+
   private onFinding(session: SessionPort, finding: Finding): void {
     if (session !== this.current) return;
+    //BROKEN this.timeline?.finding(finding);
     this.record(finding);
     this.state = { ...this.state, findings: this.state.findings + 1 };
     this.emit(true);
@@ -113,6 +138,8 @@ export class SessionHub {
   private onEnd(session: SessionPort, result: SessionResult): void {
     if (session !== this.current) return;
     this.current = undefined;
+    // The last batch goes out now; the feed stays until the next run so late site resolutions still arrive.
+    this.timeline?.flush();
     this.states.clear();
     this.state = {
       ...this.state,

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { RankState } from '../../engine/types';
+import type { RankEvent, RankState } from '../../engine/types';
 import type {
   Finding,
   HeldRank,
@@ -81,6 +81,10 @@ export class FakeSession implements SessionPort {
   finding(finding: Finding): void {
     this.findings.push(finding);
     this.events.emit('finding', finding);
+  }
+
+  rankEvents(events: readonly RankEvent[]): void {
+    this.events.emit('events', events);
   }
 
   output(text: string, stream: 'stdout' | 'stderr', rank: number | undefined): void {
