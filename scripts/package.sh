@@ -15,7 +15,8 @@ license_flag=()
 compgen -G "LICENSE*" >/dev/null || license_flag=(--skip-license)
 
 rm -f "$OUT"
-npx --no-install vsce package --no-dependencies "${license_flag[@]}" -o "$OUT" </dev/null
+# The project has no public repository URL to name; the extension does not need one.
+npx --no-install vsce package --no-dependencies --allow-missing-repository "${license_flag[@]}" -o "$OUT" </dev/null
 
 listing="$(unzip -Z1 "$OUT")"
 fail=0

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { humanReport } from '../report/human-report';
@@ -33,7 +34,6 @@ function writeFile(path: string, text: string, cwd: string): void {
 
 interface PackageJson {
   readonly version?: string;
-  readonly repository?: { readonly url?: string };
 }
 
 function packageJson(): PackageJson {
@@ -50,10 +50,11 @@ export function toolVersion(): string {
   return packageJson().version ?? '0.0.0';
 }
 
-/** docs/findings in the repository named by package.json (its web view), where each kind has KIND.md. */
+/**
+ * docs/findings of this installation, where each kind has KIND.md, as a file: URI. The project has no
+ * public web home to link to; the pages ship with the tool (and in the .vsix), so the link always opens.
+ */
 function docsBase(): string {
-  const url = packageJson()
-    .repository?.url?.replace(/^git\+/, '')
-    .replace(/\.git$/, '');
-  return url === undefined ? 'docs/findings' : `${url}/blob/main/docs/findings`;
+  const root = repoRoot();
+  return root === undefined ? 'docs/findings' : pathToFileURL(join(root, 'docs', 'findings')).href;
 }
