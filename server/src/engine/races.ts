@@ -90,17 +90,22 @@ export function messageRaces(replay: Replay, worldSize: number): EngineFinding[]
       const took = replay.peer.get(recv) as SendOp;
       const myTime = recvTime.get(recv) ?? 0;
       const myOrder = recvOrder.get(recv) ?? 0;
-      const rival = (sendsTo.get(r) ?? []).find((s) => {
+      const bytes = (s: SendOp) => s.count * (s.dtype?.size ?? 1);
+      const rivals = (sendsTo.get(r) ?? []).filter((s) => {
         if (s === took || s.rank === took.rank || s.comm !== recv.comm) return false;
         if (recv.tag !== ANY_TAG && s.tag !== recv.tag) return false;
-        // The rival must have been available: received later by this rank, or never.
+        // The rival must have been available: received later by this rank (a send never received is an
+        // unmatched message, not a race).
         const other = replay.peer.get(s) as RecvOp | undefined;
-        if (other !== undefined && (other.rank !== r || (recvOrder.get(other) ?? Infinity) <= myOrder))
+        if (other === undefined || other.rank !== r || (recvOrder.get(other) ?? Infinity) <= myOrder)
           return false;
         // Concurrent: its sender had not heard of this receive when it sent.
-        return ((sentAt.get(s) as Int32Array)[r] ?? 0) < myTime;
+        if (((sentAt.get(s) as Int32Array)[r] ?? 0) >= myTime) return false;
+        // Observable: interchangeable messages (same tag and length, taken by the same call) are no race.
+        return s.tag !== took.tag || bytes(s) !== bytes(took) || other.site !== recv.site;
       });
-      if (rival === undefined) continue;
+      if (rivals.length === 0) continue;
+      const rival = rivals[0] as SendOp;
       findings.push({
         kind: 'message-race',
         severity: 'warning',
@@ -113,11 +118,17 @@ export function messageRaces(replay: Replay, worldSize: number): EngineFinding[]
             detail: `${describeOp(recv)}: took rank ${took.rank}'s message`,
           },
           {
-            rank: rival.rank,
-            site: rival.site,
-            call: rival.fn.name,
-            detail: `${describeOp(rival)}: could have been taken instead`,
+            rank: took.rank,
+            site: took.site,
+            call: took.fn.name,
+            detail: `${describeOp(took)}: the message taken`,
           },
+          ...rivals.map((s) => ({
+            rank: s.rank,
+            site: s.site,
+            call: s.fn.name,
+            detail: `${describeOp(s)}: could have been taken instead`,
+          })),
         ],
       });
       break; // the first race of each rank
