@@ -79,13 +79,20 @@ export function messageRaces(replay: Replay, worldSize: number): EngineFinding[]
   const sendsTo = new Map<number, SendOp[]>();
   for (const op of sentAt.keys()) {
     if (op.kind !== 'send') continue;
-    sendsTo.set(op.dest, [...(sendsTo.get(op.dest) ?? []), op]);
+    let l = sendsTo.get(op.dest);
+    if (l === undefined) sendsTo.set(op.dest, (l = []));
+    l.push(op);
+  }
+  const wildBy = new Map<number, RecvOp[]>();
+  for (const op of recvTime.keys()) {
+    if (op.source !== ANY_SOURCE || !replay.peer.has(op)) continue;
+    let l = wildBy.get(op.rank);
+    if (l === undefined) wildBy.set(op.rank, (l = []));
+    l.push(op);
   }
   const findings: EngineFinding[] = [];
   for (const r of ranks) {
-    const wild = [...recvTime.keys()]
-      .filter((op) => op.rank === r && op.source === ANY_SOURCE && replay.peer.has(op))
-      .sort((a, b) => (recvOrder.get(a) ?? 0) - (recvOrder.get(b) ?? 0));
+    const wild = (wildBy.get(r) ?? []).sort((a, b) => (recvOrder.get(a) ?? 0) - (recvOrder.get(b) ?? 0));
     for (const recv of wild) {
       const took = replay.peer.get(recv) as SendOp;
       const myTime = recvTime.get(recv) ?? 0;

@@ -4,7 +4,7 @@
  */
 import type { EngineState } from './engine-state';
 import { num, paramName } from './fn-roles';
-import type { EndHow, EngineFinding, EnterEvent, ExitEvent, RawLocation } from './types';
+import type { EndHow, EngineFinding, EnterEvent, ExitEvent, FunctionSpec, RawLocation } from './types';
 
 interface Created {
   readonly what: string;
@@ -18,6 +18,21 @@ const OUT_ROLES: readonly (readonly [string, string])[] = [
   ['group_out', 'group'],
   ['op_out', 'op'],
 ];
+
+const outCache = new Map<FunctionSpec, readonly (readonly [string, string])[]>();
+
+/** (parameter name, resource) of the handles a function creates; cached, as exits are the hot path. */
+function outHandles(fn: FunctionSpec): readonly (readonly [string, string])[] {
+  let l = outCache.get(fn);
+  if (l === undefined) {
+    l = OUT_ROLES.flatMap(([role, what]) => {
+      const name = paramName(fn, role);
+      return name === undefined ? [] : [[name, what] as const];
+    });
+    outCache.set(fn, l);
+  }
+  return l;
+}
 
 const FREES: Readonly<Record<string, string>> = {
   comm_free: 'comm',
@@ -61,9 +76,8 @@ export class Resources {
 
   onExit(e: ExitEvent, enter: EnterEvent): void {
     if (e.returnCode !== 0) return;
-    for (const [role, what] of OUT_ROLES) {
-      const name = paramName(e.fn, role);
-      const h = name === undefined ? undefined : e.outputs[name];
+    for (const [name, what] of outHandles(e.fn)) {
+      const h = e.outputs[name];
       // MPI_Comm_split with MPI_UNDEFINED and the like give the null handle: nothing to free.
       if (typeof h === 'number' && h !== 0) this.of(e.rank).set(h, { what, fn: e.fn.name, site: enter.site });
     }
