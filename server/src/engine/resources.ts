@@ -135,7 +135,8 @@ export class Resources {
   /** Calls outside MPI_Init..MPI_Finalize, and ranks that returned from main without MPI_Finalize (at their MPI_Init). */
   callOrder(st: EngineState): EngineFinding[] {
     const out: EngineFinding[] = [];
-    for (const [key, locations] of this.outside) {
+    for (const [key, unsorted] of this.outside) {
+      const locations = [...unsorted].sort((a, b) => a.rank - b.rank);
       const ranks = locations.map((l) => l.rank);
       const after = key.endsWith('after MPI_Finalize');
       out.push({
@@ -145,7 +146,8 @@ export class Resources {
         locations,
       });
     }
-    const gone = st.tracks.filter((t) => t.ended === 'exit-without-finalize');
+    // A rank that never got into MPI_Init (it failed before) is the call-order finding above, not this one.
+    const gone = st.tracks.filter((t) => t.ended === 'exit-without-finalize' && this.initSite.has(t.rank));
     if (gone.length === 0) return out;
     const ranks = gone.map((t) => t.rank);
     return [
