@@ -176,3 +176,14 @@ test('type mismatch: ints received as floats; bytes match anything', () => {
     },
   ]);
 });
+
+test('a call after MPI_Finalize (the shim keeps recording after END)', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.finalize();
+  r0?.call('MPI_Comm_rank', { comm: 100, rank: 0 });
+  r1?.finalize();
+  check(job, [
+    { kind: 'call-order', ranks: [0], message: ['Rank 0 calls MPI_Comm_rank after MPI_Finalize'] },
+  ]);
+});
