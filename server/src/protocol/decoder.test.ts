@@ -171,3 +171,25 @@ test('FINDING carries the check message from mpi-api.json', () => {
     assert.deepEqual(f.values, [-3, 0, 0]);
   }
 });
+
+test('random and mutated frames either decode or throw DecodeError, nothing else', () => {
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const good = frameOf(events.map(encodeEvent));
+  for (let i = 0; i < 3000; i++) {
+    const frame = good.slice();
+    // Flip a few bytes, mostly in the head fields where the kinds, ids and lengths are.
+    for (let k = 0; k < 1 + Math.floor(rand() * 4); k++) {
+      const at = Math.floor(rand() * frame.length);
+      frame[at] = i % 3 === 0 ? Math.floor(rand() * 256) : (frame[at] ?? 0) ^ (1 << Math.floor(rand() * 8));
+    }
+    try {
+      new RankDecoder(0).decode(frame);
+    } catch (e) {
+      assert.ok(e instanceof DecodeError, `frame ${i}: ${String(e)}`);
+    }
+  }
+});
