@@ -107,7 +107,7 @@ export class SessionHub {
 
   private onFinding(session: SessionPort, finding: Finding): void {
     if (session !== this.current) return;
-    //BROKEN this.timeline?.finding(finding);
+    this.timeline?.finding(finding);
     this.record(finding);
     this.state = { ...this.state, findings: this.state.findings + 1 };
     this.emit(true);
