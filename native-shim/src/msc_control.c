@@ -7,9 +7,11 @@
  * (the thread was already released) is recognised as stale instead of reported as a stop. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <execinfo.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,24 +136,29 @@ static void append_escaped(char *buf, size_t *len, const char *s)
     append(buf, len, "\"%s\"", tmp);
 }
 
-/*
- * Writes the frames below the call site: the return addresses of the callers of the function that made the
- * MPI call, innermost first, as [address, offset in module, module index] with the module paths after them.
- * The shim's own frames and the call site itself (already the ENTER's site) are left out.
- */
-static void frames_json(char *buf, size_t *len, void *const *bt, int n, uint64_t site)
+static const void *own_base(void)
 {
     Dl_info self;
-    const void *own_base = dladdr((void *)frames_json, &self) ? self.dli_fbase : NULL;
-    int i = 0;
+    return dladdr((void *)own_base, &self) ? self.dli_fbase : NULL;
+}
+
+static int in_shim(void *addr)
+{
     Dl_info info;
-    while (i < n && dladdr(bt[i], &info) && info.dli_fbase == own_base) i++;
-    if (i < n && (uint64_t)(uintptr_t)bt[i] == site) i++;
+    return dladdr(addr, &info) && info.dli_fbase == own_base();
+}
+
+/*
+ * Writes bt[from..n) as `,"frames":[[address, offset in module, module index]...],"modules":[paths]`: the
+ * callers below a call site, innermost first, with what addr2line needs.
+ */
+static void frames_json(char *buf, size_t *len, void *const *bt, int from, int n)
+{
     static __thread char modules[MAX_MODULES][1024];
     int n_modules = 0;
     append(buf, len, ",\"frames\":[");
     int first = 1;
-    for (; i < n; i++) {
+    for (int i = from; i < n; i++) {
         uint64_t addr = (uint64_t)(uintptr_t)bt[i], offset;
         char path[1024];
         if (!msc_addr_module(addr, &offset, path, sizeof path)) continue;
@@ -186,7 +193,11 @@ static void queue_held(const msc_call *c, const char *reason)
     append(msg, &len,
            "{\"type\":\"paused\",\"seq\":%u,\"function\":\"%s\",\"reason\":\"%s\",\"continues\":%u,\"site\":%llu", c->seq,
            msc_func_names[c->func], reason, continues, (unsigned long long)c->site);
-    frames_json(msg, &len, bt, n, c->site);
+    /* Below the shim's own frames is the call site (already the ENTER's site): the frames after it. */
+    int from = 0;
+    while (from < n && in_shim(bt[from])) from++;
+    if (from < n && (uint64_t)(uintptr_t)bt[from] == c->site) from++;
+    frames_json(msg, &len, bt, from, n);
     append(msg, &len, "}");
     msc_sender_queue_text(msg);
 }
@@ -211,4 +222,119 @@ void msc_pause_point(msc_call *c)
         while (paused && atomic_load(&msc_connected)) pthread_cond_wait(&pause_cv, &pause_mu);
     }
     pthread_mutex_unlock(&pause_mu);
+}
+
+/* ---- the backtrace of a thread blocked inside MPI (a deadlocked rank under the debugger) ----
+ *
+ * A blocked thread is not at a call entry, so it cannot answer by itself. On the analyzer's `backtrace`
+ * request the sender thread sends PROBE_SIGNAL to the thread that called MPI_Init; its handler only runs
+ * backtrace() into a static array and wakes the sender, which formats and sends the answer. Why this is safe
+ * enough, and when it is not done at all:
+ * - backtrace() is warmed up once at start (its first call loads libgcc_s, which is not async-signal-safe);
+ *   after that it walks the stack with the unwinder and dl_iterate_phdr. It could deadlock only if the
+ *   interrupted thread held the loader's or the unwinder's lock, i.e. was itself loading a library or
+ *   unwinding an exception; the analyzer asks only for ranks it sees blocked in an MPI call.
+ * - Only under MPI_THREAD_SINGLE or FUNNELED, where the MPI_Init thread is the one in MPI.
+ * - Only when PROBE_SIGNAL had no handler (an application's own use of it wins), and not with
+ *   MPISCOPE_NO_SIGNALS=1. The handler is installed with SA_RESTART and keeps errno, so a system call the MPI
+ *   library is blocked in is restarted (or returns EINTR where the kernel never restarts it, poll/epoll, which
+ *   MPI libraries retry).
+ * The answer is {"type":"backtrace","site":A,"frames":[...],"modules":[...]} (site: the return address into
+ * the application of the MPI call the thread is in; frames: the callers below it), or
+ * {"type":"backtrace","error":"why"}. */
+#define PROBE_SIGNAL (SIGRTMAX - 3)
+#define PROBE_TIMEOUT_NS 1000000000ull
+
+static pthread_t probe_thread;
+static int probe_ready;
+static void *probe_bt[MAX_FRAMES];
+static int probe_n;
+/* 0 idle, 1 signal sent, 2 the handler captured probe_bt. */
+static _Atomic int probe_state;
+static uint64_t probe_deadline;
+
+static void on_probe(int sig, siginfo_t *info, void *uctx)
+{
+    (void)sig, (void)info, (void)uctx;
+    int saved = errno;
+    if (atomic_load(&probe_state) == 1) {
+        probe_n = backtrace(probe_bt, MAX_FRAMES);
+        atomic_store(&probe_state, 2);
+        msc_sender_wake();
+    }
+    errno = saved;
+}
+
+void msc_control_probe_install(void)
+{
+    const char *off = getenv("MPISCOPE_NO_SIGNALS");
+    if ((off && strcmp(off, "1") == 0) || msc_thread_level > 1) return;
+    void *warm[4];
+    backtrace(warm, 4);
+    struct sigaction old, sa;
+    if (sigaction(PROBE_SIGNAL, NULL, &old) != 0) return;
+    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_probe;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    if (sigaction(PROBE_SIGNAL, &sa, NULL) != 0) return;
+    probe_thread = pthread_self();
+    probe_ready = 1;
+}
+
+static void probe_error(const char *why)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "{\"type\":\"backtrace\",\"error\":\"%s\"}", why);
+    msc_sender_queue_text(msg);
+}
+
+/* Sender thread: the analyzer asked for the blocked thread's backtrace. */
+void msc_control_probe_request(void)
+{
+    if (!probe_ready) {
+        probe_error(msc_thread_level > 1 ? "the rank calls MPI from several threads"
+                                         : "the rank cannot be interrupted (MPISCOPE_NO_SIGNALS, or the signal is in use)");
+        return;
+    }
+    int idle = 0;
+    /* One at a time: a request while one is under way gets that one's answer. */
+    if (!atomic_compare_exchange_strong(&probe_state, &idle, 1)) return;
+    probe_deadline = msc_now() + PROBE_TIMEOUT_NS;
+    if (pthread_kill(probe_thread, PROBE_SIGNAL) != 0) {
+        atomic_store(&probe_state, 0);
+        probe_error("the thread that called MPI_Init is gone");
+    }
+}
+
+/* Sender thread, every round: sends the answer once the handler has run, or says it did not in time. */
+void msc_control_probe_poll(void)
+{
+    int st = atomic_load(&probe_state);
+    if (st == 1 && msc_now() > probe_deadline) {
+        int expected = 1;
+        /* The handler may still run later: it then finds the state idle and does nothing. */
+        if (atomic_compare_exchange_strong(&probe_state, &expected, 0)) probe_error("the thread did not answer in time");
+        return;
+    }
+    if (st != 2) return;
+    static char msg[ACK_CAP];
+    size_t len = 0;
+    /* Innermost first: the handler, the signal trampoline, the MPI library, the shim's wrapper, then the call
+     * site in the application. The last shim frame is the wrapper; none means the thread is not in MPI. */
+    int last_shim = -1;
+    for (int i = 1; i < probe_n; i++)
+        if (in_shim(probe_bt[i])) last_shim = i;
+    int site_at = last_shim + 1;
+    if (last_shim < 1 || site_at >= probe_n) {
+        atomic_store(&probe_state, 0);
+        probe_error("the thread is not in an MPI call");
+        return;
+    }
+    append(msg, &len, "{\"type\":\"backtrace\",\"site\":%llu", (unsigned long long)(uintptr_t)probe_bt[site_at]);
+    frames_json(msg, &len, probe_bt, site_at + 1, probe_n);
+    append(msg, &len, "}");
+    atomic_store(&probe_state, 0);
+    msc_sender_queue_text(msg);
 }

@@ -310,6 +310,8 @@ static void on_text(const char *t, size_t len)
         msc_control_pause(1);
     } else if (json_type_is(t, len, "continue")) {
         msc_control_continue();
+    } else if (json_type_is(t, len, "backtrace")) {
+        msc_control_probe_request();
     } else if (json_type_is(t, len, "terminate")) {
         atomic_store(&terminate_requested, 1);
     } else if (json_type_is(t, len, "breakpoints")) {
@@ -345,6 +347,7 @@ static void *sender_main(void *arg)
         pthread_mutex_lock(&send_mu);
         if (sock >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)) && msc_ws_poll_read(sock, on_text) != 0)
             disconnect_locked();
+        msc_control_probe_poll();
         int n = pump_locked();
         uint32_t gen = atomic_load(&req_gen);
         if (gen != atomic_load(&done_gen)) {
@@ -405,6 +408,7 @@ int msc_sender_connect(const char *url, const char *token)
 void msc_sender_start(void)
 {
     if (thread_started || sock < 0) return;
+    msc_control_probe_install();
     sigset_t all, old;
     sigfillset(&all);
     /* The sender takes no signal: crash signals must reach the application thread that caused them. */

@@ -79,6 +79,11 @@ void msc_control_breakpoints_from_env(void);
 int msc_func_id(const char *name, size_t len);
 /* The module holding addr: its path and addr's offset from the module's load bias (what addr2line takes). */
 int msc_addr_module(uint64_t addr, uint64_t *offset, char *path, size_t cap);
+/* The backtrace of a thread blocked inside MPI, on the analyzer's request (see msc_control.c for why a signal
+ * and when it is safe): install on the MPI_Init thread after PMPI_Init; request and poll on the sender thread. */
+void msc_control_probe_install(void);
+void msc_control_probe_request(void);
+void msc_control_probe_poll(void);
 
 static inline uint64_t msc_now(void)
 {

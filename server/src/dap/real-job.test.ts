@@ -356,3 +356,83 @@ function missingCompiler(mpicc: string): string | undefined {
     return `${mpicc} is not installed`;
   }
 }
+
+/** Both ranks receive first, inside a helper (line 4, called from line 11): a deadlock one call deep. */
+const DEEP_RING = `#include <mpi.h>
+static void wait_for(int other, int *value)
+{
+    MPI_Recv(value, 1, MPI_INT, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+int main(int argc, char **argv)
+{
+    int rank, value = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    wait_for(1 - rank, &value);
+    MPI_Send(&value, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+`;
+
+for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
+  describe(
+    `blocked ranks on a real deadlock (${mpicc})`,
+    { skip: skip ?? missingCompiler(mpicc), timeout: 60_000 },
+    () => {
+      let dir: string;
+      let source: string;
+      let server: DapServer;
+      let dc: DebugClient;
+
+      before(async () => {
+        dir = mkdtempSync(join(tmpdir(), 'mpiscope-blocked-'));
+        source = join(dir, 'deep.c');
+        writeFileSync(source, DEEP_RING);
+        execFileSync(mpicc, ['-g', '-O0', source, '-o', join(dir, 'deep')], { timeout: 60_000 });
+        server = await serveDebugAdapter({ startSession, token: 't' });
+        dc = new DebugClient('node', 'unused', 'mpi');
+        await dc.start(server.port);
+      });
+
+      after(async () => {
+        await dc.stop();
+        await server.close();
+        const left = killLeftovers(dir);
+        rmSync(dir, { recursive: true, force: true });
+        assert.deepEqual(left, [], 'no process of the job outlived it');
+      });
+
+      it('shows each blocked rank inside the helper, called from main', async () => {
+        const stopped = dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
+        await Promise.all([
+          dc.configurationSequence(),
+          dc.launch({
+            program: join(dir, 'deep'),
+            np: 2,
+            cwd: dir,
+            deadlockTimeout: 5,
+            __mpiscopeToken: 't',
+          }),
+        ]);
+        assert.equal((await stopped).body.reason, 'exception');
+        for (const t of (await dc.threadsRequest()).body.threads) {
+          const frames = (await dc.stackTraceRequest({ threadId: t.id })).body.stackFrames;
+          assert.match(frames[0]?.name ?? '', /^MPI_Recv .* in wait_for$/, t.name);
+          assert.deepEqual(
+            frames.map((f) => [f.source?.path, f.line]),
+            [
+              [source, 4],
+              [source, 11],
+            ],
+            `${t.name}: the receive in wait_for, called from main`,
+          );
+          assert.equal(frames[1]?.name, 'main');
+        }
+        const terminated = dc.waitForEvent('terminated', 20_000);
+        await dc.terminateRequest();
+        await terminated;
+      });
+    },
+  );
+}

@@ -19,10 +19,22 @@ export interface HeldAck {
   readonly frames: readonly SiteKey[];
 }
 
+/**
+ * A rank's answer to a `backtrace` request: the stack of its thread blocked inside an MPI call (site: the
+ * call's return address; frames: its callers), or why the shim could not take it.
+ */
+export type BacktraceReply =
+  { readonly site: number; readonly frames: readonly SiteKey[] } | { readonly error: string };
+
+/** A text frame a rank sends after its hello. */
+export type RankText =
+  | { readonly type: 'paused'; readonly ack: HeldAck }
+  | { readonly type: 'backtrace'; readonly reply: BacktraceReply };
+
 const MAX_FRAMES = 256;
 
-/** Validate every field of a `paused` text frame; returns the reason it is bad as a string. */
-export function parseHeldAck(text: string): HeldAck | string {
+/** Validate every field of a rank's text frame; returns the reason it is bad as a string. */
+export function parseRankText(text: string): RankText | string {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -32,7 +44,18 @@ export function parseHeldAck(text: string): HeldAck | string {
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     return 'a control message is not a JSON object';
   const o = v as Record<string, unknown>;
-  if (o.type !== 'paused') return `unknown control message type ${JSON.stringify(o.type)}`;
+  if (o.type === 'paused') {
+    const ack = parseHeldAck(o);
+    return typeof ack === 'string' ? ack : { type: 'paused', ack };
+  }
+  if (o.type === 'backtrace') {
+    const reply = parseBacktrace(o);
+    return typeof reply === 'string' ? reply : { type: 'backtrace', reply };
+  }
+  return `unknown control message type ${JSON.stringify(o.type)}`;
+}
+
+function parseHeldAck(o: Record<string, unknown>): HeldAck | string {
   const seq = o.seq;
   const continues = o.continues;
   const site = o.site;
@@ -42,21 +65,37 @@ export function parseHeldAck(text: string): HeldAck | string {
   if (typeof o.function !== 'string' || !/^MPI_\w+$/.test(o.function))
     return 'a paused message has a bad function name';
   if (o.reason !== 'breakpoint' && o.reason !== 'pause') return 'a paused message has a bad reason';
+  const frames = parseFrames(o, 'a paused message');
+  if (typeof frames === 'string') return frames;
+  return { seq, function: o.function, reason: o.reason, continues, site, frames };
+}
+
+function parseBacktrace(o: Record<string, unknown>): BacktraceReply | string {
+  if (o.error !== undefined) {
+    return typeof o.error === 'string' ? { error: o.error.slice(0, 200) } : 'a backtrace has a bad error';
+  }
+  if (!isCount(o.site)) return 'a backtrace has a bad site';
+  const frames = parseFrames(o, 'a backtrace');
+  return typeof frames === 'string' ? frames : { site: o.site, frames };
+}
+
+/** `frames: [[address, offset, module index]...]` with `modules: [path...]`, both optional. */
+function parseFrames(o: Record<string, unknown>, what: string): SiteKey[] | string {
   const modules = o.modules ?? [];
   if (!Array.isArray(modules) || !modules.every((m): m is string => typeof m === 'string'))
-    return 'a paused message has bad modules';
+    return `${what} has bad modules`;
   const rawFrames = o.frames ?? [];
-  if (!Array.isArray(rawFrames) || rawFrames.length > MAX_FRAMES) return 'a paused message has bad frames';
+  if (!Array.isArray(rawFrames) || rawFrames.length > MAX_FRAMES) return `${what} has bad frames`;
   const frames: SiteKey[] = [];
   for (const f of rawFrames) {
-    if (!Array.isArray(f) || f.length !== 3) return 'a paused message has a bad frame';
+    if (!Array.isArray(f) || f.length !== 3) return `${what} has a bad frame`;
     const [address, offset, module] = f as unknown[];
-    if (!isCount(address) || !isCount(offset) || !isCount(module)) return 'a paused message has a bad frame';
+    if (!isCount(address) || !isCount(offset) || !isCount(module)) return `${what} has a bad frame`;
     const path = modules[module];
-    if (path === undefined) return 'a paused message names a module it does not list';
+    if (path === undefined) return `${what} names a module it does not list`;
     frames.push({ module: path, offset, address });
   }
-  return { seq, function: o.function, reason: o.reason, continues, site, frames };
+  return frames;
 }
 
 function isCount(v: unknown): v is number {

@@ -5,7 +5,9 @@ export type ControlMessage =
   | { readonly type: 'pause' }
   | { readonly type: 'continue' }
   | { readonly type: 'breakpoints'; readonly functions: readonly string[] }
-  | { readonly type: 'terminate' };
+  | { readonly type: 'terminate' }
+  /** The stack of the rank's thread blocked inside MPI (answered with a `backtrace` text). */
+  | { readonly type: 'backtrace' };
 
 /** Sends one message to one rank; false when that rank is not connected. */
 export type SendControl = (rank: number, message: ControlMessage) => boolean;

@@ -6,7 +6,8 @@ import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState } from '../engine/types';
 import { Analysis } from './analysis';
 import { HangWatch, noProgressFinding } from './hang-watch';
-import { parseHeldAck } from './held-ack';
+import { BlockedBacktraces } from './blocked-backtraces';
+import { parseRankText } from './held-ack';
 import { jobArguments } from './job-command';
 import { planLaunch, type LaunchPlan } from './launch-plan';
 import { endJob, killNow } from './process-tree';
@@ -55,6 +56,9 @@ export class Session {
   private hangReported = false;
   /** Pause, continue and breakpoints; messages for ranks not connected yet are sent when they connect. */
   private readonly hold: RankControl;
+  private readonly probes = new BlockedBacktraces(
+    (rank) => this.server?.sendControl(rank, { type: 'backtrace' }) ?? false,
+  );
 
   constructor(readonly options: SessionOptions) {
     this.hold = new RankControl(
@@ -103,23 +107,31 @@ export class Session {
   }
 
   /**
-   * The callers below a held rank's MPI call, innermost first, resolved to source lines; empty when the rank
-   * is not held. A frame whose source is not on this machine (the C library's, built elsewhere) keeps its
-   * function but no file, and such frames at the bottom (the C runtime's start) are left out.
+   * The callers below a rank's current MPI call, innermost first, resolved to source lines: from its
+   * acknowledgement when it is held at a call entry, asked of its shim when it is blocked inside MPI, else
+   * none. A frame whose source is not on this machine (the C library's, built elsewhere) keeps its function
+   * but no file, and such frames at the bottom (the C runtime's start) are left out.
    */
   async backtrace(rank: number): Promise<readonly SourcePosition[]> {
-    const held = this.hold.heldAt(rank);
     const analysis = this.analysis;
-    if (held === undefined || analysis === undefined) return [];
-    const places = await analysis.resolveKeys(held.frames);
-    const frames = places.map((p, i): SourcePosition => {
-      const key = held.frames[i];
+    if (analysis === undefined) return [];
+    let keys = this.hold.heldAt(rank)?.frames;
+    if (keys === undefined) {
+      if (analysis.engine.rankStates().find((s) => s.rank === rank)?.state !== 'blocked') return [];
+      const reply = await this.probes.request(rank);
+      if ('error' in reply) return [];
+      keys = reply.frames;
+    }
+    const frames = keys;
+    const places = await analysis.resolveKeys(frames);
+    const result = places.map((p, i): SourcePosition => {
+      const key = frames[i];
       const where = p.file !== '' && existsSync(p.file) ? p : { ...p, file: '', line: 0 };
       if (where.function !== '' || key === undefined) return where;
       return { ...where, function: `${basename(key.module)}+0x${key.offset.toString(16)}` };
     });
-    while (frames.length > 0 && frames[frames.length - 1]?.file === '') frames.pop();
-    return frames;
+    while (result.length > 0 && result[result.length - 1]?.file === '') result.pop();
+    return result;
   }
 
   /** A rank's OS process id, from its hello. */
@@ -148,7 +160,9 @@ export class Session {
     }
     for (const name of o.breakOn ?? []) {
       if (!/^MPI_[A-Za-z0-9_]+$/.test(name))
-        throw new UsageError(`cannot break on ${JSON.stringify(name)}: give MPI function names such as MPI_Recv`);
+        throw new UsageError(
+          `cannot break on ${JSON.stringify(name)}: give MPI function names such as MPI_Recv`,
+        );
     }
     const cwd = resolvePath(o.cwd ?? process.cwd());
     const plan = await planLaunch(o.program, cwd, o.mpirun);
@@ -305,13 +319,23 @@ export class Session {
     return result;
   }
 
-  /** A rank's text frame after its hello: a `paused` acknowledgement becomes a 'held' event. */
+  /** A rank's text after its hello: `paused` becomes a 'held' event, `backtrace` answers backtrace(). */
   private acknowledged(rank: number, text: string): void {
-    const ack = parseHeldAck(text);
-    if (typeof ack === 'string') {
-      this.emit('output', `mpiscope: ignored a control message from rank ${rank}: ${ack}\n`, 'stderr', rank);
+    const parsed = parseRankText(text);
+    if (typeof parsed === 'string') {
+      this.emit(
+        'output',
+        `mpiscope: ignored a control message from rank ${rank}: ${parsed}\n`,
+        'stderr',
+        rank,
+      );
       return;
     }
+    if (parsed.type === 'backtrace') {
+      this.probes.answered(rank, parsed.reply);
+      return;
+    }
+    const ack = parsed.ack;
     if (this.hold.acknowledged(rank, ack) === undefined) return;
     const held: HeldRank = { rank, seq: ack.seq, function: ack.function, reason: ack.reason, site: ack.site };
     this.emit('held', held);
@@ -391,6 +415,7 @@ export class Session {
       const key = JSON.stringify(s);
       if (this.lastStates.get(s.rank) === key) continue;
       this.lastStates.set(s.rank, key);
+      this.probes.forget(s.rank);
       this.emit('rank', s);
     }
   }
