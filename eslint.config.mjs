@@ -5,7 +5,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.tools/**', 'native-shim/build/**', 'test/e2e/.out/**', '**/*.js', '**/*.mjs'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.tools/**',
+      'native-shim/build/**',
+      'test/e2e/.out/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -60,9 +60,9 @@ export class Analysis {
     if (r === undefined) throw new Error(`rank ${rank} sent records before its hello`);
     const events = r.decoder.decode(data);
     for (const e of events) {
-      // END is the rank's last word to the engine. The shim may still send the EXIT of MPI_Finalize after
-      // it (it flushes END before calling PMPI_Finalize); such records are decoded (validated) but not fed.
-      if (r.ended) continue;
+      // The shim sends END when MPI_Finalize is entered, then keeps the connection: the EXIT of
+      // MPI_Finalize and any MPI call made after it (a call-order error) still arrive and are fed, since
+      // the engine judges calls after END itself.
       r.lastSeq = Math.max(r.lastSeq, e.seq);
       r.lastTime = Math.max(r.lastTime, e.time);
       if (e.type === 'site')
