@@ -125,6 +125,9 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.equal(event.body.reason, 'exception');
     assert.equal(event.body.allThreadsStopped, true);
     assert.equal(event.body.threadId, 1);
+    // The Call Stack shows `description` as the thread's state: the kind once, not "deadlock: deadlock: …".
+    assert.equal(event.body.description, 'Paused on deadlock');
+    assert.equal(event.body.text, deadlock.message);
     assert.ok(s.paused, 'the ranks are held');
 
     const info = await dc.exceptionInfoRequest({ threadId: 1 });
