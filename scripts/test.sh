@@ -16,7 +16,9 @@ step() {
 step typecheck npx tsc -b
 step lint npx eslint .
 step format npx prettier --check .
-step unit node --test dist/test/unit/
-step native node --test --test-concurrency=1 dist/test/native/
-step e2e bash scripts/test-e2e.sh
+# Each tier has an outer time limit, and --test-force-exit ends a test file that leaves a handle open, so
+# that a stuck test fails the run instead of hanging CI.
+step unit timeout 900 node --test --test-force-exit dist/test/unit/
+step native timeout 1800 node --test --test-force-exit --test-concurrency=1 dist/test/native/
+step e2e timeout 900 bash scripts/test-e2e.sh
 exit $status
