@@ -47,9 +47,9 @@ int main(int argc, char **argv)
         t_q = best(t_q, (MPI_Wtime() - t0) / iters);
     }
     if (rank == 0) {
-        printf("pingpong %.1f 2\n", t_pp * 1e9);
-        printf("isend-irecv-waitall %.1f 3\n", t_nb * 1e9);
-        printf("comm_rank %.1f 1\n", t_q * 1e9);
+        printf("2ranks-pingpong %.1f 2\n", t_pp * 1e9);
+        printf("2ranks-irecv-isend-waitall %.1f 3\n", t_nb * 1e9);
+        printf("2ranks-comm_rank %.1f 1\n", t_q * 1e9);
     }
     MPI_Finalize();
     return 0;

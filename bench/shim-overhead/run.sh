@@ -1,37 +1,109 @@
 #!/usr/bin/env bash
-# Shim overhead: the same 2-rank microbenchmark without the shim, with the shim preloaded but no analyzer
-# (MPISCOPE_URL unset: pass-through), and with the shim recording to a running sink. Prints ns per
-# iteration and the ratio against the run without the shim.  Usage: bash bench/shim-overhead/run.sh [openmpi|mpich] [ITERS]
+# Shim overhead, per MPI call, for each MPI: the same programs without the shim (base), with the shim
+# preloaded but no analyzer (MPISCOPE_URL unset: pass-through), and with the shim recording to a sink that
+# only counts bytes (recording). Two measures:
+#   ns/call  wall time, best of 5 repetitions. Noisy on a loaded 2-core machine: read the ratios loosely.
+#   Ir/call  instructions of the application thread per call under valgrind --tool=callgrind: deterministic,
+#            the shim's own cost without the noise (the sender thread's work is not in it).
+# Kernels: percall.c on one rank talking to itself (no peer to wait for), pingpong.c on two ranks (wall time
+# only).  Usage: bash bench/shim-overhead/run.sh [openmpi|mpich|all] [ITERS]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-mpi=${1:-openmpi}
-iters=${2:-20000}
+which=${1:-all}
+iters=${2:-200000}
+cg_iters=${CG_ITERS:-2000}
+mpis=(openmpi mpich)
+[ "$which" = all ] || mpis=("$which")
 tmp=$(mktemp -d)
 sink=
-trap 'rm -rf "$tmp"; [ -n "$sink" ] && kill "$sink" 2>/dev/null || true' EXIT
-bash "$root/native-shim/build.sh" "mpicc.$mpi" "$root/native-shim/build/$mpi"
-"mpicc.$mpi" -O2 -o "$tmp/pingpong" "$here/pingpong.c"
-lib="$root/native-shim/build/$mpi/libmpiscope.so"
-extra=()
-[ "$mpi" = openmpi ] && extra=(--allow-run-as-root --oversubscribe -x LD_PRELOAD -x MPISCOPE_URL -x MPISCOPE_TOKEN)
+trap 'rm -rf "$tmp"; if [ -n "$sink" ]; then kill "$sink" 2>/dev/null || true; fi' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+have_cg=1
+command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] || have_cg=0
 
-run() { timeout 300 "mpirun.$mpi" "${extra[@]}" -np 2 "$tmp/pingpong" "$iters"; }
+# Runs "$@" with MPISCOPE_URL pointing at a fresh counting sink that expects RANKS connections.
+with_sink() {
+  local ranks=$1
+  shift
+  node "$root/native-shim/test/sink.mjs" --ranks "$ranks" --token bench --timeout 600 --quiet --count-only \
+    >"$tmp/sink.log" 2>&1 &
+  sink=$!
+  for _ in $(seq 600); do grep -q listening "$tmp/sink.log" && break; sleep 0.05; done
+  local port
+  port=$(awk '/listening/ {print $2}' "$tmp/sink.log")
+  MPISCOPE_URL="ws://127.0.0.1:$port/" MPISCOPE_TOKEN=bench "$@"
+  wait "$sink" || echo "bench: the sink reported a problem: $(tail -1 "$tmp/sink.log")" >&2
+  sink=
+}
 
-LD_PRELOAD= MPISCOPE_URL= MPISCOPE_TOKEN= run >"$tmp/base"
-LD_PRELOAD="$lib" MPISCOPE_URL= MPISCOPE_TOKEN= run >"$tmp/off"
-node "$root/native-shim/test/sink.mjs" --ranks 2 --token bench --timeout 300 --quiet --count-only >"$tmp/sink.log" 2>&1 &
-sink=$!
-for _ in $(seq 100); do grep -q listening "$tmp/sink.log" && break; sleep 0.05; done
-port=$(awk '/listening/ {print $2}' "$tmp/sink.log")
-LD_PRELOAD="$lib" MPISCOPE_URL="ws://127.0.0.1:$port/" MPISCOPE_TOKEN=bench run >"$tmp/on"
-wait "$sink" || true
-sink=
+# Instructions per call of each kernel from callgrind's per-kernel dumps: "NAME IR_PER_CALL".
+callgrind_counts() {
+  local out=$1 calls_file=$2
+  for f in "$out".*; do
+    local name total
+    name=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
+    total=$(sed -n 's/^totals: //p' "$f")
+    [ -n "$name" ] || continue
+    awk -v n="$name" -v t="$total" -v i="$cg_iters" '$1 == n { printf "%s %.1f\n", n, t / i / $3 }' "$calls_file"
+  done
+}
 
-echo "shim overhead, $mpi, 2 ranks, $iters iterations, best of 5 (ns per iteration)"
-printf '%-22s %10s %10s %8s %10s %8s %14s\n' kernel base passthru ratio recording ratio "ns/call added"
-join <(sort "$tmp/base") <(sort "$tmp/off") | join - <(sort "$tmp/on") | while read -r name base calls off _ on _; do
-  awk -v n="$name" -v b="$base" -v o="$off" -v r="$on" -v c="$calls" \
-    'BEGIN { printf "%-22s %10.1f %10.1f %8.2f %10.1f %8.2f %14.1f\n", n, b, o, o / b, r, r / b, (r - b) / c }'
+for mpi in "${mpis[@]}"; do
+  command -v "mpicc.$mpi" >/dev/null 2>&1 || { echo "bench: mpicc.$mpi not installed, skipped" >&2; continue; }
+  bash "$root/native-shim/build.sh" "mpicc.$mpi" "$root/native-shim/build/$mpi"
+  lib="$root/native-shim/build/$mpi/libmpiscope.so"
+  "mpicc.$mpi" -O2 -g -Wno-stringop-overflow -o "$tmp/percall" "$here/percall.c"
+  "mpicc.$mpi" -O2 -Wno-stringop-overflow -o "$tmp/pingpong" "$here/pingpong.c"
+  extra=()
+  [ "$mpi" = openmpi ] && extra=(--allow-run-as-root --oversubscribe -x LD_PRELOAD -x MPISCOPE_URL -x MPISCOPE_TOKEN)
+  mpirun=(timeout 300 "mpirun.$mpi" "${extra[@]}")
+
+  for mode in base off on; do
+    case $mode in
+    base) pre=(env LD_PRELOAD=) ;;
+    *) pre=(env LD_PRELOAD="$lib") ;;
+    esac
+    if [ "$mode" = on ]; then
+      with_sink 1 "${pre[@]}" "${mpirun[@]}" -np 1 "$tmp/percall" "$iters" >"$tmp/$mode.t"
+      with_sink 2 "${pre[@]}" "${mpirun[@]}" -np 2 "$tmp/pingpong" "$((iters / 10))" >>"$tmp/$mode.t"
+    else
+      MPISCOPE_URL= "${pre[@]}" "${mpirun[@]}" -np 1 "$tmp/percall" "$iters" >"$tmp/$mode.t"
+      MPISCOPE_URL= "${pre[@]}" "${mpirun[@]}" -np 2 "$tmp/pingpong" "$((iters / 10))" >>"$tmp/$mode.t"
+    fi
+    : >"$tmp/$mode.cg"
+    if [ $have_cg = 1 ]; then
+      rm -f "$tmp/cg".*
+      cg=(valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$tmp/cg.%p")
+      # Preloaded by valgrind's own LD_PRELOAD handling: the variable reaches the program, not valgrind.
+      vpre=()
+      [ "$mode" = base ] || vpre=(env LD_PRELOAD="$lib")
+      if [ "$mode" = on ]; then
+        with_sink 1 "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
+          >/dev/null 2>"$tmp/cg.log"
+      else
+        MPISCOPE_URL= "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
+          >/dev/null 2>"$tmp/cg.log"
+      fi
+      callgrind_counts "$(ls "$tmp"/cg.* | grep -E 'cg\.[0-9]+$' | head -1)" "$tmp/$mode.t" >"$tmp/$mode.cg"
+    fi
+  done
+
+  echo
+  echo "shim overhead, $mpi: ns per MPI call (best of 5, $iters iterations) and callgrind instructions per call"
+  printf '%-22s %5s | %8s %8s %6s %8s %6s | %8s %8s %8s %8s\n' kernel calls base passthru ratio record ratio \
+    "Ir base" "Ir pass" "Ir rec" "Ir added"
+  while read -r name ns calls; do
+    b=$ns
+    o=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/off.t")
+    r=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/on.t")
+    cb=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/base.cg")
+    co=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/off.cg")
+    cr=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/on.cg")
+    awk -v n="$name" -v c="$calls" -v b="$b" -v o="${o:-0}" -v r="${r:-0}" -v cb="${cb:--}" -v co="${co:--}" \
+      -v cr="${cr:--}" 'BEGIN {
+        added = (cb == "-" || cr == "-") ? "-" : sprintf("%.1f", cr - cb)
+        printf "%-22s %5d | %8.1f %8.1f %6.2f %8.1f %6.2f | %8s %8s %8s %8s\n", n, c, b / c, o / c, o / b, r / c, r / b,
+          cb, co, cr, added }'
+  done <"$tmp/base.t"
 done
-grep summary "$tmp/sink.log" || true

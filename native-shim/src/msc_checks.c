@@ -28,6 +28,7 @@ typedef struct slot {
 
 static slot dtypes[TBL_SIZE], comms[TBL_SIZE], sends[TBL_SIZE];
 static _Atomic int n_dtypes, n_comms;
+static _Atomic uint32_t comm_gen; /* bumped whenever a communicator is created or freed */
 
 static unsigned tbl_hash(uint64_t k) { return (unsigned)((k * 0x9E3779B97F4A7C15ull) >> (64 - TBL_BITS)); }
 
@@ -68,6 +69,7 @@ void msc_comm_track(MPI_Comm comm, int freed)
 {
     uint64_t k = (uint64_t)msc_w_MPI_Comm(comm);
     if (!k) return;
+    atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
     if (freed) {
         slot *s = tbl_put(comms, k);
         if (s) atomic_store(&s->v[0], 1);
@@ -101,7 +103,7 @@ static int param_index(int func, uint64_t role_bit)
 void msc_finding(msc_call *c, int check, int param, int64_t value, int64_t extra1, int64_t extra2)
 {
     int64_t w[5] = { check, param, value, extra1, extra2 };
-    msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_now(), c->site, w, 5, NULL, 0);
+    msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), c->site, w, 5, NULL, 0);
     found = 1;
 }
 
@@ -176,12 +178,33 @@ static void buf_ok(msc_call *c, const void *buf, int count, MPI_Datatype t, int 
     }
 }
 
+/* The number of possible peers of a communicator, asked of MPI once per communicator and thread: two PMPI
+ * queries cost more than the rest of a send's checks. A handle may be reused after MPI_Comm_free, so every
+ * free or creation bumps a generation that empties the per-thread caches. */
+#define PEER_CACHE 8
+static __thread struct {
+    uint32_t gen;
+    int next;
+    MPI_Comm comm[PEER_CACHE];
+    int n[PEER_CACHE];
+} peers;
+
 static int peer_limit(MPI_Comm comm)
 {
+    uint32_t gen = atomic_load_explicit(&comm_gen, memory_order_acquire) + 1; /* 0: the cache is empty */
+    if (peers.gen != gen) {
+        for (int i = 0; i < PEER_CACHE; i++) peers.comm[i] = MPI_COMM_NULL;
+        peers.gen = gen;
+    }
+    for (int i = 0; i < PEER_CACHE; i++)
+        if (peers.comm[i] == comm) return peers.n[i];
     int inter = 0, n = 0;
     PMPI_Comm_test_inter(comm, &inter);
     if (inter) PMPI_Comm_remote_size(comm, &n);
     else PMPI_Comm_size(comm, &n);
+    int k = peers.next++ % PEER_CACHE;
+    peers.comm[k] = comm;
+    peers.n[k] = n;
     return n;
 }
 

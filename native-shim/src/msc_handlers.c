@@ -9,6 +9,7 @@
 #include "msc_shim.h"
 
 int msc_mpi_ready;
+static _Atomic int cancels_seen;
 
 static int flush_timeout(void)
 {
@@ -27,9 +28,12 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Status *st, int err
         w[1] = msc_w_rank(st->MPI_SOURCE);
         w[2] = msc_w_tag(st->MPI_TAG);
         if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS) w[3] = n == MPI_UNDEFINED ? -1 : n;
-        if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS) w[5] = cancelled != 0;
+        /* Only an operation that MPI_Cancel was called on can be cancelled: no query otherwise. */
+        if (atomic_load_explicit(&cancels_seen, memory_order_relaxed) &&
+            PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS)
+            w[5] = cancelled != 0;
     }
-    msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, msc_now(), c->site, w, 6, NULL, 0);
+    msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, msc_stamp(), c->site, w, 6, NULL, 0);
     if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed))
         msc_checksum_complete(c, req);
 }
@@ -37,7 +41,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Status *st, int err
 static void complete_send(msc_call *c, int dest, int tag, int rc)
 {
     int64_t w[6] = { 0, msc_w_rank(dest), msc_w_tag(tag), 0, rc, 0 };
-    msc_emit(MSC_KIND_COMPLETE, MSC_COMPLETE_SEND, c->func, c->seq, msc_now(), c->site, w, 6, NULL, 0);
+    msc_emit(MSC_KIND_COMPLETE, MSC_COMPLETE_SEND, c->func, c->seq, msc_stamp(), c->site, w, 6, NULL, 0);
 }
 
 /* The error of one entry of a multiple-completion call; MPI_ERR_PENDING means "not completed". */
@@ -107,7 +111,7 @@ void msc_post_init(msc_call *c, msc_args *a, int rc)
     msc_shared_request = (MPI_Request)dlsym(RTLD_DEFAULT, "ompi_request_empty");
     if (!msc_shared_request) msc_shared_request = MPI_REQUEST_NULL;
 #endif
-    msc_describe_init(c->seq, msc_now());
+    msc_describe_init(c->seq, msc_stamp());
     atomic_store(&msc_before_init, 0);
     msc_attention_update();
     msc_sender_start();
@@ -208,7 +212,11 @@ void msc_pre_request_get_status(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_request_get_status(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_request_free(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
 void msc_post_request_free(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
-void msc_pre_cancel(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
+void msc_pre_cancel(msc_call *c, msc_args *a)
+{
+    atomic_store_explicit(&cancels_seen, 1, memory_order_relaxed);
+    msc_check_requests(c, a);
+}
 void msc_post_cancel(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_start(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
 void msc_post_start(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
@@ -230,7 +238,7 @@ void msc_post_comm_create(msc_call *c, msc_args *a, int rc)
     /* MPI_Comm_idup's communicator may not be queried before its request completes; it is described by
      * the engine from the parent (a duplicate has the parent's members). */
     if (c->func == MSC_FN_MPI_Comm_idup) return;
-    msc_describe_comm(*a->comm_out, a->comm, c->seq, msc_now());
+    msc_describe_comm(*a->comm_out, a->comm, c->seq, msc_stamp());
 }
 void msc_pre_comm_free(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
 void msc_post_comm_free(msc_call *c, msc_args *a, int rc)
@@ -248,14 +256,14 @@ void msc_post_type_create(msc_call *c, msc_args *a, int rc)
 {
     if (rc != MPI_SUCCESS || !a->datatype_out || *a->datatype_out == MPI_DATATYPE_NULL) return;
     msc_dtype_track(*a->datatype_out, MSC_DT_CREATED);
-    msc_describe_datatype(*a->datatype_out, 0, c->seq, msc_now());
+    msc_describe_datatype(*a->datatype_out, 0, c->seq, msc_stamp());
 }
 void msc_pre_type_commit(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_type_commit(msc_call *c, msc_args *a, int rc)
 {
     if (rc != MPI_SUCCESS || !a->datatype_p) return;
     msc_dtype_track(*a->datatype_p, MSC_DT_COMMITTED);
-    msc_describe_datatype(*a->datatype_p, 1, c->seq, msc_now());
+    msc_describe_datatype(*a->datatype_p, 1, c->seq, msc_stamp());
 }
 void msc_pre_type_free(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_type_free(msc_call *c, msc_args *a, int rc)
@@ -266,7 +274,7 @@ void msc_post_type_free(msc_call *c, msc_args *a, int rc)
 void msc_pre_op_create(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_op_create(msc_call *c, msc_args *a, int rc)
 {
-    if (rc == MPI_SUCCESS && a->op_out) msc_describe_op(*a->op_out, (int)c->w[1], c->seq, msc_now());
+    if (rc == MPI_SUCCESS && a->op_out) msc_describe_op(*a->op_out, (int)c->w[1], c->seq, msc_stamp());
 }
 void msc_pre_op_free(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_op_free(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
@@ -274,5 +282,6 @@ void msc_pre_buffer_attach(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_buffer_attach(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_buffer_detach(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_buffer_detach(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+/* Class other: a wrapper passes NULL for a (see gen/generate.mjs): these handlers must not read it. */
 void msc_pre_other(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_other(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }

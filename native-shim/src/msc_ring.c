@@ -65,8 +65,9 @@ static int ring_wait_room(uint64_t head, uint64_t n)
     return 1;
 }
 
-/* Reserves n consecutive positions; returns the first, or UINT64_MAX when dropped. */
-static uint64_t ring_reserve(uint64_t n)
+/* Reserves n consecutive positions; returns the first, or UINT64_MAX when dropped. Out of line: the ring
+ * looks full (or the CAS lost a race with another thread). */
+static __attribute__((noinline)) uint64_t ring_reserve_slow(uint64_t n)
 {
     uint64_t head = atomic_load_explicit(&ring.head, memory_order_relaxed);
     for (;;) {
@@ -87,73 +88,155 @@ static uint64_t ring_reserve(uint64_t n)
     }
 }
 
-static int64_t arr_elem(const msc_arr *a, int i)
+/* The common case inline: room by the cached tail, and one CAS that wins. */
+static inline uint64_t ring_reserve(uint64_t n)
 {
-    switch (a->kind & 0xf) {
-    case MSC_ARR_REQUEST: return msc_w_MPI_Request(((const MPI_Request *)a->ptr)[i]);
-    case MSC_ARR_DATATYPE: return msc_w_MPI_Datatype(((const MPI_Datatype *)a->ptr)[i]);
-    case MSC_ARR_I64: return ((const int64_t *)a->ptr)[i];
-    default: return ((const int *)a->ptr)[i];
-    }
+    uint64_t head = atomic_load_explicit(&ring.head, memory_order_relaxed);
+    if (MSC_LIKELY(head + n - seen_tail <= ring.cap) &&
+        atomic_compare_exchange_strong_explicit(&ring.head, &head, head + n, memory_order_acq_rel,
+                                                memory_order_relaxed))
+        return head;
+    return ring_reserve_slow(n);
 }
 
-/* Writes word i of a call (0-based over head then EXT words) into the reserved records at pos. */
-static inline void put_word(uint64_t pos, uint64_t i, int64_t v)
+/* The first 8 bytes of a record: kind, flags, func, seq (little-endian), as one store. */
+static inline uint64_t head_word(int kind, int flags, int func, uint32_t seq)
 {
-    if (i < MSC_HEAD_WORDS) {
-        ring.buf[pos & ring.mask].head.w[i] = v;
-    } else {
-        uint64_t k = i - MSC_HEAD_WORDS;
-        ring.buf[(pos + 1 + k / MSC_EXT_WORDS) & ring.mask].ext.w[k % MSC_EXT_WORDS] = v;
-    }
+    return (uint64_t)(uint8_t)kind | (uint64_t)(uint8_t)flags << 8 | (uint64_t)(uint16_t)func << 16 |
+           (uint64_t)seq << 32;
 }
+
+/* Commits records [pos, pos + nrec): last to first, so that a consumer that sees the head sees the rest. */
+static inline void commit(uint64_t pos, uint64_t nrec)
+{
+    for (uint64_t r = nrec; r-- > 0;)
+        atomic_store_explicit(&ring.mark[(pos + r) & ring.mask], pos + r + 1, memory_order_release);
+}
+
+/* The common case, one record with at most MSC_HEAD_WORDS words, written straight into its slot: one
+ * reservation, plain stores, one release store. */
+static inline void emit_one(uint64_t hw, uint64_t time, uint64_t site, const int64_t *w, int nw)
+{
+    uint64_t pos = ring_reserve(1);
+    if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+    msc_record_head *r = &ring.buf[pos & ring.mask].head;
+    __builtin_memcpy(r, &hw, 8);
+    r->time = time;
+    r->site = site;
+    int64_t *d = r->w;
+    /* Words first, then zeros: no stale data leaves the process. */
+    switch (nw) {
+    case 0: d[0] = 0; /* fall through */
+    case 1: d[1] = 0; /* fall through */
+    case 2: d[2] = 0; /* fall through */
+    case 3: d[3] = 0; /* fall through */
+    case 4: d[4] = 0; /* fall through */
+    default: break;
+    }
+    switch (nw) {
+    case 5: d[4] = w[4]; /* fall through */
+    case 4: d[3] = w[3]; /* fall through */
+    case 3: d[2] = w[2]; /* fall through */
+    case 2: d[1] = w[1]; /* fall through */
+    case 1: d[0] = w[0]; /* fall through */
+    default: break;
+    }
+    commit(pos, 1);
+}
+
+/* Writes words one after the other across the head record and its EXT records. */
+typedef struct cursor {
+    uint64_t pos, rec;
+    int64_t *dst;
+    int left;
+} cursor;
+
+static inline void put(cursor *k, int64_t v)
+{
+    if (MSC_UNLIKELY(k->left == 0)) {
+        k->rec++;
+        k->dst = ring.buf[(k->pos + k->rec) & ring.mask].ext.w;
+        k->left = MSC_EXT_WORDS;
+    }
+    *k->dst++ = v;
+    k->left--;
+}
+
+/* Two records, head and one EXT, for up to MSC_HEAD_WORDS + MSC_EXT_WORDS words and no arrays: COMPLETE
+ * records and the ENTER of most point-to-point calls. */
+static inline void emit_two(uint64_t hw, uint64_t ext_hw, uint64_t time, uint64_t site, const int64_t *w, int nw)
+{
+    uint64_t pos = ring_reserve(2);
+    if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+    msc_record_head *r = &ring.buf[pos & ring.mask].head;
+    msc_record_ext *e = &ring.buf[(pos + 1) & ring.mask].ext;
+    __builtin_memcpy(r, &hw, 8);
+    r->time = time;
+    r->site = site;
+    __builtin_memcpy(e, &ext_hw, 8);
+    for (int i = 0; i < MSC_HEAD_WORDS; i++) r->w[i] = w[i];
+    for (int i = 0; i < MSC_EXT_WORDS; i++) e->w[i] = MSC_HEAD_WORDS + i < nw ? w[MSC_HEAD_WORDS + i] : 0;
+    commit(pos, 2);
+}
+
+static __attribute__((noinline)) void emit_many(uint64_t hw, int func, uint32_t seq, uint64_t time, uint64_t site,
+                                                const int64_t *w, int nw, const msc_arr *arr, int narr);
 
 void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w, int nw,
               const msc_arr *arr, int narr)
 {
+    uint64_t hw = head_word(kind, flags, func, seq);
+    if (MSC_LIKELY(narr == 0 && nw <= MSC_HEAD_WORDS))
+        emit_one(hw, time, site, w, nw);
+    else if (narr == 0 && nw <= MSC_HEAD_WORDS + MSC_EXT_WORDS)
+        emit_two(hw, head_word(MSC_KIND_EXT, 0, func, seq), time, site, w, nw);
+    else
+        emit_many(hw, func, seq, time, site, w, nw, arr, narr);
+}
+
+/* A head record and EXT records: reserved together, so that a call's records are contiguous. */
+static void emit_many(uint64_t hw, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w, int nw,
+                      const msc_arr *arr, int narr)
+{
     uint64_t total = (uint64_t)nw;
-    for (int j = 0; j < narr; j++) {
-        int raw = arr[j].kind & MSC_ARR_RAW;
-        int n = arr[j].n;
-        total += (raw ? 0 : 1) + (uint64_t)n;
-    }
+    for (int j = 0; j < narr; j++) total += ((arr[j].kind & MSC_ARR_RAW) ? 0 : 1) + (uint64_t)arr[j].n;
     uint64_t nrec = 1 + (total > MSC_HEAD_WORDS ? (total - MSC_HEAD_WORDS + MSC_EXT_WORDS - 1) / MSC_EXT_WORDS : 0);
     uint64_t pos = ring_reserve(nrec);
     if (pos == UINT64_MAX) return;
 
     msc_record_head *h = &ring.buf[pos & ring.mask].head;
-    h->kind = (uint8_t)kind;
-    h->flags = (uint8_t)flags;
-    h->func = (uint16_t)func;
-    h->seq = seq;
+    __builtin_memcpy(h, &hw, 8);
     h->time = time;
     h->site = site;
-    for (uint64_t r = 1; r < nrec; r++) {
-        msc_record_ext *e = &ring.buf[(pos + r) & ring.mask].ext;
-        e->kind = MSC_KIND_EXT;
-        e->flags = 0;
-        e->func = (uint16_t)func;
-        e->seq = seq;
-    }
-    uint64_t i = 0;
-    for (int j = 0; j < nw; j++) put_word(pos, i++, w[j]);
+    uint64_t ext_hw = head_word(MSC_KIND_EXT, 0, func, seq);
+    for (uint64_t r = 1; r < nrec; r++) __builtin_memcpy(&ring.buf[(pos + r) & ring.mask].ext, &ext_hw, 8);
+    cursor k = { pos, 0, h->w, MSC_HEAD_WORDS };
+    for (int j = 0; j < nw; j++) put(&k, w[j]);
     for (int j = 0; j < narr; j++) {
         const msc_arr *a = &arr[j];
-        if (a->kind & MSC_ARR_RAW) {
-            for (int k = 0; k < a->n; k++) put_word(pos, i++, arr_elem(a, k));
-        } else {
-            put_word(pos, i++, a->n);
-            for (int k = 0; k < a->n; k++) put_word(pos, i++, arr_elem(a, k));
+        if (!(a->kind & MSC_ARR_RAW)) put(&k, a->n);
+        switch (a->kind & 0xf) {
+        case MSC_ARR_REQUEST:
+            for (int i = 0; i < a->n; i++) put(&k, msc_w_MPI_Request(((const MPI_Request *)a->ptr)[i]));
+            break;
+        case MSC_ARR_DATATYPE:
+            for (int i = 0; i < a->n; i++) put(&k, msc_w_MPI_Datatype(((const MPI_Datatype *)a->ptr)[i]));
+            break;
+        case MSC_ARR_I64:
+            for (int i = 0; i < a->n; i++) put(&k, ((const int64_t *)a->ptr)[i]);
+            break;
+        default:
+            for (int i = 0; i < a->n; i++) put(&k, ((const int *)a->ptr)[i]);
         }
     }
     /* Zero the unused tail words so that no stale data leaves the process. */
-    for (; i < MSC_HEAD_WORDS + (nrec - 1) * MSC_EXT_WORDS; i++) put_word(pos, i, 0);
-    for (uint64_t r = nrec; r-- > 0;)
-        atomic_store_explicit(&ring.mark[(pos + r) & ring.mask], pos + r + 1, memory_order_release);
+    while (k.left > 0) put(&k, 0);
+    commit(pos, nrec);
 }
 
 int msc_ring_take(msc_record *out, int max, int cap)
 {
+    msc_clock_refine();
     uint64_t tail = atomic_load_explicit(&ring.tail, memory_order_relaxed);
     int n = 0;
     for (;;) {
@@ -161,7 +244,10 @@ int msc_ring_take(msc_record *out, int max, int cap)
         if (atomic_load_explicit(&ring.mark[idx], memory_order_acquire) != tail + 1) break;
         /* Never end a batch in front of an EXT record: a call's records travel in one frame. */
         if (n >= max && (ring.buf[idx].head.kind != MSC_KIND_EXT || n >= cap)) break;
-        out[n++] = ring.buf[idx];
+        out[n] = ring.buf[idx];
+        /* Stamps become nanoseconds here, off the application's threads (see msc_clock.c). */
+        if (out[n].head.kind != MSC_KIND_EXT) out[n].head.time = msc_clock_ns(out[n].head.time);
+        n++;
         tail++;
     }
     if (n) atomic_store_explicit(&ring.tail, tail, memory_order_release);

@@ -85,12 +85,33 @@ void msc_control_probe_install(void);
 void msc_control_probe_request(void);
 void msc_control_probe_poll(void);
 
+/* CLOCK_MONOTONIC in ns: deadlines, and the time of records that do not go through the ring. */
 static inline uint64_t msc_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* ---- clock (msc_clock.c) ---- */
+static inline uint64_t msc_rdtsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    return msc_now();
+#endif
+}
+/* 1 when stamps are TSC ticks (converted to ns by the ring's consumer), 0 when they are already ns. */
+extern int msc_clock_tsc;
+/* The time of a record that goes through the ring: ~11 ns instead of clock_gettime's ~28. */
+static inline uint64_t msc_stamp(void) { return MSC_LIKELY(msc_clock_tsc) ? msc_rdtsc() : msc_now(); }
+/* Chooses the clock and anchors it; returns CLOCK_REALTIME ns at the anchor (for the CLOCK record). */
+int64_t msc_clock_init(void);
+/* The stamp of the anchor: its ns value is CLOCK_MONOTONIC at the instant of the returned realtime. */
+uint64_t msc_clock_anchor(void);
+void msc_clock_refine(void);
+uint64_t msc_clock_ns(uint64_t stamp);
 
 /* Returns 0 when the call must go straight to PMPI: recording off, or a call made from inside MPI
  * (or from inside the shim) on this thread. Disabled costs one relaxed load. */
@@ -105,7 +126,7 @@ static inline int msc_call_begin(msc_call *c, int func, void *site)
     c->func = (uint16_t)func;
     c->xflags = 0;
     c->seq = atomic_fetch_add_explicit(&msc_seq, 1, memory_order_relaxed) + 1;
-    c->time = msc_now();
+    c->time = msc_stamp();
     c->site = (uint64_t)(uintptr_t)site;
     c->nw = c->narr = c->nx = c->xarr_n = 0;
     c->xarr = 0;

@@ -40,11 +40,8 @@ static void lazy_init_once(void)
     msc_checks_on = !(checks && strcmp(checks, "0") == 0);
     msc_lifecycle_install();
     /* One CLOCK record first, so the analyzer can align this rank's monotonic clock with the others'. */
-    struct timespec rt;
-    uint64_t mono = msc_now();
-    clock_gettime(CLOCK_REALTIME, &rt);
-    int64_t w = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
-    msc_emit(MSC_KIND_CLOCK, 0, 0, 0, mono, 0, &w, 1, NULL, 0);
+    int64_t w = msc_clock_init();
+    msc_emit(MSC_KIND_CLOCK, 0, 0, 0, msc_clock_anchor(), 0, &w, 1, NULL, 0);
     msc_attention_update();
     atomic_store(&msc_state, MSC_STATE_ON);
 }
@@ -67,7 +64,7 @@ void msc_exit(msc_call *c)
 {
     if (MSC_LIKELY(atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON)) {
         msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
-        msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_now(), c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);
+        msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_stamp(), c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);
     }
     msc_tls_depth = 0;
 }

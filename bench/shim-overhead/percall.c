@@ -1,0 +1,121 @@
+/* Per-call cost of the shim on one rank, with no peer to wait for: every kernel talks to itself, so what
+ * is measured is the MPI library's own path plus whatever the shim adds, not a network or a scheduler.
+ *
+ *   percall [ITERS]           prints "NAME NS_PER_ITERATION CALLS_PER_ITERATION" per kernel, best of 5
+ *   percall --callgrind ITERS under valgrind --tool=callgrind --collect-atstart=no: runs each kernel once
+ *                             to warm up, then once with collection on and dumps the counts under the
+ *                             kernel's name (callgrind.out.PID.N, "desc: Trigger: Client Request: NAME").
+ *
+ * Collection is toggled by this thread only, so the counts are the application thread's instructions: the
+ * shim's sender thread works on another core and is not in them. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#endif
+#endif
+
+#define REPS 5
+#define NOINLINE __attribute__((noinline))
+
+static int me;
+static char sbuf[64], rbuf[64];
+
+/* The cheapest call there is: the shim's fixed cost shows plainly. */
+static NOINLINE void k_comm_rank(int n)
+{
+    int q;
+    for (int i = 0; i < n; i++) MPI_Comm_rank(MPI_COMM_WORLD, &q);
+}
+
+/* A nonblocking exchange with itself: a receive, a send, one Waitall completing both. */
+static NOINLINE void k_irecv_isend_waitall(int n)
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Request r[2];
+        MPI_Irecv(rbuf, 8, MPI_CHAR, me, 1, MPI_COMM_WORLD, &r[0]);
+        MPI_Isend(sbuf, 8, MPI_CHAR, me, 1, MPI_COMM_WORLD, &r[1]);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    }
+}
+
+/* The same with one Wait per request: Isend + Wait is what the send-buffer checksum sits on. */
+static NOINLINE void k_isend_wait(int n)
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Request r[2];
+        MPI_Irecv(rbuf, 8, MPI_CHAR, me, 2, MPI_COMM_WORLD, &r[0]);
+        MPI_Isend(sbuf, 8, MPI_CHAR, me, 2, MPI_COMM_WORLD, &r[1]);
+        MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+        MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    }
+}
+
+/* One blocking call that sends and receives. */
+static NOINLINE void k_sendrecv(int n)
+{
+    for (int i = 0; i < n; i++)
+        MPI_Sendrecv(sbuf, 8, MPI_CHAR, me, 3, rbuf, 8, MPI_CHAR, me, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+typedef struct kernel {
+    const char *name;
+    void (*run)(int);
+    int calls; /* MPI calls per iteration */
+} kernel;
+
+static const kernel kernels[] = {
+    { "comm_rank", k_comm_rank, 1 },
+    { "irecv-isend-waitall", k_irecv_isend_waitall, 3 },
+    { "irecv-isend-wait-wait", k_isend_wait, 4 },
+    { "sendrecv-self", k_sendrecv, 1 },
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    int callgrind = argc > 1 && strcmp(argv[1], "--callgrind") == 0;
+    int iters = argc > 1 + callgrind ? atoi(argv[1 + callgrind]) : 200000;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        const kernel *K = &kernels[k];
+        if (callgrind) {
+#ifdef HAVE_CALLGRIND
+            K->run(iters / 10 + 1);
+            CALLGRIND_ZERO_STATS;
+            CALLGRIND_TOGGLE_COLLECT;
+            K->run(iters);
+            CALLGRIND_TOGGLE_COLLECT;
+            CALLGRIND_DUMP_STATS_AT(K->name);
+#else
+            fprintf(stderr, "percall: built without valgrind/callgrind.h (apt-get install valgrind)\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+#endif
+            continue;
+        }
+        double best = 1e30;
+        K->run(iters / 10 + 1);
+        for (int rep = 0; rep < REPS; rep++) {
+            double t0 = now();
+            K->run(iters);
+            double t = (now() - t0) / iters;
+            if (t < best) best = t;
+        }
+        printf("%s %.1f %d\n", K->name, best, K->calls);
+    }
+    MPI_Finalize();
+    return 0;
+}
