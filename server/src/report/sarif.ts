@@ -4,7 +4,7 @@ import type { FindingKind, Severity } from '../engine/types';
 import type { Finding, Location } from '../session/session-api';
 import type { ReportInput } from './report-model';
 
-/** One-line descriptions of the finding kinds (DESIGN.md's table), for SARIF rules. */
+/** One-line descriptions of the finding kinds, for SARIF rules' shortDescription. */
 const RULES: Record<FindingKind, string> = {
   deadlock: 'Ranks blocked forever',
   'potential-deadlock': 'Completes only because the MPI library buffered a standard-mode send',
@@ -21,6 +21,42 @@ const RULES: Record<FindingKind, string> = {
   'call-order': 'MPI called before MPI_Init or after MPI_Finalize, or MPI_Finalize missing',
   'rma-race': 'Conflicting one-sided accesses in the same epoch',
 };
+
+/** What each kind means (DESIGN.md's table), for fullDescription and help: GitHub code scanning requires both. */
+const MEANING: Record<FindingKind, string> = {
+  deadlock: "Ranks are blocked forever; the locations are the ring (each rank's blocking call).",
+  'potential-deadlock':
+    'The run completed only because the MPI library buffered a standard-mode send; with zero buffering it deadlocks.',
+  'message-race':
+    'A wildcard receive (or probe, or Waitany/Testany/Waitsome) whose match is decided by timing, not by the program.',
+  'buffer-overlap':
+    'A buffer used by a pending nonblocking operation is used again by another operation that writes it.',
+  'send-buffer-modified': 'The program wrote into the buffer of a send that was still pending.',
+  'type-mismatch': "The sender's and the receiver's type signatures do not match.",
+  'count-mismatch':
+    'The message is longer than the receive buffer (truncation), or collective counts disagree.',
+  'collective-mismatch':
+    'Ranks of one communicator call different collectives, roots or ops, or call them in a different order.',
+  'resource-leak':
+    'Requests, communicators, datatypes, groups, ops, windows or attached buffers are not freed at MPI_Finalize.',
+  'unmatched-message':
+    'A message was sent and never received, or a receive was never satisfied, by the end of the run.',
+  'invalid-argument':
+    'An argument MPI forbids: negative count, rank or root out of range, bad tag, freed or uncommitted datatype, null communicator, too small a Bsend buffer.',
+  'request-misuse':
+    'A request used in a way MPI forbids: starting an active request, waiting on a completed one through a stale copy of its handle, freeing an active one.',
+  'call-order':
+    'MPI called before MPI_Init or after MPI_Finalize, MPI_Finalize missing, or MPI called from threads beyond the level MPI_Init_thread granted.',
+  'rma-race': 'Conflicting one-sided accesses in the same epoch.',
+};
+
+/** The rule's friendly name: SARIF wants a Pascal-case identifier that differs from the id. */
+function ruleName(kind: FindingKind): string {
+  return kind
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+}
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   error: 'error',
@@ -41,13 +77,15 @@ export function sarifReport(input: ReportInput, options: SarifOptions): string {
   const kinds = [...new Set(input.result.findings.map((f) => f.kind))];
   const rules = kinds.map((kind) => ({
     id: kind,
-    name: kind,
+    name: ruleName(kind),
     shortDescription: { text: RULES[kind] },
+    fullDescription: { text: MEANING[kind] },
+    help: { text: `${MEANING[kind]} See ${options.docsBase}/${kind}.md.` },
     helpUri: `${options.docsBase}/${kind}.md`,
   }));
   const results = input.result.findings.map((f) => result(f, kinds.indexOf(f.kind), options.cwd));
   const log = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    $schema: 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
@@ -84,10 +122,12 @@ function location(l: Location, cwd: string): object {
   const rel = relative(cwd, l.file);
   const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
   const artifactLocation = inside
-    ? { uri: rel.split(sep).join('/'), uriBaseId: '%SRCROOT%' }
+    ? // A relative reference must be percent-encoded like any URI (spaces, '#', '%' in file names).
+      { uri: rel.split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
     : { uri: pathToFileURL(l.file).href };
   return {
     physicalLocation: { artifactLocation, ...(l.line > 0 ? { region: { startLine: l.line } } : {}) },
+    ...(l.function !== '' ? { logicalLocations: [{ name: l.function, kind: 'function' }] } : {}),
     message: { text },
   };
 }
