@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { syntheticJob } from '../../../server/src/timeline/synthetic-job';
 import { TimelineModel } from '../../../server/src/timeline/timeline-model';
-import type { TimelineMessage } from '../../../server/src/timeline/timeline-protocol';
+import {
+  emptyMessages,
+  emptySpans,
+  type TimelineMessage,
+} from '../../../server/src/timeline/timeline-protocol';
 import { Growable } from './growable';
 import { lowerBound, upperBound, visibleRange } from './search';
 import { sortTail } from './sort-tail';
@@ -52,6 +56,34 @@ describe('TimelineStore', () => {
       whole.open.map((o) => o.rank),
       [0, 1, 2],
     );
+  });
+
+  it('gives findings that arrive in a later batch a new findings array, as lit compares by identity', () => {
+    const messages = batches(1e9);
+    const store = load(messages.slice(0, -1));
+    const before = store.findings;
+    assert.equal(before.length, 0);
+    const last = messages.at(-1);
+    assert.ok(last !== undefined && store.apply(last));
+    assert.equal(store.findings.length, 1);
+    assert.notEqual(store.findings, before, 'the same array mutated: the findings list would not re-render');
+    const unchanged = store.findings;
+    assert.equal(last.type, 'data');
+    const quiet: TimelineMessage = {
+      type: 'data',
+      seq: last.type === 'data' ? last.seq + 1 : 0,
+      ranks: 4,
+      now: store.now,
+      functions: [],
+      sites: [],
+      spans: emptySpans(),
+      messages: emptyMessages(),
+      findings: [],
+      open: [],
+      ended: false,
+    };
+    assert.ok(store.apply(quiet));
+    assert.equal(store.findings, unchanged, 'a batch without findings keeps the array');
   });
 
   it('keeps every lane and the message table sorted by start', () => {

@@ -158,7 +158,9 @@ export class TimelineStore {
       }
     }
     this.messages.settle();
-    this.findings.push(...d.findings);
+    // A new array, never a push: lit re-renders a child only when a property changes identity, so the
+    // findings list (given store.findings) would keep showing the findings of its first render.
+    if (d.findings.length > 0) this.findings = [...this.findings, ...d.findings];
     this.open = d.open;
   }
 }
