@@ -13,6 +13,10 @@ CS_PKG="$TOOLS/code-server/node_modules/code-server/package.json"
 
 started=$SECONDS
 
+# Run from `npm test`, the outer npm's variables (npm_config_user_agent naming Node 20 among them) would
+# leak into the installs below; code-server's postinstall reads the Node version from that user agent.
+while read -r var; do unset "$var"; done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p')
+
 # 1. System packages. Chromium drives the workbench; libkrb5-dev provides gssapi.h, which one of
 # code-server's native addons compiles against.
 missing=()
