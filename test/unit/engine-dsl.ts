@@ -24,6 +24,11 @@ export interface Opts {
   type?: number;
   /** Actual source (communicator rank) and tag of a completed receive, when posted with wildcards. */
   got?: readonly [number, number];
+  /**
+   * The call failed with this MPI error code (e.g. MPI_ERR_TRUNCATE under MPI_ERRORS_RETURN): its
+   * completions carry the error and no status (source and tag -1), and its EXIT the return code.
+   */
+  error?: number;
 }
 
 interface ReqInfo {
@@ -83,10 +88,10 @@ export class Rank {
         time: ++this.time,
         fn,
         request,
-        source,
-        tag,
+        source: o.error ? -1 : source,
+        tag: o.error ? -1 : tag,
         bytes: 4,
-        error: 0,
+        error: o.error ?? 0,
         cancelled: false,
       });
     }
@@ -96,7 +101,7 @@ export class Rank {
       seq,
       time: ++this.time,
       fn,
-      returnCode: 0,
+      returnCode: o.error ?? 0,
       outputs: { flag: 0, ...outputs },
     });
     return seq;
@@ -247,16 +252,17 @@ export class Rank {
     return this;
   }
 
-  /** Waitany that completes request hs[index]. */
+  /** Waitany that completes request hs[index]; like MPI, it then sets hs[index] to MPI_REQUEST_NULL (0). */
   waitany(hs: number[], index: number, o: Opts = {}): this {
     const h = hs[index] as number;
     this.call(
       'MPI_Waitany',
-      { count: hs.length, array_of_requests: hs, index: 0, status: 0 },
+      { count: hs.length, array_of_requests: [...hs], index: 0, status: 0 },
       o,
       o.hang ? [] : [this.completion(h)],
       { index },
     );
+    if (!o.hang) hs[index] = 0;
     return this;
   }
 

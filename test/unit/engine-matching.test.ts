@@ -157,6 +157,18 @@ test('truncation: a message longer than the receive buffer', () => {
   ]);
 });
 
+test('a truncating receive that MPI failed still took its message, whichever stream arrives first', () => {
+  // MPICH under MPI_ERRORS_RETURN: MPI_Recv returns MPI_ERR_TRUNCATE and the shim has no status, so the
+  // receive's envelope says which message it consumed — also when the sender's stream lags behind.
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { count: 8 });
+  r1?.recv(0, { count: 4, error: 15 });
+  r0?.finalize();
+  r1?.finalize();
+  check(job, [{ kind: 'count-mismatch', ranks: [0, 1], message: ['truncated'] }]);
+});
+
 test('type mismatch: ints received as floats; bytes match anything', () => {
   const job = new Job(2);
   const [r0, r1] = job.ranks;

@@ -71,8 +71,14 @@ export class Matcher {
       if (tag >= 0 && s.tag !== tag) continue;
       if (best === undefined || s.order < best.order) best = s;
     }
-    if (best === undefined) return false;
-    this.complete(recv, best.rank, best.tag);
+    if (best !== undefined) {
+      this.complete(recv, best.rank, best.tag);
+      return true;
+    }
+    // The send is not seen yet (the sender's stream lags): with a full envelope the receive waits for it
+    // on its channel like any early receive; with a wildcard nothing says which message it took.
+    if (srcWorld === undefined || tag < 0) return false;
+    this.complete(recv, srcWorld, tag);
     return true;
   }
 
