@@ -3,6 +3,7 @@
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
 import { checkOverlap, spanOf } from './buffer-overlap';
+import { checkStale, reissue, retire } from './stale-requests';
 import { enterCollective } from './collectives';
 import { commRankOf, peerWorld } from './comms';
 import type { EngineState } from './engine-state';
@@ -93,6 +94,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   st.resources.onEnter(e, t.ended);
   // A call after MPI_Finalize is reported above; it takes part in nothing.
   if (t.ended !== undefined) return;
+  checkStale(st, t, e);
   const cur: CallState = { enter: e, exited: false };
   t.cur = cur;
   t.lastSite = e.site;
@@ -241,6 +243,7 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   const req = t.requests.get(handle);
   if (req === undefined) return;
   t.requests.delete(handle);
+  retire(t, handle, 'MPI_Request_free');
   if (req.active && req.op?.kind === 'recv' && !req.op.done) {
     const e = t.cur?.enter;
     st.report({
@@ -308,6 +311,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
       const req: RequestInfo = { ...cur.creates, handle };
       if (req.op !== undefined) req.op.request = handle;
       t.requests.set(handle, req);
+      reissue(t, handle);
     }
   }
 }
@@ -376,7 +380,10 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   else if (req.persistent) {
     req.active = false;
     delete req.op;
-  } else t.requests.delete(e.request);
+  } else {
+    t.requests.delete(e.request);
+    retire(t, e.request, e.fn.name);
+  }
 }
 
 function completeRecv(st: EngineState, op: RecvOp, e: CompleteEvent): void {

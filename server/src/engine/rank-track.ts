@@ -43,6 +43,8 @@ export class RankTrack {
    * shim passes them as 0 to the Wait/Test/free that consumes them, so those calls consume them in order.
    */
   readonly earlyDone: RequestInfo[] = [];
+  /** Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it. */
+  readonly retired = new Map<Handle, string>();
   ended: EndHow | undefined;
   /** Seen any event from this rank (ranks not heard from yet are assumed able to act). */
   started = false;

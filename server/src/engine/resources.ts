@@ -147,7 +147,14 @@ export class Resources {
       });
     }
     // A rank that never got into MPI_Init (it failed before) is the call-order finding above, not this one.
-    const gone = st.tracks.filter((t) => t.ended === 'exit-without-finalize' && this.initSite.has(t.rank));
+    // Nor is a rank that ended inside an MPI call that never returned: the library ended the process there (MPICH
+    // aborts from inside a call it finds erroneous), the program did not forget MPI_Finalize.
+    const gone = st.tracks.filter(
+      (t) =>
+        t.ended === 'exit-without-finalize' &&
+        this.initSite.has(t.rank) &&
+        (t.cur === undefined || t.cur.exited),
+    );
     if (gone.length === 0) return out;
     const ranks = gone.map((t) => t.rank);
     return [

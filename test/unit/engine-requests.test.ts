@@ -1,0 +1,122 @@
+/** request-misuse: stale handle copies, active requests started or freed; and the legal uses that look alike. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { check, findingsOf } from './engine-check';
+import { INT, Job, type Rank } from './engine-dsl';
+
+/** MPI_Isend with a chosen request handle (MPI reuses handle values). */
+function isendAs(r: Rank, h: number, dest: number, buf = 0x9000): void {
+  r.call(
+    'MPI_Isend',
+    { buf, count: 1, datatype: INT, dest, tag: 0, comm: r.handle('world'), request: 0 },
+    {},
+    [],
+    { request: h },
+  );
+}
+
+function recvInit(r: Rank, h: number, source: number): void {
+  r.call(
+    'MPI_Recv_init',
+    { buf: 0x9100, count: 1, datatype: INT, source, tag: 0, comm: r.handle('world'), request: 0 },
+    {},
+    [],
+    { request: h },
+  );
+}
+
+test('a second MPI_Wait on a copy of a completed request handle is request-misuse at that Wait', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const h = r0.isend(1);
+  r0.wait(h);
+  r0.wait(h, { site: 0xbad });
+  r0.finalize();
+  r1.recv(0).finalize();
+  check(job, [
+    {
+      kind: 'request-misuse',
+      ranks: [0],
+      message: ['MPI_Wait on a request that already completed in MPI_Wait', 'stale copy'],
+    },
+  ]);
+});
+
+test('MPI_Cancel, MPI_Test and MPI_Request_free on stale copies: one finding per call site', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const h = r1.irecv(0);
+  r1.waitall([h]);
+  r1.call('MPI_Cancel', { request: h });
+  r1.call('MPI_Test', { request: h, flag: 0, status: 0 }, {}, [], { flag: 1 });
+  const g = r1.isend(0);
+  r1.call('MPI_Request_free', { request: g });
+  r1.call('MPI_Request_free', { request: g });
+  r1.finalize();
+  r0.send(1).recv(1).finalize();
+  // Three findings of one kind on one rank: check() tells them apart by count, the messages here.
+  check(job, [
+    { kind: 'request-misuse', ranks: [1] },
+    { kind: 'request-misuse', ranks: [1] },
+    { kind: 'request-misuse', ranks: [1] },
+  ]);
+  assert.deepEqual(
+    findingsOf(job, 0).map((f) => f.locations[0]?.detail),
+    [
+      'MPI_Cancel on a request that already completed in MPI_Waitall',
+      'MPI_Test on a request that already completed in MPI_Waitall',
+      'MPI_Request_free on a request that was freed by MPI_Request_free',
+    ],
+  );
+});
+
+test('a handle MPI hands out again is a new request, not a stale copy', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  isendAs(r0, 0x55, 1);
+  r0.call('MPI_Wait', { request: 0x55, status: 0 }, {}, [[0x55, 0, 0]]);
+  isendAs(r0, 0x55, 1, 0x9800);
+  r0.call('MPI_Wait', { request: 0x55, status: 0 }, {}, [[0x55, 0, 0]]);
+  r0.finalize();
+  r1.recv(0).recv(0).finalize();
+  check(job, []);
+});
+
+test('persistent requests: waiting on an inactive one and freeing it after completion are legal', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  recvInit(r1, 0x66, 0);
+  for (let i = 0; i < 2; i++) {
+    r1.call('MPI_Start', { request: 0x66 });
+    r1.call('MPI_Wait', { request: 0x66, status: 0 }, {}, [[0x66, 0, 0]]);
+  }
+  r1.call('MPI_Wait', { request: 0x66, status: 0 });
+  r1.call('MPI_Request_free', { request: 0x66 });
+  r1.call('MPI_Wait', { request: 0, status: 0 });
+  r1.finalize();
+  r0.send(1).send(1).finalize();
+  check(job, []);
+});
+
+test('starting an active persistent request, and freeing it afterwards, is request-misuse at the second Start only', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  recvInit(r1, 0x66, 0);
+  r1.call('MPI_Start', { request: 0x66 });
+  r1.call('MPI_Start', { request: 0x66 }, { site: 0xbad });
+  r1.call('MPI_Wait', { request: 0x66, status: 0 }, {}, [[0x66, 0, 0]]);
+  r1.call('MPI_Request_free', { request: 0x66 });
+  r1.finalize();
+  r0.send(1).finalize();
+  check(job, [{ kind: 'request-misuse', ranks: [1], message: ['still active'] }]);
+});
+
+test('freeing an active receive request is request-misuse (warning); the message is still received', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const h = r1.irecv(0);
+  r1.call('MPI_Request_free', { request: h });
+  r1.barrier().finalize();
+  r0.send(1).barrier().finalize();
+  check(job, [{ kind: 'request-misuse', ranks: [1], message: ['frees the request of an MPI_Irecv'] }]);
+});
