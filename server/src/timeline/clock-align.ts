@@ -1,7 +1,7 @@
 /**
  * Puts every rank's monotonic timestamps on one axis. Each rank sends one CLOCK record (monotonic and
- * realtime read at the same instant); realtime - monotonic is that rank's offset. The origin is the first
- * realtime seen, so times start near 0. Realtime is ~1.7e18 ns, past 2^53, so alignment is good to a few
+ * realtime read at the same instant); realtime - monotonic is that rank's offset. The origin is the earliest
+ * rank's CLOCK when the model knows it (startAt), else the first realtime seen, so times start near 0. Realtime is ~1.7e18 ns, past 2^53, so alignment is good to a few
  * hundred nanoseconds — far below what a person can see on a timeline.
  *
  * A rank whose CLOCK never arrived (synthetic tests, a lost record) keeps offset 0, and the origin is then
@@ -14,6 +14,11 @@ export class ClockAlign {
   clock(rank: number, monotonic: number, realtime: number): void {
     this.offsets.set(rank, realtime - monotonic);
     if (this.origin === undefined) this.origin = realtime;
+  }
+
+  /** Sets time 0 (a realtime in ns), before any event was placed: the earliest rank's CLOCK (see StartHold). */
+  startAt(realtime: number): void {
+    this.origin = realtime;
   }
 
   /** The rank's monotonic time as nanoseconds since the origin. */

@@ -187,6 +187,50 @@ describe('TimelineModel', () => {
     assert.deepEqual(b.messages.recvTime, [21]);
   });
 
+  it('takes time 0 from the earliest rank CLOCK, not from the rank whose stream arrived first', () => {
+    // Rank 1 started 140 ns before rank 0 (realtime), but rank 0's records arrive first. Each rank's
+    // first record is its CLOCK, taken at its first MPI call.
+    const r0 = new Stream(0, 5_000).clock(2_000_140).send(1, 5);
+    const r1 = new Stream(1, 9_000)
+      .clock(2_000_000)
+      .call('MPI_Recv', { source: 0, tag: 5, comm: 9 }, { hang: true });
+    const m = new TimelineModel(2);
+    for (const e of r0.events) m.push(e);
+    assert.equal(
+      m.takeBatch(),
+      undefined,
+      'no batch until every rank has been heard: time 0 is not known yet',
+    );
+    for (const e of r1.events) m.push(e);
+    const b = m.takeBatch();
+    assert.ok(b);
+    assert.deepEqual(b.spans.start, [140]);
+    assert.deepEqual(
+      b.open.map((o) => [o.rank, o.start]),
+      [[1, 0]],
+    );
+  });
+
+  it('stops waiting for a silent rank when a finding must be placed', () => {
+    const r0 = new Stream(0, 0).clock(1_000).call('MPI_Recv', { source: 1, tag: 0, comm: 9 }, { hang: true });
+    const m = new TimelineModel(2);
+    for (const e of r0.events) m.push(e);
+    assert.equal(m.takeBatch(), undefined);
+    m.addFinding({
+      kind: 'deadlock',
+      severity: 'error',
+      message: 'stuck',
+      locations: [{ rank: 0, file: '/a.c', line: 3, function: 'main', call: 'MPI_Recv', detail: '' }],
+    });
+    const b = m.takeBatch();
+    assert.ok(b);
+    assert.deepEqual(
+      b.open.map((o) => o.rank),
+      [0],
+    );
+    assert.deepEqual(b.findings[0]?.times, [0]);
+  });
+
   it('reports open calls and places findings on them', () => {
     const r0 = new Stream(0, 0).send(1, 0).call('MPI_Recv', { source: 1, tag: 0, comm: 9 }, { hang: true });
     const m = new TimelineModel(2);

@@ -6,6 +6,7 @@ import { ClockAlign } from './clock-align';
 import { ColumnStore } from './column-store';
 import { CommIds } from './comm-ids';
 import { MessagePairs, type RecvSide, type SendSide } from './message-pairs';
+import { StartHold } from './start-hold';
 import type {
   OpenCall,
   TimelineData,
@@ -59,6 +60,8 @@ interface RankTrack {
  */
 export class TimelineModel {
   private readonly clock = new ClockAlign();
+  /** The first events wait until every rank's CLOCK is in, so that time 0 is the earliest rank's start. */
+  private readonly hold = new StartHold(() => this.ranks);
   private readonly comms = new CommIds();
   private readonly spans = new ColumnStore(SPAN_COLUMNS, 4096);
   private readonly messages = new ColumnStore(MESSAGE_COLUMNS, 1024);
@@ -92,6 +95,19 @@ export class TimelineModel {
   push(e: RankEvent): void {
     this.dirty = true;
     if (e.rank >= this.ranks) this.ranks = e.rank + 1;
+    const wasHolding = this.hold.holding;
+    const ready = this.hold.push(e);
+    if (wasHolding && !this.hold.holding) this.started();
+    for (const x of ready) this.place(x);
+  }
+
+  /** The hold ended: fix time 0 at the earliest CLOCK before placing anything. */
+  private started(): void {
+    const origin = this.hold.origin;
+    if (origin !== undefined) this.clock.startAt(origin);
+  }
+
+  private place(e: RankEvent): void {
     if (e.type === 'clock') {
       this.clock.clock(e.rank, e.time, e.realtime);
       return;
@@ -123,6 +139,12 @@ export class TimelineModel {
   /** A finding (resolved by the session): placed at the start of each named rank's current or last call. */
   addFinding(f: Finding): void {
     this.dirty = true;
+    // The finding is placed on the ranks' calls: they must be placed first.
+    if (this.hold.holding) {
+      const held = this.hold.release();
+      this.started();
+      for (const x of held) this.place(x);
+    }
     const times = f.locations.map((l) => {
       const tr = this.tracks.get(l.rank);
       return tr?.open?.start ?? tr?.lastStart ?? this.now;
@@ -160,7 +182,8 @@ export class TimelineModel {
 
   /** Everything new since the previous call, or undefined when nothing changed. */
   takeBatch(): TimelineData | undefined {
-    if (!this.dirty) return undefined;
+    // While holding, times are not known yet; `dirty` stays set so the first batch after carries it all.
+    if (!this.dirty || this.hold.holding) return undefined;
     this.dirty = false;
     const s = this.sent;
     const batch = this.data(this.seq++, s.spans, s.messages, s.functions, s.findings, s.sites);
