@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 import { activationCheck } from './checks/activation';
 import { deadlockF5Check } from './checks/deadlock-f5';
 import { openReportCheck } from './checks/open-report';
+import { timelineCheck } from './checks/timeline';
 import { findCodeServer, startCodeServer, type CodeServer } from './lib/code-server';
 import { runChecks, type Check } from './lib/runner';
 import type { Suite } from './lib/suite';
@@ -45,9 +46,12 @@ async function main(): Promise<number> {
     server = await startCodeServer({ paths, env: serverEnv, vsix, startTimeoutMs: 60_000, tmp });
     console.log(`e2e: code-server at ${server.url}`);
     const suite: Suite = { repoRoot, serverUrl: server.url, vsix, tmp };
-    checks = [activationCheck(suite), openReportCheck(suite), deadlockF5Check(suite)].filter(
-      (c) => !filter || c.name.includes(filter),
-    );
+    checks = [
+      activationCheck(suite),
+      openReportCheck(suite),
+      deadlockF5Check(suite),
+      timelineCheck(suite),
+    ].filter((c) => !filter || c.name.includes(filter));
 
     const context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {
       executablePath: '/usr/bin/chromium',

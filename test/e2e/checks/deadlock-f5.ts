@@ -86,6 +86,13 @@ export function deadlockF5Check(suite: Suite): Check {
         async () => JSON.stringify(await ariaLabelsOf(callStackRows)),
       );
       log(`call stack: ${threads.join(' | ')}`);
+      // The stopped rank's state label names the finding's kind once ("Paused on deadlock"), not
+      // "deadlock: deadlock: …": the adapter's stop description is the label, its text the message.
+      const stoppedRow = threads.find((l) => /\bPaused on\b/.test(l)) ?? '';
+      if (!/ Paused on deadlock$/.test(stoppedRow) || (stoppedRow.match(/deadlock/gi) ?? []).length !== 1)
+        throw new Error(
+          `the stopped rank's Call Stack row reads "${stoppedRow}", expected "… Paused on deadlock"`,
+        );
       await shot('call-stack');
 
       await openProblems(page);
