@@ -4,6 +4,7 @@
  */
 import { checkOverlap, spanOf } from './buffer-overlap';
 import { checkStale, reissue, retire } from './stale-requests';
+import { checkThreadLevel, onInitEnter } from './thread-level';
 import { enterCollective } from './collectives';
 import { commRankOf, peerWorld } from './comms';
 import type { EngineState } from './engine-state';
@@ -95,11 +96,15 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   // A call after MPI_Finalize is reported above; it takes part in nothing.
   if (t.ended !== undefined) return;
   checkStale(st, t, e);
+  checkThreadLevel(st, t, e);
   const cur: CallState = { enter: e, exited: false };
   t.cur = cur;
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
   switch (e.fn.cls) {
+    case 'init':
+      onInitEnter(t, e);
+      break;
     case 'finalize':
       t.inFinalize = true;
       break;

@@ -49,6 +49,10 @@ export class RankTrack {
   /** Seen any event from this rank (ranks not heard from yet are assumed able to act). */
   started = false;
   inFinalize = false;
+  /** The thread level MPI_Init / MPI_Init_thread asked for (0 single … 3 multiple); undefined before. */
+  threadLevel: number | undefined;
+  /** A thread-level violation of this rank was reported (only the first is). */
+  threadReported = false;
   /** Site of MPI_Finalize (or of the last call), where end-of-run findings point for this rank. */
   lastSite = 0;
   lastCall = '';

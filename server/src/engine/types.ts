@@ -49,6 +49,11 @@ export interface EnterEvent extends EventBase {
   readonly site: number;
   /** Argument values by parameter name. */
   readonly args: Readonly<Record<string, ArgValue>>;
+  /**
+   * The shim saw this call made from a thread other than the one that called MPI_Init / MPI_Init_thread (ENTER
+   * flags bit1, records.json). Absent when the shim does not say (before MPI_Init returned, older shims).
+   */
+  readonly otherThread?: boolean;
 }
 
 export interface ExitEvent extends EventBase {

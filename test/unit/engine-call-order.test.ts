@@ -1,0 +1,114 @@
+/** call-order: thread-level violations, and ranks the library ends inside a call. */
+import { test } from 'node:test';
+import { functionNamed } from '../../server/src/protocol/spec';
+import type { RankEvent } from '../../server/src/engine/types';
+import { check } from './engine-check';
+import { Job, type Rank } from './engine-dsl';
+
+const SINGLE = 0;
+const FUNNELED = 1;
+const SERIALIZED = 2;
+const MULTIPLE = 3;
+
+/** Every rank starts with MPI_Init_thread(required = level) instead of MPI_Init. */
+function initThread(job: Job, level: number): void {
+  const fn = functionNamed('MPI_Init_thread');
+  for (const r of job.ranks) {
+    const [enter, exit] = r.events as [RankEvent, RankEvent];
+    if (enter.type !== 'enter' || exit.type !== 'exit') throw new Error('the job must start with MPI_Init');
+    r.events[0] = { ...enter, fn, args: { argc: 0, argv: 0, required: level, provided: 0 } };
+    r.events[1] = { ...exit, fn };
+  }
+}
+
+/** Two threads of `r` in MPI at once: MPI_Comm_size enters and returns while MPI_Comm_rank is in progress. */
+function overlap(r: Rank): void {
+  const comm = r.handle('world');
+  const inner = r.call('MPI_Comm_rank', { comm, rank: 0 }, { hang: true, site: 0xa1 });
+  r.call('MPI_Comm_size', { comm, size: 0 }, { site: 0xa2 });
+  const fn = functionNamed('MPI_Comm_rank');
+  r.events.push({
+    type: 'exit',
+    rank: r.rank,
+    seq: inner,
+    time: 1e6,
+    fn,
+    returnCode: 0,
+    outputs: { flag: 0 },
+  });
+}
+
+/** MPI_Comm_size made on a thread the shim flags as not MPI_Init's (ENTER flags bit1). */
+function fromOtherThread(r: Rank): void {
+  r.call('MPI_Comm_size', { comm: r.handle('world'), size: 0 });
+  const i = r.events.length - 2; // the call's ENTER, then its EXIT
+  const enter = r.events[i];
+  if (enter?.type === 'enter') r.events[i] = { ...enter, otherThread: true };
+}
+
+test('two threads in MPI at once below MPI_THREAD_MULTIPLE: call-order at both calls', () => {
+  for (const level of [SINGLE, FUNNELED, SERIALIZED]) {
+    const job = new Job(2);
+    initThread(job, level);
+    const [r0, r1] = job.ranks as [Rank, Rank];
+    overlap(r0);
+    r0.finalize();
+    r1.finalize();
+    check(job, [
+      {
+        kind: 'call-order',
+        ranks: [0, 0],
+        message: ['while another of its threads is still inside MPI_Comm_rank', 'MPI_THREAD_'],
+        details: ['MPI_Comm_rank in progress on another thread', 'MPI_Comm_size while another thread'],
+      },
+    ]);
+  }
+});
+
+test('MPI_THREAD_MULTIPLE allows it; only the first violation of a rank is reported', () => {
+  const ok = new Job(2);
+  initThread(ok, MULTIPLE);
+  overlap(ok.ranks[0] as Rank);
+  fromOtherThread(ok.ranks[1] as Rank);
+  for (const r of ok.ranks) r.finalize();
+  check(ok, []);
+
+  const twice = new Job(1);
+  overlap(twice.ranks[0] as Rank);
+  overlap(twice.ranks[0] as Rank);
+  twice.ranks[0]?.finalize();
+  check(twice, [{ kind: 'call-order', ranks: [0, 0], message: ['MPI_THREAD_SINGLE'] }]);
+});
+
+test('a call from another thread than MPI_Init’s: an error under SINGLE and FUNNELED, fine under SERIALIZED', () => {
+  for (const level of [SINGLE, FUNNELED]) {
+    const job = new Job(2);
+    initThread(job, level);
+    fromOtherThread(job.ranks[1] as Rank);
+    for (const r of job.ranks) r.finalize();
+    check(job, [
+      {
+        kind: 'call-order',
+        ranks: [1],
+        message: [
+          'from a thread other than the one that called MPI_Init',
+          'only the main thread may call MPI',
+        ],
+      },
+    ]);
+  }
+  const job = new Job(2);
+  initThread(job, SERIALIZED);
+  fromOtherThread(job.ranks[1] as Rank);
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
+});
+
+test('a rank the library ends inside a call (MPICH aborting on an error) is not also missing MPI_Finalize', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  r0.call('MPI_Comm_size', { comm: r0.handle('world'), size: 0 }, { hang: true });
+  r0.end('exit-without-finalize', -1);
+  r1.end('exit-without-finalize', -1);
+  check(job, [{ kind: 'call-order', ranks: [1], message: ['Rank 1 exited without calling MPI_Finalize'] }]);
+});
