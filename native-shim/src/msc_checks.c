@@ -14,46 +14,14 @@
 
 int msc_checks_on = 1;
 int msc_tag_ub = 32767;
-_Atomic int msc_checksums_pending;
 
-/* ---- bounded-probe lock-free tables ---- */
-#define TBL_BITS 12
-#define TBL_SIZE (1u << TBL_BITS)
-#define PROBE 16
-
-typedef struct slot {
-    _Atomic uint64_t key;
-    _Atomic int64_t v[3];
-} slot;
-
-static slot dtypes[TBL_SIZE], comms[TBL_SIZE], sends[TBL_SIZE];
+/* ---- state about handles ---- */
+typedef msc_slot slot;
+static slot dtypes[MSC_TBL_SIZE], comms[MSC_TBL_SIZE];
 static _Atomic int n_dtypes, n_comms;
 static _Atomic uint32_t comm_gen; /* bumped whenever a communicator is created or freed */
-
-static unsigned tbl_hash(uint64_t k) { return (unsigned)((k * 0x9E3779B97F4A7C15ull) >> (64 - TBL_BITS)); }
-
-static slot *tbl_find(slot *t, uint64_t key)
-{
-    unsigned h = tbl_hash(key);
-    for (unsigned i = 0; i < PROBE; i++) {
-        slot *s = &t[(h + i) & (TBL_SIZE - 1)];
-        if (atomic_load_explicit(&s->key, memory_order_acquire) == key) return s;
-    }
-    return NULL;
-}
-
-static slot *tbl_put(slot *t, uint64_t key)
-{
-    slot *s = tbl_find(t, key);
-    if (s) return s;
-    unsigned h = tbl_hash(key);
-    for (unsigned i = 0; i < PROBE; i++) {
-        s = &t[(h + i) & (TBL_SIZE - 1)];
-        uint64_t empty = 0;
-        if (atomic_compare_exchange_strong(&s->key, &empty, key)) return s;
-    }
-    return NULL;
-}
+#define tbl_find msc_tbl_find
+#define tbl_put msc_tbl_put
 
 void msc_dtype_track(MPI_Datatype t, int state)
 {
@@ -63,6 +31,7 @@ void msc_dtype_track(MPI_Datatype t, int state)
     if (!s) return;
     atomic_store(&s->v[0], state);
     atomic_store(&n_dtypes, 1);
+    if (state == MSC_DT_FREED) msc_layout_forget(t);
 }
 
 void msc_comm_track(MPI_Comm comm, int freed)
@@ -111,6 +80,8 @@ static void finding_role(msc_call *c, int check, uint64_t role, int64_t value, i
 {
     msc_finding(c, check, param_index(c->func, role), value, extra, 0);
 }
+
+void msc_findings_clear(void) { found = 0; }
 
 /* Sends the findings of this call before MPI gets the chance to abort on it. */
 static void flush_findings(void)
@@ -220,6 +191,27 @@ static void tag_ok(msc_call *c, int tag, int any_ok, uint64_t role)
     if (tag < 0 || tag > msc_tag_ub) finding_role(c, MSC_CHECK_INVALID_TAG, role, tag, msc_tag_ub);
 }
 
+/* ---- buffered sends ----
+ * The attached size is known exactly (MPI_Buffer_attach/detach). When MPI releases the space a buffered
+ * message took is not: it is when the message has been transmitted, which this process cannot see. So the
+ * check flags only what is certain: one message that needs more than the whole attached buffer (or no
+ * buffer at all). Messages that each fit but together overflow the buffer are not reported. */
+static _Atomic int64_t attached_bytes;
+
+void msc_buffer_attached(int64_t size) { atomic_store_explicit(&attached_bytes, size, memory_order_relaxed); }
+
+static void bsend_ok(msc_call *c, const msc_args *a)
+{
+    if (c->func != MSC_FN_MPI_Bsend && c->func != MSC_FN_MPI_Ibsend) return;
+    if (a->count < 0 || a->datatype == MPI_DATATYPE_NULL || a->comm == MPI_COMM_NULL || a->dest == MPI_PROC_NULL)
+        return;
+    int packed = 0;
+    if (PMPI_Pack_size(a->count, a->datatype, a->comm, &packed) != MPI_SUCCESS) return;
+    int64_t need = (int64_t)packed + MPI_BSEND_OVERHEAD;
+    int64_t have = atomic_load_explicit(&attached_bytes, memory_order_relaxed);
+    if (need > have) msc_finding(c, MSC_CHECK_BSEND_BUFFER_TOO_SMALL, -1, need, have, packed);
+}
+
 /* kind: 0 send, 1 receive (or probe), 2 send and receive. */
 void msc_check_p2p(msc_call *c, const msc_args *a, int kind)
 {
@@ -247,6 +239,7 @@ void msc_check_p2p(msc_call *c, const msc_args *a, int kind)
     if (m & MSC_ROLE_TAG) tag_ok(c, a->tag, kind == 1, MSC_ROLE_TAG);
     if (m & MSC_ROLE_STAG) tag_ok(c, a->stag, 0, MSC_ROLE_STAG);
     if (m & MSC_ROLE_RTAG) tag_ok(c, a->rtag, 1, MSC_ROLE_RTAG);
+    if (kind == 0 && limit >= 0 && dt) bsend_ok(c, a);
     flush_findings();
 }
 
@@ -309,55 +302,3 @@ void msc_check_requests(msc_call *c, const msc_args *a)
     flush_findings();
 }
 
-/* ---- send-buffer checksums ---- */
-static uint64_t checksum(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, p + i, 8);
-        h = (h ^ v) * 0x100000001B3ull;
-        h ^= h >> 29;
-    }
-    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
-    return h;
-}
-
-/* Only contiguous layouts are summed: for a type with holes, the holes are not part of the message and the
- * program may legally write them while the send is pending. */
-void msc_checksum_post(msc_call *c, const msc_args *a, MPI_Request req)
-{
-    (void)c;
-    if (!msc_checks_on || req == MPI_REQUEST_NULL || a->count <= 0 || !a->sbuf || a->sbuf == MPI_IN_PLACE) return;
-    if (a->datatype == MPI_DATATYPE_NULL) return;
-    int size = 0;
-    MPI_Aint lb, extent, tlb, textent;
-    if (PMPI_Type_size(a->datatype, &size) != MPI_SUCCESS || size <= 0) return;
-    if (PMPI_Type_get_extent(a->datatype, &lb, &extent) != MPI_SUCCESS) return;
-    if (PMPI_Type_get_true_extent(a->datatype, &tlb, &textent) != MPI_SUCCESS) return;
-    if (extent != size || textent != size) return;
-    const unsigned char *start = (const unsigned char *)a->sbuf + tlb;
-    size_t len = (size_t)a->count * (size_t)size;
-    slot *s = tbl_put(sends, (uint64_t)msc_w_MPI_Request(req));
-    if (!s) return;
-    atomic_store(&s->v[0], (int64_t)(intptr_t)start);
-    atomic_store(&s->v[1], (int64_t)len);
-    atomic_store(&s->v[2], (int64_t)checksum(start, len));
-    atomic_fetch_add(&msc_checksums_pending, 1);
-}
-
-void msc_checksum_complete(msc_call *c, MPI_Request req)
-{
-    slot *s = tbl_find(sends, (uint64_t)msc_w_MPI_Request(req));
-    if (!s) return;
-    const unsigned char *start = (const unsigned char *)(intptr_t)atomic_load(&s->v[0]);
-    size_t len = (size_t)atomic_load(&s->v[1]);
-    uint64_t sum = (uint64_t)atomic_load(&s->v[2]);
-    atomic_store(&s->key, 0);
-    atomic_fetch_sub(&msc_checksums_pending, 1);
-    if (checksum(start, len) != sum)
-        msc_finding(c, MSC_CHECK_SEND_BUFFER_MODIFIED, -1, msc_w_MPI_Request(req), (int64_t)(intptr_t)start,
-                    (int64_t)len);
-    found = 0; /* nothing to flush early: this finding is about a call that already completed */
-}

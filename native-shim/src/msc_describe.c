@@ -38,6 +38,11 @@ static int *translate(MPI_Group g, int n)
 
 void msc_describe_comm(MPI_Comm comm, MPI_Comm parent, uint32_t seq, uint64_t time)
 {
+    msc_describe_comm_created(comm, parent, seq, seq, time);
+}
+
+void msc_describe_comm_created(MPI_Comm comm, MPI_Comm parent, uint32_t creator_seq, uint32_t seq, uint64_t time)
+{
     if (comm == MPI_COMM_NULL || !msc_mpi_ready) return;
     int size = 0, rank = -1, inter = 0, rsize = 0;
     PMPI_Comm_size(comm, &size);
@@ -53,7 +58,7 @@ void msc_describe_comm(MPI_Comm comm, MPI_Comm parent, uint32_t seq, uint64_t ti
         PMPI_Group_free(&rg);
     }
     PMPI_Group_free(&g);
-    int64_t w[7] = { msc_w_MPI_Comm(comm), size, rank, msc_w_MPI_Comm(parent), seq, inter, rsize };
+    int64_t w[7] = { msc_w_MPI_Comm(comm), size, rank, msc_w_MPI_Comm(parent), creator_seq, inter, rsize };
     msc_arr a[2] = { { MSC_ARR_INT | MSC_ARR_RAW, members, members ? size : 0 },
                      { MSC_ARR_INT | MSC_ARR_RAW, remote, remote ? rsize : 0 } };
     msc_emit(MSC_KIND_COMM, 0, 0, seq, time, 0, w, 7, a, 2);

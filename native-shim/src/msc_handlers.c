@@ -18,10 +18,16 @@ static int flush_timeout(void)
 }
 
 /* ---- COMPLETE records ---- */
-static void complete(msc_call *c, MPI_Request req, const MPI_Status *st, int err, int flags)
+/* where: the caller's variable or array entry that held req (NULL for blocking calls). */
+static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, const MPI_Status *st, int err,
+                     int flags)
 {
-    /* A shared, already-complete request was reported complete when it was created. */
-    if (msc_request_shared(req)) return;
+    /* A shared, already-complete request was reported complete when it was created; its send, if it was one,
+     * is known by the variable that holds it. */
+    if (msc_request_shared(req)) {
+        if (atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed)) msc_checksum_complete(c, req, where);
+        return;
+    }
     int64_t w[6] = { msc_w_MPI_Request(req), -1, -1, 0, err, 0 };
     if (st && st != MPI_STATUS_IGNORE && err == MPI_SUCCESS) {
         int n = 0, cancelled = 0;
@@ -35,7 +41,10 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Status *st, int err
     }
     msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, msc_stamp(), c->site, w, 6, NULL, 0);
     if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed))
-        msc_checksum_complete(c, req);
+        msc_checksum_complete(c, req, where);
+    if (req != MPI_REQUEST_NULL && err == MPI_SUCCESS &&
+        atomic_load_explicit(&msc_tracked_requests, memory_order_relaxed))
+        msc_requests_completed(c, req);
 }
 
 static void complete_send(msc_call *c, int dest, int tag, int rc)
@@ -64,7 +73,7 @@ static void complete_all(msc_call *c, msc_args *a, int rc)
         const MPI_Status *st = status_at(a, i);
         int err = entry_error(rc, st);
         if (err == MPI_ERR_PENDING) continue;
-        complete(c, a->req_copy[i], st, err, 0);
+        complete(c, a->req_copy[i], a->requests + i, st, err, 0);
     }
 }
 
@@ -76,7 +85,7 @@ static void complete_some(msc_call *c, msc_args *a, int rc)
         int i = a->indices[k];
         if (i < 0 || i >= a->requests_n) continue;
         const MPI_Status *st = status_at(a, k);
-        complete(c, a->req_copy[i], st, entry_error(rc, st), 0);
+        complete(c, a->req_copy[i], a->requests + i, st, entry_error(rc, st), 0);
     }
 }
 
@@ -84,7 +93,7 @@ static void complete_index(msc_call *c, msc_args *a, int rc)
 {
     if (!a->req_copy || !a->index || *a->index == MPI_UNDEFINED) return;
     int i = *a->index;
-    if (i >= 0 && i < a->requests_n) complete(c, a->req_copy[i], a->status, rc, 0);
+    if (i >= 0 && i < a->requests_n) complete(c, a->req_copy[i], a->requests + i, a->status, rc, 0);
 }
 
 /* ---- lifecycle ---- */
@@ -149,9 +158,12 @@ void msc_post_isend(msc_call *c, msc_args *a, int rc)
     if (rc == MPI_SUCCESS && a->request_out) msc_checksum_post(c, a, *a->request_out);
 }
 void msc_pre_send_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
-void msc_post_send_init(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_send_init(msc_call *c, msc_args *a, int rc)
+{
+    if (rc == MPI_SUCCESS && a->request_out) msc_persistent_send(c, a, *a->request_out);
+}
 void msc_pre_recv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
-void msc_post_recv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, a->status, rc, 0); }
+void msc_post_recv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, 0); }
 void msc_pre_irecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
 void msc_post_irecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_recv_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
@@ -159,23 +171,23 @@ void msc_post_recv_init(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (v
 
 void msc_pre_sendrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 2); }
 /* One COMPLETE, for the receive half: the engine reads a request-0 COMPLETE as the call's receive. */
-void msc_post_sendrecv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, a->status, rc, 0); }
+void msc_post_sendrecv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, 0); }
 void msc_pre_sendrecv_replace(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 2); }
 void msc_post_sendrecv_replace(msc_call *c, msc_args *a, int rc) { msc_post_sendrecv(c, a, rc); }
 
 void msc_pre_probe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
-void msc_post_probe(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, a->status, rc, MSC_COMPLETE_PROBE); }
+void msc_post_probe(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, MSC_COMPLETE_PROBE); }
 void msc_pre_iprobe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
 void msc_post_iprobe(msc_call *c, msc_args *a, int rc)
 {
-    if (c->xflags & MSC_FLAG_TRUE) complete(c, MPI_REQUEST_NULL, a->status, rc, MSC_COMPLETE_PROBE);
+    if (c->xflags & MSC_FLAG_TRUE) complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, MSC_COMPLETE_PROBE);
 }
 void msc_pre_mprobe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
 void msc_post_mprobe(msc_call *c, msc_args *a, int rc) { msc_post_probe(c, a, rc); }
 void msc_pre_improbe(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
 void msc_post_improbe(msc_call *c, msc_args *a, int rc) { msc_post_iprobe(c, a, rc); }
 void msc_pre_mrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
-void msc_post_mrecv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, a->status, rc, 0); }
+void msc_post_mrecv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, 0); }
 void msc_pre_imrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
 void msc_post_imrecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 
@@ -183,12 +195,13 @@ void msc_post_imrecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void
 void msc_pre_wait(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
 void msc_post_wait(msc_call *c, msc_args *a, int rc)
 {
-    if (a->request != MPI_REQUEST_NULL) complete(c, a->request, a->status, rc, 0);
+    if (a->request != MPI_REQUEST_NULL) complete(c, a->request, a->request_p, a->status, rc, 0);
 }
 void msc_pre_test(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
 void msc_post_test(msc_call *c, msc_args *a, int rc)
 {
-    if ((c->xflags & MSC_FLAG_TRUE) && a->request != MPI_REQUEST_NULL) complete(c, a->request, a->status, rc, 0);
+    if ((c->xflags & MSC_FLAG_TRUE) && a->request != MPI_REQUEST_NULL)
+        complete(c, a->request, a->request_p, a->status, rc, 0);
 }
 void msc_pre_waitall(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
 void msc_post_waitall(msc_call *c, msc_args *a, int rc) { complete_all(c, a, rc); }
@@ -211,7 +224,12 @@ void msc_post_testsome(msc_call *c, msc_args *a, int rc) { complete_some(c, a, r
 void msc_pre_request_get_status(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_request_get_status(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_request_free(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
-void msc_post_request_free(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_request_free(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    /* a->request is the handle as it was at entry (MPI has set the caller's variable to NULL since). */
+    if (rc == MPI_SUCCESS) msc_requests_freed(a->request, a->request_p);
+}
 void msc_pre_cancel(msc_call *c, msc_args *a)
 {
     atomic_store_explicit(&cancels_seen, 1, memory_order_relaxed);
@@ -219,9 +237,17 @@ void msc_pre_cancel(msc_call *c, msc_args *a)
 }
 void msc_post_cancel(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_start(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
-void msc_post_start(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_start(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    if (rc == MPI_SUCCESS) msc_requests_started(&a->request, 1);
+}
 void msc_pre_startall(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
-void msc_post_startall(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_startall(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    if (rc == MPI_SUCCESS) msc_requests_started(a->req_copy, a->requests_n);
+}
 
 /* ---- collectives ---- */
 void msc_pre_collective(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
@@ -233,11 +259,15 @@ void msc_post_icollective(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, 
 void msc_pre_comm_create(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
 void msc_post_comm_create(msc_call *c, msc_args *a, int rc)
 {
-    if (rc != MPI_SUCCESS || !a->comm_out || *a->comm_out == MPI_COMM_NULL) return;
+    if (rc != MPI_SUCCESS || !a->comm_out) return;
+    /* MPI_Comm_idup's communicator may not be queried (nor even be set) before its request completes: the
+     * completing call describes it (msc_requests.c). */
+    if (c->func == MSC_FN_MPI_Comm_idup) {
+        if (a->request_out) msc_idup_created(c, a->comm_out, a->comm, *a->request_out);
+        return;
+    }
+    if (*a->comm_out == MPI_COMM_NULL) return;
     msc_comm_track(*a->comm_out, 0);
-    /* MPI_Comm_idup's communicator may not be queried before its request completes; it is described by
-     * the engine from the parent (a duplicate has the parent's members). */
-    if (c->func == MSC_FN_MPI_Comm_idup) return;
     msc_describe_comm(*a->comm_out, a->comm, c->seq, msc_stamp());
 }
 void msc_pre_comm_free(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
@@ -279,9 +309,18 @@ void msc_post_op_create(msc_call *c, msc_args *a, int rc)
 void msc_pre_op_free(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_op_free(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_buffer_attach(msc_call *c, msc_args *a) { (void)c, (void)a; }
-void msc_post_buffer_attach(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_buffer_attach(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    if (rc == MPI_SUCCESS) msc_buffer_attached(a->size);
+}
 void msc_pre_buffer_detach(msc_call *c, msc_args *a) { (void)c, (void)a; }
-void msc_post_buffer_detach(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+/* MPI_Buffer_detach returns once every buffered message has left the buffer: nothing is pending after it. */
+void msc_post_buffer_detach(msc_call *c, msc_args *a, int rc)
+{
+    (void)c, (void)a;
+    if (rc == MPI_SUCCESS) msc_buffer_attached(0);
+}
 /* Class other: a wrapper passes NULL for a (see gen/generate.mjs): these handlers must not read it. */
 void msc_pre_other(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_other(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }

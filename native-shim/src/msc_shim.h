@@ -186,6 +186,8 @@ int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len));
 /* ---- descriptions of handles (msc_describe.c) ---- */
 void msc_describe_init(uint32_t seq, uint64_t time);
 void msc_describe_comm(MPI_Comm comm, MPI_Comm parent, uint32_t seq, uint64_t time);
+/* The same for a communicator made by an earlier call (MPI_Comm_idup): creator_seq is that call's. */
+void msc_describe_comm_created(MPI_Comm comm, MPI_Comm parent, uint32_t creator_seq, uint32_t seq, uint64_t time);
 void msc_describe_datatype(MPI_Datatype t, int committed, uint32_t seq, uint64_t time);
 void msc_describe_op(MPI_Op op, int commute, uint32_t seq, uint64_t time);
 int msc_basic_type_id(MPI_Datatype t);
@@ -205,6 +207,19 @@ extern MPI_Op msc_ops[MSC_OPID_COUNT];
 void msc_lifecycle_install(void);
 void msc_lifecycle_signals(void);
 
+/* ---- lock-free handle tables (msc_table.c) ---- */
+#define MSC_TBL_BITS 12
+#define MSC_TBL_SIZE (1u << MSC_TBL_BITS)
+#define MSC_TBL_PROBE 16
+typedef struct msc_slot {
+    _Atomic uint64_t key; /* a handle's word; 0 is a free slot */
+    _Atomic int64_t v[5];
+} msc_slot;
+msc_slot *msc_tbl_find(msc_slot *t, uint64_t key);
+/* Finds or claims the slot of key; NULL when its neighbourhood is full. */
+msc_slot *msc_tbl_put(msc_slot *t, uint64_t key);
+void msc_tbl_del(msc_slot *s);
+
 /* ---- argument checks and send checksums (msc_checks.c) ---- */
 extern int msc_checks_on;
 extern int msc_tag_ub;
@@ -215,9 +230,27 @@ void msc_check_requests(msc_call *c, const msc_args *a);
 enum { MSC_DT_CREATED = 1, MSC_DT_COMMITTED = 2, MSC_DT_FREED = 3 };
 void msc_dtype_track(MPI_Datatype t, int state);
 void msc_comm_track(MPI_Comm comm, int freed);
+void msc_buffer_attached(int64_t size);
+/* A pending send's buffer: summed when the send starts, summed again when it completes. */
+void msc_checksum_start(MPI_Request req, const void *buf, int count, MPI_Datatype t);
 void msc_checksum_post(msc_call *c, const msc_args *a, MPI_Request req);
-void msc_checksum_complete(msc_call *c, MPI_Request req);
+/* where: the caller's request variable (Wait/Test) or array entry, NULL when unknown. */
+void msc_checksum_complete(msc_call *c, MPI_Request req, const MPI_Request *where);
+/* The request was freed: its send (if any) is no longer followed. */
+void msc_checksum_forget(MPI_Request req, const MPI_Request *where);
+void msc_layout_forget(MPI_Datatype t);
+/* This call's findings were about an earlier call: nothing to flush before forwarding. */
+void msc_findings_clear(void);
 extern _Atomic int msc_checksums_pending;
+
+/* ---- requests whose completion means more than a COMPLETE record (msc_requests.c) ---- */
+void msc_persistent_send(msc_call *c, const msc_args *a, MPI_Request req);
+void msc_requests_started(const MPI_Request *reqs, int n);
+void msc_requests_freed(MPI_Request req, const MPI_Request *where);
+void msc_idup_created(msc_call *c, MPI_Comm *newcomm, MPI_Comm parent, MPI_Request req);
+/* Called for each operation completed successfully: describes an MPI_Comm_idup communicator. */
+void msc_requests_completed(msc_call *c, MPI_Request req);
+extern _Atomic int msc_tracked_requests;
 
 /* ---- wrapper helpers (msc_words.c) ---- */
 MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local);

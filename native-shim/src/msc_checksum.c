@@ -1,0 +1,328 @@
+/* Send-buffer checksums (check send-buffer-modified): the bytes a pending send will read are summed when
+ * the send starts (MPI_Isend and friends, MPI_Start of a persistent send) and again when it completes; a
+ * difference means the program wrote into them meanwhile. A send that MPI completed at once (small messages
+ * under both MPIs) is compared at its Wait/Test too: MPI already copied the data, but the program broke
+ * the rule all the same, and would lose data with a larger message or another MPI.
+ *
+ * Only the bytes of the message are summed, exactly: a datatype is flattened once into its list of
+ * contiguous blocks (offset, length) by walking its type map with MPI_Type_get_envelope/contents, and the
+ * list is cached per datatype. Holes of a vector or struct are not part of the message and the program may
+ * write them freely, so they are never summed. A type the walk cannot flatten (MPI_Type_create_darray, a
+ * type map of more than MAX_BLOCKS blocks or MAX_VISITS elements) is not checked at all: silent, never wrong. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msc_shim.h"
+
+#define MAX_BLOCKS (1 << 16)
+#define MAX_VISITS (1 << 22)
+
+_Atomic int msc_checksums_pending;
+
+/* A datatype's type map as contiguous byte blocks relative to the buffer, and the stride between elements. */
+typedef struct layout {
+    MPI_Aint extent;
+    int n;
+    struct block {
+        MPI_Aint off, len;
+    } b[];
+} layout;
+
+typedef struct builder {
+    struct block *b;
+    int n, cap, visits, failed;
+} builder;
+
+static void add_block(builder *k, MPI_Aint off, MPI_Aint len)
+{
+    if (len <= 0 || k->failed) return;
+    if (++k->visits > MAX_VISITS) {
+        k->failed = 1;
+        return;
+    }
+    if (k->n && k->b[k->n - 1].off + k->b[k->n - 1].len == off) {
+        k->b[k->n - 1].len += len;
+        return;
+    }
+    if (k->n == k->cap) {
+        if (k->cap >= MAX_BLOCKS) {
+            k->failed = 1;
+            return;
+        }
+        int ncap = k->cap ? k->cap * 2 : 16;
+        struct block *nb = realloc(k->b, (size_t)ncap * sizeof *nb);
+        if (!nb) {
+            k->failed = 1;
+            return;
+        }
+        k->b = nb;
+        k->cap = ncap;
+    }
+    k->b[k->n].off = off;
+    k->b[k->n].len = len;
+    k->n++;
+}
+
+static void walk(MPI_Datatype t, MPI_Aint disp, builder *k, int depth);
+
+static MPI_Aint extent_of(MPI_Datatype t)
+{
+    MPI_Aint lb = 0, ext = 0;
+    PMPI_Type_get_extent(t, &lb, &ext);
+    return ext;
+}
+
+/* n copies of t, the i-th at disp + i * stride. */
+static void repeat(MPI_Datatype t, MPI_Aint disp, int64_t n, MPI_Aint stride, builder *k, int depth)
+{
+    for (int64_t i = 0; i < n && !k->failed; i++) walk(t, disp + (MPI_Aint)i * stride, k, depth);
+}
+
+static void walk_subarray(const int *ints, MPI_Datatype old, MPI_Aint disp, builder *k, int depth)
+{
+    int nd = ints[0];
+    const int *sizes = ints + 1, *subs = ints + 1 + nd, *starts = ints + 1 + 2 * nd;
+    int c_order = ints[1 + 3 * nd] == MPI_ORDER_C;
+    if (nd <= 0 || nd > 32) {
+        k->failed = 1;
+        return;
+    }
+    MPI_Aint ext = extent_of(old), stride[32];
+    /* Element strides of each dimension, in elements of old: the last dimension is the fastest in C order. */
+    for (int d = 0; d < nd; d++) {
+        int dd = c_order ? d : nd - 1 - d;
+        stride[dd] = 1;
+        for (int e = d + 1; e < nd; e++) stride[dd] *= sizes[c_order ? e : nd - 1 - e];
+    }
+    int idx[32] = { 0 };
+    for (;;) {
+        MPI_Aint lin = 0;
+        for (int d = 0; d < nd; d++) lin += (MPI_Aint)(starts[d] + idx[d]) * stride[d];
+        walk(old, disp + lin * ext, k, depth);
+        if (k->failed) return;
+        int d = c_order ? nd - 1 : 0;
+        for (;;) {
+            if (++idx[d] < subs[d]) break;
+            idx[d] = 0;
+            d += c_order ? -1 : 1;
+            if (d < 0 || d >= nd) return;
+        }
+    }
+}
+
+static void free_if_derived(MPI_Datatype t)
+{
+    int ni, na, nd, comb;
+    if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) == MPI_SUCCESS && comb != MPI_COMBINER_NAMED)
+        PMPI_Type_free(&t);
+}
+
+static void walk(MPI_Datatype t, MPI_Aint disp, builder *k, int depth)
+{
+    int ni = 0, na = 0, nd = 0, comb = 0;
+    if (k->failed) return;
+    if (depth > 32 || PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) {
+        k->failed = 1;
+        return;
+    }
+    if (comb == MPI_COMBINER_NAMED) {
+        /* A predefined type is one block, except the pair types of MINLOC/MAXLOC which may have padding. */
+        int size = 0;
+        MPI_Aint tlb = 0, text = 0;
+        PMPI_Type_size(t, &size);
+        PMPI_Type_get_true_extent(t, &tlb, &text);
+        if (text == size) add_block(k, disp + tlb, size);
+        else k->failed = 1;
+        return;
+    }
+    int *ints = malloc((size_t)(ni + 1) * sizeof *ints);
+    MPI_Aint *addrs = malloc((size_t)(na + 1) * sizeof *addrs);
+    MPI_Datatype *types = malloc((size_t)(nd + 1) * sizeof *types);
+    if (!ints || !addrs || !types || PMPI_Type_get_contents(t, ni, na, nd, ints, addrs, types) != MPI_SUCCESS) {
+        free(ints);
+        free(addrs);
+        free(types);
+        k->failed = 1;
+        return;
+    }
+    MPI_Aint ext = nd > 0 ? extent_of(types[0]) : 0;
+    switch (comb) {
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_RESIZED: walk(types[0], disp, k, depth + 1); break;
+    case MPI_COMBINER_CONTIGUOUS: repeat(types[0], disp, ints[0], ext, k, depth + 1); break;
+    case MPI_COMBINER_VECTOR:
+        for (int i = 0; i < ints[0] && !k->failed; i++)
+            repeat(types[0], disp + (MPI_Aint)i * ints[2] * ext, ints[1], ext, k, depth + 1);
+        break;
+    case MPI_COMBINER_HVECTOR:
+        for (int i = 0; i < ints[0] && !k->failed; i++)
+            repeat(types[0], disp + (MPI_Aint)i * addrs[0], ints[1], ext, k, depth + 1);
+        break;
+    case MPI_COMBINER_INDEXED:
+        for (int i = 0; i < ints[0] && !k->failed; i++)
+            repeat(types[0], disp + (MPI_Aint)ints[1 + ints[0] + i] * ext, ints[1 + i], ext, k, depth + 1);
+        break;
+    case MPI_COMBINER_HINDEXED:
+        for (int i = 0; i < ints[0] && !k->failed; i++)
+            repeat(types[0], disp + addrs[i], ints[1 + i], ext, k, depth + 1);
+        break;
+    case MPI_COMBINER_INDEXED_BLOCK:
+        for (int i = 0; i < ints[0] && !k->failed; i++)
+            repeat(types[0], disp + (MPI_Aint)ints[2 + i] * ext, ints[1], ext, k, depth + 1);
+        break;
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        for (int i = 0; i < ints[0] && !k->failed; i++)
+            repeat(types[0], disp + addrs[i], ints[1], ext, k, depth + 1);
+        break;
+    case MPI_COMBINER_STRUCT:
+        for (int i = 0; i < ints[0] && !k->failed; i++)
+            repeat(types[i], disp + addrs[i], ints[1 + i], extent_of(types[i]), k, depth + 1);
+        break;
+    case MPI_COMBINER_SUBARRAY: walk_subarray(ints, types[0], disp, k, depth + 1); break;
+    default: k->failed = 1; /* DARRAY and anything else: not checked */
+    }
+    for (int i = 0; i < nd; i++) free_if_derived(types[i]);
+    free(ints);
+    free(addrs);
+    free(types);
+}
+
+/* ---- the cache of layouts, per datatype handle ---- */
+static msc_slot layouts[MSC_TBL_SIZE];
+/* Marks a type that cannot be flattened, so that the walk is not tried again on every send. */
+static layout unflattenable;
+
+static const layout *layout_of(MPI_Datatype t)
+{
+    uint64_t key = (uint64_t)msc_w_MPI_Datatype(t);
+    msc_slot *s = msc_tbl_find(layouts, key);
+    if (s) {
+        const layout *l = (const layout *)(intptr_t)atomic_load_explicit(&s->v[0], memory_order_acquire);
+        if (l) return l == &unflattenable ? NULL : l;
+    }
+    /* First use of this type: flatten it (off the common path, once per datatype). */
+    builder k = { 0 };
+    walk(t, 0, &k, 0);
+    layout *l = &unflattenable;
+    if (!k.failed) {
+        l = malloc(sizeof *l + (size_t)k.n * sizeof l->b[0]);
+        if (l) {
+            l->extent = extent_of(t);
+            l->n = k.n;
+            memcpy(l->b, k.b, (size_t)k.n * sizeof l->b[0]);
+        } else {
+            l = &unflattenable;
+        }
+    }
+    free(k.b);
+    /* Layouts are never freed: a send still pending may use one after its type was freed. */
+    s = msc_tbl_put(layouts, key);
+    if (s) atomic_store_explicit(&s->v[0], (int64_t)(intptr_t)l, memory_order_release);
+    return l == &unflattenable ? NULL : l;
+}
+
+/* A freed datatype's handle may come back for another type. */
+void msc_layout_forget(MPI_Datatype t)
+{
+    msc_slot *s = msc_tbl_find(layouts, (uint64_t)msc_w_MPI_Datatype(t));
+    if (s) {
+        atomic_store_explicit(&s->v[0], 0, memory_order_relaxed);
+        msc_tbl_del(s);
+    }
+}
+
+/* ---- sums ---- */
+static uint64_t sum_bytes(uint64_t h, const unsigned char *p, size_t n)
+{
+    h ^= n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, p + i, 8);
+        h = (h ^ v) * 0x100000001B3ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h;
+}
+
+static uint64_t sum_message(const unsigned char *buf, int64_t count, const layout *l)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int64_t i = 0; i < count; i++)
+        for (int j = 0; j < l->n; j++) h = sum_bytes(h, buf + i * l->extent + l->b[j].off, (size_t)l->b[j].len);
+    return h;
+}
+
+/* Pending sends by request: [buffer, count, layout, sum]. */
+static msc_slot sends[MSC_TBL_SIZE];
+
+/* A send that MPI completed at once hands out a shared request handle (msc_request_shared) that names no
+ * operation: such a send is followed by the address of the caller's request variable instead, which its
+ * Wait/Test passes back. Bit 63 keeps these keys apart from handles. */
+static uint64_t key_of(MPI_Request req, const MPI_Request *where)
+{
+    if (!msc_request_shared(req)) return (uint64_t)msc_w_MPI_Request(req);
+    return where ? (uint64_t)(uintptr_t)where | 1ull << 63 : 0;
+}
+
+/* id: the request as the analyzer knows it (the creating call's EXIT word), named in the finding. */
+static void start_key(uint64_t key, int64_t id, const void *buf, int count, MPI_Datatype t)
+{
+    if (!msc_checks_on || !key || count <= 0 || !buf || buf == MPI_IN_PLACE || t == MPI_DATATYPE_NULL) return;
+    const layout *l = layout_of(t);
+    if (!l || l->n == 0) return;
+    msc_slot *s = msc_tbl_put(sends, key);
+    if (!s) return;
+    atomic_store_explicit(&s->v[0], (int64_t)(intptr_t)buf, memory_order_relaxed);
+    atomic_store_explicit(&s->v[1], count, memory_order_relaxed);
+    atomic_store_explicit(&s->v[2], (int64_t)(intptr_t)l, memory_order_relaxed);
+    atomic_store_explicit(&s->v[3], (int64_t)sum_message(buf, count, l), memory_order_relaxed);
+    atomic_store_explicit(&s->v[4], id, memory_order_relaxed);
+    atomic_fetch_add_explicit(&msc_checksums_pending, 1, memory_order_release);
+}
+
+void msc_checksum_start(MPI_Request req, const void *buf, int count, MPI_Datatype t)
+{
+    if (req != MPI_REQUEST_NULL) start_key(key_of(req, NULL), msc_w_MPI_Request(req), buf, count, t);
+}
+
+void msc_checksum_post(msc_call *c, const msc_args *a, MPI_Request req)
+{
+    /* The EXIT word of the new request (x[1]: a nonblocking send has no other output handle) is also the
+     * made-up id of a shared request. */
+    int64_t id = c->nx >= 2 ? c->x[1] : msc_w_MPI_Request(req);
+    if (req != MPI_REQUEST_NULL) start_key(key_of(req, a->request_out), id, a->sbuf, a->count, a->datatype);
+}
+
+void msc_checksum_complete(msc_call *c, MPI_Request req, const MPI_Request *where)
+{
+    uint64_t key = key_of(req, where);
+    msc_slot *s = key ? msc_tbl_find(sends, key) : NULL;
+    if (!s) return;
+    const unsigned char *buf = (const unsigned char *)(intptr_t)atomic_load_explicit(&s->v[0], memory_order_relaxed);
+    int64_t count = atomic_load_explicit(&s->v[1], memory_order_relaxed);
+    const layout *l = (const layout *)(intptr_t)atomic_load_explicit(&s->v[2], memory_order_relaxed);
+    uint64_t sum = (uint64_t)atomic_load_explicit(&s->v[3], memory_order_relaxed);
+    int64_t id = atomic_load_explicit(&s->v[4], memory_order_relaxed);
+    msc_tbl_del(s);
+    atomic_fetch_sub_explicit(&msc_checksums_pending, 1, memory_order_relaxed);
+    if (sum_message(buf, count, l) != sum) {
+        /* The span reported is from the first to the last byte of the message. */
+        const unsigned char *first = buf + l->b[0].off;
+        const unsigned char *last = buf + (count - 1) * l->extent + l->b[l->n - 1].off + l->b[l->n - 1].len;
+        msc_finding(c, MSC_CHECK_SEND_BUFFER_MODIFIED, -1, id, (int64_t)(intptr_t)first,
+                    (int64_t)(last - first));
+    }
+    msc_findings_clear(); /* nothing to flush early: this finding is about a call that already completed */
+}
+
+void msc_checksum_forget(MPI_Request req, const MPI_Request *where)
+{
+    if (!atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed)) return;
+    uint64_t key = key_of(req, where);
+    msc_slot *s = key ? msc_tbl_find(sends, key) : NULL;
+    if (!s) return;
+    msc_tbl_del(s);
+    atomic_fetch_sub_explicit(&msc_checksums_pending, 1, memory_order_relaxed);
+}
