@@ -10,6 +10,22 @@ import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from '
 /** Checks whose id is itself a finding kind (send-buffer-modified); the others are invalid arguments. */
 const OWN_KIND: ReadonlySet<string> = new Set(['send-buffer-modified']);
 
+/**
+ * Messages for checks whose values say more than the spec's one-line text. bsend-buffer-too-small's values are
+ * [bytes needed (MPI_Pack_size + MPI_BSEND_OVERHEAD), bytes attached, packed size].
+ */
+function specificMessage(e: ShimFindingEvent): { message: string; detail: string } | undefined {
+  if (e.check === 'bsend-buffer-too-small') {
+    const [need = 0, have = 0] = e.values;
+    const attached = have > 0 ? `only ${have} bytes are attached` : 'no buffer is attached';
+    return {
+      message: `Rank ${e.rank}'s ${e.fn.name} needs ${need} bytes of buffer space (MPI_Pack_size of the message + MPI_BSEND_OVERHEAD), but ${attached} with MPI_Buffer_attach: MPI fails the send or sends it unbuffered. Attach a buffer of at least that size for every buffered message that can be pending at once.`,
+      detail: `${e.fn.name} needs ${need} bytes, ${have > 0 ? `${have} attached` : 'none attached'}`,
+    };
+  }
+  return undefined;
+}
+
 type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
 const merged = new WeakMap<EngineState, Merged>();
 
@@ -19,11 +35,12 @@ export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
   if (t.cur !== undefined && t.cur.enter.seq === e.seq) t.cur.rejected = true;
   const kind: FindingKind = OWN_KIND.has(e.check) ? (e.check as FindingKind) : 'invalid-argument';
   const param = e.param >= 0 ? e.fn.params[e.param] : undefined;
+  const specific = specificMessage(e);
   const location: RawLocation = {
     rank: e.rank,
     site: e.site,
     call: e.fn.name,
-    detail: `${e.fn.name}: ${e.message}`,
+    detail: specific?.detail ?? `${e.fn.name}: ${e.message}`,
   };
 
   let key: string | undefined;
@@ -55,9 +72,10 @@ export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
     kind,
     severity: 'error',
     message:
-      kind === 'send-buffer-modified'
+      specific?.message ??
+      (kind === 'send-buffer-modified'
         ? `Rank ${e.rank} wrote into the buffer of a pending ${e.fn.name} before it completed: the message may carry the new data or the old. Wait for the send (MPI_Wait) before reusing its buffer.`
-        : `Rank ${e.rank} calls ${e.fn.name} with an invalid argument: ${e.message}${param ? ` (${param.name} = ${e.values[0]})` : ''}.`,
+        : `Rank ${e.rank} calls ${e.fn.name} with an invalid argument: ${e.message}${param ? ` (${param.name} = ${e.values[0]})` : ''}.`),
     locations: [location],
   });
 }
