@@ -16,7 +16,7 @@ compgen -G "LICENSE*" >/dev/null || license_flag=(--skip-license)
 
 rm -f "$OUT"
 # The project has no public repository URL to name; the extension does not need one.
-npx --no-install vsce package --no-dependencies --allow-missing-repository "${license_flag[@]}" -o "$OUT" </dev/null
+npx --no-install vsce package --no-dependencies --allow-missing-repository --no-rewrite-relative-links "${license_flag[@]}" -o "$OUT" </dev/null
 
 listing="$(unzip -Z1 "$OUT")"
 fail=0
