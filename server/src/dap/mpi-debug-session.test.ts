@@ -147,7 +147,7 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
 
   it('does not stop on findings when stopOnFinding is false', async () => {
     const s = await launch({ stopOnFinding: false });
-    const output = dc.assertOutput('important', 'mpiscope: deadlock');
+    const output = dc.assertOutput('important', 'mpiscope found deadlock — ');
     s.finding(deadlock);
     await output;
     assert.equal(s.paused, false);

@@ -410,7 +410,10 @@ export class MpiDebugSession extends DebugSession {
     // When the job stops, the exception widget shows the finding; otherwise a notification does.
     const stops = this.stopOnFinding && !this.stopped;
     this.sendEvent(
-      new OutputEvent(`mpiscope: ${finding.kind}: ${finding.message}\n`, stops ? 'stderr' : 'important'),
+      new OutputEvent(
+        `mpiscope found ${finding.kind} — ${finding.message}\n`,
+        stops ? 'stderr' : 'important',
+      ),
     );
     if (!stops) return;
     this.lastFinding = finding;
