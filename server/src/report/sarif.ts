@@ -50,12 +50,16 @@ const MEANING: Record<FindingKind, string> = {
   'rma-race': 'Conflicting one-sided accesses in the same epoch.',
 };
 
-/** The rule's friendly name: SARIF wants a Pascal-case identifier that differs from the id. */
-function ruleName(kind: FindingKind): string {
-  return kind
+/**
+ * The rule's friendly name: a Pascal-case identifier that differs from the id (SARIF 3.49.7; the SARIF
+ * Multitool compares them ignoring case), or none when it cannot ("deadlock").
+ */
+function ruleName(kind: FindingKind): { name?: string } {
+  const name = kind
     .split('-')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('');
+  return name.toLowerCase() === kind.toLowerCase() ? {} : { name };
 }
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
@@ -77,7 +81,7 @@ export function sarifReport(input: ReportInput, options: SarifOptions): string {
   const kinds = [...new Set(input.result.findings.map((f) => f.kind))];
   const rules = kinds.map((kind) => ({
     id: kind,
-    name: ruleName(kind),
+    ...ruleName(kind),
     shortDescription: { text: RULES[kind] },
     fullDescription: { text: MEANING[kind] },
     help: { text: `${MEANING[kind]} See ${options.docsBase}/${kind}.md.` },
