@@ -51,7 +51,7 @@ void msc_comm_track(MPI_Comm comm, int freed)
 }
 
 /* ---- findings ---- */
-static __thread int found;
+static __thread int found __attribute__((tls_model("initial-exec")));
 
 /* The index of the function's parameter that has the role, or -1. */
 static int param_index(int func, uint64_t role_bit)
@@ -158,7 +158,7 @@ static __thread struct {
     int next;
     MPI_Comm comm[PEER_CACHE];
     int n[PEER_CACHE];
-} peers;
+} peers __attribute__((tls_model("initial-exec")));
 
 static int peer_limit(MPI_Comm comm)
 {
