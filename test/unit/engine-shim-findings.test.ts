@@ -1,4 +1,5 @@
 /** The shim's own checks become findings of the right kind, with the numbers the shim measured. */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { check } from './engine-check';
@@ -46,4 +47,53 @@ test('bsend-buffer-too-small is an invalid-argument at the Bsend, with the bytes
       },
     ]);
   }
+});
+
+test('send-buffer-modified, found by the shim in the Wait, points at the Isend that was given the buffer', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const h = r0.isend(1);
+  const isend = r0.events.at(-2); // the Isend's ENTER, then its EXIT
+  const isendSite = isend?.type === 'enter' ? isend.site : -1;
+  const seq = r0.call('MPI_Wait', { request: h, status: 0 }, { hang: true, site: 0x3a17 });
+  const fn = functionNamed('MPI_Wait');
+  r0.events.push(
+    {
+      type: 'complete',
+      rank: 0,
+      seq,
+      time: 1e6,
+      fn,
+      request: h,
+      source: -1,
+      tag: -1,
+      bytes: 0,
+      error: 0,
+      cancelled: false,
+    },
+    {
+      type: 'shim-finding',
+      rank: 0,
+      seq,
+      time: 1e6 + 1,
+      fn,
+      site: 0x3a17,
+      check: 'send-buffer-modified',
+      message: 'the buffer of a pending nonblocking send was modified',
+      param: -1,
+      values: [h, 0x50000, 16],
+    },
+    { type: 'exit', rank: 0, seq, time: 1e6 + 2, fn, returnCode: 0, outputs: { flag: 0 } },
+  );
+  r0.finalize();
+  r1.recv(0).finalize();
+  const [f] = check(job, [
+    {
+      kind: 'send-buffer-modified',
+      ranks: [0],
+      message: ['buffer of a pending MPI_Isend'],
+      details: ["MPI_Isend's buffer modified before its MPI_Wait completed it"],
+    },
+  ]);
+  assert.equal(f?.locations[0]?.site, isendSite);
 });

@@ -317,6 +317,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
       if (req.op !== undefined) req.op.request = handle;
       t.requests.set(handle, req);
       reissue(t, handle);
+      if (req.what === 'send') t.rememberSend(handle, req.created);
     }
   }
 }
@@ -363,6 +364,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     if (op?.kind === 'send') op.done = true;
     else if (op !== undefined && !op.done) completeRecv(st, op, e);
     t.earlyDone.push({ ...cur.creates, handle: e.request, active: false });
+    if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
     delete cur.creates;
     return;
   }

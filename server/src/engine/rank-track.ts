@@ -43,6 +43,12 @@ export class RankTrack {
    * shim passes them as 0 to the Wait/Test/free that consumes them, so those calls consume them in order.
    */
   readonly earlyDone: RequestInfo[] = [];
+  /**
+   * The call that made each send request (by the id the shim reports: the handle, or the made-up id of a request
+   * MPI made already complete), kept after completion: the shim's send-buffer-modified finding comes from the
+   * Wait that completed the send, after its COMPLETE, and points back at the send. Bounded (oldest dropped).
+   */
+  readonly sendCreators = new Map<Handle, EnterEvent>();
   /** Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it. */
   readonly retired = new Map<Handle, string>();
   ended: EndHow | undefined;
@@ -58,6 +64,16 @@ export class RankTrack {
   lastCall = '';
 
   constructor(readonly rank: number) {}
+
+  /** Remember the call that made send request `id` (see sendCreators). */
+  rememberSend(id: Handle, created: EnterEvent): void {
+    this.sendCreators.delete(id);
+    this.sendCreators.set(id, created);
+    if (this.sendCreators.size > 4096) {
+      const oldest = this.sendCreators.keys().next();
+      if (oldest.done !== true) this.sendCreators.delete(oldest.value);
+    }
+  }
 
   /** Inside a call that has not returned. */
   get inCall(): boolean {

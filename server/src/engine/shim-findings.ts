@@ -36,12 +36,23 @@ export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
   const kind: FindingKind = OWN_KIND.has(e.check) ? (e.check as FindingKind) : 'invalid-argument';
   const param = e.param >= 0 ? e.fn.params[e.param] : undefined;
   const specific = specificMessage(e);
-  const location: RawLocation = {
+  let location: RawLocation = {
     rank: e.rank,
     site: e.site,
     call: e.fn.name,
     detail: specific?.detail ?? `${e.fn.name}: ${e.message}`,
   };
+  // The shim finds a modified send buffer when the send completes (in its Wait/Test); values[0] is the send's
+  // request id. The finding belongs to the send that was given the buffer.
+  const send = e.check === 'send-buffer-modified' ? t.sendCreators.get(e.values[0] ?? 0) : undefined;
+  if (send !== undefined) {
+    location = {
+      rank: e.rank,
+      site: send.site,
+      call: send.fn.name,
+      detail: `${send.fn.name}'s buffer modified before its ${e.fn.name} completed it`,
+    };
+  }
 
   let key: string | undefined;
   if (e.fn.cls === 'collective' || e.fn.cls === 'icollective') {
@@ -74,7 +85,7 @@ export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
     message:
       specific?.message ??
       (kind === 'send-buffer-modified'
-        ? `Rank ${e.rank} wrote into the buffer of a pending ${e.fn.name} before it completed: the message may carry the new data or the old. Wait for the send (MPI_Wait) before reusing its buffer.`
+        ? `Rank ${e.rank} wrote into the buffer of a pending ${send?.fn.name ?? 'send'} before it completed: the message may carry the new data or the old. Wait for the send (MPI_Wait) before reusing its buffer.`
         : `Rank ${e.rank} calls ${e.fn.name} with an invalid argument: ${e.message}${param ? ` (${param.name} = ${e.values[0]})` : ''}.`),
     locations: [location],
   });
