@@ -46,7 +46,9 @@ export function buildEvent(
         args[name] = w.slice(at + 1, at + 1 + len);
         at += 1 + len;
       }
-      return { type: 'enter', rank, seq, time, fn: layout.spec, site: h.site, args };
+      // flags bit1: the shim saw the call come from a thread other than MPI_Init's (records.json).
+      const otherThread = (h.flags & 2) !== 0 ? { otherThread: true } : {};
+      return { type: 'enter', rank, seq, time, fn: layout.spec, site: h.site, args, ...otherThread };
     }
     case KIND.EXIT: {
       if (layout === undefined) return `function id ${h.func} out of range`;

@@ -44,6 +44,7 @@ const events: RankEvent[] = [
     fn: isend,
     site: 1,
     args: { buf: 8, count: 1, datatype: 2, dest: 1, tag: 7, comm: 3, request: 0 },
+    otherThread: true,
   },
   {
     type: 'exit',

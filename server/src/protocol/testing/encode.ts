@@ -73,7 +73,8 @@ export function encodeEvent(e: RankEvent): Uint8Array {
         const list = Array.isArray(arr) ? (arr as readonly number[]) : [];
         words.push(list.length, ...list);
       }
-      return encodeCall({ ...base, kind: KIND.ENTER, func: e.fn.id, site: e.site }, words);
+      const flags = e.otherThread === true ? 2 : 0;
+      return encodeCall({ ...base, kind: KIND.ENTER, func: e.fn.id, site: e.site, flags }, words);
     }
     case 'exit': {
       const layout = layouts[e.fn.id];
