@@ -39,8 +39,19 @@ wss.on('connection', (ws, req) => {
     ws.close(1008, 'bad token');
     return;
   }
-  const s = { hello: null, records: 0, frames: 0, kinds: {}, functions: {}, sites: [], errors: [], end: null,
-    texts: [], lastSeq: 0, findings: [] };
+  const s = {
+    hello: null,
+    records: 0,
+    frames: 0,
+    kinds: {},
+    functions: {},
+    sites: [],
+    errors: [],
+    end: null,
+    texts: [],
+    lastSeq: 0,
+    findings: [],
+  };
   let inCall = false;
   let paused = false;
   ws.on('message', (data, isBinary) => {
@@ -55,8 +66,13 @@ wss.on('connection', (ws, req) => {
     s.frames++;
     if (countOnly) {
       s.records += data.length / records.recordSize;
-      if (data.length === records.recordSize && data.readUInt8(0) === records.kinds.END.id) s.end = { how: 0 };
-      if (data.length >= records.recordSize && data.readUInt8(data.length - records.recordSize) === records.kinds.END.id) s.end = { how: 0 };
+      if (data.length === records.recordSize && data.readUInt8(0) === records.kinds.END.id)
+        s.end = { how: 0 };
+      if (
+        data.length >= records.recordSize &&
+        data.readUInt8(data.length - records.recordSize) === records.kinds.END.id
+      )
+        s.end = { how: 0 };
       return;
     }
     if (data.length % records.recordSize) s.errors.push(`frame of ${data.length} bytes`);
@@ -64,9 +80,15 @@ wss.on('connection', (ws, req) => {
       const kind = data.readUInt8(off);
       const name = kindName[kind];
       s.records++;
-      if (!name) { s.errors.push(`unknown kind ${kind}`); continue; }
+      if (!name) {
+        s.errors.push(`unknown kind ${kind}`);
+        continue;
+      }
       s.kinds[name] = (s.kinds[name] ?? 0) + 1;
-      if (name === 'EXT') { if (!inCall) s.errors.push('EXT without head'); continue; }
+      if (name === 'EXT') {
+        if (!inCall) s.errors.push('EXT without head');
+        continue;
+      }
       inCall = true;
       const func = data.readUInt16LE(off + 2);
       const w = (i) => Number(data.readBigInt64LE(off + 24 + 8 * i));
@@ -88,7 +110,9 @@ wss.on('connection', (ws, req) => {
       }
       if (dump && ['ENTER', 'EXIT', 'COMPLETE'].includes(name)) {
         const hex = (v) => (Math.abs(v) > 0xffff ? '0x' + v.toString(16) : String(v));
-        console.log(`r${s.hello?.rank} ${name} ${api.functions[func]?.name} seq=${data.readUInt32LE(off + 4)} [${[0, 1, 2, 3, 4].map((i) => hex(w(i))).join(' ')}]`);
+        console.log(
+          `r${s.hello?.rank} ${name} ${api.functions[func]?.name} seq=${data.readUInt32LE(off + 4)} [${[0, 1, 2, 3, 4].map((i) => hex(w(i))).join(' ')}]`,
+        );
       }
       if (name === 'FINDING') s.findings.push(`${api.checks[w(0)]?.id ?? w(0)}@${api.functions[func]?.name}`);
       if (name === 'END') s.end = { how: w(0), code: w(1), dropped: w(2), lastSeq: w(3) };

@@ -52,7 +52,10 @@ function probe(): Map<string, number> {
   try {
     execFileSync(process.execPath, [join(root, 'native-shim/gen/generate.mjs'), dir]);
     const lines: string[] = [];
-    for (const [layout, fields] of [['head', records.head], ['ext', records.ext]] as const) {
+    for (const [layout, fields] of [
+      ['head', records.head],
+      ['ext', records.ext],
+    ] as const) {
       const t = `msc_record_${layout}`;
       lines.push(`printf("${layout}.size %zu\\n", sizeof(${t}));`);
       for (const f of fields) {
@@ -95,7 +98,11 @@ for (const layout of ['head', 'ext'] as const) {
   test(`every ${layout} field has the offset and size records.json gives`, () => {
     for (const f of records[layout]) {
       assert.equal(c.get(`${layout}.${f.name}.offset`), f.offset, `${layout}.${f.name} offset`);
-      assert.equal(c.get(`${layout}.${f.name}.size`), SIZES[f.type] * (f.count ?? 1), `${layout}.${f.name} size`);
+      assert.equal(
+        c.get(`${layout}.${f.name}.size`),
+        SIZES[f.type] * (f.count ?? 1),
+        `${layout}.${f.name} size`,
+      );
     }
   });
 }
