@@ -103,6 +103,7 @@ void msc_post_init(msc_call *c, msc_args *a, int rc)
     (void)a;
     if (rc != MPI_SUCCESS) return;
     msc_mpi_ready = 1;
+    msc_mark_init_thread();
     PMPI_Comm_rank(MPI_COMM_WORLD, &msc_world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &msc_world_size);
     int provided = MPI_THREAD_SINGLE, flag = 0;

@@ -24,6 +24,8 @@
 #define MSC_MAX_WORDS 16
 #define MSC_MAX_ARRAYS 8
 
+/* ENTER flags bit1: the call is made from a thread other than MPI_Init's (set once MPI_Init returned). */
+#define MSC_ENTER_OTHER_THREAD 2
 /* EXIT flags bit0: a flag output (Test*, Iprobe, Improbe, Initialized, Finalized) was true. */
 #define MSC_FLAG_TRUE 1
 /* COMPLETE flags: bit1 the completed operation is a send; bit2 it is a probe (nothing was received). */
@@ -155,6 +157,8 @@ int msc_ring_take(msc_record *out, int max, int cap);
 extern _Atomic int msc_connected;
 
 void msc_enter(msc_call *c);
+/* Saves the calling thread as the MPI_Init thread (ENTER flags bit1 marks calls from any other). */
+void msc_mark_init_thread(void);
 void msc_exit(msc_call *c);
 
 /* ---- sender (msc_sender.c) ---- */

@@ -16,6 +16,12 @@ _Atomic int msc_after_finalize;
 _Atomic int msc_before_init = 1;
 _Atomic uint32_t msc_seq;
 __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
+/* Which thread this is, for ENTER flags bit1: 0 not known yet, 1 the MPI_Init thread, 2 another thread.
+ * Computed once per thread (on its first recorded call after MPI_Init returned) so the hot path pays one
+ * TLS load. */
+static __thread uint8_t tls_thread_kind __attribute__((tls_model("initial-exec")));
+static pthread_t init_thread;
+static _Atomic int init_thread_known;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -54,9 +60,27 @@ int msc_lazy_init(void)
     return atomic_load(&msc_state) == MSC_STATE_ON;
 }
 
+void msc_mark_init_thread(void)
+{
+    init_thread = pthread_self();
+    tls_thread_kind = 1;
+    atomic_store_explicit(&init_thread_known, 1, memory_order_release);
+}
+
+static uint8_t thread_kind_slow(void)
+{
+    /* Before MPI_Init returned nothing is known (and nothing is cached: the answer comes later). */
+    if (!atomic_load_explicit(&init_thread_known, memory_order_acquire)) return 0;
+    tls_thread_kind = pthread_equal(pthread_self(), init_thread) ? 1 : 2;
+    return tls_thread_kind;
+}
+
 void msc_enter(msc_call *c)
 {
-    msc_emit(MSC_KIND_ENTER, 0, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    uint8_t kind = tls_thread_kind;
+    if (MSC_UNLIKELY(kind == 0)) kind = thread_kind_slow();
+    int flags = kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
+    msc_emit(MSC_KIND_ENTER, flags, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
     if (MSC_UNLIKELY(atomic_load_explicit(&msc_attention, memory_order_relaxed))) msc_pause_point(c);
 }
 
