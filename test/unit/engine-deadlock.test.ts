@@ -213,3 +213,29 @@ test('deadlock on a duplicated communicator, where handles differ per rank', () 
     },
   ]);
 });
+
+test('MPI_Buffer_detach waits for the receiver of a pending buffered message', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.send(1, { tag: 3 }, 'MPI_Bsend').call('MPI_Buffer_detach', { buffer_addr: 0, size: 0 }, { hang: true });
+  r1?.barrier({ hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: [
+        'rank 0 waits in MPI_Buffer_detach for rank 1, rank 1 waits in MPI_Barrier for rank 0',
+        'MPI_Buffer_detach waits until every buffered message has been received',
+      ],
+      details: ['MPI_Buffer_detach waits until MPI_Bsend to rank 1, tag 3', 'MPI_Barrier on MPI_COMM_WORLD'],
+    },
+  ]);
+});
+
+test('MPI_Buffer_detach of received (or no) buffered messages blocks nobody', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.send(1, {}, 'MPI_Bsend').call('MPI_Buffer_detach', { buffer_addr: 0, size: 0 }, { hang: true });
+  r1?.recv(0).barrier({ hang: true });
+  check(job, []);
+});

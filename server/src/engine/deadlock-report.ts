@@ -160,6 +160,7 @@ function locationOf(
     }
     if (it.what.kind === 'coll') return `${call} ${d}`;
     if (it.what.kind === 'finalize') return `${call}: ${d}`;
+    if (cur?.enter.fn.cls === 'buffer_detach') return `${call} waits until ${d} is received`;
     return d;
   });
   const detail = (viaRequest ? `${call}: ` : '') + parts.join('; ');
@@ -189,6 +190,9 @@ function advice(nodes: readonly Node[]): string {
   const kinds = new Set(nodes.flatMap((n) => n.holding.map((it) => it.what.kind)));
   if (nodes.some((n) => n.holding.some((it) => it.what.kind === 'coll' && it.what.mismatch.length > 0))) {
     return 'Every rank of a communicator must call the same collectives, with the same root, in the same order.';
+  }
+  if (nodes.some((n) => n.b.track.cur?.enter.fn.cls === 'buffer_detach')) {
+    return 'MPI_Buffer_detach waits until every buffered message has been received: detach the buffer only once the receivers are sure to post their receives (after the point where they wait for this rank), or receive before waiting.';
   }
   if (nodes.some((n) => n.hopeless)) {
     return 'Make every receive (and collective) have its matching send (and call) on the other rank before that rank calls MPI_Finalize.';

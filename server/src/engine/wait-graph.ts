@@ -70,6 +70,8 @@ const BLOCKING = new Set([
   'collective',
   'comm_create',
   'finalize',
+  // MPI_Buffer_detach returns only once every message in the attached buffer has been transmitted.
+  'buffer_detach',
 ]);
 
 export function isBlockingClass(cls: string): boolean {
@@ -190,6 +192,14 @@ function itemsOf(
       if (item) items.push(item);
       break;
     }
+    case 'buffer_detach':
+      // AND over the receivers of this rank's buffered messages not yet received (none: it returns).
+      for (const s of st.matcher.unmatched()) {
+        if (s.rank === t.rank && s.mode === 'buffered' && !s.matched) {
+          items.push({ ...sendItem(s, -1), satisfied: will.has(s) });
+        }
+      }
+      break;
     case 'finalize': {
       const missing = st.tracks
         .filter((o) => o !== t && !o.inFinalize && o.ended === undefined)
