@@ -72,55 +72,70 @@ function running(pid: number): boolean {
   }
 }
 
-describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, () => {
-  let dir: string;
-  let source: string;
-  let server: DapServer;
-  let dc: DebugClient;
+interface AdapterJob {
+  readonly dir: string;
+  readonly source: string;
+  readonly program: string;
+  readonly dc: DebugClient;
+}
 
+/**
+ * Inside a describe: compiles `code` as NAME.c with `mpicc -g -O0` into a fresh folder, serves the debug
+ * adapter and connects a DebugClient to it; afterwards ends every process of the job that is still there
+ * and fails when one outlived the test.
+ */
+function adapterOnProgram(name: string, code: string, mpicc = 'mpicc'): AdapterJob {
+  const job = {} as { -readonly [K in keyof AdapterJob]: AdapterJob[K] } & { server: DapServer };
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mpiscope-dap-'));
-    source = join(dir, 'ring.c');
-    writeFileSync(source, RING);
-    execFileSync('mpicc', ['-g', '-O0', source, '-o', join(dir, 'ring')], { timeout: 60_000 });
-    server = await serveDebugAdapter({ startSession, token: 't' });
-    dc = new DebugClient('node', 'unused', 'mpi');
-    await dc.start(server.port);
+    job.dir = mkdtempSync(join(tmpdir(), `mpiscope-${name}-`));
+    job.source = join(job.dir, `${name}.c`);
+    job.program = join(job.dir, name);
+    writeFileSync(job.source, code);
+    execFileSync(mpicc, ['-g', '-O0', job.source, '-o', job.program], { timeout: 60_000 });
+    job.server = await serveDebugAdapter({ startSession, token: 't' });
+    job.dc = new DebugClient('node', 'unused', 'mpi');
+    await job.dc.start(job.server.port);
   });
-
   after(async () => {
-    await dc.stop();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await job.dc.stop();
+    await job.server.close();
+    const left = killLeftovers(job.dir);
+    rmSync(job.dir, { recursive: true, force: true });
+    assert.deepEqual(left, [], 'no process of the job outlived it');
   });
+  return job;
+}
+
+describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, () => {
+  const job = adapterOnProgram('ring', RING);
 
   it('stops on the deadlock with both ranks in MPI_Recv, then terminates every process', async () => {
     let stdout = '';
-    dc.on('output', (e: DebugProtocol.OutputEvent) => {
+    job.dc.on('output', (e: DebugProtocol.OutputEvent) => {
       if (e.body.category === 'stdout') stdout += e.body.output;
     });
-    const stopped = dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
+    const stopped = job.dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
     await Promise.all([
-      dc.configurationSequence(),
-      dc.launch({ program: join(dir, 'ring'), np: 2, cwd: dir, deadlockTimeout: 5, __mpiscopeToken: 't' }),
+      job.dc.configurationSequence(),
+      job.dc.launch({ program: job.program, np: 2, cwd: job.dir, deadlockTimeout: 5, __mpiscopeToken: 't' }),
     ]);
     const event = await stopped;
     assert.equal(event.body.reason, 'exception');
     assert.match(stdout, /^\[rank 0\] ready 0$/m, 'output is attributed to its rank');
     assert.match(stdout, /^\[rank 1\] ready 1$/m);
-    const info = await dc.exceptionInfoRequest({ threadId: event.body.threadId ?? 1 });
+    const info = await job.dc.exceptionInfoRequest({ threadId: event.body.threadId ?? 1 });
     assert.equal(info.body.exceptionId, 'deadlock');
 
-    const threads = (await dc.threadsRequest()).body.threads;
+    const threads = (await job.dc.threadsRequest()).body.threads;
     assert.equal(threads.length, 2);
     for (const t of threads) assert.match(t.name, /^rank \d — MPI_Recv/);
     const lines = new Set<number>();
     const pids: number[] = [];
     for (const t of threads) {
-      const top = (await dc.stackTraceRequest({ threadId: t.id })).body.stackFrames[0];
-      assert.equal(top?.source?.path, source);
+      const top = (await job.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames[0];
+      assert.equal(top?.source?.path, job.source);
       lines.add(top?.line ?? 0);
-      const vars = await dc.variablesRequest({ variablesReference: top?.id ?? 0 });
+      const vars = await job.dc.variablesRequest({ variablesReference: top?.id ?? 0 });
       const pid = Number(vars.body.variables.find((v) => v.name === 'pid')?.value);
       assert.ok(pid > 0, 'the rank reported its pid');
       pids.push(pid);
@@ -130,8 +145,8 @@ describe('debug adapter on a real 2-rank deadlock', { skip, timeout: 60_000 }, (
       [11, 14],
     );
 
-    const terminated = dc.waitForEvent('terminated', 20_000);
-    await dc.terminateRequest();
+    const terminated = job.dc.waitForEvent('terminated', 20_000);
+    await job.dc.terminateRequest();
     await terminated;
     for (const pid of pids) assert.ok(!running(pid), `rank process ${pid} is gone`);
   });
@@ -209,44 +224,25 @@ int main(int argc, char **argv)
 `;
 
 describe('debug adapter function breakpoints on a real job', { skip, timeout: 60_000 }, () => {
-  let dir: string;
-  let server: DapServer;
-  let dc: DebugClient;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mpiscope-bp-'));
-    writeFileSync(join(dir, 'barrier.c'), BARRIER);
-    execFileSync('mpicc', ['-g', '-O0', join(dir, 'barrier.c'), '-o', join(dir, 'barrier')], {
-      timeout: 60_000,
-    });
-    server = await serveDebugAdapter({ startSession, token: 't' });
-    dc = new DebugClient('node', 'unused', 'mpi');
-    await dc.start(server.port);
-  });
-
-  after(async () => {
-    await dc.stop();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const job = adapterOnProgram('barrier', BARRIER);
 
   it('holds the job at MPI_Barrier, and continue lets it complete', async () => {
-    const initialized = dc.waitForEvent('initialized');
-    const stopped = dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
-    const launched = dc.launch({ program: join(dir, 'barrier'), np: 2, cwd: dir, __mpiscopeToken: 't' });
+    const initialized = job.dc.waitForEvent('initialized');
+    const stopped = job.dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+    const launched = job.dc.launch({ program: job.program, np: 2, cwd: job.dir, __mpiscopeToken: 't' });
     await initialized;
-    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
-    await dc.configurationDoneRequest();
+    await job.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
+    await job.dc.configurationDoneRequest();
     await launched;
     const event = await stopped;
     assert.equal(event.body.reason, 'function breakpoint');
     const threadId = event.body.threadId ?? 1;
-    const top = (await dc.stackTraceRequest({ threadId })).body.stackFrames[0];
+    const top = (await job.dc.stackTraceRequest({ threadId })).body.stackFrames[0];
     assert.equal(top?.line, 6);
     assert.match(top?.name ?? '', /^MPI_Barrier/);
 
-    const exited = dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
-    await dc.continueRequest({ threadId });
+    const exited = job.dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
+    await job.dc.continueRequest({ threadId });
     assert.equal((await exited).body.exitCode, 0);
   });
 });
@@ -289,59 +285,38 @@ for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
     `held ranks on a real job (${mpicc})`,
     { skip: skip ?? missingCompiler(mpicc), timeout: 60_000 },
     () => {
-      let dir: string;
-      let source: string;
-      let server: DapServer;
-      let dc: DebugClient;
-
-      before(async () => {
-        dir = mkdtempSync(join(tmpdir(), 'mpiscope-held-'));
-        source = join(dir, 'loop.c');
-        writeFileSync(source, LOOP);
-        execFileSync(mpicc, ['-g', '-O0', source, '-o', join(dir, 'loop')], { timeout: 60_000 });
-        server = await serveDebugAdapter({ startSession, token: 't' });
-        dc = new DebugClient('node', 'unused', 'mpi');
-        await dc.start(server.port);
-      });
-
-      after(async () => {
-        await dc.stop();
-        await server.close();
-        const left = killLeftovers(dir);
-        rmSync(dir, { recursive: true, force: true });
-        assert.deepEqual(left, [], 'no process of the job outlived it');
-      });
+      const job = adapterOnProgram('loop', LOOP, mpicc);
 
       it('stops at every hit of the same call site, with the caller as a deeper frame', async () => {
-        const initialized = dc.waitForEvent('initialized');
-        let stopped = dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
-        const launched = dc.launch({ program: join(dir, 'loop'), np: 2, cwd: dir, __mpiscopeToken: 't' });
+        const initialized = job.dc.waitForEvent('initialized');
+        let stopped = job.dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+        const launched = job.dc.launch({ program: job.program, np: 2, cwd: job.dir, __mpiscopeToken: 't' });
         await initialized;
-        await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
-        await dc.configurationDoneRequest();
+        await job.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
+        await job.dc.configurationDoneRequest();
         await launched;
         for (let hit = 0; hit < 2; hit++) {
           const event = await stopped;
           assert.equal(event.body.reason, 'function breakpoint', `hit ${hit}`);
           const threadId = event.body.threadId ?? 1;
-          const frames = (await dc.stackTraceRequest({ threadId })).body.stackFrames;
+          const frames = (await job.dc.stackTraceRequest({ threadId })).body.stackFrames;
           // The name says what the call waits for once the rank's state has caught up with the stop.
           assert.match(frames[0]?.name ?? '', /^MPI_Barrier( on MPI_COMM_WORLD)? in step$/, `hit ${hit}`);
           assert.deepEqual(
             frames.map((f) => [f.source?.path, f.line]),
             [
-              [source, 4],
-              [source, 10],
+              [job.source, 4],
+              [job.source, 10],
             ],
             `hit ${hit}: the barrier in step, called from main`,
           );
           assert.equal(frames[1]?.name, 'main');
-          stopped = dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+          stopped = job.dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
           if (hit === 1) break;
-          await dc.continueRequest({ threadId });
+          await job.dc.continueRequest({ threadId });
         }
-        const exited = dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
-        await dc.continueRequest({ threadId: 1 });
+        const exited = job.dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
+        await job.dc.continueRequest({ threadId: 1 });
         assert.equal((await exited).body.exitCode, 0);
       });
     },
@@ -380,57 +355,36 @@ for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
     `blocked ranks on a real deadlock (${mpicc})`,
     { skip: skip ?? missingCompiler(mpicc), timeout: 60_000 },
     () => {
-      let dir: string;
-      let source: string;
-      let server: DapServer;
-      let dc: DebugClient;
-
-      before(async () => {
-        dir = mkdtempSync(join(tmpdir(), 'mpiscope-blocked-'));
-        source = join(dir, 'deep.c');
-        writeFileSync(source, DEEP_RING);
-        execFileSync(mpicc, ['-g', '-O0', source, '-o', join(dir, 'deep')], { timeout: 60_000 });
-        server = await serveDebugAdapter({ startSession, token: 't' });
-        dc = new DebugClient('node', 'unused', 'mpi');
-        await dc.start(server.port);
-      });
-
-      after(async () => {
-        await dc.stop();
-        await server.close();
-        const left = killLeftovers(dir);
-        rmSync(dir, { recursive: true, force: true });
-        assert.deepEqual(left, [], 'no process of the job outlived it');
-      });
+      const job = adapterOnProgram('deep', DEEP_RING, mpicc);
 
       it('shows each blocked rank inside the helper, called from main', async () => {
-        const stopped = dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
+        const stopped = job.dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
         await Promise.all([
-          dc.configurationSequence(),
-          dc.launch({
-            program: join(dir, 'deep'),
+          job.dc.configurationSequence(),
+          job.dc.launch({
+            program: job.program,
             np: 2,
-            cwd: dir,
+            cwd: job.dir,
             deadlockTimeout: 5,
             __mpiscopeToken: 't',
           }),
         ]);
         assert.equal((await stopped).body.reason, 'exception');
-        for (const t of (await dc.threadsRequest()).body.threads) {
-          const frames = (await dc.stackTraceRequest({ threadId: t.id })).body.stackFrames;
+        for (const t of (await job.dc.threadsRequest()).body.threads) {
+          const frames = (await job.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames;
           assert.match(frames[0]?.name ?? '', /^MPI_Recv .* in wait_for$/, t.name);
           assert.deepEqual(
             frames.map((f) => [f.source?.path, f.line]),
             [
-              [source, 4],
-              [source, 11],
+              [job.source, 4],
+              [job.source, 11],
             ],
             `${t.name}: the receive in wait_for, called from main`,
           );
           assert.equal(frames[1]?.name, 'main');
         }
-        const terminated = dc.waitForEvent('terminated', 20_000);
-        await dc.terminateRequest();
+        const terminated = job.dc.waitForEvent('terminated', 20_000);
+        await job.dc.terminateRequest();
         await terminated;
       });
     },
