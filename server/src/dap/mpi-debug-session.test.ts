@@ -253,6 +253,22 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.equal(s.paused, false);
   });
 
+  it('says a paused rank still computing is held at its next MPI call, until it is', async () => {
+    const s = await launch();
+    s.rank({ rank: 0, state: 'running' });
+    const before = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+    assert.equal(before[0]?.name, '(running, not in MPI)');
+    const stopped = dc.waitForEvent('stopped');
+    await dc.pauseRequest({ threadId: 1 });
+    await stopped;
+    const pausing = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+    assert.equal(pausing[0]?.name, '(running, not in MPI: held at its next MPI call)');
+    s.held({ rank: 0, seq: 5, function: 'MPI_Recv', reason: 'pause', site: 0x20 });
+    await new Promise((r) => setImmediate(r));
+    const held = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+    assert.equal(held[0]?.name, 'MPI_Recv in main');
+  });
+
   it('steps a rank to its next MPI call', async () => {
     const s = await launch();
     s.rank(blocked(0, 1, 0x10));

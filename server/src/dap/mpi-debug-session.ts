@@ -162,7 +162,13 @@ export class MpiDebugSession extends DebugSession {
       const place = held.site !== 0 ? await this.resolve(rank, held.site) : undefined;
       frames.push(this.frame(base, same ? call.detail || call.call : held.function, place));
     } else if (!call || (state.state !== 'in-call' && state.state !== 'blocked')) {
-      const label = new StackFrame(base, state ? `(${state.state}, not in MPI)` : '(not connected yet)');
+      // A pause holds a rank at its next MPI call: until then it runs, and the Call Stack says so.
+      const text = !state
+        ? '(not connected yet)'
+        : this.stopped && state.state === 'running'
+          ? '(running, not in MPI: held at its next MPI call)'
+          : `(${state.state}, not in MPI)`;
+      const label = new StackFrame(base, text);
       label.presentationHint = 'label';
       frames.push(label);
     } else {
