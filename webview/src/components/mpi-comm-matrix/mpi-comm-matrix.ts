@@ -1,6 +1,7 @@
 import { html, LitElement } from 'lit';
 import type { TimelineStore } from '../../store/timeline-store';
 import { resolvePalette } from '../../view/palette';
+import { FrameDriver } from '../../view/frame-driver';
 import { formatBytes } from '../../view/time-format';
 import { cellAt, heat, matrixGeometry, type MatrixGeometry } from './matrix-scale';
 import { commMatrixStyles } from './mpi-comm-matrix.styles';
@@ -16,27 +17,10 @@ export class MpiCommMatrix extends LitElement {
   store: TimelineStore | undefined;
   private readout = 'Hover a cell: bytes from the row rank to the column rank.';
   private geometry: MatrixGeometry = matrixGeometry(0, 0, 0);
-  private resize: ResizeObserver | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private frame = 0;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.resize = new ResizeObserver(() => this.schedule());
-    this.resize.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.resize?.disconnect();
-    this.unsubscribe?.();
-  }
+  private readonly frames = new FrameDriver(this, () => this.draw());
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
-    if (changed.has('store')) {
-      this.unsubscribe?.();
-      this.unsubscribe = this.store?.onChange(() => this.schedule());
-    }
+    if (changed.has('store')) this.frames.watch(this.store);
   }
 
   protected override render() {
@@ -47,7 +31,7 @@ export class MpiCommMatrix extends LitElement {
   }
 
   protected override updated(): void {
-    this.schedule();
+    this.frames.schedule();
   }
 
   private describe(): string {
@@ -62,14 +46,6 @@ export class MpiCommMatrix extends LitElement {
       }
     }
     return `Communication matrix of ${s.ranks} ranks: ${pairs} sender-receiver pairs exchanged ${formatBytes(total)}.`;
-  }
-
-  private schedule(): void {
-    if (this.frame !== 0) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
   }
 
   private draw(): void {

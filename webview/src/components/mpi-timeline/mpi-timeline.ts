@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import type { TimelineStore } from '../../store/timeline-store';
 import { describeHit, type HitText } from '../../view/describe-hit';
+import { FrameDriver } from '../../view/frame-driver';
 import { blockedRanks, drawTimeline, type SpanRef } from '../../view/draw-timeline';
 import { hitTest, type Hit } from '../../view/hit-test';
 import { layoutLanes, type LaneLayout } from '../../view/lane-layout';
@@ -39,31 +40,19 @@ export class MpiTimeline extends LitElement {
   private hovered: SpanRef | undefined;
   private selected: SpanRef | undefined;
   private drag: { x: number; y: number; moved: boolean } | undefined;
-  private frame = 0;
   private size = { width: 0, height: 0 };
-  private resize: ResizeObserver | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private readonly frames = new FrameDriver(
+    this,
+    () => this.draw(),
+    () => this.measure(),
+  );
   private drawnVersion = -1;
   /** Last frame's draw time in ms, for the benchmark page. */
   lastDrawMs = 0;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.resize = new ResizeObserver(() => this.measure());
-    this.resize.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.resize?.disconnect();
-    this.unsubscribe?.();
-    cancelAnimationFrame(this.frame);
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('store')) {
-      this.unsubscribe?.();
-      this.unsubscribe = this.store?.onChange(() => this.schedule());
+      this.frames.watch(this.store);
       this.follow = true;
     }
     if (changed.has('focusFinding')) this.schedule();
@@ -136,11 +125,7 @@ export class MpiTimeline extends LitElement {
   }
 
   private schedule(): void {
-    if (this.frame !== 0) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
+    this.frames.schedule();
   }
 
   private draw(): void {
