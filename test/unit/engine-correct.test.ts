@@ -155,3 +155,59 @@ test('a loop of one wildcard receive over interchangeable messages is not a race
   finalizeAll(job);
   check(job, []);
 });
+
+test('wildcard receives separated by a barrier are not a race', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks;
+  r0?.recv(ANY, { got: [1, 0] });
+  r0?.barrier();
+  r0?.recv(ANY, { got: [2, 0] });
+  r1?.send(0);
+  r1?.barrier();
+  r2?.barrier();
+  r2?.send(0);
+  finalizeAll(job);
+  check(job, []);
+});
+
+test('a race after a thousand token-ordered wildcard receives is still found', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks;
+  for (let i = 0; i < 500; i++) {
+    r0?.recv(ANY, { got: [1, 0] });
+    r0?.send(2, { tag: 1 });
+    r0?.recv(ANY, { got: [2, 0] });
+    r0?.send(1, { tag: 1 });
+    r1?.send(0);
+    r1?.recv(0, { tag: 1 });
+    r2?.recv(0, { tag: 1 });
+    r2?.send(0);
+  }
+  r0?.recv(ANY, { tag: ANY, got: [2, 5] });
+  r0?.recv(ANY, { tag: ANY, got: [1, 4] });
+  r1?.send(0, { tag: 4 });
+  r2?.send(0, { tag: 5 });
+  finalizeAll(job);
+  check(job, [
+    {
+      kind: 'message-race',
+      ranks: [0, 2, 1],
+      message: ["Rank 0's MPI_Recv from any rank took the message of rank 2"],
+    },
+  ]);
+});
+
+test('a potential deadlock after a thousand iterations of a correct exchange is still found', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  for (let i = 0; i < 1000; i++) {
+    r0?.send(1).recv(1);
+    r1?.recv(0).send(0);
+    r0?.barrier();
+    r1?.barrier();
+  }
+  r0?.send(1, { site: 0x17 }).recv(1);
+  r1?.send(0, { site: 0x17 }).recv(0);
+  finalizeAll(job);
+  check(job, [{ kind: 'potential-deadlock', ranks: [0, 1], message: ['rank 0 waits in MPI_Send'] }]);
+});

@@ -7,81 +7,60 @@
 import type { EngineFinding } from './types';
 import { describeOp } from './describe';
 import type { P2pOp, RecvOp, SendOp } from './ops';
-import type { Replay, Step } from './replay';
+import { runCausally } from './causal-order';
+import type { Replay } from './replay';
 import { ANY_SOURCE, ANY_TAG } from './types';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the check is skipped. */
 const MAX_RANKS = 512;
+/**
+ * How many of each sender's concurrent sends are looked at as rivals of a wildcard receive: the latest ones,
+ * which are the ones still in flight when it chose. Bounds the check on long runs of many wildcard receives.
+ */
+const RIVAL_WINDOW = 64;
 
 export function messageRaces(replay: Replay, worldSize: number): EngineFinding[] {
-  if (!replay.enabled || worldSize > MAX_RANKS) return [];
+  if (!replay.enabled || worldSize > MAX_RANKS || replay.wildcardMatches === 0) return [];
   const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
   const n = Math.max(worldSize, (ranks[ranks.length - 1] ?? 0) + 1);
   const vc = new Map<number, Int32Array>(ranks.map((r) => [r, new Int32Array(n)]));
   const sentAt = new Map<P2pOp, Int32Array>();
   const recvTime = new Map<RecvOp, number>();
   const recvOrder = new Map<RecvOp, number>();
-  const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
-  const arrived = new Map<string, number[]>();
-  const here = new Set<number>();
 
   const clock = (r: number) => vc.get(r) as Int32Array;
   const merge = (into: Int32Array, from: Int32Array) => {
     for (let i = 0; i < into.length; i++) if ((from[i] ?? 0) > (into[i] ?? 0)) into[i] = from[i] ?? 0;
   };
-  // Execute in causal order: a receive waits until its send has been executed; a collective until all arrived.
-  const can = (r: number, s: Step): boolean => {
-    if (s.k === 'post') return true;
-    if (s.k === 'wait') {
-      if (s.op.kind === 'send') return true;
-      const p = replay.peer.get(s.op);
-      return p === undefined || sentAt.has(p);
-    }
-    const key = `${s.comm.id}:${s.index}`;
-    if (!here.has(r)) {
-      arrived.set(key, [...(arrived.get(key) ?? []), r]);
-      here.add(r);
-    }
-    const who = arrived.get(key) ?? [];
-    if (who.length < s.comm.size) return false;
-    const joined = new Int32Array(n);
-    for (const m of who) merge(joined, clock(m));
-    for (const m of who) merge(clock(m), joined);
-    return true;
-  };
-  for (let progress = true; progress;) {
-    progress = false;
-    for (const r of ranks) {
-      const steps = replay.steps.get(r) ?? [];
-      let i = pos.get(r) ?? 0;
+  runCausally(replay, false, {
+    collective(members) {
+      const joined = new Int32Array(n);
+      for (const m of members) merge(joined, clock(m));
+      for (const m of members) merge(clock(m), joined);
+    },
+    step(r, s, i) {
       const c = clock(r);
-      while (i < steps.length) {
-        const s = steps[i] as Step;
-        if (!can(r, s)) break;
-        here.delete(r);
-        c[r] = (c[r] ?? 0) + 1;
-        if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
-        if (s.k === 'wait' && s.op.kind !== 'send') {
-          const p = replay.peer.get(s.op);
-          const at = p === undefined ? undefined : sentAt.get(p);
-          if (at !== undefined) merge(c, at);
-          recvTime.set(s.op, c[r] ?? 0);
-          recvOrder.set(s.op, i);
-        }
-        i++;
-        progress = true;
+      c[r] = (c[r] ?? 0) + 1;
+      if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
+      if (s.k === 'wait' && s.op.kind !== 'send') {
+        const p = replay.peer.get(s.op);
+        const at = p === undefined ? undefined : sentAt.get(p);
+        if (at !== undefined) merge(c, at);
+        recvTime.set(s.op, c[r] ?? 0);
+        recvOrder.set(s.op, i);
       }
-      pos.set(r, i);
-    }
-  }
+    },
+  });
 
-  // Sends to each rank, to look for the one that could have been taken instead.
-  const sendsTo = new Map<number, SendOp[]>();
+  // Sends to each rank, per sender in the sender's order (sentAt's order is the order the steps ran).
+  const sendsTo = new Map<number, Map<number, SendOp[]>>();
   for (const op of sentAt.keys()) {
     if (op.kind !== 'send') continue;
-    let l = sendsTo.get(op.dest);
-    if (l === undefined) sendsTo.set(op.dest, (l = []));
-    l.push(op);
+    let bySender = sendsTo.get(op.dest);
+    if (bySender === undefined) sendsTo.set(op.dest, (bySender = new Map<number, SendOp[]>()));
+    const l = bySender.get(op.rank);
+    if (l === undefined) bySender.set(op.rank, [op]);
+    else l.push(op);
   }
   const wildBy = new Map<number, RecvOp[]>();
   for (const op of recvTime.keys()) {
@@ -91,26 +70,42 @@ export function messageRaces(replay: Replay, worldSize: number): EngineFinding[]
     l.push(op);
   }
   const findings: EngineFinding[] = [];
+  const bytes = (s: SendOp) => s.count * (s.dtype?.size ?? 1);
   for (const r of ranks) {
     const wild = (wildBy.get(r) ?? []).sort((a, b) => (recvOrder.get(a) ?? 0) - (recvOrder.get(b) ?? 0));
+    const senders = [...(sendsTo.get(r) ?? new Map<number, SendOp[]>())].sort((a, b) => a[0] - b[0]);
     for (const recv of wild) {
       const took = replay.peer.get(recv) as SendOp;
       const myTime = recvTime.get(recv) ?? 0;
       const myOrder = recvOrder.get(recv) ?? 0;
-      const bytes = (s: SendOp) => s.count * (s.dtype?.size ?? 1);
-      const rivals = (sendsTo.get(r) ?? []).filter((s) => {
-        if (s === took || s.rank === took.rank || s.comm !== recv.comm) return false;
+      const isRival = (s: SendOp): boolean => {
+        if (s.comm !== recv.comm) return false;
         if (recv.tag !== ANY_TAG && s.tag !== recv.tag) return false;
         // The rival must have been available: received later by this rank (a send never received is an
         // unmatched message, not a race).
         const other = replay.peer.get(s) as RecvOp | undefined;
         if (other === undefined || other.rank !== r || (recvOrder.get(other) ?? Infinity) <= myOrder)
           return false;
-        // Concurrent: its sender had not heard of this receive when it sent.
-        if (((sentAt.get(s) as Int32Array)[r] ?? 0) >= myTime) return false;
         // Observable: interchangeable messages (same tag and length, taken by the same call) are no race.
         return s.tag !== took.tag || bytes(s) !== bytes(took) || other.site !== recv.site;
-      });
+      };
+      const rivals: SendOp[] = [];
+      for (const [sender, list] of senders) {
+        if (sender === took.rank) continue;
+        // Concurrent sends (the sender had not heard of this receive) are a prefix of the sender's sends:
+        // its clock's entry for this rank only grows. Look at the last RIVAL_WINDOW of them.
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (((sentAt.get(list[mid] as SendOp) as Int32Array)[r] ?? 0) < myTime) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let j = Math.max(0, lo - RIVAL_WINDOW); j < lo; j++) {
+          const s = list[j] as SendOp;
+          if (isRival(s)) rivals.push(s);
+        }
+      }
       if (rivals.length === 0) continue;
       const rival = rivals[0] as SendOp;
       findings.push({

@@ -4,9 +4,10 @@
  * then replays them with every standard send synchronous (it completes only once its receive is posted).
  * If the replay gets stuck on such sends, the run completed only thanks to buffering.
  */
+import { runCausally } from './causal-order';
 import type { CommInfo } from './comms';
 import { describeOp } from './describe';
-import type { EngineFinding, RawLocation } from './types';
+import { ANY_SOURCE, type EngineFinding, type RawLocation } from './types';
 import type { P2pOp, RecvOp, SendOp } from './ops';
 
 export type Step =
@@ -24,6 +25,8 @@ export class Replay {
   readonly peer = new Map<P2pOp, P2pOp>();
   private count = 0;
   enabled = true;
+  /** Receives with MPI_ANY_SOURCE that took a message: without any, there is no message race to look for. */
+  wildcardMatches = 0;
 
   private add(rank: number, step: Step): void {
     if (!this.enabled) return;
@@ -58,45 +61,14 @@ export class Replay {
     if (!this.enabled) return;
     this.peer.set(s, r);
     this.peer.set(r, s);
+    if (r.source === ANY_SOURCE) this.wildcardMatches++;
   }
 
   /** Replays with synchronous standard sends; a finding when that gets stuck on them. */
   run(): EngineFinding | undefined {
     if (!this.enabled) return undefined;
-    const ranks = [...this.steps.keys()].sort((a, b) => a - b);
-    const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
-    const posted = new Set<P2pOp>();
-    const arrived = new Map<string, number>();
-    const here = new Map<number, boolean>(); // arrived at its current collective step already
-    const can = (rank: number, s: Step): boolean => {
-      if (s.k === 'post') return true;
-      if (s.k === 'wait') {
-        const p = this.peer.get(s.op);
-        return p === undefined || posted.has(p);
-      }
-      const key = `${s.comm.id}:${s.index}`;
-      if (here.get(rank) !== true) {
-        arrived.set(key, (arrived.get(key) ?? 0) + 1);
-        here.set(rank, true);
-      }
-      return (arrived.get(key) ?? 0) >= s.comm.size;
-    };
-    for (let progress = true; progress;) {
-      progress = false;
-      for (const r of ranks) {
-        const steps = this.steps.get(r) ?? [];
-        let i = pos.get(r) ?? 0;
-        while (i < steps.length) {
-          const s = steps[i] as Step;
-          if (!can(r, s)) break;
-          if (s.k === 'post') posted.add(s.op);
-          here.set(r, false);
-          i++;
-          progress = true;
-        }
-        pos.set(r, i);
-      }
-    }
+    const pos = runCausally(this, true);
+    const ranks = [...pos.keys()];
     const stuck = ranks
       .map((r) => ({ r, s: this.steps.get(r)?.[pos.get(r) ?? 0] }))
       .filter((x): x is { r: number; s: Step } => x.s !== undefined);

@@ -1,0 +1,83 @@
+/**
+ * Runs the ranks' recorded steps (replay.ts) in an order where every step comes after its causes: a wait for
+ * a receive after the post of the send it took, a collective after every member arrived at it, and — when
+ * sends are synchronous — a wait for a send after the post of its receive. Each rank runs until it blocks
+ * and is woken by the step that releases it, so the cost is linear in the steps (a round-robin over the
+ * ranks costs a pass over every rank for each few steps of a tightly coupled run).
+ */
+import type { P2pOp } from './ops';
+import type { Replay, Step } from './replay';
+
+export interface CausalVisitor {
+  /** A step runs; `index` is its position in its rank's list. */
+  step?(rank: number, step: Step, index: number): void;
+  /** Every member of a collective instance has arrived (before any of them runs the step). */
+  collective?(members: readonly number[]): void;
+}
+
+/** Each rank's position when nothing more can run: its list's length, or the step it is stuck at. */
+export function runCausally(
+  replay: Replay,
+  synchronousSends: boolean,
+  visit: CausalVisitor = {},
+): Map<number, number> {
+  const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
+  const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
+  const posted = new Set<P2pOp>();
+  const waitingFor = new Map<P2pOp, number[]>();
+  /** Collective instance → the members that arrived (until all did). */
+  const arrived = new Map<string, number[]>();
+  /** Collective instances every member reached → members still to run the step. */
+  const open = new Map<string, number>();
+  const ready = [...ranks].reverse();
+
+  const blocked = (r: number, s: Step): boolean => {
+    if (s.k === 'post') return false;
+    if (s.k === 'wait') {
+      if (s.op.kind === 'send' && !synchronousSends) return false;
+      const p = replay.peer.get(s.op);
+      if (p === undefined || posted.has(p)) return false;
+      const l = waitingFor.get(p);
+      if (l === undefined) waitingFor.set(p, [r]);
+      else l.push(r);
+      return true;
+    }
+    const key = `${s.comm.id}:${s.index}`;
+    const left = open.get(key);
+    if (left !== undefined) {
+      if (left <= 1) open.delete(key);
+      else open.set(key, left - 1);
+      return false;
+    }
+    let who = arrived.get(key);
+    if (who === undefined) arrived.set(key, (who = []));
+    who.push(r);
+    if (who.length < s.comm.size) return true;
+    arrived.delete(key);
+    visit.collective?.(who);
+    if (who.length > 1) open.set(key, who.length - 1);
+    for (const m of who) if (m !== r) ready.push(m);
+    return false;
+  };
+
+  for (let r = ready.pop(); r !== undefined; r = ready.pop()) {
+    const steps = replay.steps.get(r) ?? [];
+    let i = pos.get(r) ?? 0;
+    while (i < steps.length) {
+      const s = steps[i] as Step;
+      if (blocked(r, s)) break;
+      visit.step?.(r, s, i);
+      if (s.k === 'post') {
+        posted.add(s.op);
+        const woken = waitingFor.get(s.op);
+        if (woken !== undefined) {
+          waitingFor.delete(s.op);
+          ready.push(...woken);
+        }
+      }
+      i++;
+    }
+    pos.set(r, i);
+  }
+  return pos;
+}
