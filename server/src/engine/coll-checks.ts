@@ -6,6 +6,7 @@
 import type { CollCall, CollInstance, CommInfo } from './comms';
 import { describeData, opNames, signatureMismatch, type DtypeInfo } from './datatypes';
 import type { EngineState } from './engine-state';
+import { checkPairs, type CollReport } from './coll-pairs';
 import { list, num } from './fn-roles';
 import type { FindingKind, RawLocation } from './types';
 
@@ -105,7 +106,41 @@ export function checkCollectiveData(st: EngineState, comm: CommInfo, inst: CollI
     return;
   }
 
-  // Rooted gathers and scatters: what each member gives or takes against what the root expects for it.
+  if (coll === 'reduce_scatter') {
+    checkSameCounts(calls, report);
+    return;
+  }
+  checkRootedCounts(st, comm, calls, coll, report);
+  checkPairs(st, comm, inst.calls, coll, report);
+}
+
+/** MPI_Reduce_scatter: every member must pass the same recvcounts (the blocks each one gets). */
+function checkSameCounts(calls: readonly CollCall[], report: CollReport): void {
+  const [ref, ...rest] = calls;
+  if (ref === undefined) return;
+  const counts = (c: CollCall) => list(c.enter, 'rcounts').join(',');
+  const off = rest.filter((c) => counts(c) !== counts(ref));
+  if (off.length === 0) return;
+  report(
+    'count-mismatch',
+    `Rank ${ref.rank} passes recvcounts [${counts(ref)}] but ${off.map((c) => `rank ${c.rank} passes [${counts(c)}]`).join(', ')}. Every rank must pass the same recvcounts`,
+    [ref, ...off].map((c) => ({
+      rank: c.rank,
+      site: c.site,
+      call: c.fn,
+      detail: `${c.fn} with recvcounts [${counts(c)}]`,
+    })),
+  );
+}
+
+/** Rooted gathers and scatters: what each member gives or takes against what the root expects for it. */
+function checkRootedCounts(
+  st: EngineState,
+  comm: CommInfo,
+  calls: readonly CollCall[],
+  coll: string,
+  report: CollReport,
+): void {
   const rootCall = calls.find((c) => c.root >= 0 && comm.members[c.root] === c.rank);
   if (rootCall === undefined || !['gather', 'gatherv', 'scatter', 'scatterv'].includes(coll)) return;
   const gather = coll.startsWith('gather');

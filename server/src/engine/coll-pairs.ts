@@ -1,0 +1,182 @@
+/**
+ * Collectives where every member sends to every other (allgather, allgatherv, alltoall, alltoallv,
+ * alltoallw), and the rooted ones' type signatures: for each ordered pair (i sends to j), what i gives for j
+ * must be what j expects from i — the same number of bytes (count-mismatch), then the same type signature
+ * (type-mismatch). Per-pair counts and types come from the v/w arrays. With MPI_IN_PLACE a member's own block
+ * is described by its receive arguments. Intercommunicators are left alone (their blocks go to the remote
+ * group), and so are instances of more than MAX_MEMBERS members (the check is quadratic).
+ */
+import type { CollCall, CommInfo } from './comms';
+import { describeData, signatureMismatch, type DtypeInfo } from './datatypes';
+import type { EngineState } from './engine-state';
+import { list, num } from './fn-roles';
+import type { FindingKind, RawLocation } from './types';
+
+const MAX_MEMBERS = 256;
+const IN_PLACE = -1;
+/** Pairs named in a finding's message; the rest are counted. */
+const SHOWN = 3;
+
+interface Block {
+  readonly count: number;
+  readonly dtype: DtypeInfo | undefined;
+}
+
+type BlockOf = (call: CollCall, peer: number) => Block;
+
+function typeOf(st: EngineState, call: CollCall, handle: number): DtypeInfo | undefined {
+  return st.dtypes.type(call.rank, handle);
+}
+
+/** What member `call` receives from communicator rank `peer`. */
+function recvBlock(st: EngineState, coll: string): BlockOf {
+  return (call, peer) => {
+    const e = call.enter;
+    if (coll === 'alltoallw')
+      return { count: list(e, 'rcounts')[peer] ?? 0, dtype: typeOf(st, call, list(e, 'rtypes')[peer] ?? 0) };
+    const count =
+      coll === 'allgatherv' || coll === 'alltoallv' ? (list(e, 'rcounts')[peer] ?? 0) : num(e, 0, 'rcount');
+    return { count, dtype: typeOf(st, call, num(e, 0, 'rtype')) };
+  };
+}
+
+/** What member `call` sends to communicator rank `peer`. */
+function sendBlock(st: EngineState, coll: string, self: (c: CollCall) => number): BlockOf {
+  const recv = recvBlock(st, coll);
+  return (call, peer) => {
+    const e = call.enter;
+    // In place: the member's own block of the receive buffer is what it contributes.
+    if (num(e, 0, 'sbuf') === IN_PLACE)
+      return coll.startsWith('alltoall') ? recv(call, peer) : recv(call, self(call));
+    if (coll === 'alltoallw')
+      return { count: list(e, 'scounts')[peer] ?? 0, dtype: typeOf(st, call, list(e, 'stypes')[peer] ?? 0) };
+    const count = coll === 'alltoallv' ? (list(e, 'scounts')[peer] ?? 0) : num(e, 0, 'scount');
+    return { count, dtype: typeOf(st, call, num(e, 0, 'stype')) };
+  };
+}
+
+const bytes = (b: Block): number | undefined => (b.dtype === undefined ? undefined : b.count * b.dtype.size);
+
+interface Pair {
+  readonly from: CollCall;
+  readonly to: CollCall;
+  readonly sent: Block;
+  readonly expected: Block;
+}
+
+export type CollReport = (kind: FindingKind, message: string, locations: RawLocation[]) => void;
+
+/**
+ * Checks the pairs of one collective instance whose members all entered; reports at most one finding
+ * (count-mismatch first: a type comparison of blocks of different lengths says nothing more).
+ */
+export function checkPairs(
+  st: EngineState,
+  comm: CommInfo,
+  calls: readonly (CollCall | undefined)[],
+  coll: string,
+  report: CollReport,
+): void {
+  if (comm.remote !== undefined || calls.length > MAX_MEMBERS) return;
+  const self = (c: CollCall) => comm.members.indexOf(c.rank);
+  const pairs = pairsOf(calls, coll, comm);
+  if (pairs === undefined) return;
+  const send = sendBlock(st, coll, self);
+  const recv = recvBlock(st, coll);
+  const rooted = !coll.startsWith('all');
+  const counted: Pair[] = [];
+  const typed: Pair[] = [];
+  for (const [i, j] of pairs) {
+    const from = calls[i];
+    const to = calls[j];
+    if (from === undefined || to === undefined) continue;
+    const sent = rooted && coll.startsWith('scatter') ? rootedScatter(st, from, j, coll) : send(from, j);
+    const expected = rooted && coll.startsWith('gather') ? rootedGather(st, to, i, coll) : recv(to, i);
+    const a = bytes(sent);
+    const b = bytes(expected);
+    if (a === undefined || b === undefined || sent.dtype === undefined || expected.dtype === undefined)
+      continue;
+    if (a !== b) counted.push({ from, to, sent, expected });
+    else if (signatureMismatch(sent.dtype, sent.count, expected.dtype, expected.count))
+      typed.push({ from, to, sent, expected });
+  }
+  // The rooted collectives' byte counts are checked against the root in coll-checks.ts.
+  if (counted.length > 0 && !rooted) {
+    report(
+      'count-mismatch',
+      `${describePairs(counted, true)}. What each rank sends to another must be exactly what that rank expects from it`,
+      locationsOf(counted),
+    );
+  } else if (typed.length > 0 && counted.length === 0) {
+    report(
+      'type-mismatch',
+      `${describePairs(typed, false)}. Send and receive blocks must have the same type signature (the same basic types in the same order)`,
+      locationsOf(typed),
+    );
+  }
+}
+
+/** The ordered pairs (sender, receiver) in communicator ranks, or undefined for other collectives. */
+function pairsOf(
+  calls: readonly (CollCall | undefined)[],
+  coll: string,
+  comm: CommInfo,
+): [number, number][] | undefined {
+  const n = calls.length;
+  const all: [number, number][] = [];
+  if (coll === 'allgather' || coll === 'allgatherv' || coll.startsWith('alltoall')) {
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) all.push([i, j]);
+    return all;
+  }
+  const root = calls.find((c) => c !== undefined && c.root >= 0 && comm.members[c.root] === c.rank)?.root;
+  if (root === undefined) return undefined;
+  if (coll === 'gather' || coll === 'gatherv') {
+    for (let i = 0; i < n; i++) if (i !== root) all.push([i, root]);
+    return all;
+  }
+  if (coll === 'scatter' || coll === 'scatterv') {
+    for (let j = 0; j < n; j++) if (j !== root) all.push([root, j]);
+    return all;
+  }
+  return undefined;
+}
+
+/** The root of a gather: what it expects from communicator rank `peer`. */
+function rootedGather(st: EngineState, root: CollCall, peer: number, coll: string): Block {
+  const e = root.enter;
+  const count = coll === 'gatherv' ? (list(e, 'rcounts')[peer] ?? 0) : num(e, 0, 'rcount');
+  return { count, dtype: typeOf(st, root, num(e, 0, 'rtype')) };
+}
+
+/** The root of a scatter: what it sends to communicator rank `peer`. */
+function rootedScatter(st: EngineState, root: CollCall, peer: number, coll: string): Block {
+  const e = root.enter;
+  const count = coll === 'scatterv' ? (list(e, 'scounts')[peer] ?? 0) : num(e, 0, 'scount');
+  return { count, dtype: typeOf(st, root, num(e, 0, 'stype')) };
+}
+
+function describePairs(pairs: readonly Pair[], withBytes: boolean): string {
+  const size = (b: Block) => (withBytes ? ` (${bytes(b)} bytes)` : '');
+  const shown = pairs
+    .slice(0, SHOWN)
+    .map(
+      (p) =>
+        `rank ${p.from.rank} sends ${describeData(p.sent.count, p.sent.dtype)}${size(p.sent)} to rank ${p.to.rank}, which expects ${describeData(p.expected.count, p.expected.dtype)}${size(p.expected)}`,
+    );
+  const more = pairs.length > SHOWN ? `; and ${pairs.length - SHOWN} more pairs` : '';
+  return `${shown.join('; ')}${more}`.replace(/^r/, 'R');
+}
+
+function locationsOf(pairs: readonly Pair[]): RawLocation[] {
+  const seen = new Map<number, RawLocation>();
+  for (const p of pairs) {
+    for (const [c, role] of [
+      [p.from, `sends ${describeData(p.sent.count, p.sent.dtype)} to rank ${p.to.rank}`],
+      [p.to, `expects ${describeData(p.expected.count, p.expected.dtype)} from rank ${p.from.rank}`],
+    ] as const) {
+      if (!seen.has(c.rank))
+        seen.set(c.rank, { rank: c.rank, site: c.site, call: c.fn, detail: `${c.fn} ${role}` });
+    }
+  }
+  return [...seen.values()];
+}
