@@ -126,6 +126,7 @@ void msc_post_init(msc_call *c, msc_args *a, int rc)
     msc_attention_update();
     msc_sender_start();
     msc_lifecycle_signals();
+    msc_lifecycle_errors();
 }
 
 void msc_pre_finalize(msc_call *c, msc_args *a)

@@ -3,6 +3,8 @@
  * MPI_Finalize and MPI_Abort end the stream in their class handlers. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,4 +79,53 @@ void msc_lifecycle_signals(void)
         sigemptyset(&sa.sa_mask);
         sigaction(crash_signals[i], &sa, &previous[i]);
     }
+}
+
+/* ---- MPI_ERRORS_ARE_FATAL, with the records delivered first ----
+ *
+ * A call that fails under MPI_ERRORS_ARE_FATAL never returns: MPI aborts the job from inside it, and the
+ * launcher kills every rank (MPICH's hydra with SIGKILL) before their senders drain the rings. The analyzer
+ * then sees a receive that never completed where a message was truncated, and reports the wrong bug. So the
+ * predefined communicators get this handler instead: it records the failing call's EXIT with the error code
+ * (what the call would have returned under MPI_ERRORS_RETURN), ends the stream, prints the error as MPI
+ * would, and aborts. Communicators made later inherit it; a program that sets its own handler replaces it.
+ * Not with MPISCOPE_NO_SIGNALS=1 (which leaves process-wide behaviour alone). */
+static void on_fatal_error(MPI_Comm *comm, int *code, ...)
+{
+    int err = code ? *code : MPI_ERR_OTHER;
+    if (atomic_load(&msc_state) == MSC_STATE_ON) {
+        msc_call *c = msc_tls_call;
+        if (c) {
+            c->x[0] = err;
+            c->nx = 1;
+            msc_exit(c);
+        }
+        msc_sender_finish(MSC_END_ABORT, err, 1, flush_timeout_ms());
+    }
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (PMPI_Error_string(err, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "error code %d", err);
+    fprintf(stderr, "Rank %d: fatal MPI error: %s (MPI_ERRORS_ARE_FATAL: aborting the job)\n", msc_world_rank, text);
+    fflush(stderr);
+    PMPI_Abort(comm ? *comm : MPI_COMM_WORLD, err);
+}
+
+static void replace_fatal(MPI_Comm comm, MPI_Errhandler ours)
+{
+    MPI_Errhandler current = MPI_ERRHANDLER_NULL;
+    if (PMPI_Comm_get_errhandler(comm, &current) != MPI_SUCCESS) return;
+    /* A predefined handler's handle needs no free (and Open MPI refuses to free it). */
+    if (current == MPI_ERRORS_ARE_FATAL) PMPI_Comm_set_errhandler(comm, ours);
+}
+
+void msc_lifecycle_errors(void)
+{
+    const char *off = getenv("MPISCOPE_NO_SIGNALS");
+    if (off && strcmp(off, "1") == 0) return;
+    MPI_Errhandler ours;
+    if (PMPI_Comm_create_errhandler(on_fatal_error, &ours) != MPI_SUCCESS) return;
+    replace_fatal(MPI_COMM_WORLD, ours);
+    replace_fatal(MPI_COMM_SELF, ours);
+    /* The communicators keep it alive. */
+    PMPI_Errhandler_free(&ours);
 }

@@ -157,6 +157,11 @@ int msc_ring_take(msc_record *out, int max, int cap);
 extern _Atomic int msc_connected;
 
 void msc_enter(msc_call *c);
+/* The call this thread is in, between msc_enter and msc_exit (NULL outside). */
+extern __thread msc_call *msc_tls_call;
+/* After MPI_Init: MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD and MPI_COMM_SELF becomes a handler that records the
+ * failing call's EXIT and ends the stream before aborting as MPI would (msc_lifecycle.c). */
+void msc_lifecycle_errors(void);
 /* Saves the calling thread as the MPI_Init thread (ENTER flags bit1 marks calls from any other). */
 void msc_mark_init_thread(void);
 void msc_exit(msc_call *c);

@@ -16,6 +16,8 @@ _Atomic int msc_after_finalize;
 _Atomic int msc_before_init = 1;
 _Atomic uint32_t msc_seq;
 __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
+/* The call this thread is in (from its ENTER to its EXIT), for the fatal-error handler (msc_lifecycle.c). */
+__thread msc_call *msc_tls_call __attribute__((tls_model("initial-exec")));
 /* Which thread this is, for ENTER flags bit1: 0 not known yet, 1 the MPI_Init thread, 2 another thread.
  * Computed once per thread (on its first recorded call after MPI_Init returned) so the hot path pays one
  * TLS load. */
@@ -81,6 +83,7 @@ void msc_enter(msc_call *c)
     if (MSC_UNLIKELY(kind == 0)) kind = thread_kind_slow();
     int flags = kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
     msc_emit(MSC_KIND_ENTER, flags, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    msc_tls_call = c;
     if (MSC_UNLIKELY(atomic_load_explicit(&msc_attention, memory_order_relaxed))) msc_pause_point(c);
 }
 
@@ -90,6 +93,7 @@ void msc_exit(msc_call *c)
         msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
         msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_stamp(), c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);
     }
+    msc_tls_call = NULL;
     msc_tls_depth = 0;
 }
 
