@@ -47,6 +47,8 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
   }
   st.matcher.post(op);
   st.replay.post(op);
+  // The call that puts it in the attached buffer: the send itself, or the MPI_Start of its persistent request.
+  if (op.mode === 'buffered') st.bsend.posted(op, st.track(e.rank).cur?.enter ?? e);
   return op;
 }
 
@@ -306,6 +308,12 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'comm_free':
       st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
       break;
+    case 'buffer_attach':
+      st.bsend.attach(e.rank, num(cur.enter, 0, 'size'));
+      break;
+    case 'buffer_detach':
+      st.bsend.detach(e.rank);
+      break;
     default:
       break;
   }
@@ -327,6 +335,7 @@ function failed(st: EngineState, cur: CallState): void {
   if (cur.send !== undefined) {
     cur.send.done = true;
     if (!cur.send.matched) st.matcher.cancel(cur.send);
+    st.bsend.withdrawn(cur.send);
   }
   // A receive that failed with its arguments accepted (MPI_ERR_TRUNCATE) still consumed its message.
   if (cur.recv !== undefined && !cur.recv.done) {
@@ -334,6 +343,7 @@ function failed(st: EngineState, cur: CallState): void {
     cur.recv.done = true;
   }
   const op = cur.creates?.op;
+  if (op?.kind === 'send') st.bsend.withdrawn(op);
   if (op?.kind === 'send' && !op.matched) st.matcher.cancel(op);
   if (op !== undefined) op.done = true;
   delete cur.creates;

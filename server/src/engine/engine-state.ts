@@ -6,6 +6,7 @@ import { RankTrack } from './rank-track';
 import { Resources } from './resources';
 import { Datatypes } from './datatypes';
 import { Replay } from './replay';
+import { BsendSpace } from './bsend-space';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -23,6 +24,8 @@ export class EngineState {
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
   readonly replay = new Replay();
+  /** Buffered sends and the attached buffer, for the space check at the end of the run. */
+  readonly bsend = new BsendSpace();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */

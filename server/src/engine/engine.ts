@@ -11,6 +11,7 @@ import { buildWaitGraph, isBlockingClass } from './wait-graph';
 import { describeOp } from './describe';
 import { installP2pChecks } from './p2p-checks';
 import { messageRaces } from './races';
+import { causalClocks } from './causal-clocks';
 import { shimFinding } from './shim-findings';
 
 export type { EngineOptions } from './engine-state';
@@ -64,6 +65,9 @@ class MpiEngine implements Engine {
       case 'lost':
         st.lost += e.count;
         break;
+      case 'bsend':
+        st.bsend.onBsend(e);
+        break;
       default:
         // Site and clock records are for the session (call sites, timeline), not for the analysis.
         break;
@@ -85,11 +89,14 @@ class MpiEngine implements Engine {
     this.finished = true;
     const st = this.st;
     const completed = !this.deadlocked && st.tracks.every((t) => t.ended === 'finalized');
+    const clocks = this.deadlocked ? undefined : causalClocks(st.replay, st.worldSize);
     return [
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
       ...(completed ? optional(st.replay.run()) : []),
-      ...(this.deadlocked ? [] : messageRaces(st.replay, st.worldSize)),
+      ...messageRaces(st.replay, clocks),
+      // Lost records could hide a receive: the space check must not guess.
+      ...(st.lost === 0 ? st.bsend.findings(st.replay, clocks) : []),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
     ];

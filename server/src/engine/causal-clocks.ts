@@ -1,0 +1,94 @@
+/**
+ * Happened-before over the whole run: vector clocks computed by executing every rank's replay steps in a
+ * causal order (a receive after the send it took; a collective once every member arrived, joining their
+ * clocks). Computed once at the end of the run and shared by the checks that ask "was this known then?"
+ * (message races, buffered-send space).
+ */
+import type { P2pOp, RecvOp } from './ops';
+import type { Replay, Step } from './replay';
+
+/** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
+const MAX_RANKS = 512;
+
+export interface CausalClocks {
+  /** Each send's vector clock when it was posted (a copy). */
+  readonly sentAt: ReadonlyMap<P2pOp, Int32Array>;
+  /** Each completed receive: its own rank's clock component at completion. */
+  readonly recvTime: ReadonlyMap<RecvOp, number>;
+  /** Each completed receive: the index of its completion among its rank's steps. */
+  readonly recvOrder: ReadonlyMap<RecvOp, number>;
+}
+
+export function causalClocks(replay: Replay, worldSize: number): CausalClocks | undefined {
+  if (!replay.enabled || worldSize > MAX_RANKS) return undefined;
+  const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
+  const n = Math.max(worldSize, (ranks[ranks.length - 1] ?? 0) + 1);
+  const vc = new Map<number, Int32Array>(ranks.map((r) => [r, new Int32Array(n)]));
+  const sentAt = new Map<P2pOp, Int32Array>();
+  const recvTime = new Map<RecvOp, number>();
+  const recvOrder = new Map<RecvOp, number>();
+  const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
+  const arrived = new Map<string, number[]>();
+  const here = new Set<number>();
+
+  const clock = (r: number) => vc.get(r) as Int32Array;
+  const merge = (into: Int32Array, from: Int32Array) => {
+    for (let i = 0; i < into.length; i++) if ((from[i] ?? 0) > (into[i] ?? 0)) into[i] = from[i] ?? 0;
+  };
+  // Execute in causal order: a receive waits until its send has been executed; a collective until all arrived.
+  const can = (r: number, s: Step): boolean => {
+    if (s.k === 'post') return true;
+    if (s.k === 'wait') {
+      if (s.op.kind === 'send') return true;
+      const p = replay.peer.get(s.op);
+      return p === undefined || sentAt.has(p);
+    }
+    const key = `${s.comm.id}:${s.index}`;
+    if (!here.has(r)) {
+      arrived.set(key, [...(arrived.get(key) ?? []), r]);
+      here.add(r);
+    }
+    const who = arrived.get(key) ?? [];
+    if (who.length < s.comm.size) return false;
+    const joined = new Int32Array(n);
+    for (const m of who) merge(joined, clock(m));
+    for (const m of who) merge(clock(m), joined);
+    return true;
+  };
+  for (let progress = true; progress;) {
+    progress = false;
+    for (const r of ranks) {
+      const steps = replay.steps.get(r) ?? [];
+      let i = pos.get(r) ?? 0;
+      const c = clock(r);
+      while (i < steps.length) {
+        const s = steps[i] as Step;
+        if (!can(r, s)) break;
+        here.delete(r);
+        c[r] = (c[r] ?? 0) + 1;
+        if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
+        if (s.k === 'wait' && s.op.kind !== 'send') {
+          const p = replay.peer.get(s.op);
+          const at = p === undefined ? undefined : sentAt.get(p);
+          if (at !== undefined) merge(c, at);
+          recvTime.set(s.op, c[r] ?? 0);
+          recvOrder.set(s.op, i);
+        }
+        i++;
+        progress = true;
+      }
+      pos.set(r, i);
+    }
+  }
+  return { sentAt, recvTime, recvOrder };
+}
+
+/**
+ * The completion of `recv` happened before the posting of `send` (a send whose rank had heard, through
+ * messages and collectives, of the receive having completed). False when either was never executed.
+ */
+export function completedBefore(c: CausalClocks, recv: RecvOp, send: P2pOp): boolean {
+  const at = c.sentAt.get(send);
+  const t = c.recvTime.get(recv);
+  return at !== undefined && t !== undefined && (at[recv.rank] ?? 0) >= t;
+}
