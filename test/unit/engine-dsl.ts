@@ -383,6 +383,33 @@ export class Job {
     if (init) for (const r of this.ranks) r.init();
   }
 
+  /**
+   * Return addresses as a real job has them: each process its own (here shifted by rank), with SITE records
+   * naming the same module and offset for the same call on every rank. Call once the ranks' calls are written.
+   */
+  relocate(): this {
+    for (const r of this.ranks) {
+      const shift = r.rank * 0x100000;
+      const sites = new Set<number>();
+      r.events.forEach((e, i) => {
+        if (e.type !== 'enter' && e.type !== 'shim-finding') return;
+        sites.add(e.site);
+        r.events[i] = { ...e, site: e.site + shift };
+      });
+      const described: RankEvent[] = [...sites].map((site) => ({
+        type: 'site',
+        rank: r.rank,
+        seq: 0,
+        time: 0,
+        address: site + shift,
+        offset: site,
+        module: '/work/app',
+      }));
+      r.events.unshift(...described);
+    }
+    return this;
+  }
+
   /** Every rank's events, interleaved in an order chosen by `seed` (0: rank by rank, round robin). */
   interleave(seed: number): RankEvent[] {
     const queues = this.ranks.map((r) => [...r.events]);

@@ -16,6 +16,7 @@
  * takes no space here (MPI refused it or sent it unbuffered). A send MPI failed takes no space after its call.
  * One finding per call site, with the first overflowing send of each rank there.
  */
+import type { CallSites } from './call-sites';
 import { completedBefore, type CausalClocks } from './causal-clocks';
 import type { Replay } from './replay';
 import type { SendOp } from './ops';
@@ -94,9 +95,10 @@ export class BsendSpace {
     if (s !== undefined) s.withdrawn = true;
   }
 
-  findings(replay: Replay, clocks: CausalClocks | undefined): EngineFinding[] {
+  /** At the end of the run: one finding per call site (the same site on several ranks merges, see call-sites.ts). */
+  findings(replay: Replay, clocks: CausalClocks | undefined, sites: CallSites): EngineFinding[] {
     if (!this.enabled || clocks === undefined) return [];
-    const bySite = new Map<number, { first: Overflow; locations: RawLocation[] }>();
+    const bySite = new Map<string, { first: Overflow; locations: RawLocation[] }>();
     for (const [rank, b] of [...this.ranks].sort((x, y) => x[0] - y[0])) {
       const seen = new Set<number>();
       for (const o of overflows(b, replay, clocks)) {
@@ -109,8 +111,8 @@ export class BsendSpace {
           call: o.send.by.fn.name,
           detail: `${o.send.by.fn.name} needs ${o.need} bytes with ${o.pending} message${o.pending === 1 ? '' : 's'} pending, ${o.send.attached} attached`,
         };
-        const group = bySite.get(site);
-        if (group === undefined) bySite.set(site, { first: o, locations: [location] });
+        const group = bySite.get(sites.key(rank, site));
+        if (group === undefined) bySite.set(sites.key(rank, site), { first: o, locations: [location] });
         else group.locations.push(location);
       }
     }

@@ -68,8 +68,11 @@ class MpiEngine implements Engine {
       case 'bsend':
         st.bsend.onBsend(e);
         break;
+      case 'site':
+        st.sites.onSite(e);
+        break;
       default:
-        // Site and clock records are for the session (call sites, timeline), not for the analysis.
+        // Clock records are for the session (timeline), not for the analysis.
         break;
     }
   }
@@ -80,7 +83,11 @@ class MpiEngine implements Engine {
 
   findDeadlock(): EngineFinding | undefined {
     const f = deadlockFinding(this.st, buildWaitGraph(this.st));
-    if (f !== undefined) this.deadlocked = true;
+    if (f !== undefined) {
+      this.deadlocked = true;
+      // The job ends here without finish(): what was held for merging across ranks is as complete as it gets.
+      for (const held of this.st.held.release(this.st.sites)) this.st.report(held);
+    }
     return f;
   }
 
@@ -96,9 +103,10 @@ class MpiEngine implements Engine {
       ...(completed ? optional(st.replay.run()) : []),
       ...messageRaces(st.replay, clocks),
       // Lost records could hide a receive: the space check must not guess.
-      ...(st.lost === 0 ? st.bsend.findings(st.replay, clocks) : []),
+      ...(st.lost === 0 ? st.bsend.findings(st.replay, clocks, st.sites) : []),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
+      ...st.held.release(st.sites),
     ];
   }
 
