@@ -202,7 +202,7 @@ export class Rank {
     this.call(
       'MPI_Isend',
       { buf: a.buf, count: a.count, datatype: a.datatype, dest, tag: a.tag, comm: a.comm, request: 0 },
-      {},
+      o.site !== undefined ? { site: o.site } : {},
       [],
       { request: h },
     );

@@ -77,6 +77,7 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
   if (span !== undefined) {
     op.span = span;
     checkOverlap(st, st.track(e.rank), op);
+    st.freedSends.check(op);
   }
   return op;
 }
@@ -170,7 +171,9 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       for (const h of list(e, 'requests')) start(st, t, h);
       break;
     case 'request_free':
-      consumeEarly(t, [num(e, 0, 'request')], false);
+      // A send MPI completed at once, freed without the program ever seeing it complete: see freed-send-reuse.ts.
+      for (const req of consumeEarly(t, [num(e, 0, 'request')], false))
+        if (req.op?.kind === 'send') st.freedSends.freed(req.op);
       freeRequest(st, t, num(e, 0, 'request'));
       break;
     case 'collective': {
@@ -208,12 +211,15 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   if (cur.creates === undefined && argOf(e, 'request_out') !== undefined) creates(cur, 'other', false);
 }
 
-/** A Wait/Test/free given null words: they stand for requests that were complete when made (see earlyDone). */
-function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): void {
-  if (t.earlyDone.length === 0) return;
+/**
+ * A Wait/Test/free given null words: they stand for requests that were complete when made (see earlyDone).
+ * Returns the requests consumed.
+ */
+function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): RequestInfo[] {
+  if (t.earlyDone.length === 0) return [];
   let zeros = 0;
   for (const h of handles) if (h === 0) zeros++;
-  t.earlyDone.splice(0, one ? Math.min(zeros, 1) : zeros);
+  return t.earlyDone.splice(0, one ? Math.min(zeros, 1) : zeros);
 }
 
 function start(st: EngineState, t: RankTrack, handle: number): void {
@@ -269,6 +275,8 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   }
   // A freed active request's operation still happens; keep it so that deadlock and end-of-run checks see it.
   if (req.active && req.op !== undefined && !req.op.done) t.orphans.push(req);
+  // A send freed before the program saw it complete (MPI_Request_get_status did not say so).
+  if (req.active && req.op?.kind === 'send' && req.statusSeen !== true) st.freedSends.freed(req.op);
 }
 
 export function onExit(st: EngineState, e: ExitEvent): void {
@@ -308,6 +316,12 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'comm_free':
       st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
       break;
+    case 'request_get_status': {
+      // flag true: the program knows the operation completed, although the request is still to be freed.
+      const req = t.requests.get(num(cur.enter, 0, 'request'));
+      if (req !== undefined && e.outputs['flag'] === 1) req.statusSeen = true;
+      break;
+    }
     case 'buffer_attach':
       st.bsend.attach(e.rank, num(cur.enter, 0, 'size'));
       break;

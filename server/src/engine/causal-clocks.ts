@@ -13,18 +13,26 @@ const MAX_RANKS = 512;
 export interface CausalClocks {
   /** Each send's vector clock when it was posted (a copy). */
   readonly sentAt: ReadonlyMap<P2pOp, Int32Array>;
+  /** The same for the receives a check asked for (`watch`). */
+  readonly postedAt: ReadonlyMap<P2pOp, Int32Array>;
   /** Each completed receive: its own rank's clock component at completion. */
   readonly recvTime: ReadonlyMap<RecvOp, number>;
   /** Each completed receive: the index of its completion among its rank's steps. */
   readonly recvOrder: ReadonlyMap<RecvOp, number>;
 }
 
-export function causalClocks(replay: Replay, worldSize: number): CausalClocks | undefined {
+/** `watch`: receives whose vector clock at posting a check needs (sends always have theirs). */
+export function causalClocks(
+  replay: Replay,
+  worldSize: number,
+  watch: ReadonlySet<P2pOp> = new Set(),
+): CausalClocks | undefined {
   if (!replay.enabled || worldSize > MAX_RANKS) return undefined;
   const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
   const n = Math.max(worldSize, (ranks[ranks.length - 1] ?? 0) + 1);
   const vc = new Map<number, Int32Array>(ranks.map((r) => [r, new Int32Array(n)]));
   const sentAt = new Map<P2pOp, Int32Array>();
+  const postedAt = new Map<P2pOp, Int32Array>();
   const recvTime = new Map<RecvOp, number>();
   const recvOrder = new Map<RecvOp, number>();
   const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
@@ -67,6 +75,7 @@ export function causalClocks(replay: Replay, worldSize: number): CausalClocks | 
         here.delete(r);
         c[r] = (c[r] ?? 0) + 1;
         if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
+        else if (s.k === 'post' && watch.has(s.op)) postedAt.set(s.op, c.slice());
         if (s.k === 'wait' && s.op.kind !== 'send') {
           const p = replay.peer.get(s.op);
           const at = p === undefined ? undefined : sentAt.get(p);
@@ -80,15 +89,16 @@ export function causalClocks(replay: Replay, worldSize: number): CausalClocks | 
       pos.set(r, i);
     }
   }
-  return { sentAt, recvTime, recvOrder };
+  return { sentAt, postedAt, recvTime, recvOrder };
 }
 
 /**
- * The completion of `recv` happened before the posting of `send` (a send whose rank had heard, through
- * messages and collectives, of the receive having completed). False when either was never executed.
+ * The completion of `recv` happened before the posting of `op` (a send, or a watched receive, whose rank had
+ * heard, through messages and collectives, of the receive having completed). False when either was never
+ * executed.
  */
-export function completedBefore(c: CausalClocks, recv: RecvOp, send: P2pOp): boolean {
-  const at = c.sentAt.get(send);
+export function completedBefore(c: CausalClocks, recv: RecvOp, op: P2pOp): boolean {
+  const at = c.sentAt.get(op) ?? c.postedAt.get(op);
   const t = c.recvTime.get(recv);
   return at !== undefined && t !== undefined && (at[recv.rank] ?? 0) >= t;
 }

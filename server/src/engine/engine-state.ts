@@ -9,6 +9,7 @@ import { Replay } from './replay';
 import { BsendSpace } from './bsend-space';
 import { HeldFindings } from './held-findings';
 import { CallSites } from './call-sites';
+import { FreedSendReuse } from './freed-send-reuse';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -32,6 +33,8 @@ export class EngineState {
   readonly held = new HeldFindings();
   /** Which return addresses of different ranks are the same call site (from SITE records). */
   readonly sites = new CallSites();
+  /** Receives into the buffer of a send whose request was freed while active, decided at the end of the run. */
+  readonly freedSends = new FreedSendReuse();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */

@@ -96,7 +96,9 @@ class MpiEngine implements Engine {
     this.finished = true;
     const st = this.st;
     const completed = !this.deadlocked && st.tracks.every((t) => t.ended === 'finalized');
-    const clocks = this.deadlocked ? undefined : causalClocks(st.replay, st.worldSize);
+    const clocks = this.deadlocked
+      ? undefined
+      : causalClocks(st.replay, st.worldSize, st.freedSends.writers());
     return [
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
@@ -104,6 +106,7 @@ class MpiEngine implements Engine {
       ...messageRaces(st.replay, clocks),
       // Lost records could hide a receive: the space check must not guess.
       ...(st.lost === 0 ? st.bsend.findings(st.replay, clocks, st.sites) : []),
+      ...(st.lost === 0 ? st.freedSends.findings(st.replay, clocks, st.sites) : []),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
       ...st.held.release(st.sites),
