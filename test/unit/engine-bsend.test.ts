@@ -187,3 +187,30 @@ test('a Bsend MPI failed takes no space afterwards; Ibsend and the Start of a Bs
     ],
   );
 });
+
+test('a receive learned through MPI_Ibarrier, or taken with MPI_Mprobe, frees the space too', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const ibarrier = (r: Rank, h: number) => {
+    r.call('MPI_Ibarrier', { comm: r.handle('world'), request: 0 }, {}, [], { request: h });
+    r.wait(h);
+  };
+  attach(r0, MSG);
+  bsend(r0, 1);
+  ibarrier(r0, 0x81);
+  bsend(r0, 1, { tag: 1 });
+  r0.recv(1, { tag: 2 });
+  bsend(r0, 1, { tag: 3 });
+  detach(r0);
+  r0.finalize();
+  r1.recv(0, { count: 100 });
+  ibarrier(r1, 0x82);
+  // The second message is taken by a matched probe; the reply is sent after it.
+  const comm = r1.handle('world');
+  r1.call('MPI_Mprobe', { source: 0, tag: 1, comm, message: 0, status: 0 }, {}, [[0, 0, 1]], {
+    message: 0x91,
+  });
+  r1.call('MPI_Mrecv', { buf: 0x60000, count: 100, datatype: 7, message: 0x91, status: 0 });
+  r1.send(0, { tag: 2 }).recv(0, { tag: 3, count: 100 }).finalize();
+  check(job, []);
+});

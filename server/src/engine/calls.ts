@@ -187,6 +187,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     case 'icollective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
       cur.creates = { what: 'coll', persistent: false, created: e, active: true, ...(coll ? { coll } : {}) };
+      if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
     case 'comm_create': {
@@ -306,12 +307,14 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'recv':
     case 'mprobe':
       if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
-      if (cur.recv && e.fn.cls === 'recv') st.replay.wait(cur.recv);
+      // Mprobe takes the message off the queue: for happened-before it is received here.
+      if (cur.recv) st.replay.wait(cur.recv);
       break;
     case 'probe':
     case 'improbe':
       // A probe consumes nothing; an Improbe that found nothing completes no receive.
       if (cur.recv) cur.recv.done = true;
+      if (cur.recv && e.fn.cls === 'improbe' && e.outputs['flag'] === 1) st.replay.wait(cur.recv);
       break;
     case 'comm_free':
       st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
@@ -387,6 +390,8 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     const op = cur.creates.op;
     if (op?.kind === 'send') op.done = true;
     else if (op !== undefined && !op.done) completeRecv(st, op, e);
+    const coll = cur.creates.coll;
+    if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
     t.earlyDone.push({ ...cur.creates, handle: e.request, active: false });
     if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
     delete cur.creates;
@@ -398,6 +403,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     if (req === undefined) return;
   }
   const op = req.op;
+  if (req.coll !== undefined) st.replay.icollective(t.rank, req.coll.comm, req.coll.index, true);
   if (op !== undefined) {
     if (!e.cancelled) st.replay.wait(op);
     if (op.kind === 'send') {

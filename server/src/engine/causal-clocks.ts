@@ -1,7 +1,9 @@
 /**
  * Happened-before over the whole run: vector clocks computed by executing every rank's replay steps in a
  * causal order (a receive after the send it took; a collective once every member arrived, joining their
- * clocks). Computed once at the end of the run and shared by the checks that ask "was this known then?"
+ * clocks; the completion of a nonblocking collective once every member started it, taking their clocks at
+ * the start). Every collective counts as synchronizing, although MPI promises that only of barriers: that
+ * errs towards "ordered", which for the checks that use this means saying nothing. Computed once at the end of the run and shared by the checks that ask "was this known then?"
  * (message races, buffered-send space).
  */
 import type { P2pOp, RecvOp } from './ops';
@@ -38,6 +40,8 @@ export function causalClocks(
   const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
   const arrived = new Map<string, number[]>();
   const here = new Set<number>();
+  /** Nonblocking collective instances: the clock of each member that started it. */
+  const started = new Map<string, Int32Array[]>();
 
   const clock = (r: number) => vc.get(r) as Int32Array;
   const merge = (into: Int32Array, from: Int32Array) => {
@@ -45,7 +49,8 @@ export function causalClocks(
   };
   // Execute in causal order: a receive waits until its send has been executed; a collective until all arrived.
   const can = (r: number, s: Step): boolean => {
-    if (s.k === 'post') return true;
+    if (s.k === 'post' || s.k === 'istart') return true;
+    if (s.k === 'idone') return (started.get(`${s.comm.id}:${s.index}`)?.length ?? 0) >= s.comm.size;
     if (s.k === 'wait') {
       if (s.op.kind === 'send') return true;
       const p = replay.peer.get(s.op);
@@ -74,6 +79,11 @@ export function causalClocks(
         if (!can(r, s)) break;
         here.delete(r);
         c[r] = (c[r] ?? 0) + 1;
+        if (s.k === 'istart') {
+          const key = `${s.comm.id}:${s.index}`;
+          started.set(key, [...(started.get(key) ?? []), c.slice()]);
+        }
+        if (s.k === 'idone') for (const at of started.get(`${s.comm.id}:${s.index}`) ?? []) merge(c, at);
         if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
         else if (s.k === 'post' && watch.has(s.op)) postedAt.set(s.op, c.slice());
         if (s.k === 'wait' && s.op.kind !== 'send') {

@@ -9,9 +9,9 @@
  *
  * The receiver's stream may reach the engine long after the sender's, so the candidates are collected when
  * the writing call is posted and decided at the end of the run with the run's vector clocks
- * (causal-clocks.ts). Happened-before there comes from messages and blocking collectives; a program that
- * learns of the receive only through a nonblocking collective or a probe would be reported, but none of the
- * MPI examples of MPI_Request_free does so. Writes by plain stores are the shim's send-buffer-modified, which
+ * (causal-clocks.ts). Happened-before there comes from received messages (matched probes included) and
+ * collectives, blocking or not; a program that learns of the receive only from a plain MPI_Probe/MPI_Iprobe of
+ * a message it never receives would be reported, but none of the MPI examples of MPI_Request_free does so. Writes by plain stores are the shim's send-buffer-modified, which
  * it cannot check for a freed request (the request is gone); they are not reported here.
  */
 import type { CallSites } from './call-sites';
