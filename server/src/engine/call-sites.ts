@@ -11,7 +11,7 @@ export class CallSites {
 
   onSite(e: SiteEvent): void {
     let m = this.byRank.get(e.rank);
-    if (m === undefined) this.byRank.set(e.rank, (m = new Map()));
+    if (m === undefined) this.byRank.set(e.rank, (m = new Map<number, string>()));
     m.set(e.address, `${e.module}+${e.offset}`);
   }
 
