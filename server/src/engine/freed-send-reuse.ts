@@ -29,8 +29,11 @@ interface Reuse {
 /** Beyond this many candidates the check stops collecting (memory stays bounded). */
 const MAX_CANDIDATES = 100_000;
 
-/** Freed sends remembered per rank; older ones are forgotten (a reuse of their buffer goes unreported). */
-const MAX_FREED = 1024;
+/**
+ * Freed sends remembered per rank, scanned at every receive: older ones are forgotten (a reuse of their buffer
+ * goes unreported), and a send of the same buffer replaces the one before (a fire-and-forget loop is one entry).
+ */
+const MAX_FREED = 64;
 
 export class FreedSendReuse {
   private readonly freedBy = new Map<number, SendOp[]>();
@@ -43,10 +46,11 @@ export class FreedSendReuse {
    */
   freed(send: SendOp): void {
     if (send.span === undefined) return;
-    let l = this.freedBy.get(send.rank);
-    if (l === undefined) this.freedBy.set(send.rank, (l = []));
+    const [a, b] = send.span;
+    const l = (this.freedBy.get(send.rank) ?? []).filter((s) => s.span?.[0] !== a || s.span[1] !== b);
     l.push(send);
     if (l.length > MAX_FREED) l.shift();
+    this.freedBy.set(send.rank, l);
   }
 
   /** A receive with a known buffer was posted: does it write into the buffer of a freed send of its rank? */
