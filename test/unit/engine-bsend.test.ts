@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { functionNamed } from '../../server/src/protocol/spec';
+import { PendingSpace } from '../../server/src/engine/pending-space';
 import { check, findingsOf } from './engine-check';
 import { Job, type Opts, type Rank } from './engine-dsl';
 
@@ -213,4 +214,18 @@ test('a receive learned through MPI_Ibarrier, or taken with MPI_Mprobe, frees th
   r1.call('MPI_Mrecv', { buf: 0x60000, count: 100, datatype: 7, message: 0x91, status: 0 });
   r1.send(0, { tag: 2 }).recv(0, { tag: 3, count: 100 }).finalize();
   check(job, []);
+});
+
+test('pending space: messages leave in the order their receives completed, never-received ones stay', () => {
+  const p = new PendingSpace();
+  // Receiver 1 completed these receives at its clock times 5, 1, 3; the last one was never received.
+  p.add(1, 5, 10);
+  p.add(1, 1, 20);
+  p.add(1, 3, 40);
+  p.add(1, Infinity, 80);
+  p.add(2, 2, 160);
+  p.prune(Int32Array.from([0, 3, 0]));
+  assert.deepEqual([p.count, p.bytes], [3, 10 + 80 + 160]);
+  p.prune(Int32Array.from([0, 9, 2]));
+  assert.deepEqual([p.count, p.bytes], [1, 80]);
 });

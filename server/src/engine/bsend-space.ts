@@ -17,7 +17,8 @@
  * One finding per call site, with the first overflowing send of each rank there.
  */
 import type { CallSites } from './call-sites';
-import { completedBefore, type CausalClocks } from './causal-clocks';
+import type { CausalClocks } from './causal-clocks';
+import { PendingSpace } from './pending-space';
 import type { Replay } from './replay';
 import type { SendOp } from './ops';
 import type { BsendEvent, EngineFinding, EnterEvent, RawLocation } from './types';
@@ -135,29 +136,28 @@ interface Overflow {
 /** The buffered sends of one rank that did not fit, in the rank's order. */
 function overflows(b: RankBuffer, replay: Replay, clocks: CausalClocks): Overflow[] {
   const out: Overflow[] = [];
-  /** Earlier messages of the current buffer that may still be in it, with their bytes. */
-  let pending: { readonly send: Buffered; readonly bytes: number }[] = [];
+  /** Earlier messages of the current buffer that may still be in it. */
+  let pending = new PendingSpace();
   let buffer = -1;
   for (const s of b.sends) {
     if (s.buffer !== buffer) {
       buffer = s.buffer;
-      pending = [];
+      pending = new PendingSpace();
     }
     const bytes = b.bytes.get(s.op.seq);
     // No size (an older shim, arguments MPI_Pack_size refused), or too large on its own (the shim's finding).
     if (bytes === undefined || bytes > s.attached) continue;
-    // A message received before this send was posted has left the buffer (and, clocks being monotonic along
-    // the rank, stays out for every later send).
-    pending = pending.filter((p) => {
-      const recv = replay.peer.get(p.send.op);
-      if (recv === undefined || recv.kind === 'send') return true;
-      return !completedBefore(clocks, recv, s.op);
-    });
     // A send the causal order never reached (a run cut short) is not judged.
-    if (!clocks.sentAt.has(s.op)) continue;
-    const need = pending.reduce((sum, p) => sum + p.bytes, bytes);
-    if (need > s.attached) out.push({ send: s, bytes, need, pending: pending.length });
-    if (!s.withdrawn) pending.push({ send: s, bytes });
+    const at = clocks.sentAt.get(s.op);
+    if (at === undefined) continue;
+    // A message received before this send was posted has left the buffer.
+    pending.prune(at);
+    const need = pending.bytes + bytes;
+    if (need > s.attached) out.push({ send: s, bytes, need, pending: pending.count });
+    if (s.withdrawn) continue;
+    const recv = replay.peer.get(s.op);
+    const time = recv !== undefined && recv.kind !== 'send' ? clocks.recvTime.get(recv) : undefined;
+    pending.add(s.op.dest, time ?? Infinity, bytes);
   }
   return out;
 }
