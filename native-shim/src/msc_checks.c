@@ -194,20 +194,27 @@ static void tag_ok(msc_call *c, int tag, int any_ok, uint64_t role)
 /* ---- buffered sends ----
  * The attached size is known exactly (MPI_Buffer_attach/detach). When MPI releases the space a buffered
  * message took is not: it is when the message has been transmitted, which this process cannot see. So the
- * check flags only what is certain: one message that needs more than the whole attached buffer (or no
- * buffer at all). Messages that each fit but together overflow the buffer are not reported. */
+ * check here flags only what is certain: one message that needs more than the whole attached buffer (or no
+ * buffer at all). Messages that each fit but together overflow the buffer are the analyzer's question (it
+ * sees when their receives complete): every buffered send (Bsend, Ibsend, and Bsend_init for the Starts of
+ * its request) gets a BSEND record with the bytes it takes in the buffer. */
 static _Atomic int64_t attached_bytes;
 
 void msc_buffer_attached(int64_t size) { atomic_store_explicit(&attached_bytes, size, memory_order_relaxed); }
 
 static void bsend_ok(msc_call *c, const msc_args *a)
 {
-    if (c->func != MSC_FN_MPI_Bsend && c->func != MSC_FN_MPI_Ibsend) return;
+    int starts = c->func == MSC_FN_MPI_Bsend_init;
+    if (c->func != MSC_FN_MPI_Bsend && c->func != MSC_FN_MPI_Ibsend && !starts) return;
     if (a->count < 0 || a->datatype == MPI_DATATYPE_NULL || a->comm == MPI_COMM_NULL || a->dest == MPI_PROC_NULL)
         return;
     int packed = 0;
     if (PMPI_Pack_size(a->count, a->datatype, a->comm, &packed) != MPI_SUCCESS) return;
     int64_t need = (int64_t)packed + MPI_BSEND_OVERHEAD;
+    int64_t w[2] = { need, packed };
+    msc_emit(MSC_KIND_BSEND, 0, c->func, c->seq, msc_stamp(), c->site, w, 2, NULL, 0);
+    /* A persistent request takes its space at each MPI_Start, when the buffer attached then counts. */
+    if (starts) return;
     int64_t have = atomic_load_explicit(&attached_bytes, memory_order_relaxed);
     if (need > have) msc_finding(c, MSC_CHECK_BSEND_BUFFER_TOO_SMALL, -1, need, have, packed);
 }

@@ -1,5 +1,7 @@
 /** call-order: thread-level violations, and ranks the library ends inside a call. */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createEngine } from '../../server/src/engine/engine';
 import { functionNamed } from '../../server/src/protocol/spec';
 import type { RankEvent } from '../../server/src/engine/types';
 import { check } from './engine-check';
@@ -111,4 +113,74 @@ test('a rank the library ends inside a call (MPICH aborting on an error) is not 
   r0.end('exit-without-finalize', -1);
   r1.end('exit-without-finalize', -1);
   check(job, [{ kind: 'call-order', ranks: [1], message: ['Rank 1 exited without calling MPI_Finalize'] }]);
+});
+
+test('the same thread-level violation at the same call site on every rank is one finding, whatever the lag', () => {
+  const job = new Job(3);
+  initThread(job, FUNNELED);
+  for (const r of job.ranks) fromOtherThread(r);
+  // Rank 2 calls from another thread at a different site: its own finding.
+  const r2 = job.ranks[2] as Rank;
+  const i = r2.events.findIndex((e) => e.type === 'enter' && e.otherThread === true);
+  const enter = r2.events[i];
+  if (enter?.type === 'enter') r2.events[i] = { ...enter, site: 0xc2 };
+  for (const r of job.ranks) r.finalize();
+  job.relocate();
+  // check() feeds the ranks' streams in nine different interleavings and wants the same findings from each.
+  check(job, [
+    {
+      kind: 'call-order',
+      ranks: [0, 1],
+      message: [
+        'Ranks 0,1 call MPI_Comm_size from a thread other than',
+        'they asked for MPI_THREAD_FUNNELED',
+      ],
+    },
+    { kind: 'call-order', ranks: [2], message: ['Rank 2 calls MPI_Comm_size from a thread other than'] },
+  ]);
+
+  const both = new Job(2);
+  for (const r of both.ranks) overlap(r);
+  for (const r of both.ranks) r.finalize();
+  both.relocate();
+  check(both, [
+    {
+      kind: 'call-order',
+      ranks: [0, 0, 1, 1],
+      message: ['Ranks 0,1 call MPI_Comm_size while another of their threads is still inside MPI_Comm_rank'],
+    },
+  ]);
+});
+
+test('a rank whose stream arrives after the others have finished still joins their finding', () => {
+  const job = new Job(2);
+  initThread(job, FUNNELED);
+  for (const r of job.ranks) fromOtherThread(r);
+  for (const r of job.ranks) r.finalize();
+  job.relocate();
+  const engine = createEngine({ ranks: 2 });
+  for (const e of (job.ranks[0] as Rank).events) engine.push(e);
+  assert.deepEqual(engine.takeFindings(), [], 'held until the end of the run');
+  for (const e of (job.ranks[1] as Rank).events) engine.push(e);
+  assert.deepEqual(
+    engine.finish().map((f) => [f.kind, f.locations.map((l) => l.rank)]),
+    [['call-order', [0, 1]]],
+  );
+});
+
+test('a held thread-level finding is released when a deadlock ends the job', () => {
+  const job = new Job(2);
+  initThread(job, FUNNELED);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  fromOtherThread(r0);
+  r0.recv(1, { hang: true });
+  r1.recv(0, { hang: true });
+  const engine = createEngine({ ranks: 2 });
+  for (const e of job.interleave(0)) engine.push(e);
+  assert.deepEqual(engine.takeFindings(), [], 'held until the end of the run or a deadlock');
+  assert.equal(engine.findDeadlock()?.kind, 'deadlock');
+  assert.deepEqual(
+    engine.takeFindings().map((f) => [f.kind, f.locations.map((l) => l.rank)]),
+    [['call-order', [0]]],
+  );
 });

@@ -202,7 +202,7 @@ export class Rank {
     this.call(
       'MPI_Isend',
       { buf: a.buf, count: a.count, datatype: a.datatype, dest, tag: a.tag, comm: a.comm, request: 0 },
-      {},
+      o.site !== undefined ? { site: o.site } : {},
       [],
       { request: h },
     );
@@ -381,6 +381,33 @@ export class Job {
   ) {
     this.ranks = Array.from({ length: size }, (_, r) => new Rank(r, this));
     if (init) for (const r of this.ranks) r.init();
+  }
+
+  /**
+   * Return addresses as a real job has them: each process its own (here shifted by rank), with SITE records
+   * naming the same module and offset for the same call on every rank. Call once the ranks' calls are written.
+   */
+  relocate(): this {
+    for (const r of this.ranks) {
+      const shift = r.rank * 0x100000;
+      const sites = new Set<number>();
+      r.events.forEach((e, i) => {
+        if (e.type !== 'enter' && e.type !== 'shim-finding') return;
+        sites.add(e.site);
+        r.events[i] = { ...e, site: e.site + shift };
+      });
+      const described: RankEvent[] = [...sites].map((site) => ({
+        type: 'site',
+        rank: r.rank,
+        seq: 0,
+        time: 0,
+        address: site + shift,
+        offset: site,
+        module: '/work/app',
+      }));
+      r.events.unshift(...described);
+    }
+    return this;
   }
 
   /** Every rank's events, interleaved in an order chosen by `seed` (0: rank by rank, round robin). */

@@ -47,6 +47,8 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
   }
   st.matcher.post(op);
   st.replay.post(op);
+  // The call that puts it in the attached buffer: the send itself, or the MPI_Start of its persistent request.
+  if (op.mode === 'buffered') st.bsend.posted(op, st.track(e.rank).cur?.enter ?? e);
   return op;
 }
 
@@ -75,6 +77,7 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
   if (span !== undefined) {
     op.span = span;
     checkOverlap(st, st.track(e.rank), op);
+    st.freedSends.check(op);
   }
   return op;
 }
@@ -168,7 +171,9 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       for (const h of list(e, 'requests')) start(st, t, h);
       break;
     case 'request_free':
-      consumeEarly(t, [num(e, 0, 'request')], false);
+      // A send MPI completed at once, freed without the program ever seeing it complete: see freed-send-reuse.ts.
+      for (const req of consumeEarly(t, [num(e, 0, 'request')], false))
+        if (req.op?.kind === 'send') st.freedSends.freed(req.op);
       freeRequest(st, t, num(e, 0, 'request'));
       break;
     case 'collective': {
@@ -182,6 +187,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     case 'icollective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
       cur.creates = { what: 'coll', persistent: false, created: e, active: true, ...(coll ? { coll } : {}) };
+      if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
     case 'comm_create': {
@@ -206,12 +212,15 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   if (cur.creates === undefined && argOf(e, 'request_out') !== undefined) creates(cur, 'other', false);
 }
 
-/** A Wait/Test/free given null words: they stand for requests that were complete when made (see earlyDone). */
-function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): void {
-  if (t.earlyDone.length === 0) return;
+/**
+ * A Wait/Test/free given null words: they stand for requests that were complete when made (see earlyDone).
+ * Returns the requests consumed.
+ */
+function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): RequestInfo[] {
+  if (t.earlyDone.length === 0) return [];
   let zeros = 0;
   for (const h of handles) if (h === 0) zeros++;
-  t.earlyDone.splice(0, one ? Math.min(zeros, 1) : zeros);
+  return t.earlyDone.splice(0, one ? Math.min(zeros, 1) : zeros);
 }
 
 function start(st: EngineState, t: RankTrack, handle: number): void {
@@ -267,6 +276,8 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   }
   // A freed active request's operation still happens; keep it so that deadlock and end-of-run checks see it.
   if (req.active && req.op !== undefined && !req.op.done) t.orphans.push(req);
+  // A send freed before the program saw it complete (MPI_Request_get_status did not say so).
+  if (req.active && req.op?.kind === 'send' && req.statusSeen !== true) st.freedSends.freed(req.op);
 }
 
 export function onExit(st: EngineState, e: ExitEvent): void {
@@ -296,15 +307,29 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'recv':
     case 'mprobe':
       if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
-      if (cur.recv && e.fn.cls === 'recv') st.replay.wait(cur.recv);
+      // Mprobe takes the message off the queue: for happened-before it is received here.
+      if (cur.recv) st.replay.wait(cur.recv);
       break;
     case 'probe':
     case 'improbe':
       // A probe consumes nothing; an Improbe that found nothing completes no receive.
       if (cur.recv) cur.recv.done = true;
+      if (cur.recv && e.fn.cls === 'improbe' && e.outputs['flag'] === 1) st.replay.wait(cur.recv);
       break;
     case 'comm_free':
       st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
+      break;
+    case 'request_get_status': {
+      // flag true: the program knows the operation completed, although the request is still to be freed.
+      const req = t.requests.get(num(cur.enter, 0, 'request'));
+      if (req !== undefined && e.outputs['flag'] === 1) req.statusSeen = true;
+      break;
+    }
+    case 'buffer_attach':
+      st.bsend.attach(e.rank, num(cur.enter, 0, 'size'));
+      break;
+    case 'buffer_detach':
+      st.bsend.detach(e.rank);
       break;
     default:
       break;
@@ -327,6 +352,7 @@ function failed(st: EngineState, cur: CallState): void {
   if (cur.send !== undefined) {
     cur.send.done = true;
     if (!cur.send.matched) st.matcher.cancel(cur.send);
+    st.bsend.withdrawn(cur.send);
   }
   // A receive that failed with its arguments accepted (MPI_ERR_TRUNCATE) still consumed its message.
   if (cur.recv !== undefined && !cur.recv.done) {
@@ -334,6 +360,7 @@ function failed(st: EngineState, cur: CallState): void {
     cur.recv.done = true;
   }
   const op = cur.creates?.op;
+  if (op?.kind === 'send') st.bsend.withdrawn(op);
   if (op?.kind === 'send' && !op.matched) st.matcher.cancel(op);
   if (op !== undefined) op.done = true;
   delete cur.creates;
@@ -363,6 +390,8 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     const op = cur.creates.op;
     if (op?.kind === 'send') op.done = true;
     else if (op !== undefined && !op.done) completeRecv(st, op, e);
+    const coll = cur.creates.coll;
+    if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
     t.earlyDone.push({ ...cur.creates, handle: e.request, active: false });
     if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
     delete cur.creates;
@@ -374,6 +403,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     if (req === undefined) return;
   }
   const op = req.op;
+  if (req.coll !== undefined) st.replay.icollective(t.rank, req.coll.comm, req.coll.index, true);
   if (op !== undefined) {
     if (!e.cancelled) st.replay.wait(op);
     if (op.kind === 'send') {

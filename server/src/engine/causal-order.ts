@@ -1,7 +1,9 @@
 /**
  * Runs the ranks' recorded steps (replay.ts) in an order where every step comes after its causes: a wait for
  * a receive after the post of the send it took, a collective after every member arrived at it, and — when
- * sends are synchronous — a wait for a send after the post of its receive. Each rank runs until it blocks
+ * sends are synchronous — a wait for a send after the post of its receive. Nonblocking collectives: in the
+ * happened-before run (sends not synchronous) a member's completion comes after every member's start; the
+ * zero-buffering replay orders nothing by them (a member may start one and complete it much later). Each rank runs until it blocks
  * and is woken by the step that releases it, so the cost is linear in the steps (a round-robin over the
  * ranks costs a pass over every rank for each few steps of a tightly coupled run).
  */
@@ -29,6 +31,9 @@ export function runCausally(
   const arrived = new Map<string, number[]>();
   /** Collective instances every member reached → members still to run the step. */
   const open = new Map<string, number>();
+  /** Nonblocking collective instance → members that started it, and the ranks waiting to complete it. */
+  const started = new Map<string, number>();
+  const waitingStart = new Map<string, number[]>();
   const ready = [...ranks].reverse();
 
   const blocked = (r: number, s: Step): boolean => {
@@ -42,7 +47,15 @@ export function runCausally(
       else l.push(r);
       return true;
     }
+    if (s.k === 'istart') return false;
     const key = `${s.comm.id}:${s.index}`;
+    if (s.k === 'idone') {
+      if (synchronousSends || (started.get(key) ?? 0) >= s.comm.size) return false;
+      const l = waitingStart.get(key);
+      if (l === undefined) waitingStart.set(key, [r]);
+      else l.push(r);
+      return true;
+    }
     const left = open.get(key);
     if (left !== undefined) {
       if (left <= 1) open.delete(key);
@@ -72,6 +85,15 @@ export function runCausally(
         const woken = waitingFor.get(s.op);
         if (woken !== undefined) {
           waitingFor.delete(s.op);
+          ready.push(...woken);
+        }
+      } else if (s.k === 'istart') {
+        const key = `${s.comm.id}:${s.index}`;
+        const count = (started.get(key) ?? 0) + 1;
+        started.set(key, count);
+        const woken = waitingStart.get(key);
+        if (count >= s.comm.size && woken !== undefined) {
+          waitingStart.delete(key);
           ready.push(...woken);
         }
       }

@@ -13,7 +13,9 @@ export interface Engine {
   /**
    * Is there a set of blocked ranks that nothing can release, given everything pushed so far? The session
    * calls this when the job has been quiet for a short while; the engine must not report a rank that an
-   * already-posted operation (a pending send, a running rank that could still send) can release.
+   * already-posted operation (a pending send, a running rank that could still send) can release. When it finds
+   * one, findings held to be merged across ranks until the end of the run (thread-level call-order) become
+   * available from takeFindings(), since the job is ended without finish().
    */
   findDeadlock(): EngineFinding | undefined;
   /** End-of-run checks (unmatched messages, leaks, missing finalize…), once, after every rank ended. */

@@ -6,6 +6,10 @@ import { RankTrack } from './rank-track';
 import { Resources } from './resources';
 import { Datatypes } from './datatypes';
 import { Replay } from './replay';
+import { BsendSpace } from './bsend-space';
+import { HeldFindings } from './held-findings';
+import { CallSites } from './call-sites';
+import { FreedSendReuse } from './freed-send-reuse';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -23,6 +27,14 @@ export class EngineState {
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
   readonly replay = new Replay();
+  /** Buffered sends and the attached buffer, for the space check at the end of the run. */
+  readonly bsend = new BsendSpace();
+  /** Per-rank findings merged across ranks, released at the end of the run or at a deadlock. */
+  readonly held = new HeldFindings();
+  /** Which return addresses of different ranks are the same call site (from SITE records). */
+  readonly sites = new CallSites();
+  /** Receives into the buffer of a send whose request was freed while active, decided at the end of the run. */
+  readonly freedSends = new FreedSendReuse();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */

@@ -11,6 +11,7 @@ import { buildWaitGraph, isBlockingClass } from './wait-graph';
 import { describeOp } from './describe';
 import { installP2pChecks } from './p2p-checks';
 import { messageRaces } from './races';
+import { causalClocks } from './causal-clocks';
 import { shimFinding } from './shim-findings';
 
 export type { EngineOptions } from './engine-state';
@@ -64,8 +65,14 @@ class MpiEngine implements Engine {
       case 'lost':
         st.lost += e.count;
         break;
+      case 'bsend':
+        st.bsend.onBsend(e);
+        break;
+      case 'site':
+        st.sites.onSite(e);
+        break;
       default:
-        // Site and clock records are for the session (call sites, timeline), not for the analysis.
+        // Clock records are for the session (timeline), not for the analysis.
         break;
     }
   }
@@ -76,7 +83,11 @@ class MpiEngine implements Engine {
 
   findDeadlock(): EngineFinding | undefined {
     const f = deadlockFinding(this.st, buildWaitGraph(this.st));
-    if (f !== undefined) this.deadlocked = true;
+    if (f !== undefined) {
+      this.deadlocked = true;
+      // The job ends here without finish(): what was held for merging across ranks is as complete as it gets.
+      for (const held of this.st.held.release(this.st.sites)) this.st.report(held);
+    }
     return f;
   }
 
@@ -85,13 +96,23 @@ class MpiEngine implements Engine {
     this.finished = true;
     const st = this.st;
     const completed = !this.deadlocked && st.tracks.every((t) => t.ended === 'finalized');
+    const needClocks =
+      st.replay.wildcardMatches > 0 || st.bsend.hasBufferedSends || st.freedSends.hasCandidates;
+    const clocks =
+      this.deadlocked || !needClocks
+        ? undefined
+        : causalClocks(st.replay, st.worldSize, st.freedSends.writers());
     return [
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
       ...(completed ? optional(st.replay.run()) : []),
-      ...(this.deadlocked ? [] : messageRaces(st.replay, st.worldSize)),
+      ...messageRaces(st.replay, clocks),
+      // Lost records could hide a receive: the space check must not guess.
+      ...(st.lost === 0 ? st.bsend.findings(st.replay, clocks, st.sites) : []),
+      ...(st.lost === 0 ? st.freedSends.findings(st.replay, clocks, st.sites) : []),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
+      ...st.held.release(st.sites),
     ];
   }
 

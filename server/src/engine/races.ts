@@ -1,56 +1,25 @@
 /**
  * Message races: a wildcard receive (MPI_ANY_SOURCE) whose message could have come from another sender,
  * because that other send was concurrent with the receive (not caused by it). Happened-before comes from
- * vector clocks computed over the run's steps in causal order (a receive after the send it took;
- * collectives join every member). Reported as the first race of each rank, as DESIGN.md asks.
+ * the run's vector clocks (causal-clocks.ts). Reported as the first race of each rank, as DESIGN.md asks.
  */
 import type { EngineFinding } from './types';
 import { describeOp } from './describe';
-import type { P2pOp, RecvOp, SendOp } from './ops';
-import { runCausally } from './causal-order';
+import type { CausalClocks } from './causal-clocks';
+import type { RecvOp, SendOp } from './ops';
 import type { Replay } from './replay';
 import { ANY_SOURCE, ANY_TAG } from './types';
 
-/** Vector clocks cost a copy per send: beyond this many ranks the check is skipped. */
-const MAX_RANKS = 512;
 /**
  * How many of each sender's concurrent sends are looked at as rivals of a wildcard receive: the latest ones,
  * which are the ones still in flight when it chose. Bounds the check on long runs of many wildcard receives.
  */
 const RIVAL_WINDOW = 64;
 
-export function messageRaces(replay: Replay, worldSize: number): EngineFinding[] {
-  if (!replay.enabled || worldSize > MAX_RANKS || replay.wildcardMatches === 0) return [];
+export function messageRaces(replay: Replay, clocks: CausalClocks | undefined): EngineFinding[] {
+  if (clocks === undefined || replay.wildcardMatches === 0) return [];
+  const { sentAt, recvTime, recvOrder } = clocks;
   const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
-  const n = Math.max(worldSize, (ranks[ranks.length - 1] ?? 0) + 1);
-  const vc = new Map<number, Int32Array>(ranks.map((r) => [r, new Int32Array(n)]));
-  const sentAt = new Map<P2pOp, Int32Array>();
-  const recvTime = new Map<RecvOp, number>();
-  const recvOrder = new Map<RecvOp, number>();
-
-  const clock = (r: number) => vc.get(r) as Int32Array;
-  const merge = (into: Int32Array, from: Int32Array) => {
-    for (let i = 0; i < into.length; i++) if ((from[i] ?? 0) > (into[i] ?? 0)) into[i] = from[i] ?? 0;
-  };
-  runCausally(replay, false, {
-    collective(members) {
-      const joined = new Int32Array(n);
-      for (const m of members) merge(joined, clock(m));
-      for (const m of members) merge(clock(m), joined);
-    },
-    step(r, s, i) {
-      const c = clock(r);
-      c[r] = (c[r] ?? 0) + 1;
-      if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
-      if (s.k === 'wait' && s.op.kind !== 'send') {
-        const p = replay.peer.get(s.op);
-        const at = p === undefined ? undefined : sentAt.get(p);
-        if (at !== undefined) merge(c, at);
-        recvTime.set(s.op, c[r] ?? 0);
-        recvOrder.set(s.op, i);
-      }
-    },
-  });
 
   // Sends to each rank, per sender in the sender's order (sentAt's order is the order the steps ran).
   const sendsTo = new Map<number, Map<number, SendOp[]>>();

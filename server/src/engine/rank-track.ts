@@ -16,6 +16,8 @@ export interface RequestInfo {
   coll?: { readonly comm: CommInfo; readonly index: number };
   /** Already reported as misused: not reported again as leaked. */
   misused?: boolean;
+  /** MPI_Request_get_status said it completed (the request itself is still to be freed or waited for). */
+  statusSeen?: boolean;
 }
 
 /** The call a rank entered last; kept after its exit until the next enter, for late COMPLETE records. */

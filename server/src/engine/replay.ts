@@ -13,7 +13,12 @@ import type { P2pOp, RecvOp, SendOp } from './ops';
 export type Step =
   | { readonly k: 'post'; readonly op: P2pOp }
   | { readonly k: 'wait'; readonly op: P2pOp }
-  | { readonly k: 'coll'; readonly comm: CommInfo; readonly index: number };
+  | { readonly k: 'coll'; readonly comm: CommInfo; readonly index: number }
+  /**
+   * A nonblocking collective started, and its request completed. They order nothing in the synchronous replay
+   * (a member may start it and wait for it much later); happened-before uses them (causal-clocks.ts).
+   */
+  | { readonly k: 'istart' | 'idone'; readonly comm: CommInfo; readonly index: number };
 
 /** Beyond this many steps the replay is given up (memory stays bounded on long runs). */
 const MAX_STEPS = 2_000_000;
@@ -55,6 +60,11 @@ export class Replay {
 
   collective(rank: number, comm: CommInfo, index: number): void {
     this.add(rank, { k: 'coll', comm, index });
+  }
+
+  /** A nonblocking collective: `done` false when the call starts it, true when its request completes. */
+  icollective(rank: number, comm: CommInfo, index: number, done: boolean): void {
+    this.add(rank, { k: done ? 'idone' : 'istart', comm, index });
   }
 
   matched(s: SendOp, r: RecvOp): void {

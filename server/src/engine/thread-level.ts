@@ -10,7 +10,9 @@
  * The level is the one the program asked for (MPI_Init_thread's `required`; MPI_Init is MPI_THREAD_SINGLE):
  * both Open MPI and MPICH grant what is asked up to MULTIPLE. Only the first violation of each rank is
  * reported: after it, the rank's calls interleave and nothing more is certain. Lost records (an EXIT dropped
- * makes the next ENTER look concurrent) turn the overlap check off.
+ * makes the next ENTER look concurrent) turn the overlap check off. The same violation at the same call sites
+ * on several ranks is one finding with a location per rank; so that a rank whose stream arrives late still
+ * joins it, the findings are held until the end of the run (or a deadlock) instead of reported at once.
  */
 import type { EngineState } from './engine-state';
 import { num } from './fn-roles';
@@ -38,7 +40,15 @@ export function onInitEnter(t: RankTrack, e: EnterEvent): void {
   t.threadLevel = Math.min(Math.max(required, 0), MULTIPLE);
 }
 
-/** Called at every ENTER before it becomes the rank's current call. */
+/** "Rank 2" / "Ranks 0,1,2", and the verb's ending that goes with it. */
+function whoCalls(ranks: readonly number[]): string {
+  return ranks.length === 1 ? `Rank ${ranks[0]} calls` : `Ranks ${ranks.join(',')} call`;
+}
+
+/**
+ * Called at every ENTER before it becomes the rank's current call. A violation is held (held-findings.ts) and
+ * merged with the same violation at the same call sites on other ranks: reported at the end of the run.
+ */
 export function checkThreadLevel(st: EngineState, t: RankTrack, e: EnterEvent): void {
   const level = t.threadLevel;
   if (level === undefined || level >= MULTIPLE || t.threadReported) return;
@@ -56,27 +66,26 @@ export function checkThreadLevel(st: EngineState, t: RankTrack, e: EnterEvent): 
       : `${e.fn.name} while another thread is in ${prev?.enter.fn.name ?? 'MPI'}`,
   };
   if (foreign) {
-    st.report({
+    st.held.add(`thread-foreign|${level}|${e.fn.name}`, t.rank, [here], (ranks, locations) => ({
       kind: 'call-order',
       severity: 'error',
-      message: `Rank ${t.rank} calls ${e.fn.name} from a thread other than the one that called MPI_Init, but the rank asked for ${levelName(level)}: only the main thread may call MPI. Call MPI only from the main thread, or request MPI_THREAD_SERIALIZED (one thread at a time) or MPI_THREAD_MULTIPLE with MPI_Init_thread and check what it provides.`,
-      locations: [here],
-    });
+      message: `${whoCalls(ranks)} ${e.fn.name} from a thread other than the one that called MPI_Init, but ${ranks.length === 1 ? 'the rank' : 'they'} asked for ${levelName(level)}: only the main thread may call MPI. Call MPI only from the main thread, or request MPI_THREAD_SERIALIZED (one thread at a time) or MPI_THREAD_MULTIPLE with MPI_Init_thread and check what it provides.`,
+      locations,
+    }));
     return;
   }
   const other = prev as NonNullable<typeof prev>;
-  st.report({
+  const inner: RawLocation = {
+    rank: t.rank,
+    site: other.enter.site,
+    call: other.enter.fn.name,
+    detail: `${other.enter.fn.name} in progress on another thread`,
+  };
+  const key = `thread-overlap|${level}|${other.enter.fn.name}|${e.fn.name}`;
+  st.held.add(key, t.rank, [inner, here], (ranks, locations) => ({
     kind: 'call-order',
     severity: 'error',
-    message: `Rank ${t.rank} calls ${e.fn.name} while another of its threads is still inside ${other.enter.fn.name}, but the rank asked for ${levelName(level)}: two threads may not be in MPI at the same time. Serialize the calls (one lock around every MPI call), or request MPI_THREAD_MULTIPLE with MPI_Init_thread and check what it provides.`,
-    locations: [
-      {
-        rank: t.rank,
-        site: other.enter.site,
-        call: other.enter.fn.name,
-        detail: `${other.enter.fn.name} in progress on another thread`,
-      },
-      here,
-    ],
-  });
+    message: `${whoCalls(ranks)} ${e.fn.name} while another of ${ranks.length === 1 ? 'its' : 'their'} threads is still inside ${other.enter.fn.name}, but ${ranks.length === 1 ? 'the rank' : 'they'} asked for ${levelName(level)}: two threads may not be in MPI at the same time. Serialize the calls (one lock around every MPI call), or request MPI_THREAD_MULTIPLE with MPI_Init_thread and check what it provides.`,
+    locations,
+  }));
 }

@@ -150,6 +150,19 @@ export interface ClockEvent extends EventBase {
   readonly realtime: number;
 }
 
+/**
+ * The space a buffered send (MPI_Bsend, MPI_Ibsend; MPI_Bsend_init for each Start of its request) takes in the
+ * buffer attached with MPI_Buffer_attach, as the shim computed it. Comes between the call's ENTER and EXIT.
+ */
+export interface BsendEvent extends EventBase {
+  readonly type: 'bsend';
+  readonly fn: FunctionSpec;
+  /** MPI_Pack_size of the message + MPI_BSEND_OVERHEAD of the library. */
+  readonly bytes: number;
+  /** MPI_Pack_size of the message. */
+  readonly packed: number;
+}
+
 export type RankEvent =
   | EnterEvent
   | ExitEvent
@@ -161,7 +174,8 @@ export type RankEvent =
   | EndEvent
   | ShimFindingEvent
   | LostEvent
-  | ClockEvent;
+  | ClockEvent
+  | BsendEvent;
 
 export type FindingKind =
   | 'deadlock'

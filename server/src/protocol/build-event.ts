@@ -180,6 +180,13 @@ export function buildEvent(
     }
     case KIND.CLOCK:
       return { type: 'clock', rank, seq, time, realtime: w[0] ?? 0 };
+    case KIND.BSEND: {
+      if (layout === undefined) return `function id ${h.func} out of range`;
+      const bytes = w[0] ?? 0;
+      const packed = w[1] ?? 0;
+      if (packed < 0 || bytes < packed) return `BSEND sizes ${bytes}, ${packed} are not bytes >= packed >= 0`;
+      return { type: 'bsend', rank, seq, time, fn: layout.spec, bytes, packed };
+    }
     default:
       return `unknown record kind ${h.kind}`;
   }

@@ -47,6 +47,8 @@ export function wordsNeeded(
       return 3;
     case KIND.CLOCK:
       return 1;
+    case KIND.BSEND:
+      return 2;
     default:
       return `unknown record kind ${kind}`;
   }

@@ -9,6 +9,7 @@ import { encodeCall, encodeEvent, frameOf } from './testing/encode';
 const send = functionNamed('MPI_Send');
 const waitall = functionNamed('MPI_Waitall');
 const isend = functionNamed('MPI_Isend');
+const bsend = functionNamed('MPI_Bsend');
 
 const events: RankEvent[] = [
   { type: 'clock', rank: 3, seq: 0, time: 5, realtime: 1_700_000_000_000_000_000 / 1000 },
@@ -104,6 +105,7 @@ const events: RankEvent[] = [
     module: '/home/user/a long path/ring-ü',
   },
   { type: 'op', rank: 3, seq: 5, time: 17, op: 12, predefined: -1, commute: true },
+  { type: 'bsend', rank: 3, seq: 5, time: 17, fn: bsend, bytes: 4096 + 128, packed: 4096 },
   { type: 'lost', rank: 3, seq: 5, time: 18, count: 3 },
   { type: 'end', rank: 3, seq: 6, time: 19, how: 'signal', code: 11, dropped: 0 },
 ];
@@ -154,6 +156,7 @@ test('bad frames are rejected with a reason', () => {
   rejects(encodeCall({ kind: KIND.COMPLETE, func: send.id, seq: 1 }, [0, 0, 0, 0, 0, 2]), /cancelled flag/);
   rejects(encodeCall({ kind: KIND.DTYPE, seq: 1 }, [1, 4, 0, 4, 0, 4, 1, 500, 1]), /basic type id 500/);
   rejects(encodeCall({ kind: KIND.FINDING, func: send.id, seq: 1 }, [1000, 0, 0, 0, 0]), /check id 1000/);
+  rejects(encodeCall({ kind: KIND.BSEND, func: bsend.id, seq: 1 }, [100, 200]), /BSEND sizes 100, 200/);
   // An EXT whose seq is not its head's.
   const enter = encodeCall({ kind: KIND.ENTER, func: waitall.id, seq: 4 }, [3, 0, 3, 1, 2, 3]);
   new DataView(enter.buffer).setUint32(64 + 4, 5, true);

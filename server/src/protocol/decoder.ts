@@ -67,7 +67,11 @@ export class RankDecoder {
     h.time = view.getUint32(at + 12, true) * TWO_32 + view.getUint32(at + 8, true);
     h.site = view.getUint32(at + 20, true) * TWO_32 + view.getUint32(at + 16, true);
     if (
-      (kind === KIND.ENTER || kind === KIND.EXIT || kind === KIND.COMPLETE || kind === KIND.FINDING) &&
+      (kind === KIND.ENTER ||
+        kind === KIND.EXIT ||
+        kind === KIND.COMPLETE ||
+        kind === KIND.FINDING ||
+        kind === KIND.BSEND) &&
       h.func >= layouts.length
     ) {
       this.fail(`function id ${h.func} out of range (spec has ${layouts.length})`);

@@ -124,6 +124,7 @@ export const KIND = {
   LOST: kindId('LOST'),
   OP: kindId('OP'),
   CLOCK: kindId('CLOCK'),
+  BSEND: kindId('BSEND'),
 } as const;
 
 /**

@@ -67,6 +67,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
         hangSeen = true;
         const found = rec.how === 'graph' ? analysis.engine.findDeadlock() : noProgressAt(analysis, rec);
         if (found !== undefined) raw.push(found);
+        raw.push(...analysis.engine.takeFindings());
       }
       continue;
     }
@@ -91,7 +92,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   if (!hangSeen && unfinished && end.outcome !== 'terminated') {
     const deadlock = analysis.engine.findDeadlock();
     if (deadlock !== undefined) {
-      raw.push(deadlock);
+      raw.push(deadlock, ...analysis.engine.takeFindings());
       killed = true;
     }
   }

@@ -367,6 +367,8 @@ export class Session {
             undefined,
           );
         this.foundHang(deadlock, { type: 'hang', how: 'graph' });
+        // Findings the engine held for the end of the run, released with the deadlock (the job ends without finish()).
+        this.collect(analysis.engine.takeFindings());
       }
     } else if (verdict.action === 'no-progress') {
       this.foundHang(noProgressFinding(verdict.stuck, timeout), {

@@ -138,6 +138,8 @@ export function encodeEvent(e: RankEvent): Uint8Array {
       return encodeCall({ ...base, kind: KIND.OP }, [e.op, e.predefined, e.commute ? 1 : 0]);
     case 'clock':
       return encodeCall({ ...base, kind: KIND.CLOCK }, [e.realtime]);
+    case 'bsend':
+      return encodeCall({ ...base, kind: KIND.BSEND, func: e.fn.id }, [e.bytes, e.packed]);
   }
 }
 
