@@ -98,7 +98,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   checkStale(st, t, e);
   checkThreadLevel(st, t, e);
   const cur: CallState = { enter: e, exited: false };
-  t.cur = cur;
+  t.enter(cur);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
   switch (e.fn.cls) {
@@ -271,9 +271,9 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
 
 export function onExit(st: EngineState, e: ExitEvent): void {
   const t = st.track(e.rank);
-  const cur = t.cur;
-  if (cur === undefined || cur.enter.seq !== e.seq) return;
-  cur.exited = true;
+  const cur = t.call(e.seq);
+  if (cur === undefined || cur.exited) return;
+  t.exit(cur);
   st.resources.onExit(e, cur.enter);
   if (e.returnCode !== 0) {
     failed(st, cur);
@@ -349,15 +349,15 @@ function completeWithoutStatus(st: EngineState, op: RecvOp): void {
 
 export function onComplete(st: EngineState, e: CompleteEvent): void {
   const t = st.track(e.rank);
+  const cur = t.call(e.seq);
   if (e.request === 0) {
-    const op = t.cur?.recv;
+    const op = cur?.recv;
     if (op !== undefined && !op.done) completeRecv(st, op, e);
     return;
   }
   let req = t.requests.get(e.request);
   let orphan = false;
-  const cur = t.cur;
-  if (req === undefined && cur?.creates !== undefined && cur.enter.seq === e.seq && !cur.exited) {
+  if (req === undefined && cur?.creates !== undefined && !cur.exited) {
     // A request that was complete when it was made (the shim reports it so, under its own id: MPICH's
     // builtin requests, Open MPI's MPI_PROC_NULL request): nothing will wait on it.
     const op = cur.creates.op;

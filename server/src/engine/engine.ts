@@ -85,10 +85,13 @@ class MpiEngine implements Engine {
     this.finished = true;
     const st = this.st;
     const completed = !this.deadlocked && st.tracks.every((t) => t.ended === 'finalized');
+    // The zero-buffering replay runs each rank's calls in the order they came, as one thread: a rank whose
+    // threads were in MPI at once has no such order (one thread's blocked send does not stop the other).
+    const sequential = st.tracks.every((t) => !t.concurrent);
     return [
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
-      ...(completed ? optional(st.replay.run()) : []),
+      ...(completed && sequential ? optional(st.replay.run()) : []),
       ...(this.deadlocked ? [] : messageRaces(st.replay, st.worldSize)),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
