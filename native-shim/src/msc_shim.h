@@ -31,8 +31,10 @@
 /* COMPLETE flags: bit1 the completed operation is a send; bit2 it is a probe (nothing was received). */
 #define MSC_COMPLETE_SEND 2
 #define MSC_COMPLETE_PROBE 4
-/* DTYPE flags: bit1 the signature was cut at MSC_SIG_MAX pairs. */
+/* DTYPE flags: bit1 the signature was cut at MSC_SIG_MAX pairs; bit2 the signature's length in words comes
+ * first and the layout of a committed type with gaps follows it. */
 #define MSC_DTYPE_TRUNCATED 2
+#define MSC_DTYPE_LAYOUT 4
 
 enum { MSC_STATE_UNINIT = 0, MSC_STATE_OFF = 1, MSC_STATE_ON = 2 };
 enum { MSC_END_FINALIZED = 1, MSC_END_EXIT = 2, MSC_END_SIGNAL = 3, MSC_END_ABORT = 4 };

@@ -101,6 +101,11 @@ export interface DatatypeEvent extends EventBase {
   readonly committed: boolean;
   /** Run-length signature: pairs of (basic type id, repeat). */
   readonly signature: readonly (readonly [number, number])[];
+  /**
+   * For a committed type with gaps, the memory one element touches: (offset from the true lb, length) blocks
+   * in increasing order; undefined when contiguous or not known (too many blocks, too large).
+   */
+  readonly layout?: readonly (readonly [number, number])[];
 }
 
 export interface OpEvent extends EventBase {
