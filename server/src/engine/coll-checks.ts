@@ -16,6 +16,8 @@ interface Side {
 }
 
 const REDUCTIONS = new Set(['reduce', 'allreduce', 'scan', 'exscan', 'reduce_scatter_block']);
+/** Collectives where every member sends to and receives from every member. */
+const EXCHANGES = new Set(['alltoall', 'alltoallv', 'allgather', 'allgatherv']);
 
 function sideOf(st: EngineState, call: CollCall, count: string[], type: string[]): Side {
   return {
@@ -105,6 +107,11 @@ export function checkCollectiveData(st: EngineState, comm: CommInfo, inst: CollI
     return;
   }
 
+  if (EXCHANGES.has(coll)) {
+    checkExchange(st, comm, calls, coll, report);
+    return;
+  }
+
   // Rooted gathers and scatters: what each member gives or takes against what the root expects for it.
   const rootCall = calls.find((c) => c.root >= 0 && comm.members[c.root] === c.rank);
   if (rootCall === undefined || !['gather', 'gatherv', 'scatter', 'scatterv'].includes(coll)) return;
@@ -133,4 +140,55 @@ export function checkCollectiveData(st: EngineState, comm: CommInfo, inst: CollI
       ],
     );
   }
+}
+
+/** Count and type one member's call sends to (or, recv, expects from) member `peer` of an exchange. */
+function partOf(st: EngineState, c: CollCall, coll: string, peer: number, me: number, recv: boolean): Side {
+  // MPI_IN_PLACE: the data sent come from the receive buffer, with the receive counts and type.
+  const fromRecv = recv || num(c.enter, 0, 'sbuf') === -1;
+  const perPeer = fromRecv ? coll.endsWith('v') : coll === 'alltoallv';
+  // In place, an all-gather sends its own block: the receive count of its own index.
+  const index = !recv && coll.startsWith('allgather') ? me : peer;
+  const count = perPeer
+    ? (list(c.enter, fromRecv ? 'rcounts' : 'scounts')[index] ?? 0)
+    : num(c.enter, 0, fromRecv ? 'rcount' : 'scount');
+  return { call: c, count, dtype: st.dtypes.type(c.rank, num(c.enter, 0, fromRecv ? 'rtype' : 'stype')) };
+}
+
+/** All-to-all and all-gather: what member i sends to member j against what j expects from i, every pair. */
+function checkExchange(
+  st: EngineState,
+  comm: CommInfo,
+  calls: readonly CollCall[],
+  coll: string,
+  report: (kind: FindingKind, message: string, locations: RawLocation[]) => void,
+): void {
+  const off: { send: Side; recv: Side }[] = [];
+  for (const a of calls) {
+    const i = comm.members.indexOf(a.rank);
+    for (const b of calls) {
+      const j = comm.members.indexOf(b.rank);
+      const send = partOf(st, a, coll, j, i, false);
+      const recv = partOf(st, b, coll, i, j, true);
+      const [sb, rb] = [bytes(send), bytes(recv)];
+      if (sb !== undefined && rb !== undefined && sb !== rb) off.push({ send, recv });
+    }
+  }
+  const [head] = off;
+  if (head === undefined) return;
+  const pair = (o: { send: Side; recv: Side }) =>
+    `rank ${o.send.call.rank} sends ${describeData(o.send.count, o.send.dtype)} to rank ${o.recv.call.rank}, which expects ${describeData(o.recv.count, o.recv.dtype)} from it`;
+  const more = off.length > 3 ? ` (and ${off.length - 3} more pairs)` : '';
+  report(
+    'count-mismatch',
+    `The amounts of an exchange disagree: ${off.slice(0, 3).map(pair).join('; ')}${more}. What a rank sends to another must be what that one expects from it: ${coll === 'alltoallv' ? "one rank's send counts are the others' receive counts (exchange them first, e.g. with MPI_Alltoall)" : 'make the counts and types agree'}`,
+    calls.map((c) => ({
+      rank: c.rank,
+      site: c.site,
+      call: c.fn,
+      detail: off.some((o) => o.send.call === c || o.recv.call === c)
+        ? `${c.fn}: its counts disagree with its peers'`
+        : `${c.fn}`,
+    })),
+  );
 }

@@ -2,6 +2,7 @@
  * The engine: decoded events in, findings out. Pure (no clock, no I/O); see README.md for the model.
  */
 import { onComplete, onEnter, onExit } from './calls';
+import { checkOpenCollectives } from './collectives';
 import { deadlockFinding } from './deadlock-report';
 import type { Engine } from './engine-api';
 import { EngineState, type EngineOptions } from './engine-state';
@@ -88,6 +89,7 @@ class MpiEngine implements Engine {
     // The zero-buffering replay runs each rank's calls in the order they came, as one thread: a rank whose
     // threads were in MPI at once has no such order (one thread's blocked send does not stop the other).
     const sequential = st.tracks.every((t) => !t.concurrent);
+    if (!completed) checkOpenCollectives(st);
     return [
       ...this.takeFindings(),
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
