@@ -293,7 +293,10 @@ MSC_HANDLE_WORD(MPI_Datatype, MPI_DATATYPE_NULL)
 /* Requests that MPI hands out already complete and shared between calls: MPICH's builtin request handles
  * (e.g. one handle for every Isend that completed at once) and Open MPI's ompi_request_empty (operations
  * with MPI_PROC_NULL). Their handle says nothing about which call made them, so the shim reports such a
- * request as complete right at its creation under a unique made-up id, and as NULL (0) everywhere else. */
+ * request as complete right at its creation under a unique made-up id, and as MSC_REQUEST_DONE everywhere
+ * else: not as 0, which is MPI_REQUEST_NULL (a Waitany/Testsome array holds nulls for the requests it already
+ * completed, and those must not be taken for these). */
+#define MSC_REQUEST_DONE 1
 extern MPI_Request msc_shared_request;
 static inline int msc_request_shared(MPI_Request r)
 {
@@ -305,7 +308,7 @@ static inline int msc_request_shared(MPI_Request r)
 }
 static inline int64_t msc_w_MPI_Request(MPI_Request h)
 {
-    return (h == MPI_REQUEST_NULL || msc_request_shared(h)) ? 0 : msc_hword(&h, sizeof h);
+    return h == MPI_REQUEST_NULL ? 0 : msc_request_shared(h) ? MSC_REQUEST_DONE : msc_hword(&h, sizeof h);
 }
 MSC_HANDLE_WORD(MPI_Group, MPI_GROUP_NULL)
 MSC_HANDLE_WORD(MPI_Op, MPI_OP_NULL)

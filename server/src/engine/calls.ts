@@ -11,7 +11,15 @@ import type { EngineState } from './engine-state';
 import { argOf, list, num, paramName } from './fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './ops';
 import type { CallState, RankTrack, RequestInfo } from './rank-track';
-import { ANY_SOURCE, ANY_TAG, PROC_NULL, type CompleteEvent, type EnterEvent, type ExitEvent } from './types';
+import {
+  ANY_SOURCE,
+  ANY_TAG,
+  DONE_REQUEST,
+  PROC_NULL,
+  type CompleteEvent,
+  type EnterEvent,
+  type ExitEvent,
+} from './types';
 
 function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | undefined {
   const dest = num(e, PROC_NULL, 'dest');
@@ -206,12 +214,12 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   if (cur.creates === undefined && argOf(e, 'request_out') !== undefined) creates(cur, 'other', false);
 }
 
-/** A Wait/Test/free given null words: they stand for requests that were complete when made (see earlyDone). */
+/** A Wait/Test/free given DONE_REQUEST words: requests that were complete when made (see earlyDone). */
 function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): void {
   if (t.earlyDone.length === 0) return;
-  let zeros = 0;
-  for (const h of handles) if (h === 0) zeros++;
-  t.earlyDone.splice(0, one ? Math.min(zeros, 1) : zeros);
+  let done = 0;
+  for (const h of handles) if (h === DONE_REQUEST) done++;
+  t.earlyDone.splice(0, one ? Math.min(done, 1) : done);
 }
 
 function start(st: EngineState, t: RankTrack, handle: number): void {

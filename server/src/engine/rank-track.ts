@@ -56,7 +56,7 @@ export class RankTrack {
   readonly orphans: RequestInfo[] = [];
   /**
    * Requests that were complete when made (MPICH's builtin requests, Open MPI's MPI_PROC_NULL request): the
-   * shim passes them as 0 to the Wait/Test/free that consumes them, so those calls consume them in order.
+   * shim passes them as DONE_REQUEST (not 0, MPI_REQUEST_NULL) to the Wait/Test/free that consumes them, so those calls consume them in order.
    */
   readonly earlyDone: RequestInfo[] = [];
   /**

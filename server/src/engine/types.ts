@@ -12,6 +12,11 @@ export type Handle = number;
 
 export const ANY_SOURCE = -1;
 export const PROC_NULL = -2;
+/**
+ * The word of a request that MPI handed out already complete (shared between calls), wherever it appears after
+ * the call that made it; 0 is MPI_REQUEST_NULL. See RankTrack.earlyDone.
+ */
+export const DONE_REQUEST = 1;
 export const ANY_TAG = -1;
 
 /** One parameter's value: a scalar word, or the elements of an array parameter. */
