@@ -222,3 +222,20 @@ test('a loop of one wildcard receive over interchangeable messages is not a race
   finalizeAll(job);
   check(job, []);
 });
+
+test('no potential deadlock from replaying a wildcard receive with the match buffering gave it', () => {
+  // Workers send a length (tag 4) then a list (tag 2); the master takes both from MPI_ANY_SOURCE. In the run
+  // it paired rank 1's length with rank 2's list. Without buffering the list receive would take rank 1's
+  // list (the only one sent by then): the program cannot hang, though the run's pairing replayed does.
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks as [Rank, Rank, Rank];
+  r0.recv(ANY, { tag: 4, site: 0x41, got: [1, 4] });
+  r0.recv(ANY, { tag: 2, site: 0x42, got: [2, 2], count: 8 });
+  r0.recv(ANY, { tag: 4, site: 0x41, got: [2, 4] });
+  r0.recv(ANY, { tag: 2, site: 0x42, got: [1, 2], count: 8 });
+  // Lists of different lengths: which one the second receive takes is observable (a race).
+  for (const w of [r1, r2])
+    w.send(0, { tag: 4, site: 0x51 }).send(0, { tag: 2, site: 0x52, count: w.rank + 2 });
+  finalizeAll(job);
+  check(job, [{ kind: 'message-race', ranks: [0, 2, 1] }]);
+});

@@ -87,7 +87,8 @@ const reported = new WeakMap<EngineState, Set<string>>();
 
 export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
   const span = op.span;
-  if (span === undefined || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
+  // After a loss a completed request may still look pending: no overlap with it is certain.
+  if (span === undefined || t.lost > 0 || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
   const writes = op.kind !== 'send';
   // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone).
   for (const req of [...t.requests.values(), ...t.earlyDone]) {

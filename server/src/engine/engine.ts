@@ -51,6 +51,11 @@ class MpiEngine implements Engine {
         const t = st.track(e.rank);
         t.started = true;
         t.ended = e.how;
+        // The END record counts every record the shim dropped, LOST records included (those can be dropped too).
+        if (e.dropped > t.lost) {
+          st.lost += e.dropped - t.lost;
+          t.lost = e.dropped;
+        }
         break;
       }
       case 'shim-finding':
@@ -64,6 +69,7 @@ class MpiEngine implements Engine {
         break;
       case 'lost':
         st.lost += e.count;
+        st.track(e.rank).lost += e.count;
         break;
       default:
         // Site and clock records are for the session (call sites, timeline), not for the analysis.
@@ -86,18 +92,25 @@ class MpiEngine implements Engine {
     this.finished = true;
     const st = this.st;
     const completed = !this.deadlocked && st.tracks.every((t) => t.ended === 'finalized');
+    // With records lost, a message received or a request completed may look pending: the checks of what was
+    // left over at the end (and the replay of every rank's steps) would report what did not happen.
+    const whole = st.lost === 0;
     // The zero-buffering replay runs each rank's calls in the order they came, as one thread: a rank whose
     // threads were in MPI at once has no such order (one thread's blocked send does not stop the other).
     const sequential = st.tracks.every((t) => !t.concurrent);
     if (!completed) checkOpenCollectives(st);
     return [
       ...this.takeFindings(),
-      ...(this.deadlocked ? [] : unmatchedFindings(st)),
-      ...(completed && sequential ? optional(st.replay.run()) : []),
-      ...(this.deadlocked ? [] : messageRaces(st.replay, st.worldSize)),
-      ...st.resources.leaks(st),
+      ...(this.deadlocked || !whole ? [] : unmatchedFindings(st)),
+      ...(completed && sequential && whole ? optional(st.replay.run()) : []),
+      ...(this.deadlocked || !whole ? [] : messageRaces(st.replay, st.worldSize)),
+      ...(whole ? st.resources.leaks(st) : []),
       ...st.resources.callOrder(st),
     ];
+  }
+
+  lostRecords(): number {
+    return this.st.lost;
   }
 
   rankStates(): RankState[] {

@@ -68,6 +68,8 @@ export class RankTrack {
   /** Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it. */
   readonly retired = new Map<Handle, string>();
   ended: EndHow | undefined;
+  /** Records of this rank the shim dropped: its requests' states are no longer certain. */
+  lost = 0;
   /** Seen any event from this rank (ranks not heard from yet are assumed able to act). */
   started = false;
   inFinalize = false;
