@@ -78,7 +78,12 @@ class MpiEngine implements Engine {
   }
 
   takeFindings(): EngineFinding[] {
-    return this.st.findings.splice(0);
+    const found = this.st.findings.splice(0);
+    if (this.st.lost === 0) return found;
+    // A rank that lost records may have lost a call (its collectives then pair with the wrong ones) or a
+    // completion: what is found about it is not certain. The LOST record follows the records after the gap in
+    // the same frame at the latest, and the session takes findings after each frame.
+    return found.filter((f) => !f.locations.some((l) => (this.st.tracks[l.rank]?.lost ?? 0) > 0));
   }
 
   findDeadlock(): EngineFinding | undefined {
