@@ -69,6 +69,9 @@ extern _Atomic uint32_t msc_seq;
 /* MPI is usable (between PMPI_Init and PMPI_Finalize): only then may the shim make PMPI queries. */
 extern int msc_mpi_ready;
 extern __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
+/* A poll whose ENTER is held back until it matters (msc_state.c); msc_emit sends it before any other record. */
+extern __thread msc_call *msc_held_call __attribute__((tls_model("initial-exec")));
+void msc_emit_held(void);
 
 int msc_lazy_init(void);
 void msc_pause_point(msc_call *c);
