@@ -18,7 +18,7 @@ export function checkTargets(targets: ReportTargets, cwd: string): void {
   for (const path of [targets.json, targets.sarif]) {
     if (path === undefined) continue;
     const dir = dirname(resolve(cwd, path));
-    let ok = false;
+    let ok: boolean;
     try {
       ok = statSync(dir).isDirectory();
       accessSync(dir, constants.W_OK);
