@@ -46,6 +46,7 @@ export class RankTrack {
   /** Calls in flight and the last exited ones, by seq. */
   private readonly calls = new Map<number, CallState>();
   private exitedKept = 0;
+  private inFlight = 0;
   /**
    * Several threads called MPI under MPI_THREAD_MULTIPLE (two calls in flight at once, or a call from
    * another thread than MPI_Init's): the order of the rank's calls is not one thread's program order.
@@ -56,7 +57,8 @@ export class RankTrack {
   readonly orphans: RequestInfo[] = [];
   /**
    * Requests that were complete when made (MPICH's builtin requests, Open MPI's MPI_PROC_NULL request): the
-   * shim passes them as DONE_REQUEST (not 0, MPI_REQUEST_NULL) to the Wait/Test/free that consumes them, so those calls consume them in order.
+   * shim passes them as DONE_REQUEST (not 0, MPI_REQUEST_NULL) to the Wait/Test/free that consumes them, so
+   * those calls consume them in order.
    */
   readonly earlyDone: RequestInfo[] = [];
   /**
@@ -88,6 +90,7 @@ export class RankTrack {
     if (this.inCall || (call.enter.otherThread === true && this.threadLevel === 3)) this.concurrent = true;
     this.cur = call;
     this.calls.set(call.enter.seq, call);
+    this.inFlight++;
   }
 
   /** The call with this seq, in flight or recently exited. */
@@ -98,6 +101,7 @@ export class RankTrack {
   /** A call exits; the current call becomes the latest other call still in flight, if any. */
   exit(call: CallState): void {
     call.exited = true;
+    this.inFlight--;
     this.exitedKept++;
     if (this.exitedKept > KEEP_EXITED) {
       for (const [seq, c] of this.calls) {
@@ -108,7 +112,7 @@ export class RankTrack {
         }
       }
     }
-    if (this.cur !== call) return;
+    if (this.cur !== call || this.inFlight <= 0) return;
     let latest: CallState | undefined;
     for (const c of this.calls.values()) if (!c.exited) latest = c;
     if (latest !== undefined) this.cur = latest;
