@@ -75,8 +75,8 @@ static uint8_t thread_kind_slow(void)
     return tls_thread_kind;
 }
 
-/* Polls that find nothing (MPI_Test, Testany, Testall, Iprobe, Improbe with a false flag; not Testsome, whose
- * result is a count) change nothing the analyzer
+/* Polls that find nothing (MPI_Test, Testany, Testall, Iprobe, Improbe with a false flag, Testsome with an
+ * outcount of 0) change nothing the analyzer
  * follows, and a polling loop makes millions of them, more than the analyzer can take (the ring fills and
  * records are dropped). A poll's ENTER is held back (msc_held_call) until the call turns out to matter: it
  * found something, failed, or emits another record (msc_emit sends the ENTER first). A poll that found nothing
@@ -89,7 +89,15 @@ static __thread unsigned tls_polls __attribute__((tls_model("initial-exec")));
 static int is_poll(int func)
 {
     return func == MSC_FN_MPI_Test || func == MSC_FN_MPI_Testany || func == MSC_FN_MPI_Testall ||
-           func == MSC_FN_MPI_Iprobe || func == MSC_FN_MPI_Improbe;
+           func == MSC_FN_MPI_Testsome || func == MSC_FN_MPI_Iprobe || func == MSC_FN_MPI_Improbe;
+}
+
+/* A held poll returned without error and found nothing (Testsome's outcount is its second EXIT word). */
+static int found_nothing(const msc_call *c)
+{
+    if (c->nx < 1 || c->x[0] != MPI_SUCCESS) return 0;
+    if (c->func == MSC_FN_MPI_Testsome) return c->nx >= 2 && c->x[1] == 0;
+    return !(c->xflags & MSC_FLAG_TRUE);
 }
 
 static void emit_enter(const msc_call *c)
@@ -123,7 +131,7 @@ void msc_exit(msc_call *c)
     if (MSC_UNLIKELY(msc_held_call == c)) {
         msc_held_call = NULL;
         /* Found nothing: the call is forgotten (its seq is simply not seen). */
-        if (!(c->xflags & MSC_FLAG_TRUE) && c->nx > 0 && c->x[0] == MPI_SUCCESS) {
+        if (found_nothing(c)) {
             msc_tls_depth = 0;
             return;
         }

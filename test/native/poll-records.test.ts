@@ -14,14 +14,14 @@ const work = mkdtempSync(join(tmpdir(), 'mpiscope-polls-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 // Rank 0 sends two messages late; rank 1 polls for the first with MPI_Iprobe and for the second with
-// MPI_Test on an MPI_Irecv, counting its polls, then prints the counts.
+// MPI_Test on an MPI_Irecv, for the third with MPI_Testsome, counting its polls, then prints the counts.
 const source = `#include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>
 int main(int argc, char **argv)
 {
     int rank, x = 1, y = 0, flag = 0;
-    long probes = 0, tests = 0;
+    long probes = 0, tests = 0, somes = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
@@ -29,6 +29,8 @@ int main(int argc, char **argv)
         MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
         usleep(300000);
         MPI_Send(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+        usleep(300000);
+        MPI_Send(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
     } else if (rank == 1) {
         MPI_Status st;
         while (!flag) {
@@ -40,7 +42,11 @@ int main(int argc, char **argv)
         MPI_Irecv(&y, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &req);
         for (flag = 0; !flag; tests++)
             MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-        printf("polls %ld %ld\\n", probes, tests);
+        int done = 0, index;
+        MPI_Irecv(&y, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &req);
+        for (; done == 0; somes++)
+            MPI_Testsome(1, &req, &done, &index, MPI_STATUSES_IGNORE);
+        printf("polls %ld %ld %ld\\n", probes, tests, somes);
     }
     MPI_Finalize();
     return 0;
@@ -63,9 +69,9 @@ for (const flavor of installedFlavors()) {
       },
     );
     assert.equal(cli.code, 0, `${cli.stdout}\n${cli.stderr}`);
-    const m = /polls (\d+) (\d+)/.exec(cli.stdout);
+    const m = /polls (\d+) (\d+) (\d+)/.exec(cli.stdout);
     assert.ok(m, cli.stdout);
-    const [probes, tests] = [Number(m[1]), Number(m[2])];
+    const [probes, tests, somes] = [Number(m[1]), Number(m[2]), Number(m[3])];
     const calls = new Map<string, { enter: number; found: number }>();
     const decoders = new Map<number, RankDecoder>();
     for (const f of readTrace(trace)) {
@@ -76,7 +82,8 @@ for (const flavor of installedFlavors()) {
         if (e.type !== 'enter' && e.type !== 'exit') continue;
         const c = calls.get(e.fn.name) ?? { enter: 0, found: 0 };
         if (e.type === 'enter') c.enter++;
-        else if (e.outputs['flag'] === 1) c.found++;
+        else if (e.outputs['flag'] === 1 || (e.fn.name === 'MPI_Testsome' && e.outputs['outcount'] === 1))
+          c.found++;
         calls.set(e.fn.name, c);
       }
     }
@@ -87,6 +94,9 @@ for (const flavor of installedFlavors()) {
     assert.equal(mpiTest.found, 1);
     assert.ok(iprobe.enter <= 2 + probes / 512, `${iprobe.enter} MPI_Iprobe recorded of ${probes}`);
     assert.ok(mpiTest.enter <= 2 + tests / 512, `${mpiTest.enter} MPI_Test recorded of ${tests}`);
+    const testsome = calls.get('MPI_Testsome') ?? { enter: 0, found: 0 };
+    assert.equal(testsome.found, 1);
+    assert.ok(testsome.enter <= 2 + somes / 512, `${testsome.enter} MPI_Testsome recorded of ${somes}`);
     assert.ok(probes + tests > 2000, `only ${probes + tests} polls: the loops were too short to tell`);
   });
 }
