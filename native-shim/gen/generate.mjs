@@ -405,7 +405,10 @@ function genWrapper(f) {
   L.push(`    c.nw = ${nw};`);
   for (const [ctype, name, role] of params) {
     if (ROLE_KIND[role] !== 'array') continue;
-    L.push(`    msc_add_array(&c, ${arrayElemKind(ctype)}, ${name}, c_args.${role}_n);`);
+    // Requests from the entry copy: an ENTER held back (a poll, msc_state.c) is written after MPI nulled
+    // the completed entries.
+    const ptr = role === 'requests' ? `(c_args.req_copy ? c_args.req_copy : ${name})` : name;
+    L.push(`    msc_add_array(&c, ${arrayElemKind(ctype)}, ${ptr}, c_args.${role}_n);`);
   }
   L.push('    msc_enter(&c);');
   L.push(noArgs ? `    msc_pre_${cls}(&c, NULL);` : `    msc_pre_${cls}(&c, &c_args);`);

@@ -7,6 +7,9 @@
 #include "msc_shim.h"
 
 #define MSC_SIG_MAX 1024
+/* The layout of a committed type with gaps: at most this many blocks, for a true extent up to this size. */
+#define MSC_LAYOUT_MAX 256
+#define MSC_LAYOUT_SPAN (1 << 20)
 
 MPI_Datatype msc_basic_types[MSC_BT_COUNT];
 MPI_Op msc_ops[MSC_OPID_COUNT];
@@ -185,6 +188,43 @@ static void sig_walk(MPI_Datatype t, sig *s, int depth)
     free(types);
 }
 
+/* The memory one element of committed type t touches, as (offset from the true lb, length) blocks in
+ * increasing order: unpacks zeros into a buffer of 0xff bytes one true extent long, and reads back which bytes
+ * were written. Returns the number of blocks, 0 when not known (too large, too many blocks, MPI refused). */
+static int layout_of(MPI_Datatype t, MPI_Aint tlb, MPI_Aint textent, int64_t *blocks)
+{
+    int psize = 0, pos = 0, n = 0;
+    if (textent <= 0 || textent > MSC_LAYOUT_SPAN || PMPI_Pack_size(1, t, MPI_COMM_SELF, &psize) != MPI_SUCCESS)
+        return 0;
+    unsigned char *mem = malloc((size_t)textent);
+    unsigned char *packed = calloc((size_t)psize + 1, 1);
+    if (mem && packed) {
+        memset(mem, 0xff, (size_t)textent);
+        /* Element 0 starts tlb bytes before its first byte; the pointer is only offset back by MPI. */
+        void *origin = (void *)((uintptr_t)mem - (uintptr_t)tlb);
+        if (PMPI_Unpack(packed, psize, &pos, origin, 1, t, MPI_COMM_SELF) != MPI_SUCCESS) n = -1;
+        for (MPI_Aint i = 0; i < textent && n >= 0;) {
+            if (mem[i]) {
+                i++;
+                continue;
+            }
+            MPI_Aint j = i;
+            while (j < textent && !mem[j]) j++;
+            if (n == MSC_LAYOUT_MAX) {
+                n = -1;
+            } else {
+                blocks[2 * n] = i;
+                blocks[2 * n + 1] = j - i;
+                n++;
+            }
+            i = j;
+        }
+    }
+    free(mem);
+    free(packed);
+    return n < 0 ? 0 : n;
+}
+
 void msc_describe_datatype(MPI_Datatype t, int committed, uint32_t seq, uint64_t time)
 {
     if (t == MPI_DATATYPE_NULL || !msc_mpi_ready) return;
@@ -199,8 +239,19 @@ void msc_describe_datatype(MPI_Datatype t, int committed, uint32_t seq, uint64_t
     PMPI_Type_get_true_extent(t, &tlb, &textent);
     sig_walk(t, s, 0);
     int64_t w[7] = { msc_w_MPI_Datatype(t), size, lb, extent, tlb, textent, committed };
+    int flags = s->truncated ? MSC_DTYPE_TRUNCATED : 0;
+    /* A committed type with gaps also says which bytes an element touches (the buffer-overlap check). */
+    static __thread int64_t *blocks;
+    int nblocks = 0;
+    if (committed && size != textent && (blocks || (blocks = malloc(2 * MSC_LAYOUT_MAX * sizeof *blocks))))
+        nblocks = layout_of(t, tlb, textent, blocks);
+    if (nblocks > 0) {
+        msc_arr a[2] = { { MSC_ARR_I64, s->pairs, 2 * s->n }, { MSC_ARR_I64 | MSC_ARR_RAW, blocks, 2 * nblocks } };
+        msc_emit(MSC_KIND_DTYPE, flags | MSC_DTYPE_LAYOUT, 0, seq, time, 0, w, 7, a, 2);
+        return;
+    }
     msc_arr a = { MSC_ARR_I64 | MSC_ARR_RAW, s->pairs, 2 * s->n };
-    msc_emit(MSC_KIND_DTYPE, s->truncated ? MSC_DTYPE_TRUNCATED : 0, 0, seq, time, 0, w, 7, &a, 1);
+    msc_emit(MSC_KIND_DTYPE, flags, 0, seq, time, 0, w, 7, &a, 1);
 }
 
 void msc_describe_op(MPI_Op op, int commute, uint32_t seq, uint64_t time)

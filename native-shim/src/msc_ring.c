@@ -185,6 +185,7 @@ static __attribute__((noinline)) void emit_many(uint64_t hw, int func, uint32_t 
 void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w, int nw,
               const msc_arr *arr, int narr)
 {
+    if (MSC_UNLIKELY(msc_held_call != NULL)) msc_emit_held();
     uint64_t hw = head_word(kind, flags, func, seq);
     if (MSC_LIKELY(narr == 0 && nw <= MSC_HEAD_WORDS))
         emit_one(hw, time, site, w, nw);

@@ -31,8 +31,10 @@
 /* COMPLETE flags: bit1 the completed operation is a send; bit2 it is a probe (nothing was received). */
 #define MSC_COMPLETE_SEND 2
 #define MSC_COMPLETE_PROBE 4
-/* DTYPE flags: bit1 the signature was cut at MSC_SIG_MAX pairs. */
+/* DTYPE flags: bit1 the signature was cut at MSC_SIG_MAX pairs; bit2 the signature's length in words comes
+ * first and the layout of a committed type with gaps follows it. */
 #define MSC_DTYPE_TRUNCATED 2
+#define MSC_DTYPE_LAYOUT 4
 
 enum { MSC_STATE_UNINIT = 0, MSC_STATE_OFF = 1, MSC_STATE_ON = 2 };
 enum { MSC_END_FINALIZED = 1, MSC_END_EXIT = 2, MSC_END_SIGNAL = 3, MSC_END_ABORT = 4 };
@@ -67,6 +69,9 @@ extern _Atomic uint32_t msc_seq;
 /* MPI is usable (between PMPI_Init and PMPI_Finalize): only then may the shim make PMPI queries. */
 extern int msc_mpi_ready;
 extern __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
+/* A poll whose ENTER is held back until it matters (msc_state.c); msc_emit sends it before any other record. */
+extern __thread msc_call *msc_held_call __attribute__((tls_model("initial-exec")));
+void msc_emit_held(void);
 
 int msc_lazy_init(void);
 void msc_pause_point(msc_call *c);
@@ -296,7 +301,10 @@ MSC_HANDLE_WORD(MPI_Datatype, MPI_DATATYPE_NULL)
 /* Requests that MPI hands out already complete and shared between calls: MPICH's builtin request handles
  * (e.g. one handle for every Isend that completed at once) and Open MPI's ompi_request_empty (operations
  * with MPI_PROC_NULL). Their handle says nothing about which call made them, so the shim reports such a
- * request as complete right at its creation under a unique made-up id, and as NULL (0) everywhere else. */
+ * request as complete right at its creation under a unique made-up id, and as MSC_REQUEST_DONE everywhere
+ * else: not as 0, which is MPI_REQUEST_NULL (a Waitany/Testsome array holds nulls for the requests it already
+ * completed, and those must not be taken for these). */
+#define MSC_REQUEST_DONE 1
 extern MPI_Request msc_shared_request;
 static inline int msc_request_shared(MPI_Request r)
 {
@@ -308,7 +316,7 @@ static inline int msc_request_shared(MPI_Request r)
 }
 static inline int64_t msc_w_MPI_Request(MPI_Request h)
 {
-    return (h == MPI_REQUEST_NULL || msc_request_shared(h)) ? 0 : msc_hword(&h, sizeof h);
+    return h == MPI_REQUEST_NULL ? 0 : msc_request_shared(h) ? MSC_REQUEST_DONE : msc_hword(&h, sizeof h);
 }
 MSC_HANDLE_WORD(MPI_Group, MPI_GROUP_NULL)
 MSC_HANDLE_WORD(MPI_Op, MPI_OP_NULL)

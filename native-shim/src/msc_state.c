@@ -77,18 +77,70 @@ static uint8_t thread_kind_slow(void)
     return tls_thread_kind;
 }
 
-void msc_enter(msc_call *c)
+/* Polls that find nothing (MPI_Test, Testany, Testall, Iprobe, Improbe with a false flag, Testsome with an
+ * outcount of 0) change nothing the analyzer
+ * follows, and a polling loop makes millions of them, more than the analyzer can take (the ring fills and
+ * records are dropped). A poll's ENTER is held back (msc_held_call) until the call turns out to matter: it
+ * found something, failed, or emits another record (msc_emit sends the ENTER first). A poll that found nothing
+ * is not recorded at all, except one in POLL_KEEP per thread, so that a polling rank is still seen. Not while
+ * a debugger is attached (attention): a held call must have been announced. */
+#define POLL_KEEP 1024
+__thread msc_call *msc_held_call __attribute__((tls_model("initial-exec")));
+static __thread unsigned tls_polls __attribute__((tls_model("initial-exec")));
+
+static int is_poll(int func)
+{
+    return func == MSC_FN_MPI_Test || func == MSC_FN_MPI_Testany || func == MSC_FN_MPI_Testall ||
+           func == MSC_FN_MPI_Testsome || func == MSC_FN_MPI_Iprobe || func == MSC_FN_MPI_Improbe;
+}
+
+/* A held poll returned without error and found nothing (Testsome's outcount is its second EXIT word). */
+static int found_nothing(const msc_call *c)
+{
+    if (c->nx < 1 || c->x[0] != MPI_SUCCESS) return 0;
+    if (c->func == MSC_FN_MPI_Testsome) return c->nx >= 2 && c->x[1] == 0;
+    return !(c->xflags & MSC_FLAG_TRUE);
+}
+
+static void emit_enter(const msc_call *c)
 {
     uint8_t kind = tls_thread_kind;
     if (MSC_UNLIKELY(kind == 0)) kind = thread_kind_slow();
     int flags = kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
     msc_emit(MSC_KIND_ENTER, flags, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+}
+
+void msc_emit_held(void)
+{
+    msc_call *c = msc_held_call;
+    msc_held_call = NULL;
+    emit_enter(c);
+}
+
+void msc_enter(msc_call *c)
+{
     msc_tls_call = c;
-    if (MSC_UNLIKELY(atomic_load_explicit(&msc_attention, memory_order_relaxed))) msc_pause_point(c);
+    int attention = atomic_load_explicit(&msc_attention, memory_order_relaxed);
+    if (is_poll(c->func) && !attention && ++tls_polls % POLL_KEEP != 0) {
+        msc_held_call = c;
+        return;
+    }
+    emit_enter(c);
+    if (MSC_UNLIKELY(attention)) msc_pause_point(c);
 }
 
 void msc_exit(msc_call *c)
 {
+    if (MSC_UNLIKELY(msc_held_call == c)) {
+        msc_held_call = NULL;
+        /* Found nothing: the call is forgotten (its seq is simply not seen). */
+        if (found_nothing(c)) {
+            msc_tls_call = NULL;
+            msc_tls_depth = 0;
+            return;
+        }
+        if (atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON) emit_enter(c);
+    }
     if (MSC_LIKELY(atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON)) {
         msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
         msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_stamp(), c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);

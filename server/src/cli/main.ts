@@ -3,7 +3,7 @@ import { replayTrace } from '../session/replay';
 import { UsageError } from '../session/session-api';
 import { HELP, parseArgs } from './args';
 import { runCommand } from './run-command';
-import { toolVersion, writeReports } from './write-reports';
+import { checkTargets, toolVersion, writeReports } from './write-reports';
 
 /** Exit statuses: 0 no error finding, 1 error findings, 2 mpiscope could not do its job. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -17,11 +17,13 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`mpiscope ${toolVersion()}\n`);
       return 0;
     case 'report': {
+      checkTargets(cmd, cwd);
       const input = await replayTrace(cmd.trace);
       writeReports(input, cmd, cwd);
       return exitStatusOf(input.result.findings);
     }
     case 'run':
+      checkTargets(cmd, cwd);
       return runCommand(cmd, cwd);
   }
 }

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { humanReport } from '../report/human-report';
 import { jsonReport } from '../report/json-report';
 import type { ReportInput } from '../report/report-model';
@@ -11,6 +11,22 @@ import { repoRoot } from '../session/shim-locator';
 export interface ReportTargets {
   readonly json?: string;
   readonly sarif?: string;
+}
+
+/** Fails at once (before a run) when a report file cannot be written: its folder is missing or read-only. */
+export function checkTargets(targets: ReportTargets, cwd: string): void {
+  for (const path of [targets.json, targets.sarif]) {
+    if (path === undefined) continue;
+    const dir = dirname(resolve(cwd, path));
+    let ok: boolean;
+    try {
+      ok = statSync(dir).isDirectory();
+      accessSync(dir, constants.W_OK);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new UsageError(`cannot write ${path}: folder ${dir} does not exist or is not writable`);
+  }
 }
 
 /** Print the human report on stdout and write the requested JSON/SARIF files. */

@@ -1,7 +1,9 @@
 /**
  * Buffers of pending nonblocking operations: a new operation that writes memory a pending one reads or
  * writes (or reads memory a pending receive writes) is a buffer-overlap. Two pending sends reading one
- * buffer are legal. Spans are the true extent of count × datatype from the shim's DTYPE records.
+ * buffer are legal. Spans are the true extent of count × datatype from the shim's DTYPE records; when they
+ * meet and a type has gaps (a column of a matrix, a resized element), the bytes each one touches decide,
+ * from the type's layout (its blocks, from the shim). A type with gaps and no known layout decides nothing.
  */
 import type { DtypeInfo } from './datatypes';
 import type { EngineState } from './engine-state';
@@ -19,11 +21,74 @@ export function spanOf(
   return [from, from + (count - 1) * t.extent + t.trueExtent];
 }
 
+/** Most blocks of memory followed on each side before giving up (a type with gaps and a huge count). */
+const MAX_BLOCKS = 50_000;
+
+/** One element's blocks (offset from the true lb, length); undefined when the type has gaps and no layout. */
+function blocksOf(t: DtypeInfo): readonly (readonly [number, number])[] | undefined {
+  if (t.layout !== undefined) return t.layout;
+  return t.size === t.trueExtent ? [[0, t.trueExtent]] : undefined;
+}
+
+/** The merged [from, to) blocks of count × t at base (= buf + true lb) inside [lo, hi); undefined if unknown. */
+function blocksIn(
+  base: number,
+  count: number,
+  t: DtypeInfo,
+  lo: number,
+  hi: number,
+): [number, number][] | undefined {
+  const blocks = blocksOf(t);
+  if (blocks === undefined) return undefined;
+  let k0 = 0;
+  let k1 = count - 1;
+  if (t.extent > 0) {
+    k0 = Math.max(0, Math.ceil((lo - base - t.trueExtent + 1) / t.extent));
+    k1 = Math.min(count - 1, Math.floor((hi - 1 - base) / t.extent));
+  }
+  const out: [number, number][] = [];
+  for (let k = k0; k <= k1; k++) {
+    for (const [off, len] of blocks) {
+      const from = Math.max(lo, base + k * t.extent + off);
+      const to = Math.min(hi, base + k * t.extent + off + len);
+      if (from < to) out.push([from, to]);
+    }
+    if (out.length > MAX_BLOCKS) return undefined;
+  }
+  out.sort((x, y) => x[0] - y[0]);
+  const merged: [number, number][] = [];
+  for (const b of out) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && b[0] <= last[1]) last[1] = Math.max(last[1], b[1]);
+    else merged.push(b);
+  }
+  return merged;
+}
+
+/** Bytes both operations touch: exact from the types' layouts where the spans meet; 0 when unknown. */
+function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
+  const [ta, tb, sa, sb] = [a.dtype, b.dtype, a.span, b.span];
+  if (ta === undefined || tb === undefined || sa === undefined || sb === undefined) return 0;
+  const x = blocksIn(sa[0], a.count, ta, lo, hi);
+  const y = blocksIn(sb[0], b.count, tb, lo, hi);
+  if (x === undefined || y === undefined) return 0;
+  let shared = 0;
+  for (let i = 0, j = 0; i < x.length && j < y.length;) {
+    const [xa, xb] = x[i] as [number, number];
+    const [ya, yb] = y[j] as [number, number];
+    shared += Math.max(0, Math.min(xb, yb) - Math.max(xa, ya));
+    if (xb < yb) i++;
+    else j++;
+  }
+  return shared;
+}
+
 const reported = new WeakMap<EngineState, Set<string>>();
 
 export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
   const span = op.span;
-  if (span === undefined || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
+  // After a loss a completed request may still look pending: no overlap with it is certain.
+  if (span === undefined || t.lost > 0 || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
   const writes = op.kind !== 'send';
   // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone).
   for (const req of [...t.requests.values(), ...t.earlyDone]) {
@@ -32,18 +97,20 @@ export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
     if (!writes && other.kind === 'send') continue;
     const [a, b] = other.span;
     if (span[0] >= b || a >= span[1]) continue;
+    const lo = Math.max(a, span[0]);
+    const hi = Math.min(b, span[1]);
+    const bytes = sharedBytes(op, other, lo, hi);
+    if (bytes === 0) continue;
     let seen = reported.get(st);
     if (seen === undefined) reported.set(st, (seen = new Set()));
     const key = `${t.rank}:${other.site}:${op.site}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const lo = Math.max(a, span[0]);
-    const hi = Math.min(b, span[1]);
     const verb = (o: P2pOp) => (o.kind === 'send' ? 'reads' : 'writes');
     st.report({
       kind: 'buffer-overlap',
       severity: 'error',
-      message: `Rank ${t.rank}'s ${op.fn.name} ${verb(op)} ${hi - lo} bytes that its pending ${other.fn.name} (not yet completed) still ${verb(other)}: the result depends on timing. Use separate buffers, or wait for the ${other.fn.name} first.`,
+      message: `Rank ${t.rank}'s ${op.fn.name} ${verb(op)} ${bytes} bytes that its pending ${other.fn.name} (not yet completed) still ${verb(other)}: the result depends on timing. Use separate buffers, or wait for the ${other.fn.name} first.`,
       locations: [
         {
           rank: t.rank,
@@ -55,7 +122,7 @@ export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
           rank: t.rank,
           site: op.site,
           call: op.fn.name,
-          detail: `${op.fn.name} ${verb(op)} ${hi - lo} bytes of that buffer`,
+          detail: `${op.fn.name} ${verb(op)} ${bytes} bytes of that buffer`,
         },
       ],
     });

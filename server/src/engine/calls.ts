@@ -11,7 +11,15 @@ import type { EngineState } from './engine-state';
 import { argOf, list, num, paramName } from './fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './ops';
 import type { CallState, RankTrack, RequestInfo } from './rank-track';
-import { ANY_SOURCE, ANY_TAG, PROC_NULL, type CompleteEvent, type EnterEvent, type ExitEvent } from './types';
+import {
+  ANY_SOURCE,
+  ANY_TAG,
+  DONE_REQUEST,
+  PROC_NULL,
+  type CompleteEvent,
+  type EnterEvent,
+  type ExitEvent,
+} from './types';
 
 function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | undefined {
   const dest = num(e, PROC_NULL, 'dest');
@@ -101,7 +109,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   checkStale(st, t, e);
   checkThreadLevel(st, t, e);
   const cur: CallState = { enter: e, exited: false };
-  t.cur = cur;
+  t.enter(cur);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
   switch (e.fn.cls) {
@@ -213,14 +221,14 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
 }
 
 /**
- * A Wait/Test/free given null words: they stand for requests that were complete when made (see earlyDone).
- * Returns the requests consumed.
+ * A Wait/Test/free given DONE_REQUEST words: they stand for requests that were complete when made (see
+ * earlyDone). Returns the requests consumed.
  */
 function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): RequestInfo[] {
   if (t.earlyDone.length === 0) return [];
-  let zeros = 0;
-  for (const h of handles) if (h === 0) zeros++;
-  return t.earlyDone.splice(0, one ? Math.min(zeros, 1) : zeros);
+  let done = 0;
+  for (const h of handles) if (h === DONE_REQUEST) done++;
+  return t.earlyDone.splice(0, one ? Math.min(done, 1) : done);
 }
 
 function start(st: EngineState, t: RankTrack, handle: number): void {
@@ -282,9 +290,9 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
 
 export function onExit(st: EngineState, e: ExitEvent): void {
   const t = st.track(e.rank);
-  const cur = t.cur;
-  if (cur === undefined || cur.enter.seq !== e.seq) return;
-  cur.exited = true;
+  const cur = t.call(e.seq);
+  if (cur === undefined || cur.exited) return;
+  t.exit(cur);
   st.resources.onExit(e, cur.enter);
   if (e.returnCode !== 0) {
     failed(st, cur);
@@ -376,15 +384,15 @@ function completeWithoutStatus(st: EngineState, op: RecvOp): void {
 
 export function onComplete(st: EngineState, e: CompleteEvent): void {
   const t = st.track(e.rank);
+  const cur = t.call(e.seq);
   if (e.request === 0) {
-    const op = t.cur?.recv;
+    const op = cur?.recv;
     if (op !== undefined && !op.done) completeRecv(st, op, e);
     return;
   }
   let req = t.requests.get(e.request);
   let orphan = false;
-  const cur = t.cur;
-  if (req === undefined && cur?.creates !== undefined && cur.enter.seq === e.seq && !cur.exited) {
+  if (req === undefined && cur?.creates !== undefined && !cur.exited) {
     // A request that was complete when it was made (the shim reports it so, under its own id: MPICH's
     // builtin requests, Open MPI's MPI_PROC_NULL request): nothing will wait on it.
     const op = cur.creates.op;

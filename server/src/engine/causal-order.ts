@@ -17,12 +17,14 @@ export interface CausalVisitor {
   collective?(members: readonly number[]): void;
 }
 
-/** Each rank's position when nothing more can run: its list's length, or the step it is stuck at. */
-export function runCausally(
-  replay: Replay,
-  synchronousSends: boolean,
-  visit: CausalVisitor = {},
-): Map<number, number> {
+export interface CausalEnd {
+  /** Each rank's position when nothing more can run: its list's length, or the step it is stuck at. */
+  readonly at: Map<number, number>;
+  /** The operations whose post ran. */
+  readonly posted: ReadonlySet<P2pOp>;
+}
+
+export function runCausally(replay: Replay, synchronousSends: boolean, visit: CausalVisitor = {}): CausalEnd {
   const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
   const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
   const posted = new Set<P2pOp>();
@@ -101,5 +103,5 @@ export function runCausally(
     }
     pos.set(r, i);
   }
-  return pos;
+  return { at: pos, posted };
 }

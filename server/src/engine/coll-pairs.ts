@@ -101,17 +101,22 @@ export function checkPairs(
       typed.push({ from, to, sent, expected });
   }
   // The rooted collectives' byte counts are checked against the root in coll-checks.ts.
+  const present = calls.filter((c): c is CollCall => c !== undefined);
   if (counted.length > 0 && !rooted) {
+    const advice =
+      coll === 'alltoallv' || coll === 'alltoallw'
+        ? "one rank's send counts are the others' receive counts (exchange them first, e.g. with MPI_Alltoall)"
+        : 'make the counts and types agree';
     report(
       'count-mismatch',
-      `${describePairs(counted, true)}. What each rank sends to another must be exactly what that rank expects from it`,
-      locationsOf(counted),
+      `The amounts of an exchange disagree: ${describePairs(counted)}. What a rank sends to another must be what that one expects from it: ${advice}`,
+      locationsOf(present, counted),
     );
   } else if (typed.length > 0 && counted.length === 0) {
     report(
       'type-mismatch',
-      `${describePairs(typed, false)}. Send and receive blocks must have the same type signature (the same basic types in the same order)`,
-      locationsOf(typed),
+      `The types of ${rooted ? 'a gather or scatter' : 'an exchange'} disagree: ${describePairs(typed)}. Send and receive blocks must have the same type signature (the same basic types in the same order)`,
+      locationsOf(present, typed),
     );
   }
 }
@@ -155,28 +160,38 @@ function rootedScatter(st: EngineState, root: CollCall, peer: number, coll: stri
   return { count, dtype: typeOf(st, root, num(e, 0, 'stype')) };
 }
 
-function describePairs(pairs: readonly Pair[], withBytes: boolean): string {
-  const size = (b: Block) => (withBytes ? ` (${bytes(b)} bytes)` : '');
+function describePairs(pairs: readonly Pair[]): string {
+  // Bytes say more than counts when the two sides use types of different sizes.
+  const size = (p: Pair, b: Block) =>
+    p.sent.dtype?.size !== p.expected.dtype?.size ? ` (${bytes(b)} bytes)` : '';
   const shown = pairs
     .slice(0, SHOWN)
     .map(
       (p) =>
-        `rank ${p.from.rank} sends ${describeData(p.sent.count, p.sent.dtype)}${size(p.sent)} to rank ${p.to.rank}, which expects ${describeData(p.expected.count, p.expected.dtype)}${size(p.expected)}`,
+        `rank ${p.from.rank} sends ${describeData(p.sent.count, p.sent.dtype)}${size(p, p.sent)} to rank ${p.to.rank}, which expects ${describeData(p.expected.count, p.expected.dtype)}${size(p, p.expected)} from it`,
     );
-  const more = pairs.length > SHOWN ? `; and ${pairs.length - SHOWN} more pairs` : '';
-  return `${shown.join('; ')}${more}`.replace(/^r/, 'R');
+  const more = pairs.length > SHOWN ? ` (and ${pairs.length - SHOWN} more pairs)` : '';
+  return `${shown.join('; ')}${more}`;
 }
 
-function locationsOf(pairs: readonly Pair[]): RawLocation[] {
-  const seen = new Map<number, RawLocation>();
-  for (const p of pairs) {
-    for (const [c, role] of [
-      [p.from, `sends ${describeData(p.sent.count, p.sent.dtype)} to rank ${p.to.rank}`],
-      [p.to, `expects ${describeData(p.expected.count, p.expected.dtype)} from rank ${p.from.rank}`],
-    ] as const) {
-      if (!seen.has(c.rank))
-        seen.set(c.rank, { rank: c.rank, site: c.site, call: c.fn, detail: `${c.fn} ${role}` });
-    }
-  }
-  return [...seen.values()];
+/** Every member's call of the instance (the corpus rule for collectives), saying which disagree with whom. */
+function locationsOf(calls: readonly CollCall[], pairs: readonly Pair[]): RawLocation[] {
+  return calls.map((c) => {
+    const sends = pairs.filter((p) => p.from === c).map((p) => p.to.rank);
+    const expects = pairs.filter((p) => p.to === c && p.from !== c).map((p) => p.from.rank);
+    const parts = [
+      ...(sends.length > 0
+        ? [`sends rank${sends.length > 1 ? 's' : ''} ${sends.join(',')} other than expected`]
+        : []),
+      ...(expects.length > 0
+        ? [`expects otherwise from rank${expects.length > 1 ? 's' : ''} ${expects.join(',')}`]
+        : []),
+    ];
+    return {
+      rank: c.rank,
+      site: c.site,
+      call: c.fn,
+      detail: parts.length > 0 ? `${c.fn}: ${parts.join('; ')}` : c.fn,
+    };
+  });
 }

@@ -62,3 +62,13 @@ function mismatchFinding(comm: CommInfo, inst: CollInstance): EngineFinding {
     locations,
   };
 }
+
+/**
+ * At the end of a run that did not finish (a rank aborted, often inside that very collective): the data
+ * checks of the collectives some members never reached, over the members whose calls arrived.
+ */
+export function checkOpenCollectives(st: EngineState): void {
+  for (const comm of st.comms.all())
+    for (const inst of comm.open.values())
+      if (!inst.mismatched && inst.arrived >= 2) checkCollectiveData(st, comm, inst);
+}

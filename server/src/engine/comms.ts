@@ -59,6 +59,11 @@ export class CommRegistry {
 
   constructor(private worldSize: number) {}
 
+  /** Every communicator known (by its global identity). */
+  all(): IterableIterator<CommInfo> {
+    return this.byKey.values();
+  }
+
   setWorldSize(n: number): void {
     if (n > this.worldSize) this.worldSize = n;
   }

@@ -11,6 +11,8 @@ export interface DtypeInfo {
   readonly trueLb: number;
   readonly trueExtent: number;
   readonly signature: readonly (readonly [number, number])[];
+  /** The memory one element touches, as (offset from the true lb, length) blocks, for a type with gaps. */
+  readonly layout: readonly (readonly [number, number])[] | undefined;
   /** Handle, for messages. */
   readonly handle: number;
   /** Name when the type is a basic type (one pair, repeat 1). */
@@ -66,6 +68,7 @@ export class Datatypes {
       trueLb: e.trueLb,
       trueExtent: e.trueExtent,
       signature: e.signature,
+      layout: e.layout,
       handle: e.datatype,
       name,
     });

@@ -4,7 +4,7 @@
  * and what it waits for, and a sentence on what to change.
  */
 import { describeOp, doing, ranksName, tagName } from './describe';
-import type { RecvOp } from './ops';
+import type { RecvOp, SendOp } from './ops';
 import { peerWorld } from './comms';
 import type { EngineState } from './engine-state';
 import type { EngineFinding, RawLocation } from './types';
@@ -93,14 +93,36 @@ function groupByDoing(st: EngineState, ranks: readonly number[]): string {
 }
 
 /** A message from the awaited peer that the receive cannot take (other tag or communicator): the likely bug. */
-function sentInstead(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>): string {
+function missedSend(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>): SendOp | undefined {
   const src = peerWorld(r.comm, r.rank, r.source);
-  for (const s of st.matcher.unmatchedTo(r.rank)) {
-    if (s.rank !== src || inFlight.has(s)) continue;
-    const where = s.comm === r.comm ? '' : ` on ${s.comm.name}`;
-    return ` (rank ${s.rank} sent ${tagName(s.tag)}${where} instead, with ${s.fn.name})`;
-  }
-  return '';
+  for (const s of st.matcher.unmatchedTo(r.rank)) if (s.rank === src && !inFlight.has(s)) return s;
+  return undefined;
+}
+
+function sentInstead(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>): string {
+  const s = missedSend(st, r, inFlight);
+  if (s === undefined) return '';
+  const where = s.comm === r.comm ? '' : ` on ${s.comm.name}`;
+  return ` (rank ${s.rank} sent ${tagName(s.tag)}${where} instead, with ${s.fn.name})`;
+}
+
+/** Advice for the first blocked receive whose peer sent it a message it cannot take. */
+function missAdvice(
+  st: EngineState,
+  nodes: readonly Node[],
+  inFlight: ReadonlySet<unknown>,
+): string | undefined {
+  for (const n of nodes)
+    for (const it of n.holding) {
+      if (it.what.kind !== 'recv' || it.what.op.kind !== 'recv' || it.any) continue;
+      const r = it.what.op;
+      const s = missedSend(st, r, inFlight);
+      if (s === undefined) continue;
+      const theirs = s.comm === r.comm ? tagName(s.tag) : `${tagName(s.tag)} on ${s.comm.name}`;
+      const mine = s.comm === r.comm ? tagName(r.tag) : `${tagName(r.tag)} on ${r.comm.name}`;
+      return `Rank ${s.rank} sent ${theirs} with ${s.fn.name} where rank ${r.rank} receives ${mine}: make the send's and the receive's tags (and communicators) agree.`;
+    }
+  return undefined;
 }
 
 function itemDetail(
@@ -186,11 +208,13 @@ function waitPhrase(st: EngineState, node: Node, to: number | undefined): string
   return `rank ${node.b.track.rank} waits in ${call} for rank ${gone ?? '?'}, ${doing(gone === undefined ? undefined : st.tracks[gone])}`;
 }
 
-function advice(nodes: readonly Node[]): string {
+function advice(st: EngineState, nodes: readonly Node[], inFlight: ReadonlySet<unknown>): string {
   const kinds = new Set(nodes.flatMap((n) => n.holding.map((it) => it.what.kind)));
   if (nodes.some((n) => n.holding.some((it) => it.what.kind === 'coll' && it.what.mismatch.length > 0))) {
     return 'Every rank of a communicator must call the same collectives, with the same root, in the same order.';
   }
+  const miss = missAdvice(st, nodes, inFlight);
+  if (miss !== undefined) return miss;
   if (nodes.some((n) => n.b.track.cur?.enter.fn.cls === 'buffer_detach')) {
     return 'MPI_Buffer_detach waits until every buffered message has been received: detach the buffer only once the receivers are sure to post their receives (after the point where they wait for this rank), or receive before waiting.';
   }
@@ -289,7 +313,7 @@ export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | 
   return {
     kind: 'deadlock',
     severity: 'error',
-    message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(coreNodes)}`,
+    message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(st, coreNodes, g.inFlight)}`,
     locations: [
       ...ordered.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, g.inFlight, false)),
       ...goneLocations,

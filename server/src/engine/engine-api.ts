@@ -22,4 +22,6 @@ export interface Engine {
   finish(): EngineFinding[];
   /** Each rank's current state. */
   rankStates(): RankState[];
+  /** Records the shims dropped (their ring was full): the checks that need every record were skipped. */
+  lostRecords(): number;
 }

@@ -1,4 +1,8 @@
-/** What the engine knows about one rank: its current call and its live requests. */
+/**
+ * What the engine knows about one rank: its calls in flight and its live requests. A rank with threads
+ * (MPI_THREAD_MULTIPLE) has several calls in flight at once; their records interleave in the rank's
+ * stream, each carrying its call's seq, so EXIT and COMPLETE records find their call by seq.
+ */
 import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
 import type { EndHow, EnterEvent, Handle } from './types';
@@ -35,14 +39,28 @@ export interface CallState {
   creates?: Omit<RequestInfo, 'handle'>;
 }
 
+/** Exited calls kept for late COMPLETE records (a thread's COMPLETE may follow its call's EXIT). */
+const KEEP_EXITED = 64;
+
 export class RankTrack {
+  /** The latest call still in flight, else the call entered last (kept after its exit). */
   cur: CallState | undefined;
+  /** Calls in flight and the last exited ones, by seq. */
+  private readonly calls = new Map<number, CallState>();
+  private exitedKept = 0;
+  private inFlight = 0;
+  /**
+   * Several threads called MPI under MPI_THREAD_MULTIPLE (two calls in flight at once, or a call from
+   * another thread than MPI_Init's): the order of the rank's calls is not one thread's program order.
+   */
+  concurrent = false;
   readonly requests = new Map<Handle, RequestInfo>();
   /** Active requests freed by MPI_Request_free: their operations still happen. */
   readonly orphans: RequestInfo[] = [];
   /**
    * Requests that were complete when made (MPICH's builtin requests, Open MPI's MPI_PROC_NULL request): the
-   * shim passes them as 0 to the Wait/Test/free that consumes them, so those calls consume them in order.
+   * shim passes them as DONE_REQUEST (not 0, MPI_REQUEST_NULL) to the Wait/Test/free that consumes them, so
+   * those calls consume them in order.
    */
   readonly earlyDone: RequestInfo[] = [];
   /**
@@ -54,6 +72,8 @@ export class RankTrack {
   /** Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it. */
   readonly retired = new Map<Handle, string>();
   ended: EndHow | undefined;
+  /** Records of this rank the shim dropped: its requests' states are no longer certain. */
+  lost = 0;
   /** Seen any event from this rank (ranks not heard from yet are assumed able to act). */
   started = false;
   inFinalize = false;
@@ -66,6 +86,39 @@ export class RankTrack {
   lastCall = '';
 
   constructor(readonly rank: number) {}
+
+  /** A call enters: it becomes the current call. */
+  enter(call: CallState): void {
+    if (this.inCall || (call.enter.otherThread === true && this.threadLevel === 3)) this.concurrent = true;
+    this.cur = call;
+    this.calls.set(call.enter.seq, call);
+    this.inFlight++;
+  }
+
+  /** The call with this seq, in flight or recently exited. */
+  call(seq: number): CallState | undefined {
+    return this.calls.get(seq);
+  }
+
+  /** A call exits; the current call becomes the latest other call still in flight, if any. */
+  exit(call: CallState): void {
+    call.exited = true;
+    this.inFlight--;
+    this.exitedKept++;
+    if (this.exitedKept > KEEP_EXITED) {
+      for (const [seq, c] of this.calls) {
+        if (this.exitedKept <= KEEP_EXITED / 2) break;
+        if (c.exited && c !== this.cur && c !== call) {
+          this.calls.delete(seq);
+          this.exitedKept--;
+        }
+      }
+    }
+    if (this.cur !== call || this.inFlight <= 0) return;
+    let latest: CallState | undefined;
+    for (const c of this.calls.values()) if (!c.exited) latest = c;
+    if (latest !== undefined) this.cur = latest;
+  }
 
   /** Remember the call that made send request `id` (see sendCreators). */
   rememberSend(id: Handle, created: EnterEvent): void {

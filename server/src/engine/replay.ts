@@ -7,7 +7,7 @@
 import { runCausally } from './causal-order';
 import type { CommInfo } from './comms';
 import { describeOp } from './describe';
-import { ANY_SOURCE, type EngineFinding, type RawLocation } from './types';
+import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from './types';
 import type { P2pOp, RecvOp, SendOp } from './ops';
 
 export type Step =
@@ -74,10 +74,29 @@ export class Replay {
     if (r.source === ANY_SOURCE) this.wildcardMatches++;
   }
 
+  /**
+   * A wildcard receive the replay waits on while a send it accepts is posted and not taken: the replay holds
+   * each receive to its match in the run, but without buffering this receive would have taken that send and
+   * the run would have gone another way (the run's matching came from buffering): nothing can be concluded.
+   */
+  private couldTakeAnother(step: Step, posted: ReadonlySet<P2pOp>): boolean {
+    if (step.k !== 'wait' || step.op.kind !== 'recv') return false;
+    const r = step.op;
+    if (r.source !== ANY_SOURCE && r.tag !== ANY_TAG) return false;
+    for (const s of posted) {
+      if (s.kind !== 'send' || s.dest !== r.rank || s.comm !== r.comm) continue;
+      if ((r.source !== ANY_SOURCE && r.source !== s.srcCommRank) || (r.tag !== ANY_TAG && r.tag !== s.tag))
+        continue;
+      const taker = this.peer.get(s);
+      if (taker !== r && (taker === undefined || !posted.has(taker))) return true;
+    }
+    return false;
+  }
+
   /** Replays with synchronous standard sends; a finding when that gets stuck on them. */
   run(): EngineFinding | undefined {
     if (!this.enabled) return undefined;
-    const pos = runCausally(this, true);
+    const { at: pos, posted } = runCausally(this, true);
     const ranks = [...pos.keys()];
     const stuck = ranks
       .map((r) => ({ r, s: this.steps.get(r)?.[pos.get(r) ?? 0] }))
@@ -86,6 +105,7 @@ export class Replay {
       (x) => x.s.k === 'wait' && x.s.op.kind === 'send' && x.s.op.mode === 'standard',
     );
     if (sends.length === 0) return undefined;
+    if (stuck.some((x) => this.couldTakeAnother(x.s, posted))) return undefined;
     const locations: RawLocation[] = sends.map(({ s }) => {
       const op = (s as { op: SendOp }).op;
       return {

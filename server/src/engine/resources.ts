@@ -116,17 +116,18 @@ export class Resources {
     for (const [key, locations] of groups) {
       const [what, fn] = key.split('|') as [string, string];
       const ranks = [...new Set(locations.map((l) => l.rank))];
+      const it = locations.length === 1 ? 'it' : 'them';
       const free =
         what === 'request'
-          ? 'Complete it with MPI_Wait/MPI_Test, or free it with MPI_Request_free'
+          ? `Complete ${it} with MPI_Wait/MPI_Test, or free ${it} with MPI_Request_free`
           : what === 'attached buffer'
-            ? 'Detach it with MPI_Buffer_detach'
-            : `Free it with MPI_${what === 'communicator' ? 'Comm' : what === 'datatype' ? 'Type' : what === 'group' ? 'Group' : 'Op'}_free`;
+            ? `Detach ${it} with MPI_Buffer_detach`
+            : `Free ${it} with MPI_${what === 'communicator' ? 'Comm' : what === 'datatype' ? 'Type' : what === 'group' ? 'Group' : 'Op'}_free`;
       out.push({
         kind: 'resource-leak',
         severity: 'warning',
         message: `${locations.length === 1 ? `A ${what}` : `${locations.length} ${what}s`} created by ${fn} on rank${ranks.length > 1 ? 's' : ''} ${ranks.join(',')} ${locations.length === 1 ? 'was' : 'were'} not freed before MPI_Finalize. ${free} before MPI_Finalize.`,
-        locations,
+        locations: onePerSite(locations, what),
       });
     }
     return out;
@@ -172,4 +173,20 @@ export class Resources {
       },
     ];
   }
+}
+
+/** One location per rank and call site: "3 requests of MPI_Isend …" rather than three equal lines. */
+function onePerSite(locations: readonly RawLocation[], what: string): RawLocation[] {
+  const bySite = new Map<string, { loc: RawLocation; n: number }>();
+  for (const l of locations) {
+    const key = `${l.rank}|${l.site}`;
+    const seen = bySite.get(key);
+    if (seen === undefined) bySite.set(key, { loc: l, n: 1 });
+    else seen.n++;
+  }
+  return [...bySite.values()].map(({ loc, n }) =>
+    n === 1 || !loc.detail.startsWith(`${what} `)
+      ? loc
+      : { ...loc, detail: `${n} ${what}s${loc.detail.slice(what.length)}` },
+  );
 }

@@ -32,7 +32,8 @@ const merged = new WeakMap<EngineState, Merged>();
 export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
-  if (t.cur !== undefined && t.cur.enter.seq === e.seq) t.cur.rejected = true;
+  const call = t.call(e.seq);
+  if (call !== undefined) call.rejected = true;
   const kind: FindingKind = OWN_KIND.has(e.check) ? (e.check as FindingKind) : 'invalid-argument';
   const param = e.param >= 0 ? e.fn.params[e.param] : undefined;
   const specific = specificMessage(e);
@@ -56,9 +57,9 @@ export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
 
   let key: string | undefined;
   if (e.fn.cls === 'collective' || e.fn.cls === 'icollective') {
-    const comm = st.comms.lookup(e.rank, t.cur?.enter.seq === e.seq ? num(t.cur.enter, 0, 'comm') : 0);
+    const comm = st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
     const me = commRankOf(comm, e.rank);
-    const index = (comm.entered[me] ?? 0) - (t.cur?.enter.seq === e.seq ? 1 : 0);
+    const index = (comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0);
     key = `${e.check}|${e.fn.name}|${comm.id}|${index}`;
     let byKey = merged.get(st);
     if (byKey === undefined) merged.set(st, (byKey = new Map() as Merged));

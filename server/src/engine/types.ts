@@ -12,6 +12,11 @@ export type Handle = number;
 
 export const ANY_SOURCE = -1;
 export const PROC_NULL = -2;
+/**
+ * The word of a request that MPI handed out already complete (shared between calls), wherever it appears after
+ * the call that made it; 0 is MPI_REQUEST_NULL. See RankTrack.earlyDone.
+ */
+export const DONE_REQUEST = 1;
 export const ANY_TAG = -1;
 
 /** One parameter's value: a scalar word, or the elements of an array parameter. */
@@ -101,6 +106,11 @@ export interface DatatypeEvent extends EventBase {
   readonly committed: boolean;
   /** Run-length signature: pairs of (basic type id, repeat). */
   readonly signature: readonly (readonly [number, number])[];
+  /**
+   * For a committed type with gaps, the memory one element touches: (offset from the true lb, length) blocks
+   * in increasing order; undefined when contiguous or not known (too many blocks, too large).
+   */
+  readonly layout?: readonly (readonly [number, number])[];
 }
 
 export interface OpEvent extends EventBase {

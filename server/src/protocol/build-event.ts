@@ -114,14 +114,34 @@ export function buildEvent(
       const size = w[1] ?? 0;
       if (size < 0) return `DTYPE size ${size} is negative`;
       if (!isFlag(w[6])) return `DTYPE committed flag ${w[6]} is not 0 or 1`;
+      // flags bit2: a layout follows the signature, whose length in words then comes first (records.json).
+      const withLayout = (h.flags & 4) !== 0;
+      const sigEnd = withLayout ? 8 + (w[7] ?? 0) : w.length;
+      if (withLayout && (sigEnd > w.length || sigEnd < 8 || sigEnd % 2 !== 0))
+        return `DTYPE signature length ${w[7]} does not fit its ${w.length} words`;
       const signature: [number, number][] = [];
-      for (let i = 7; i + 1 < w.length; i += 2) {
+      for (let i = withLayout ? 8 : 7; i + 1 < sigEnd; i += 2) {
         const id = w[i] ?? 0;
         const repeat = w[i + 1] ?? 0;
         if (repeat === 0 && id === 0) continue; // zero padding at the end of the last EXT record
         if (id < 0 || id >= basicTypes.length) return `DTYPE basic type id ${id} out of range`;
         if (repeat < 0) return `DTYPE repeat ${repeat} is negative`;
         signature.push([id, repeat]);
+      }
+      const blocks: [number, number][] = [];
+      for (let i = sigEnd; withLayout && i + 1 < w.length; i += 2) {
+        const offset = w[i] ?? 0;
+        const length = w[i + 1] ?? 0;
+        if (length === 0 && offset === 0) continue; // padding, as above
+        const last = blocks[blocks.length - 1];
+        if (
+          offset < 0 ||
+          length <= 0 ||
+          offset + length > (w[5] ?? 0) ||
+          (last && offset <= last[0] + last[1])
+        )
+          return `DTYPE layout block (${offset}, ${length}) is out of order or outside the true extent`;
+        blocks.push([offset, length]);
       }
       return {
         type: 'datatype',
@@ -136,6 +156,7 @@ export function buildEvent(
         trueExtent: w[5] ?? 0,
         committed: w[6] === 1,
         signature,
+        ...(blocks.length > 0 ? { layout: blocks } : {}),
       };
     }
     case KIND.SITE: {

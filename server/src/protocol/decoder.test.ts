@@ -96,6 +96,24 @@ const events: RankEvent[] = [
     ],
   },
   {
+    type: 'datatype',
+    rank: 3,
+    seq: 4,
+    time: 15,
+    datatype: 78,
+    size: 16,
+    lb: 0,
+    extent: 72,
+    trueLb: 8,
+    trueExtent: 40,
+    committed: true,
+    signature: [[13, 2]],
+    layout: [
+      [0, 8],
+      [32, 8],
+    ],
+  },
+  {
     type: 'site',
     rank: 3,
     seq: 4,
@@ -121,10 +139,16 @@ test('a call split across two frames is reassembled', () => {
   let splitCalls = 0;
   for (let cut = 0; cut <= records; cut++) {
     const dec = new RankDecoder(3);
-    // A DTYPE's length is open-ended, so the shim never splits one; a cut inside it must be reported.
-    const dtypeCut = frame[(cut - 1) * RECORD_SIZE] === KIND.DTYPE && frame[cut * RECORD_SIZE] === KIND.EXT;
+    // A DTYPE's length is open-ended, so the shim never splits one; a cut inside it must be reported (by
+    // the first part, or by the second, which starts with an EXT record).
+    let head = cut - 1;
+    while (head > 0 && frame[head * RECORD_SIZE] === KIND.EXT) head--;
+    const dtypeCut = frame[head * RECORD_SIZE] === KIND.DTYPE && frame[cut * RECORD_SIZE] === KIND.EXT;
     if (dtypeCut) {
-      assert.throws(() => dec.decode(frame.subarray(0, cut * RECORD_SIZE)), DecodeError);
+      assert.throws(() => {
+        dec.decode(frame.subarray(0, cut * RECORD_SIZE));
+        dec.decode(frame.subarray(cut * RECORD_SIZE));
+      }, DecodeError);
       continue;
     }
     const first = dec.decode(frame.subarray(0, cut * RECORD_SIZE));
@@ -155,6 +179,15 @@ test('bad frames are rejected with a reason', () => {
   rejects(encodeCall({ kind: KIND.COMM, seq: 1 }, [1, 2, 5, 0, 0, 0, 0, 0, 1]), /my rank 5/);
   rejects(encodeCall({ kind: KIND.COMPLETE, func: send.id, seq: 1 }, [0, 0, 0, 0, 0, 2]), /cancelled flag/);
   rejects(encodeCall({ kind: KIND.DTYPE, seq: 1 }, [1, 4, 0, 4, 0, 4, 1, 500, 1]), /basic type id 500/);
+  // A layout whose signature length overruns the words, and one whose blocks go backwards.
+  rejects(
+    encodeCall({ kind: KIND.DTYPE, seq: 1, flags: 4 }, [1, 8, 0, 8, 0, 16, 1, 40, 13, 1]),
+    /does not fit/,
+  );
+  rejects(
+    encodeCall({ kind: KIND.DTYPE, seq: 1, flags: 4 }, [1, 8, 0, 8, 0, 16, 1, 2, 13, 2, 8, 4, 0, 4]),
+    /out of order/,
+  );
   rejects(encodeCall({ kind: KIND.FINDING, func: send.id, seq: 1 }, [1000, 0, 0, 0, 0]), /check id 1000/);
   rejects(encodeCall({ kind: KIND.BSEND, func: bsend.id, seq: 1 }, [100, 200]), /BSEND sizes 100, 200/);
   // An EXT whose seq is not its head's.

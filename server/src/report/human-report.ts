@@ -22,6 +22,14 @@ export function humanReport(input: ReportInput, options: HumanOptions): string {
     ),
   );
   for (const f of result.findings) lines.push('', ...finding(f, options.cwd, c));
+  if (result.lostRecords !== undefined && result.lostRecords > 0)
+    lines.push(
+      '',
+      c.severity(
+        'warning',
+        `${result.lostRecords} records were lost (the analyzer fell behind the job): messages never received, leaks, buffer overlaps of the ranks concerned, potential deadlocks and races were not checked. Run again on a less loaded machine for a complete check.`,
+      ),
+    );
   lines.push('', summary(input, c));
   return lines.join('\n') + '\n';
 }

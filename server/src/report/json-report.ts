@@ -26,6 +26,7 @@ export function jsonReport(input: ReportInput): string {
     exitCode: exitStatusOf(result.findings),
     jobExitCode: result.exitCode,
     outcome: result.outcome,
+    lostRecords: result.lostRecords ?? 0,
     program: input.start.program,
     mpi: input.start.mpi,
   };

@@ -103,6 +103,12 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
   return {
     start: { program: session.program ?? '', ranks, mpi: session.mpi ?? '', command: [], pid: 0 },
-    result: { findings, ranks, exitCode: end.exitCode ?? null, outcome },
+    result: {
+      findings,
+      ranks,
+      exitCode: end.exitCode ?? null,
+      outcome,
+      ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
+    },
   };
 }

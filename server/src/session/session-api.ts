@@ -50,6 +50,8 @@ export interface SessionResult {
   readonly exitCode: number | null;
   /** How the job ended: 'completed', 'deadlock' (ended by us), 'terminated' (by the user), 'failed'. */
   readonly outcome: 'completed' | 'deadlock' | 'terminated' | 'failed';
+  /** Records the ranks' shims dropped (set when some were): the checks that need them all were skipped. */
+  readonly lostRecords?: number;
 }
 
 /** What was launched, once the options are checked and the job is started. */

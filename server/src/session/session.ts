@@ -313,6 +313,7 @@ export class Session {
       ranks: o.np,
       exitCode: killed ? null : exitCode,
       outcome,
+      ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
     };
     this.trace?.writeSession({ type: 'end', exitCode: result.exitCode, outcome });
     this.emit('end', result);

@@ -109,17 +109,19 @@ export function encodeEvent(e: RankEvent): Uint8Array {
         ...e.members,
         ...e.remoteMembers,
       ]);
-    case 'datatype':
-      return encodeCall({ ...base, kind: KIND.DTYPE }, [
-        e.datatype,
-        e.size,
-        e.lb,
-        e.extent,
-        e.trueLb,
-        e.trueExtent,
-        e.committed ? 1 : 0,
-        ...e.signature.flat(),
-      ]);
+    case 'datatype': {
+      const fixed = [e.datatype, e.size, e.lb, e.extent, e.trueLb, e.trueExtent, e.committed ? 1 : 0];
+      const sig = e.signature.flat();
+      // With a layout (flags bit2): the signature's length in words, the signature, then the blocks.
+      if (e.layout !== undefined)
+        return encodeCall({ ...base, kind: KIND.DTYPE, flags: 4 }, [
+          ...fixed,
+          sig.length,
+          ...sig,
+          ...e.layout.flat(),
+        ]);
+      return encodeCall({ ...base, kind: KIND.DTYPE }, [...fixed, ...sig]);
+    }
     case 'site':
       return encodeCall(
         { ...base, kind: KIND.SITE },
