@@ -231,6 +231,9 @@ void msc_finding(msc_call *c, int check, int param, int64_t value, int64_t extra
 void msc_check_p2p(msc_call *c, const msc_args *a, int is_recv);
 void msc_check_coll(msc_call *c, const msc_args *a);
 void msc_check_requests(msc_call *c, const msc_args *a);
+void msc_check_win(msc_call *c, const msc_args *a);
+/* A window made (its group's size is recorded for the target-rank check) or freed. */
+void msc_win_track(MPI_Win win, MPI_Comm comm, int freed);
 enum { MSC_DT_CREATED = 1, MSC_DT_COMMITTED = 2, MSC_DT_FREED = 3 };
 void msc_dtype_track(MPI_Datatype t, int state);
 void msc_comm_track(MPI_Comm comm, int freed);
@@ -327,6 +330,7 @@ MSC_CLASS(collective) MSC_CLASS(icollective)
 MSC_CLASS(comm_create) MSC_CLASS(comm_free) MSC_CLASS(group) MSC_CLASS(group_free)
 MSC_CLASS(type_create) MSC_CLASS(type_commit) MSC_CLASS(type_free) MSC_CLASS(op_create) MSC_CLASS(op_free)
 MSC_CLASS(buffer_attach) MSC_CLASS(buffer_detach)
+MSC_CLASS(win_create) MSC_CLASS(win_free) MSC_CLASS(win_sync) MSC_CLASS(rma)
 #undef MSC_CLASS
 
 #endif
