@@ -42,7 +42,7 @@ const ROLE_KIND = {
   tcount: 'value',
   winsize: 'value',
   dispunit: 'value',
-  locktype: 'value',
+  locktype: 'locktype',
   dest: 'rank',
   source: 'rank',
   root: 'rank',
@@ -312,6 +312,8 @@ function wordExpr(ctype, name, role) {
       return `msc_w_rank(${name})`;
     case 'tag':
       return `msc_w_tag(${name})`;
+    case 'locktype':
+      return `msc_w_locktype(${name})`;
     case 'handle':
       if (!h) fail(`${name}: role ${role} needs a handle type, not ${ctype}`);
       return isPointer(ctype) ? `(${name} ? msc_w_${h}(*${name}) : 0)` : `msc_w_${h}(${name})`;

@@ -285,6 +285,13 @@ static inline int64_t msc_w_rank(int r)
     return r;
 }
 static inline int64_t msc_w_tag(int t) { return t == MPI_ANY_TAG ? -1 : t; }
+/* MPI_LOCK_EXCLUSIVE and MPI_LOCK_SHARED differ between libraries (1/2 in Open MPI, 234/235 in MPICH). */
+static inline int64_t msc_w_locktype(int t)
+{
+    if (t == MPI_LOCK_EXCLUSIVE) return 1;
+    if (t == MPI_LOCK_SHARED) return 2;
+    return t;
+}
 
 /* Handles become words: the NULL handle is 0, anything else the handle's bits (pointer or int). */
 #define MSC_HANDLE_WORD(T, NULLH)                                                                              \

@@ -13,6 +13,9 @@ import { nextOrder, type RecvOp, type SendOp } from './ops';
 import type { CallState, RankTrack, RequestInfo } from './rank-track';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type CompleteEvent, type EnterEvent, type ExitEvent } from './types';
 
+/** Classes of the one-sided calls (rma.ts). */
+const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
+
 function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | undefined {
   const dest = num(e, PROC_NULL, 'dest');
   if (dest === PROC_NULL) return undefined;
@@ -194,6 +197,11 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name);
       break;
     }
+    case 'win_create':
+    case 'win_free':
+    case 'win_sync':
+      st.rma.onEnter(st, cur, e);
+      break;
     default:
       break;
   }
@@ -275,6 +283,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   if (cur === undefined || cur.enter.seq !== e.seq) return;
   cur.exited = true;
   st.resources.onExit(e, cur.enter);
+  if (ONE_SIDED.has(e.fn.cls)) st.rma.onExit(st, cur, e);
   if (e.returnCode !== 0) {
     failed(st, cur);
     return;

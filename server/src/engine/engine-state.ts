@@ -6,6 +6,8 @@ import { RankTrack } from './rank-track';
 import { Resources } from './resources';
 import { Datatypes } from './datatypes';
 import { Replay } from './replay';
+import { RmaTracker } from './rma';
+import { WindowRegistry } from './windows';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -23,6 +25,8 @@ export class EngineState {
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
   readonly replay = new Replay();
+  readonly windows: WindowRegistry;
+  readonly rma = new RmaTracker();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */
@@ -32,6 +36,7 @@ export class EngineState {
   constructor(options: EngineOptions) {
     this.worldSize = options.ranks ?? 0;
     this.comms = new CommRegistry(this.worldSize);
+    this.windows = new WindowRegistry(this.comms);
     this.matcher = new Matcher((s, r) => {
       this.replay.matched(s, r);
       for (const hook of this.matchHooks) hook(s, r);

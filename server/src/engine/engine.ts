@@ -90,6 +90,7 @@ class MpiEngine implements Engine {
       ...(this.deadlocked ? [] : unmatchedFindings(st)),
       ...(completed ? optional(st.replay.run()) : []),
       ...(this.deadlocked ? [] : messageRaces(st.replay, st.worldSize)),
+      ...st.rma.finish(st),
       ...st.resources.leaks(st),
       ...st.resources.callOrder(st),
     ];

@@ -6,8 +6,9 @@
  */
 import type { EngineFinding } from './types';
 import { describeOp } from './describe';
-import type { P2pOp, RecvOp, SendOp } from './ops';
-import type { Replay, Step } from './replay';
+import type { RecvOp, SendOp } from './ops';
+import { runCausally } from './happened-before';
+import type { Replay } from './replay';
 import { ANY_SOURCE, ANY_TAG } from './types';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the check is skipped. */
@@ -17,63 +18,14 @@ export function messageRaces(replay: Replay, worldSize: number): EngineFinding[]
   if (!replay.enabled || worldSize > MAX_RANKS) return [];
   const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
   const n = Math.max(worldSize, (ranks[ranks.length - 1] ?? 0) + 1);
-  const vc = new Map<number, Int32Array>(ranks.map((r) => [r, new Int32Array(n)]));
-  const sentAt = new Map<P2pOp, Int32Array>();
   const recvTime = new Map<RecvOp, number>();
   const recvOrder = new Map<RecvOp, number>();
-  const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
-  const arrived = new Map<string, number[]>();
-  const here = new Set<number>();
-
-  const clock = (r: number) => vc.get(r) as Int32Array;
-  const merge = (into: Int32Array, from: Int32Array) => {
-    for (let i = 0; i < into.length; i++) if ((from[i] ?? 0) > (into[i] ?? 0)) into[i] = from[i] ?? 0;
-  };
-  // Execute in causal order: a receive waits until its send has been executed; a collective until all arrived.
-  const can = (r: number, s: Step): boolean => {
-    if (s.k === 'post') return true;
-    if (s.k === 'wait') {
-      if (s.op.kind === 'send') return true;
-      const p = replay.peer.get(s.op);
-      return p === undefined || sentAt.has(p);
+  const sentAt = runCausally(replay, n, (r, i, s, c) => {
+    if (s.k === 'wait' && s.op.kind !== 'send') {
+      recvTime.set(s.op, c[r] ?? 0);
+      recvOrder.set(s.op, i);
     }
-    const key = `${s.comm.id}:${s.index}`;
-    if (!here.has(r)) {
-      arrived.set(key, [...(arrived.get(key) ?? []), r]);
-      here.add(r);
-    }
-    const who = arrived.get(key) ?? [];
-    if (who.length < s.comm.size) return false;
-    const joined = new Int32Array(n);
-    for (const m of who) merge(joined, clock(m));
-    for (const m of who) merge(clock(m), joined);
-    return true;
-  };
-  for (let progress = true; progress;) {
-    progress = false;
-    for (const r of ranks) {
-      const steps = replay.steps.get(r) ?? [];
-      let i = pos.get(r) ?? 0;
-      const c = clock(r);
-      while (i < steps.length) {
-        const s = steps[i] as Step;
-        if (!can(r, s)) break;
-        here.delete(r);
-        c[r] = (c[r] ?? 0) + 1;
-        if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
-        if (s.k === 'wait' && s.op.kind !== 'send') {
-          const p = replay.peer.get(s.op);
-          const at = p === undefined ? undefined : sentAt.get(p);
-          if (at !== undefined) merge(c, at);
-          recvTime.set(s.op, c[r] ?? 0);
-          recvOrder.set(s.op, i);
-        }
-        i++;
-        progress = true;
-      }
-      pos.set(r, i);
-    }
-  }
+  });
 
   // Sends to each rank, to look for the one that could have been taken instead.
   const sendsTo = new Map<number, SendOp[]>();

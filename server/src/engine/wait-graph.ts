@@ -70,6 +70,11 @@ const BLOCKING = new Set([
   'collective',
   'comm_create',
   'finalize',
+  // Window creation and free, and MPI_Win_fence, are collective over the window's group (rma.ts); the other
+  // window synchronizations have no collective and count as running (no deadlock is claimed through them).
+  'win_create',
+  'win_free',
+  'win_sync',
   // MPI_Buffer_detach returns only once every message in the attached buffer has been transmitted.
   'buffer_detach',
 ]);
@@ -186,8 +191,13 @@ function itemsOf(
       if (cur.send) items.push(sendItem(cur.send, -1));
       if (cur.recv) items.push(recvItem(cur.recv, -1));
       break;
+    case 'win_create':
+    case 'win_free':
+    case 'win_sync':
     case 'collective':
     case 'comm_create': {
+      // Window synchronizations other than fences have no collective: the rank counts as running.
+      if (cur.coll === undefined && cls.startsWith('win_')) return undefined;
       const item = cur.coll ? collItem(cur.coll, -1) : undefined;
       if (item) items.push(item);
       break;

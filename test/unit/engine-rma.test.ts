@@ -1,0 +1,221 @@
+/** One-sided communication: rma-race in fence and passive-target epochs, the legal cases, window leaks. */
+import { test } from 'node:test';
+import { check } from './engine-check';
+import { Job } from './engine-dsl';
+import { EXCLUSIVE, MAX, NO_OP, SHARED, SUM, VECTOR, windows, type Rma } from './rma-dsl';
+
+function setup(n: number): { job: Job; w: Rma[] } {
+  const job = new Job(n);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  return { job, w };
+}
+
+function end(job: Job, w: Rma[]): void {
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+}
+
+/** Runs `body` between two fences on every rank. */
+function fenced(w: Rma[], body: (x: Rma) => void): void {
+  for (const x of w) x.fence();
+  for (const x of w) body(x);
+  for (const x of w) x.fence();
+}
+
+test('two origins put to the same target element between two fences race', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.put(0, { disp: 1 });
+  });
+  end(job, w);
+  check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [1, 2],
+      message: [
+        "rank 1's MPI_Put (writes) and rank 2's MPI_Put (writes)",
+        "target rank 0's window (displacement 1)",
+        'same fence epoch',
+        'window 1 of MPI_COMM_WORLD',
+        'MPI_Accumulate',
+      ],
+      details: ['MPI_Put writes window 1 of MPI_COMM_WORLD at rank 0, displacement 1', ''],
+    },
+  ]);
+});
+
+test('a put and a get of one element by different origins race; two gets do not', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 3 });
+    if (x.r.rank === 2) x.get(0, { disp: 3 });
+  });
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.get(0, { disp: 5 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['(writes)', '(reads)'] }]);
+});
+
+test('every rank accumulating MPI_SUM into one location in one epoch is legal', () => {
+  const { job, w } = setup(4);
+  fenced(w, (x) => x.accumulate(0, SUM));
+  end(job, w);
+  check(job, []);
+});
+
+test('accumulates with different ops on one location race; MPI_NO_OP reads do not', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.accumulate(0, SUM, { disp: 2 });
+    if (x.r.rank === 2) x.accumulate(0, MAX, { disp: 2 });
+  });
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.accumulate(0, SUM, { disp: 4 });
+    if (x.r.rank === 2) x.fetchAndOp(0, NO_OP, { disp: 4 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['MPI_SUM', 'MPI_MAX', 'displacement 2'] }]);
+});
+
+test('disjoint target locations, and one location in successive fence epochs, are no race', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.put(0, { disp: x.r.rank * 2, count: 2 });
+  });
+  // Epoch after epoch to the same element: the fences order them.
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0 });
+  });
+  fenced(w, (x) => {
+    if (x.r.rank === 2) x.put(0, { disp: 0 });
+  });
+  end(job, w);
+  check(job, []);
+});
+
+test('the displacement unit is the target’s: one-byte units make displacements 0..3 one int', () => {
+  const job = new Job(3);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(1);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0 });
+    if (x.r.rank === 2) x.put(0, { disp: 3 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacements 0 and 3'] }]);
+});
+
+test('a race repeated in every iteration of a loop is reported once', () => {
+  const { job, w } = setup(3);
+  for (let i = 0; i < 5; i++)
+    fenced(w, (x) => {
+      if (x.r.rank > 0) x.put(0, { disp: 0, site: 0x500 + x.r.rank });
+    });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2] }]);
+});
+
+test('one origin putting then getting the same element in one epoch races with itself', () => {
+  const { job, w } = setup(2);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0 }).get(0, { disp: 0 });
+  });
+  end(job, w);
+  check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [1, 1],
+      message: ["rank 1's MPI_Put", 'its later MPI_Get', 'one fence epoch'],
+    },
+  ]);
+});
+
+test('non-contiguous target types whose spans overlap stay silent unless the bytes certainly meet', () => {
+  const { job, w } = setup(3);
+  // Vectors of 2 ints at stride 2, at displacements 0 and 1: spans overlap, elements interleave (0,2 vs 1,3).
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR });
+    if (x.r.rank === 2) x.put(0, { disp: 1, type: VECTOR });
+  });
+  // The same vector at the same displacement: certainly the same bytes.
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.put(0, { disp: 10, type: VECTOR });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacement 10'] }]);
+});
+
+test('exclusive locks of the same target serialize the accesses', () => {
+  const { job, w } = setup(3);
+  for (const x of w) if (x.r.rank > 0) x.lock(EXCLUSIVE, 0).put(0, { disp: 0 }).unlock(0);
+  for (const r of job.ranks) r.barrier();
+  end(job, w);
+  check(job, []);
+});
+
+test('shared locks of the same target with nothing ordering them race', () => {
+  const { job, w } = setup(3);
+  w[1]?.lock(SHARED, 0).put(0, { disp: 7 }).unlock(0);
+  w[2]?.lock(SHARED, 0).get(0, { disp: 7 }).unlock(0);
+  for (const r of job.ranks) r.barrier();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['passive-target epochs', 'displacement 7'] }]);
+});
+
+test('lock_all epochs separated by unlock, barrier and lock are ordered', () => {
+  const { job, w } = setup(3);
+  w[1]?.lockAll().put(0, { disp: 7 }).unlockAll();
+  for (const r of job.ranks) r.barrier();
+  w[2]?.lockAll().get(0, { disp: 7 }).unlockAll();
+  end(job, w);
+  check(job, []);
+});
+
+test('a flush before a barrier orders an access within one lock_all epoch; without it, it races', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.lockAll();
+  w[1]?.put(0, { disp: 1 }).flush(0);
+  w[1]?.put(0, { disp: 2 });
+  for (const r of job.ranks) r.barrier();
+  w[2]?.get(0, { disp: 1 }).get(0, { disp: 2 });
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacement 2'] }]);
+});
+
+test('a put and a get of one origin in a lock epoch race unless a flush separates them', () => {
+  const { job, w } = setup(2);
+  w[1]?.lock(EXCLUSIVE, 0).put(0, { disp: 0 }).flush(0).get(0, { disp: 0 }).unlock(0);
+  w[1]?.lock(EXCLUSIVE, 0).put(0, { disp: 4 }).get(0, { disp: 4 }).unlock(0);
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 1], message: ['displacement 4', 'no MPI_Win_flush'] }]);
+});
+
+test('a window never freed is a resource leak at its creation, once for all ranks', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { site: 0x777 });
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [{ kind: 'resource-leak', ranks: [0, 1], message: ['window', 'MPI_Win_free'] }]);
+  void f;
+});
+
+test('a rank that skips a fence deadlocks the ranks in the fence', () => {
+  const { job, w } = setup(2);
+  for (const x of w) x.fence();
+  w[0]?.fence({ hang: true });
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [0, 1], details: ['window 1 of MPI_COMM_WORLD', ''] }]);
+});
+
+test('ranks in matching fences and in lock epochs are not deadlocked', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.fence();
+  w[0]?.fence({ hang: true });
+  w[1]?.fence({ hang: true });
+  // Rank 2 is still on its way to the fence (running): nothing is stuck.
+  w[2]?.lock(SHARED, 0);
+  check(job, []);
+});
