@@ -309,6 +309,18 @@ void msc_check_requests(msc_call *c, const msc_args *a)
  * the shim was on) only makes the rank check silent. */
 static slot wins[MSC_TBL_SIZE];
 
+/* v[1]: a fence was called on the window; v[2]: lock, lock_all and start epochs open. */
+void msc_win_epoch(MPI_Win win, int func)
+{
+    slot *s = tbl_find(wins, (uint64_t)msc_w_MPI_Win(win));
+    if (!s) return;
+    if (func == MSC_FN_MPI_Win_fence) atomic_store(&s->v[1], 1);
+    else if (func == MSC_FN_MPI_Win_lock || func == MSC_FN_MPI_Win_lock_all || func == MSC_FN_MPI_Win_start)
+        atomic_fetch_add(&s->v[2], 1);
+    else if (func == MSC_FN_MPI_Win_unlock || func == MSC_FN_MPI_Win_unlock_all || func == MSC_FN_MPI_Win_complete)
+        atomic_fetch_sub(&s->v[2], 1);
+}
+
 void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
 {
     uint64_t k = (uint64_t)msc_w_MPI_Win(win);
@@ -321,7 +333,10 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
     int n = 0;
     if (PMPI_Comm_size(comm, &n) != MPI_SUCCESS) return;
     slot *s = tbl_put(wins, k);
-    if (s) atomic_store(&s->v[0], n);
+    if (!s) return;
+    atomic_store(&s->v[0], n);
+    atomic_store(&s->v[1], 0);
+    atomic_store(&s->v[2], 0);
 }
 
 /* The op id of a predefined op, or -1. */
@@ -382,6 +397,10 @@ void msc_check_win(msc_call *c, const msc_args *a)
         int n = s ? (int)atomic_load(&s->v[0]) : 0;
         if (n > 0 && (a->trank < 0 || a->trank >= n))
             finding_role(c, MSC_CHECK_RANK_OUT_OF_RANGE, MSC_ROLE_TRANK, a->trank, n);
+        /* An access with no epoch ever opened on the window is the analyzer's call-order finding, and MPI fails it
+         * (MPI_ERR_RMA_SYNC; the default error handler ends the job at once, before the sender's next batch):
+         * send this call's ENTER before forwarding, as for a finding. */
+        if (s && (m & MSC_ROLE_TDISP) && !atomic_load(&s->v[1]) && atomic_load(&s->v[2]) <= 0) found = 1;
     }
     /* Fetch_and_op and Compare_and_swap have one datatype for origin and target. */
     if (m & MSC_ROLE_OP) rma_op_ok(c, a, (m & MSC_ROLE_TTYPE) ? tt : 0);

@@ -338,7 +338,10 @@ void msc_post_win_free(msc_call *c, msc_args *a, int rc)
     if (rc == MPI_SUCCESS) msc_win_track(a->win, MPI_COMM_NULL, 1);
 }
 void msc_pre_win_sync(msc_call *c, msc_args *a) { msc_check_win(c, a); }
-void msc_post_win_sync(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_win_sync(msc_call *c, msc_args *a, int rc)
+{
+    if (rc == MPI_SUCCESS) msc_win_epoch(a->win, c->func);
+}
 void msc_pre_rma(msc_call *c, msc_args *a) { msc_check_win(c, a); }
 void msc_post_rma(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 

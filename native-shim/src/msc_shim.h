@@ -234,6 +234,8 @@ void msc_check_requests(msc_call *c, const msc_args *a);
 void msc_check_win(msc_call *c, const msc_args *a);
 /* A window made (its group's size is recorded for the target-rank check) or freed. */
 void msc_win_track(MPI_Win win, MPI_Comm comm, int freed);
+/* A window synchronization returned successfully: which epochs may be open (for the access-outside-epoch flush). */
+void msc_win_epoch(MPI_Win win, int func);
 enum { MSC_DT_CREATED = 1, MSC_DT_COMMITTED = 2, MSC_DT_FREED = 3 };
 void msc_dtype_track(MPI_Datatype t, int state);
 void msc_comm_track(MPI_Comm comm, int freed);

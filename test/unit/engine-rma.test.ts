@@ -219,3 +219,22 @@ test('ranks in matching fences and in lock epochs are not deadlocked', () => {
   w[2]?.lock(SHARED, 0);
   check(job, []);
 });
+
+test('an access before any fence or lock of its target is call-order, once per call site for all ranks', () => {
+  const { job, w } = setup(2);
+  for (const x of w) x.put(1 - x.r.rank, { site: 0x600 });
+  // After an exclusive lock of rank 0, a put to rank 1 is still outside any epoch for rank 1.
+  w[0]?.lock(EXCLUSIVE, 0).put(1, { site: 0x601 }).put(0).unlock(0);
+  for (const x of w) x.fence();
+  for (const x of w) x.put(1 - x.r.rank, { disp: 5 });
+  for (const x of w) x.fence();
+  end(job, w);
+  check(job, [
+    { kind: 'call-order', ranks: [0, 1], message: ['Ranks 0,1 call MPI_Put outside any access epoch'] },
+    {
+      kind: 'call-order',
+      ranks: [0],
+      details: ['MPI_Put to rank 1 of window 1 of MPI_COMM_WORLD outside any epoch'],
+    },
+  ]);
+});

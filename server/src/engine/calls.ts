@@ -200,6 +200,7 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     case 'win_create':
     case 'win_free':
     case 'win_sync':
+    case 'rma':
       st.rma.onEnter(st, cur, e);
       break;
     default:

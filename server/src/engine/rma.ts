@@ -23,7 +23,7 @@ import { clocksAt } from './happened-before';
 import { num, paramName } from './fn-roles';
 import type { CallState } from './rank-track';
 import { bytesOf, conflicting, overlaps, verb, type Access, type Bytes } from './rma-conflict';
-import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from './types';
+import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent, type RawLocation } from './types';
 import type { WinInfo } from './windows';
 
 /** Passive-target accesses kept for the end of the run; beyond, the check looks at the first ones only. */
@@ -61,6 +61,8 @@ export class RmaTracker {
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
   private readonly orders = new Map<number, number>();
+  /** Accesses outside any epoch, by window, function and call site: one call-order finding each, at the end. */
+  private readonly outside = new Map<string, RawLocation[]>();
 
   private of(rank: number, win: WinInfo): RankWin {
     const k = `${rank}:${win.id}`;
@@ -92,10 +94,56 @@ export class RmaTracker {
     }
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
     if (win === undefined) return;
+    if (cls === 'rma') this.checkEpoch(e, win);
     if (cls === 'win_free' || e.fn.rma === 'fence') {
       this.collective(st, cur, e, win.group);
       this.closeFence(st, e.rank, win);
     }
+  }
+
+  /**
+   * An access with no epoch open for its target: no fence yet on this window, no lock of the target, no lock_all,
+   * no start. MPI forbids it and both Open MPI and MPICH fail it (MPI_ERR_RMA_SYNC). Checked at ENTER, because the
+   * default error handler ends the job in that call. After a fence the epoch may have been closed by an
+   * MPI_MODE_NOSUCCEED fence, which the engine cannot tell (assert values are not normalised): not judged.
+   */
+  private checkEpoch(e: EnterEvent, win: WinInfo): void {
+    const trank = num(e, PROC_NULL, 'trank');
+    const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
+    if (target === undefined) return;
+    const s = this.of(e.rank, win);
+    if (s.fences > 0 || s.locks.has(target) || s.lockAll !== undefined || s.start !== undefined) return;
+    // Call sites are return addresses, which differ between processes: one finding per window and function.
+    const key = `${win.id}|${e.fn.name}`;
+    const locs = this.outside.get(key) ?? [];
+    if (!locs.some((l) => l.rank === e.rank))
+      locs.push({
+        rank: e.rank,
+        site: e.site,
+        call: e.fn.name,
+        detail: `${e.fn.name} to rank ${target} of ${win.name} outside any epoch`,
+      });
+    this.outside.set(key, locs);
+  }
+
+  private outsideFindings(): EngineFinding[] {
+    const out: EngineFinding[] = [];
+    for (const [key, unsorted] of this.outside) {
+      const locations = [...unsorted].sort((a, b) => a.rank - b.rank);
+      const [, fn] = key.split('|');
+      const ranks = locations.map((l) => l.rank);
+      out.push({
+        kind: 'call-order',
+        severity: 'error',
+        message:
+          `Rank${ranks.length > 1 ? 's' : ''} ${ranks.join(',')} call${ranks.length > 1 ? '' : 's'} ${fn ?? 'a one-sided access'} outside any access epoch of the window ` +
+          '(no MPI_Win_fence, no MPI_Win_lock of that target or MPI_Win_lock_all, no MPI_Win_start before it): MPI fails it with MPI_ERR_RMA_SYNC. ' +
+          'Open an epoch first: MPI_Win_fence on every rank, or MPI_Win_lock/MPI_Win_lock_all around the access.',
+        locations,
+      });
+    }
+    this.outside.clear();
+    return out;
   }
 
   private collective(st: EngineState, cur: CallState, e: EnterEvent, comm: WinInfo['comm']): void {
@@ -215,7 +263,7 @@ export class RmaTracker {
       passive = true;
     } else if (s.start !== undefined) epoch = `pscw:${e.rank}:${s.start}`;
     else if (s.fences > 0) epoch = `fence:${s.fences}`;
-    else return; // outside any epoch: see README.md (not judged)
+    else return; // outside any epoch: call-order (checkEpoch), nothing to compare
     const rma = e.fn.rma ?? '';
     const order = (this.orders.get(e.rank) ?? 0) + 1;
     this.orders.set(e.rank, order);
@@ -277,7 +325,7 @@ export class RmaTracker {
     for (const list of this.pscw.values()) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
     this.pscw.clear();
     this.passiveRaces(st);
-    return st.findings.splice(before);
+    return [...st.findings.splice(before), ...this.outsideFindings()];
   }
 
   private passiveRaces(st: EngineState): void {
