@@ -220,11 +220,11 @@ test('ranks in matching fences and in lock epochs are not deadlocked', () => {
   check(job, []);
 });
 
-test('an access before any fence or lock of its target is call-order, once per call site for all ranks', () => {
+test('an access before any fence or lock of its target is call-order, one finding per window and call', () => {
   const { job, w } = setup(2);
-  for (const x of w) x.put(1 - x.r.rank, { site: 0x600 });
-  // After an exclusive lock of rank 0, a put to rank 1 is still outside any epoch for rank 1.
-  w[0]?.lock(EXCLUSIVE, 0).put(1, { site: 0x601 }).put(0).unlock(0);
+  for (const x of w) x.put(1 - x.r.rank, { site: 0x600 + x.r.rank });
+  // After an exclusive lock of rank 0, a get from rank 1 is still outside any epoch for rank 1.
+  w[0]?.lock(EXCLUSIVE, 0).get(1).put(0).unlock(0);
   for (const x of w) x.fence();
   for (const x of w) x.put(1 - x.r.rank, { disp: 5 });
   for (const x of w) x.fence();
@@ -234,7 +234,7 @@ test('an access before any fence or lock of its target is call-order, once per c
     {
       kind: 'call-order',
       ranks: [0],
-      details: ['MPI_Put to rank 1 of window 1 of MPI_COMM_WORLD outside any epoch'],
+      details: ['MPI_Get to rank 1 of window 1 of MPI_COMM_WORLD outside any epoch'],
     },
   ]);
 });
