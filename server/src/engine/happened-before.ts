@@ -82,7 +82,7 @@ export function clocksAt(
   const keep = (r: number, k: number, c: Int32Array) => {
     if (at.get(r)?.has(k) !== true) return;
     let m = out.get(r);
-    if (m === undefined) out.set(r, (m = new Map()));
+    if (m === undefined) out.set(r, (m = new Map<number, Int32Array>()));
     m.set(k, c.slice());
   };
   for (const r of at.keys()) keep(r, 0, new Int32Array(n));

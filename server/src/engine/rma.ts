@@ -303,7 +303,7 @@ export class RmaTracker {
       this.pscw.set(key, list);
     } else {
       let m = this.fenceEpochs.get(win.id);
-      if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map()));
+      if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
       const list = m.get(s.fences) ?? [];
       list.push(a);
       m.set(s.fences, list);
