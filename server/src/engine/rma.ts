@@ -22,14 +22,19 @@ import type { EngineState } from './engine-state';
 import { clocksAt } from './happened-before';
 import { num, paramName } from './fn-roles';
 import type { CallState } from './rank-track';
-import { bytesOf, conflicting, overlaps, verb, type Access, type Bytes } from './rma-conflict';
-import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent, type RawLocation } from './types';
+import type { Access } from './rma-conflict';
+import { OutsideEpochs } from './rma-outside';
+import { raceFinding, racingPairs } from './rma-races';
+import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from './types';
 import type { WinInfo } from './windows';
 
-/** Passive-target accesses kept for the end of the run; beyond, the check looks at the first ones only. */
-const MAX_PASSIVE = 200_000;
-/** Pairs of accesses compared in one check: beyond, silence rather than a stalled analyzer. */
-const MAX_PAIRS = 2_000_000;
+/**
+ * Accesses kept per fence or PSCW epoch, and passive-target accesses kept for the end of the run: beyond, the check
+ * looks at the first ones only (it may miss a race, never invent one).
+ */
+const MAX_ACCESSES = 200_000;
+/** Vector-clock snapshots (points × ranks) the passive-target check may take: beyond, different origins are not compared. */
+const MAX_CLOCK_CELLS = 20_000_000;
 const LOCK_EXCLUSIVE = 1;
 /** Accumulates that return the target's value: a program may synchronize through them (a flag it polls). */
 const FETCHING = new Set(['get_accumulate', 'fetch_and_op', 'compare_and_swap']);
@@ -48,8 +53,6 @@ interface RankWin {
   open: Access[];
 }
 
-type Pair = readonly [Access, Access];
-
 export class RmaTracker {
   private readonly state = new Map<string, RankWin>();
   /** Fence epochs by window id and epoch number (1 = after the first fence). */
@@ -61,8 +64,7 @@ export class RmaTracker {
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
   private readonly orders = new Map<number, number>();
-  /** Accesses outside any epoch, by window, function and call site: one call-order finding each, at the end. */
-  private readonly outside = new Map<string, RawLocation[]>();
+  private readonly outside = new OutsideEpochs();
 
   private of(rank: number, win: WinInfo): RankWin {
     const k = `${rank}:${win.id}`;
@@ -101,49 +103,14 @@ export class RmaTracker {
     }
   }
 
-  /**
-   * An access with no epoch open for its target: no fence yet on this window, no lock of the target, no lock_all,
-   * no start. MPI forbids it and both Open MPI and MPICH fail it (MPI_ERR_RMA_SYNC). Checked at ENTER, because the
-   * default error handler ends the job in that call. After a fence the epoch may have been closed by an
-   * MPI_MODE_NOSUCCEED fence, which the engine cannot tell (assert values are not normalised): not judged.
-   */
+  /** An access with no epoch open for its target (rma-outside.ts). */
   private checkEpoch(e: EnterEvent, win: WinInfo): void {
     const trank = num(e, PROC_NULL, 'trank');
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
     if (target === undefined) return;
     const s = this.of(e.rank, win);
     if (s.fences > 0 || s.locks.has(target) || s.lockAll !== undefined || s.start !== undefined) return;
-    // Call sites are return addresses, which differ between processes: one finding per window and function.
-    const key = `${win.id}|${e.fn.name}`;
-    const locs = this.outside.get(key) ?? [];
-    if (!locs.some((l) => l.rank === e.rank))
-      locs.push({
-        rank: e.rank,
-        site: e.site,
-        call: e.fn.name,
-        detail: `${e.fn.name} to rank ${target} of ${win.name} outside any epoch`,
-      });
-    this.outside.set(key, locs);
-  }
-
-  private outsideFindings(): EngineFinding[] {
-    const out: EngineFinding[] = [];
-    for (const [key, unsorted] of this.outside) {
-      const locations = [...unsorted].sort((a, b) => a.rank - b.rank);
-      const [, fn] = key.split('|');
-      const ranks = locations.map((l) => l.rank);
-      out.push({
-        kind: 'call-order',
-        severity: 'error',
-        message:
-          `Rank${ranks.length > 1 ? 's' : ''} ${ranks.join(',')} call${ranks.length > 1 ? '' : 's'} ${fn ?? 'a one-sided access'} outside any access epoch of the window ` +
-          '(no MPI_Win_fence, no MPI_Win_lock of that target or MPI_Win_lock_all, no MPI_Win_start before it): MPI fails it with MPI_ERR_RMA_SYNC. ' +
-          'Open an epoch first: MPI_Win_fence on every rank, or MPI_Win_lock/MPI_Win_lock_all around the access.',
-        locations,
-      });
-    }
-    this.outside.clear();
-    return out;
+    this.outside.note(e, win, target);
   }
 
   private collective(st: EngineState, cur: CallState, e: EnterEvent, comm: WinInfo['comm']): void {
@@ -293,19 +260,19 @@ export class RmaTracker {
     };
     if (passive) {
       if (FETCHING.has(rma)) this.fetchedOn.add(win.id);
-      if (this.passive.length >= MAX_PASSIVE) return;
+      if (this.passive.length >= MAX_ACCESSES) return;
       this.passive.push(a);
       s.open.push(a);
     } else if (epoch.startsWith('pscw')) {
       const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
       const list = this.pscw.get(key) ?? [];
-      list.push(a);
+      if (list.length < MAX_ACCESSES) list.push(a);
       this.pscw.set(key, list);
     } else {
       let m = this.fenceEpochs.get(win.id);
       if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
       const list = m.get(s.fences) ?? [];
-      list.push(a);
+      if (list.length < MAX_ACCESSES) list.push(a);
       m.set(s.fences, list);
     }
   }
@@ -325,19 +292,23 @@ export class RmaTracker {
     for (const list of this.pscw.values()) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
     this.pscw.clear();
     this.passiveRaces(st);
-    return [...st.findings.splice(before), ...this.outsideFindings()];
+    return [...st.findings.splice(before), ...this.outside.findings()];
   }
 
   private passiveRaces(st: EngineState): void {
     if (this.passive.length === 0) return;
     // The clock of each origin where it made each access, to tell whether another origin's access completed before.
     const at = new Map<number, Set<number>>();
+    let points = 0;
     for (const a of this.passive) {
       let s = at.get(a.origin);
       if (s === undefined) at.set(a.origin, (s = new Set()));
+      if (!s.has(a.pos)) points++;
       s.add(a.pos);
     }
-    const clocks = st.replay.enabled ? clocksAt(st.replay, st.worldSize, at) : undefined;
+    const n = Math.max(st.worldSize, ...[...at.keys()].map((r) => r + 1));
+    const affordable = st.replay.enabled && points * n <= MAX_CLOCK_CELLS;
+    const clocks = affordable ? clocksAt(st.replay, n, at) : undefined;
     const before = (a: Access, b: Access): boolean | undefined => {
       const c = clocks?.get(b.origin)?.get(b.pos);
       if (c === undefined) return undefined;
@@ -360,7 +331,7 @@ export class RmaTracker {
       byWin.set(a.win.id, l);
     }
     for (const list of byWin.values()) {
-      for (const pair of this.pairs(list, concurrent)) this.report(st, pair);
+      for (const pair of racingPairs(list, concurrent)) this.report(st, pair);
     }
   }
 
@@ -370,40 +341,11 @@ export class RmaTracker {
     list: readonly Access[],
     concurrent: (a: Access, b: Access) => boolean,
   ) {
-    for (const pair of this.pairs(list, concurrent)) if (this.report(st, pair)) return;
-  }
-
-  /** Racing pairs, each as (earlier, later) by (origin, order), sorted the same way: independent of interleaving. */
-  private pairs(list: readonly Access[], concurrent: (a: Access, b: Access) => boolean): Pair[] {
-    const key = (a: Access, b: Access) => a.origin - b.origin || a.order - b.order;
-    const out: Pair[] = [];
-    const byTarget = new Map<number, { a: Access; x: Bytes }[]>();
-    for (const a of list) {
-      const x = bytesOf(a);
-      if (x === undefined) continue;
-      const l = byTarget.get(a.target) ?? [];
-      l.push({ a, x });
-      byTarget.set(a.target, l);
-    }
-    let budget = MAX_PAIRS;
-    for (const l of byTarget.values()) {
-      l.sort((p, q) => p.x.lo - q.x.lo || key(p.a, q.a));
-      let active: { a: Access; x: Bytes }[] = [];
-      for (const q of l) {
-        active = active.filter((p) => p.x.hi > q.x.lo);
-        for (const p of active) {
-          if (--budget < 0) return out.sort((u, v) => key(u[0], v[0]) || key(u[1], v[1]));
-          if (!overlaps(p.a, p.x, q.a, q.x) || !conflicting(p.a, q.a) || !concurrent(p.a, q.a)) continue;
-          out.push(key(p.a, q.a) < 0 ? [p.a, q.a] : [q.a, p.a]);
-        }
-        active.push(q);
-      }
-    }
-    return out.sort((u, v) => key(u[0], v[0]) || key(u[1], v[1]));
+    for (const pair of racingPairs(list, concurrent)) if (this.report(st, pair)) return;
   }
 
   /** One finding per window and pair of call sites; false when that pair was reported already. */
-  private report(st: EngineState, [a, b]: Pair): boolean {
+  private report(st: EngineState, [a, b]: readonly [Access, Access]): boolean {
     const sites = [`${a.origin}@${a.site}`, `${b.origin}@${b.site}`].sort().join('|');
     const k = `${a.win.id}|${sites}`;
     if (this.reported.has(k)) return false;
@@ -411,33 +353,4 @@ export class RmaTracker {
     st.report(raceFinding(a, b));
     return true;
   }
-}
-
-function where(a: Access, b: Access): string {
-  if (a.origin === b.origin) {
-    if (a.passive) return 'in one passive-target epoch with no MPI_Win_flush of that target between them';
-    if (a.epoch.startsWith('pscw')) return 'in one access epoch (MPI_Win_start … MPI_Win_complete)';
-    return 'in one fence epoch (between two MPI_Win_fence calls)';
-  }
-  if (a.passive) return 'in passive-target epochs (shared locks) that nothing orders';
-  return 'in the same fence epoch (between two MPI_Win_fence calls)';
-}
-
-function raceFinding(a: Access, b: Access): EngineFinding {
-  const at = (x: Access) => `rank ${x.target}, displacement ${x.disp}`;
-  const detail = (x: Access) =>
-    `${x.fn.name} ${verb(x)} ${x.win.name} at ${at(x)} (${x.count} × ${x.dtype?.name ?? `${x.dtype?.size ?? '?'}-byte type`})`;
-  const disp = a.disp === b.disp ? `displacement ${a.disp}` : `displacements ${a.disp} and ${b.disp}`;
-  const who = (x: Access, own: string) =>
-    own === 'its later' ? `its later ${x.fn.name}` : `rank ${x.origin}'s ${x.fn.name}`;
-  return {
-    kind: 'rma-race',
-    severity: 'error',
-    message:
-      `RMA race on ${a.win.name}: ${who(a, a.origin === b.origin ? 'its' : '')} (${verb(a)}) and ${who(b, a.origin === b.origin ? 'its later' : '')} (${verb(b)}) ` +
-      `touch the same bytes of target rank ${a.target}'s window (${disp}) ${where(a, b)}: the result is undefined. ` +
-      'Separate the two accesses with a synchronization (MPI_Win_fence, MPI_Win_flush, MPI_Win_unlock), make them target disjoint locations, ' +
-      'or use MPI_Accumulate with one op when concurrent updates are meant.',
-    locations: [a, b].map((x) => ({ rank: x.origin, site: x.site, call: x.fn.name, detail: detail(x) })),
-  };
 }

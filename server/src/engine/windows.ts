@@ -21,16 +21,12 @@ export interface WinInfo {
   readonly created: Map<number, { readonly fn: string; readonly site: number }>;
 }
 
-interface Pending {
-  readonly win: WinInfo;
-}
-
 export class WindowRegistry {
   private readonly byKey = new Map<string, WinInfo>();
   private readonly handles = new Map<number, Map<Handle, WinInfo>>();
   private readonly counts = new Map<string, number>();
   /** Creating calls entered and not yet returned, by rank and seq. */
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, WinInfo>();
   private nextId = 0;
 
   constructor(private readonly comms: CommRegistry) {}
@@ -56,19 +52,19 @@ export class WindowRegistry {
     }
     win.dispUnit.set(rank, dispUnit > 0 ? dispUnit : 1);
     win.created.set(rank, { fn, site });
-    this.pending.set(`${rank}:${seq}`, { win });
+    this.pending.set(`${rank}:${seq}`, win);
     return win;
   }
 
   /** The creating call returned: bind the rank's handle (0 when it failed). */
   onCreated(rank: number, seq: number, handle: Handle): WinInfo | undefined {
-    const p = this.pending.get(`${rank}:${seq}`);
+    const win = this.pending.get(`${rank}:${seq}`);
     this.pending.delete(`${rank}:${seq}`);
-    if (p === undefined || handle === 0) return undefined;
+    if (win === undefined || handle === 0) return undefined;
     let m = this.handles.get(rank);
     if (m === undefined) this.handles.set(rank, (m = new Map<Handle, WinInfo>()));
-    m.set(handle, p.win);
-    return p.win;
+    m.set(handle, win);
+    return win;
   }
 
   /** The window a rank means by this handle, or undefined when it never saw it created. */
