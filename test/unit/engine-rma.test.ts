@@ -238,3 +238,26 @@ test('an access before any fence or lock of its target is call-order, one findin
     },
   ]);
 });
+
+test('a ring of puts, each flushed before a barrier, and gets after it: ordered, no race', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.lockAll();
+  for (const x of w) x.put((x.r.rank + 1) % 3).flush((x.r.rank + 1) % 3);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.get((x.r.rank + 2) % 3).flush((x.r.rank + 2) % 3);
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, []);
+});
+
+test('a flush after the barrier does not order a put before it', () => {
+  const { job, w } = setup(2);
+  for (const x of w) x.lockAll();
+  w[0]?.put(1, { disp: 3 });
+  for (const r of job.ranks) r.barrier();
+  w[0]?.flush(1);
+  w[1]?.get(1, { disp: 3 });
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [0, 1], message: ['displacement 3'] }]);
+});

@@ -1,8 +1,8 @@
 /**
  * Happened-before over a run: each rank's recorded steps (replay.ts) executed in causal order with vector
- * clocks: a receive after the send it took, a collective once every member arrived (it joins their clocks).
- * Step i of a rank sets that rank's own component to i + 1, so "rank b knows of rank a's k-th step" is
- * clock_b[a] >= k. Used by the message-race check and by the one-sided race check (passive target).
+ * clocks: a receive after the send it took, a collective once every member arrived (it joins their clocks,
+ * arrivals included). Step i of a rank sets that rank's own component to i + 1, so "rank b knows of rank a's
+ * k-th step" is clock_b[a] >= k, and "b knows of something a did after its first k steps" is clock_b[a] > k. Used by the message-race check and by the one-sided race check (passive target).
  */
 import type { P2pOp } from './ops';
 import type { Replay, Step } from './replay';
@@ -18,6 +18,7 @@ export function runCausally(replay: Replay, n: number, visit: StepVisitor): Map<
   const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
   const arrived = new Map<string, number[]>();
   const here = new Set<number>();
+  const joins = new Map<string, { readonly clock: Int32Array; left: number }>();
   const clock = (r: number) => vc.get(r) as Int32Array;
   const merge = (into: Int32Array, from: Int32Array) => {
     for (let i = 0; i < into.length; i++) if ((from[i] ?? 0) > (into[i] ?? 0)) into[i] = from[i] ?? 0;
@@ -32,14 +33,29 @@ export function runCausally(replay: Replay, n: number, visit: StepVisitor): Map<
     }
     const key = `${s.comm.id}:${s.index}`;
     if (!here.has(r)) {
-      arrived.set(key, [...(arrived.get(key) ?? []), r]);
+      // Arriving is the step's event: the other members learn of it (and of everything before it) in the join.
+      const c = clock(r);
+      c[r] = (c[r] ?? 0) + 1;
+      let l = arrived.get(key);
+      if (l === undefined) arrived.set(key, (l = []));
+      l.push(r);
       here.add(r);
     }
     const who = arrived.get(key) ?? [];
     if (who.length < s.comm.size) return false;
-    const joined = new Int32Array(n);
-    for (const m of who) merge(joined, clock(m));
-    for (const m of who) merge(clock(m), joined);
+    // The join is taken once, when the last member arrives: the others are all still waiting at this step then.
+    // Taken later, it would carry what members did after the collective back into it.
+    let join = joins.get(key);
+    if (join === undefined) {
+      const j = new Int32Array(n);
+      for (const m of who) merge(j, clock(m));
+      joins.set(key, (join = { clock: j, left: who.length }));
+    }
+    merge(clock(r), join.clock);
+    if (--join.left === 0) {
+      joins.delete(key);
+      arrived.delete(key);
+    }
     return true;
   };
   for (let progress = true; progress;) {
@@ -52,7 +68,7 @@ export function runCausally(replay: Replay, n: number, visit: StepVisitor): Map<
         const s = steps[i] as Step;
         if (!can(r, s)) break;
         here.delete(r);
-        c[r] = (c[r] ?? 0) + 1;
+        if (s.k !== 'coll') c[r] = (c[r] ?? 0) + 1;
         if (s.k === 'post' && s.op.kind === 'send') sentAt.set(s.op, c.slice());
         if (s.k === 'wait' && s.op.kind !== 'send') {
           const p = replay.peer.get(s.op);
