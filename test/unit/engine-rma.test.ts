@@ -2,7 +2,17 @@
 import { test } from 'node:test';
 import { check } from './engine-check';
 import { Job } from './engine-dsl';
-import { EXCLUSIVE, MAX, NO_OP, SHARED, SUM, VECTOR, windows, type Rma } from './rma-dsl';
+import {
+  EXCLUSIVE,
+  MAX,
+  NO_OP,
+  REPLACE as REPLACE_OP,
+  SHARED,
+  SUM,
+  VECTOR,
+  windows,
+  type Rma,
+} from './rma-dsl';
 
 function setup(n: number): { job: Job; w: Rma[] } {
   const job = new Job(n);
@@ -260,4 +270,27 @@ test('a flush after the barrier does not order a put before it', () => {
   for (const x of w) x.unlockAll();
   end(job, w);
   check(job, [{ kind: 'rma-race', ranks: [0, 1], message: ['displacement 3'] }]);
+});
+
+test('a contiguous access covering a strided one certainly overlaps it', () => {
+  const { job, w } = setup(3);
+  // The vector at displacement 0 spans ints 0..2 (elements 0 and 2); a put of 3 ints at 0 covers it.
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR });
+    if (x.r.rank === 2) x.put(0, { disp: 0, count: 3 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2] }]);
+});
+
+test('a window polled with atomic reads is not judged for puts and gets of different ranks', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.lockAll();
+  // Rank 1 publishes data then raises a flag; rank 2 polls the flag and then reads the data: ordered through the
+  // flag's value, which mpiscope cannot see.
+  w[1]?.put(0, { disp: 4 }).flush(0).accumulate(0, REPLACE_OP, { disp: 0 }).flush(0);
+  w[2]?.fetchAndOp(0, NO_OP, { disp: 0 }).flush(0).get(0, { disp: 4 }).flush(0);
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, []);
 });
