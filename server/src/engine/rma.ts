@@ -60,7 +60,7 @@ export class RmaTracker {
   private readonly fenceClosed = new Map<string, number>();
   private readonly passive: Access[] = [];
   private readonly pscw = new Map<string, Access[]>();
-  /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see races()). */
+  /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
   private readonly orders = new Map<number, number>();
@@ -90,7 +90,7 @@ export class RmaTracker {
     if (cls === 'win_create') {
       const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       const unit = e.fn.name === 'MPI_Win_create_dynamic' ? 1 : num(e, 1, 'dispunit');
-      st.windows.onCreate(e.rank, e.seq, comm, e.fn.name, e.site, unit);
+      st.windows.onCreate(e.rank, e.seq, comm, unit);
       this.collective(st, cur, e, comm);
       return;
     }

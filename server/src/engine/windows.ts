@@ -17,8 +17,6 @@ export interface WinInfo {
   readonly group: CommInfo;
   /** Displacement unit by world rank, as each member passed it at creation (1 for dynamic windows). */
   readonly dispUnit: Map<number, number>;
-  /** The creating call, by world rank: where a window never freed points. */
-  readonly created: Map<number, { readonly fn: string; readonly site: number }>;
 }
 
 export class WindowRegistry {
@@ -32,7 +30,7 @@ export class WindowRegistry {
   constructor(private readonly comms: CommRegistry) {}
 
   /** A rank entered a window-creating call on `comm`: the window it will get. */
-  onCreate(rank: number, seq: number, comm: CommInfo, fn: string, site: number, dispUnit: number): WinInfo {
+  onCreate(rank: number, seq: number, comm: CommInfo, dispUnit: number): WinInfo {
     const k = `${rank}:${comm.id}`;
     const index = this.counts.get(k) ?? 0;
     this.counts.set(k, index + 1);
@@ -46,12 +44,10 @@ export class WindowRegistry {
         comm,
         group: this.comms.derived(comm, `win${index}`, name),
         dispUnit: new Map(),
-        created: new Map(),
       };
       this.byKey.set(key, win);
     }
     win.dispUnit.set(rank, dispUnit > 0 ? dispUnit : 1);
-    win.created.set(rank, { fn, site });
     this.pending.set(`${rank}:${seq}`, win);
     return win;
   }
