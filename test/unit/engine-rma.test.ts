@@ -294,3 +294,33 @@ test('a window polled with atomic reads is not judged for puts and gets of diffe
   end(job, w);
   check(job, []);
 });
+
+test('PSCW: two origins putting to one element in the same exposure epoch race', () => {
+  const { job, w } = setup(3);
+  const [t, o1, o2] = w;
+  t?.postTo([1, 2]);
+  o1?.startTo([0]).put(0, { disp: 6 }).complete();
+  o2?.startTo([0]).put(0, { disp: 6 }).complete();
+  t?.wait();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['exposure epoch', 'displacement 6'] }]);
+});
+
+test('PSCW: exposure epochs one after the other, or groups the engine cannot know, are not judged as one', () => {
+  const { job, w } = setup(3);
+  const [t, o1, o2] = w;
+  // Rank 0 exposes to rank 1, then to rank 2: the two puts are ordered by its wait and post.
+  t?.postTo([1]);
+  o1?.startTo([0]).put(0, { disp: 6 }).complete();
+  t?.wait();
+  t?.postTo([2]);
+  o2?.startTo([0]).put(0, { disp: 6 }).complete();
+  t?.wait();
+  // Groups made by calls mpiscope does not follow: silent.
+  t?.post(0x55);
+  o1?.start().put(0, { disp: 7 }).complete();
+  o2?.start().put(0, { disp: 7 }).complete();
+  t?.wait();
+  end(job, w);
+  check(job, []);
+});

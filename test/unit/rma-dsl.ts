@@ -24,6 +24,7 @@ export interface Access {
 
 export class Rma {
   private readonly win: number;
+  private groups = 0;
   constructor(
     readonly r: Rank,
     readonly index = 0,
@@ -150,8 +151,44 @@ export class Rma {
     return this;
   }
 
-  start(): this {
-    this.r.call('MPI_Win_start', { group: 0x77, assert: 0, win: this.win });
+  /** MPI_Comm_group of MPI_COMM_WORLD, then MPI_Group_incl of `ranks`: the new group's handle. */
+  group(ranks: readonly number[]): number {
+    const world = 0x6000 + 0x100 * this.r.rank + this.groups++;
+    const handle = 0x6000 + 0x100 * this.r.rank + this.groups++;
+    this.r.call('MPI_Comm_group', { comm: this.r.handle('world'), group: 0 }, {}, [], { group: world });
+    this.r.call('MPI_Group_incl', { group: world, n: ranks.length, ranks: [...ranks], newgroup: 0 }, {}, [], {
+      newgroup: handle,
+    });
+    this.r.call('MPI_Group_free', { group: world });
+    return handle;
+  }
+
+  /** Win_post / Win_start to these ranks through a group made for the call and freed after it (as MPI allows). */
+  postTo(ranks: readonly number[]): this {
+    const g = this.group(ranks);
+    this.post(g).r.call('MPI_Group_free', { group: g });
+    return this;
+  }
+
+  startTo(ranks: readonly number[]): this {
+    const g = this.group(ranks);
+    this.start(g).r.call('MPI_Group_free', { group: g });
+    return this;
+  }
+
+  /** Win_start on a group handle (default: one the engine never saw made). */
+  start(group = 0x77): this {
+    this.r.call('MPI_Win_start', { group, assert: 0, win: this.win });
+    return this;
+  }
+
+  post(group: number): this {
+    this.r.call('MPI_Win_post', { group, assert: 0, win: this.win });
+    return this;
+  }
+
+  wait(): this {
+    this.r.call('MPI_Win_wait', { win: this.win });
     return this;
   }
 

@@ -203,6 +203,9 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     case 'rma':
       st.rma.onEnter(st, cur, e);
       break;
+    case 'group_free':
+      st.groups.onFree(e.rank, num(e, 0, 'group'));
+      break;
     default:
       break;
   }
@@ -285,6 +288,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   cur.exited = true;
   st.resources.onExit(e, cur.enter);
   if (ONE_SIDED.has(e.fn.cls)) st.rma.onExit(st, cur, e);
+  else if (e.fn.cls === 'group') st.groups.onExit(e, cur.enter);
   if (e.returnCode !== 0) {
     failed(st, cur);
     return;

@@ -5,6 +5,7 @@ import type { RecvOp, SendOp } from './ops';
 import { RankTrack } from './rank-track';
 import { Resources } from './resources';
 import { Datatypes } from './datatypes';
+import { Groups } from './groups';
 import { Replay } from './replay';
 import { RmaTracker } from './rma';
 import { WindowRegistry } from './windows';
@@ -26,6 +27,7 @@ export class EngineState {
   readonly dtypes = new Datatypes();
   readonly replay = new Replay();
   readonly windows: WindowRegistry;
+  readonly groups: Groups;
   readonly rma = new RmaTracker();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
@@ -37,6 +39,7 @@ export class EngineState {
     this.worldSize = options.ranks ?? 0;
     this.comms = new CommRegistry(this.worldSize);
     this.windows = new WindowRegistry(this.comms);
+    this.groups = new Groups(this.comms);
     this.matcher = new Matcher((s, r) => {
       this.replay.matched(s, r);
       for (const hook of this.matchHooks) hook(s, r);

@@ -46,6 +46,8 @@ function where(a: Access, b: Access): string {
     return 'in one fence epoch (between two MPI_Win_fence calls)';
   }
   if (a.passive) return 'in passive-target epochs (shared locks) that nothing orders';
+  if (a.epoch.startsWith('pscw'))
+    return 'in the same exposure epoch of the target (its MPI_Win_post … MPI_Win_wait)';
   return 'in the same fence epoch (between two MPI_Win_fence calls)';
 }
 

@@ -10,8 +10,9 @@
  *   completed at its target by the origin's next flush or unlock of that target. Accesses of different origins are
  *   concurrent unless a lock is exclusive or one completed before the other was made in the run's happened-before
  *   (messages and collectives, happened-before.ts). Checked at the end of the run.
- * - Generalized active target (MPI_Win_start … MPI_Win_complete): the shim does not describe groups, so only the
- *   accesses of one origin within one access epoch are compared.
+ * - Generalized active target (MPI_Win_post/start/complete/wait): an origin's k-th start naming a target matches
+ *   that target's k-th post naming the origin (groups from groups.ts); accesses of different origins matched to one
+ *   post are concurrent. Checked at the end of the run; an unknown group leaves its accesses unmatched.
  * - The same origin: two conflicting accesses in one epoch with no flush of that target between them race
  *   (accumulates of one origin are ordered by MPI and never do).
  */
@@ -46,6 +47,10 @@ interface RankWin {
   readonly locks: Map<number, { readonly exclusive: boolean; readonly n: number }>;
   lockAll: number | undefined;
   start: number | undefined;
+  /** PSCW: for each target of the current access epoch, the how-manieth start of this rank that names it. */
+  startTargets: Map<number, number> | undefined;
+  /** Starts naming each target so far; undefined once a start's group was unknown (counts lost). */
+  startCounts: Map<number, number> | undefined;
   epochs: number;
   readonly flushes: Map<number, number>;
   flushAll: number;
@@ -60,6 +65,10 @@ export class RmaTracker {
   private readonly fenceClosed = new Map<string, number>();
   private readonly passive: Access[] = [];
   private readonly pscw = new Map<string, Access[]>();
+  /** PSCW accesses with the how-manieth start of their origin naming their target (matched to posts at the end). */
+  private readonly pscwCross: { readonly a: Access; readonly k: number }[] = [];
+  /** Each target's posts, by window id and target: the origins each one exposes to (undefined: group unknown). */
+  private readonly posts = new Map<string, (readonly number[] | undefined)[]>();
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
@@ -75,6 +84,8 @@ export class RmaTracker {
         locks: new Map(),
         lockAll: undefined,
         start: undefined,
+        startTargets: undefined,
+        startCounts: new Map(),
         epochs: 0,
         flushes: new Map(),
         flushAll: 0,
@@ -197,14 +208,36 @@ export class RmaTracker {
         complete(true);
         s.flushAll++;
         break;
-      case 'start':
+      case 'start': {
         s.start = ++s.epochs;
+        const targets = st.groups.members(e.rank, num(e, 0, 'group'));
+        const counts = s.startCounts;
+        if (targets === undefined || counts === undefined) {
+          s.startTargets = undefined;
+          s.startCounts = undefined;
+          break;
+        }
+        s.startTargets = new Map();
+        for (const t of targets) {
+          const k = (counts.get(t) ?? 0) + 1;
+          counts.set(t, k);
+          s.startTargets.set(t, k);
+        }
         break;
+      }
+      case 'post': {
+        const key = `${win.id}:${e.rank}`;
+        const list = this.posts.get(key) ?? [];
+        list.push(st.groups.members(e.rank, num(e, 0, 'group')));
+        this.posts.set(key, list);
+        break;
+      }
       case 'complete': {
         const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
         const list = this.pscw.get(key);
         this.pscw.delete(key);
         s.start = undefined;
+        s.startTargets = undefined;
         if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
         break;
       }
@@ -268,6 +301,8 @@ export class RmaTracker {
       const list = this.pscw.get(key) ?? [];
       if (list.length < MAX_ACCESSES) list.push(a);
       this.pscw.set(key, list);
+      const k = s.startTargets?.get(target);
+      if (k !== undefined && this.pscwCross.length < MAX_ACCESSES) this.pscwCross.push({ a, k });
     } else {
       let m = this.fenceEpochs.get(win.id);
       if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
@@ -291,8 +326,35 @@ export class RmaTracker {
     this.fenceEpochs.clear();
     for (const list of this.pscw.values()) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
     this.pscw.clear();
+    this.exposureRaces(st);
     this.passiveRaces(st);
     return [...st.findings.splice(before), ...this.outside.findings()];
+  }
+
+  /**
+   * PSCW, different origins: an origin's k-th start naming target t matches t's k-th post naming the origin; the
+   * accesses matched to one post are in one exposure epoch of t, and concurrent. A post with an unknown group
+   * before the match leaves the access unmatched (not judged).
+   */
+  private exposureRaces(st: EngineState): void {
+    const epochs = new Map<string, Access[]>();
+    for (const { a, k } of this.pscwCross) {
+      const posts = this.posts.get(`${a.win.id}:${a.target}`) ?? [];
+      let seen = 0;
+      let at = -1;
+      for (let p = 0; p < posts.length && at < 0; p++) {
+        const origins = posts[p];
+        if (origins === undefined) break;
+        if (origins.includes(a.origin) && ++seen === k) at = p;
+      }
+      if (at < 0) continue;
+      const key = `${a.win.id}:${a.target}:${at}`;
+      const list = epochs.get(key) ?? [];
+      list.push(a);
+      epochs.set(key, list);
+    }
+    this.pscwCross.length = 0;
+    for (const list of epochs.values()) this.reportFirst(st, list, (a, b) => a.origin !== b.origin);
   }
 
   private passiveRaces(st: EngineState): void {
