@@ -324,3 +324,29 @@ test('PSCW: exposure epochs one after the other, or groups the engine cannot kno
   end(job, w);
   check(job, []);
 });
+
+test('PSCW: a target waits for an origin that never completes its access epoch: deadlock', () => {
+  const { job, w } = setup(2);
+  const [t, o] = w;
+  t?.postTo([1]).wait({ hang: true });
+  // Rank 1 opens its access epoch but waits in a barrier instead of calling MPI_Win_complete.
+  o?.startTo([0]).put(0);
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: ['MPI_Win_complete'],
+      details: ['MPI_Win_wait: waiting for the MPI_Win_complete of rank 1', ''],
+    },
+  ]);
+});
+
+test('PSCW: a target in MPI_Win_wait while its origins are still running is not deadlocked', () => {
+  const { job, w } = setup(3);
+  const [t, o1] = w;
+  t?.postTo([1, 2]).wait({ hang: true });
+  o1?.startTo([0]).put(0, { disp: 1 }).complete();
+  // Rank 2 has not started yet (running), so rank 0 can still be released.
+  check(job, []);
+});

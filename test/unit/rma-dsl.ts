@@ -187,8 +187,8 @@ export class Rma {
     return this;
   }
 
-  wait(): this {
-    this.r.call('MPI_Win_wait', { win: this.win });
+  wait(o: { hang?: boolean } = {}): this {
+    this.r.call('MPI_Win_wait', { win: this.win }, o);
     return this;
   }
 

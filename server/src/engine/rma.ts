@@ -51,6 +51,10 @@ interface RankWin {
   startTargets: Map<number, number> | undefined;
   /** Starts naming each target so far; undefined once a start's group was unknown (counts lost). */
   startCounts: Map<number, number> | undefined;
+  /** The latest MPI_Win_post: each origin with how many posts of this rank have named it (undefined: group unknown). */
+  posted: Map<number, number> | undefined;
+  /** Posts naming each origin so far; undefined once a post's group was unknown. */
+  postCounts: Map<number, number> | undefined;
   epochs: number;
   readonly flushes: Map<number, number>;
   flushAll: number;
@@ -69,6 +73,8 @@ export class RmaTracker {
   private readonly pscwCross: { readonly a: Access; readonly k: number }[] = [];
   /** Each target's posts, by window id and target: the origins each one exposes to (undefined: group unknown). */
   private readonly posts = new Map<string, (readonly number[] | undefined)[]>();
+  /** MPI_Win_complete calls of each origin naming each target, by window id, origin and target. */
+  private readonly completed = new Map<string, number>();
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
@@ -86,6 +92,8 @@ export class RmaTracker {
         start: undefined,
         startTargets: undefined,
         startCounts: new Map(),
+        posted: undefined,
+        postCounts: new Map(),
         epochs: 0,
         flushes: new Map(),
         flushAll: 0,
@@ -228,14 +236,31 @@ export class RmaTracker {
       case 'post': {
         const key = `${win.id}:${e.rank}`;
         const list = this.posts.get(key) ?? [];
-        list.push(st.groups.members(e.rank, num(e, 0, 'group')));
+        const origins = st.groups.members(e.rank, num(e, 0, 'group'));
+        list.push(origins);
         this.posts.set(key, list);
+        const counts = s.postCounts;
+        if (origins === undefined || counts === undefined) {
+          s.posted = undefined;
+          s.postCounts = undefined;
+          break;
+        }
+        s.posted = new Map();
+        for (const o of origins) {
+          const n = (counts.get(o) ?? 0) + 1;
+          counts.set(o, n);
+          s.posted.set(o, n);
+        }
         break;
       }
       case 'complete': {
         const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
         const list = this.pscw.get(key);
         this.pscw.delete(key);
+        for (const t of s.startTargets?.keys() ?? []) {
+          const k = `${win.id}:${e.rank}:${t}`;
+          this.completed.set(k, (this.completed.get(k) ?? 0) + 1);
+        }
         s.start = undefined;
         s.startTargets = undefined;
         if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
@@ -310,6 +335,19 @@ export class RmaTracker {
       if (list.length < MAX_ACCESSES) list.push(a);
       m.set(s.fences, list);
     }
+  }
+
+  /**
+   * A rank in MPI_Win_wait waits until every origin of its latest post has called the matching MPI_Win_complete:
+   * the origins that have not yet (world ranks), or undefined when the post's group is unknown.
+   */
+  waitingOn(st: EngineState, e: EnterEvent): number[] | undefined {
+    const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
+    const posted = win === undefined ? undefined : this.of(e.rank, win).posted;
+    if (win === undefined || posted === undefined) return undefined;
+    const out: number[] = [];
+    for (const [o, n] of posted) if ((this.completed.get(`${win.id}:${o}:${e.rank}`) ?? 0) < n) out.push(o);
+    return out;
   }
 
   /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of accumulates). */
