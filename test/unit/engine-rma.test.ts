@@ -350,3 +350,14 @@ test('PSCW: a target in MPI_Win_wait while its origins are still running is not 
   // Rank 2 has not started yet (running), so rank 0 can still be released.
   check(job, []);
 });
+
+test('PSCW: an origin whose start group is unknown is not taken as never completing', () => {
+  const { job, w } = setup(2);
+  const [t, o] = w;
+  t?.postTo([1]).wait({ hang: true });
+  // Rank 1 completes, but through a group the engine cannot see; then it waits for rank 0 in a barrier (in a
+  // real run rank 0 returns from MPI_Win_wait and joins it).
+  o?.start().put(0).complete();
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, []);
+});

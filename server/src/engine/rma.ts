@@ -346,7 +346,12 @@ export class RmaTracker {
     const posted = win === undefined ? undefined : this.of(e.rank, win).posted;
     if (win === undefined || posted === undefined) return undefined;
     const out: number[] = [];
-    for (const [o, n] of posted) if ((this.completed.get(`${win.id}:${o}:${e.rank}`) ?? 0) < n) out.push(o);
+    for (const [o, n] of posted) {
+      // An origin whose start named an unknown group has completes the engine could not count: not judged.
+      if (this.state.get(`${o}:${win.id}`)?.startCounts === undefined && this.state.has(`${o}:${win.id}`))
+        return undefined;
+      if ((this.completed.get(`${win.id}:${o}:${e.rank}`) ?? 0) < n) out.push(o);
+    }
     return out;
   }
 
