@@ -11,8 +11,8 @@
  *   concurrent unless a lock is exclusive or one completed before the other was made in the run's happened-before
  *   (messages and collectives, happened-before.ts). Checked at the end of the run.
  * - Generalized active target (MPI_Win_post/start/complete/wait): an origin's k-th start naming a target matches
- *   that target's k-th post naming the origin (groups from groups.ts); accesses of different origins matched to one
- *   post are concurrent. Checked at the end of the run; an unknown group leaves its accesses unmatched.
+ *   that target's k-th post naming the origin (rma-pscw.ts, groups from groups.ts); accesses of different origins
+ *   matched to one post are concurrent. Checked at the end of the run; an unknown group leaves them unmatched.
  * - The same origin: two conflicting accesses in one epoch with no flush of that target between them race
  *   (accumulates of one origin are ordered by MPI and never do).
  */
@@ -25,6 +25,7 @@ import { num, paramName } from './fn-roles';
 import type { CallState } from './rank-track';
 import type { Access } from './rma-conflict';
 import { OutsideEpochs } from './rma-outside';
+import { PscwMatching } from './rma-pscw';
 import { raceFinding, racingPairs } from './rma-races';
 import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from './types';
 import type { WinInfo } from './windows';
@@ -47,14 +48,6 @@ interface RankWin {
   readonly locks: Map<number, { readonly exclusive: boolean; readonly n: number }>;
   lockAll: number | undefined;
   start: number | undefined;
-  /** PSCW: for each target of the current access epoch, the how-manieth start of this rank that names it. */
-  startTargets: Map<number, number> | undefined;
-  /** Starts naming each target so far; undefined once a start's group was unknown (counts lost). */
-  startCounts: Map<number, number> | undefined;
-  /** The latest MPI_Win_post: each origin with how many posts of this rank have named it (undefined: group unknown). */
-  posted: Map<number, number> | undefined;
-  /** Posts naming each origin so far; undefined once a post's group was unknown. */
-  postCounts: Map<number, number> | undefined;
   epochs: number;
   readonly flushes: Map<number, number>;
   flushAll: number;
@@ -69,12 +62,7 @@ export class RmaTracker {
   private readonly fenceClosed = new Map<string, number>();
   private readonly passive: Access[] = [];
   private readonly pscw = new Map<string, Access[]>();
-  /** PSCW accesses with the how-manieth start of their origin naming their target (matched to posts at the end). */
-  private readonly pscwCross: { readonly a: Access; readonly k: number }[] = [];
-  /** Each target's posts, by window id and target: the origins each one exposes to (undefined: group unknown). */
-  private readonly posts = new Map<string, (readonly number[] | undefined)[]>();
-  /** MPI_Win_complete calls of each origin naming each target, by window id, origin and target. */
-  private readonly completed = new Map<string, number>();
+  private readonly matching = new PscwMatching();
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
@@ -90,10 +78,6 @@ export class RmaTracker {
         locks: new Map(),
         lockAll: undefined,
         start: undefined,
-        startTargets: undefined,
-        startCounts: new Map(),
-        posted: undefined,
-        postCounts: new Map(),
         epochs: 0,
         flushes: new Map(),
         flushAll: 0,
@@ -216,53 +200,19 @@ export class RmaTracker {
         complete(true);
         s.flushAll++;
         break;
-      case 'start': {
+      case 'start':
         s.start = ++s.epochs;
-        const targets = st.groups.members(e.rank, num(e, 0, 'group'));
-        const counts = s.startCounts;
-        if (targets === undefined || counts === undefined) {
-          s.startTargets = undefined;
-          s.startCounts = undefined;
-          break;
-        }
-        s.startTargets = new Map();
-        for (const t of targets) {
-          const k = (counts.get(t) ?? 0) + 1;
-          counts.set(t, k);
-          s.startTargets.set(t, k);
-        }
+        this.matching.onStart(e.rank, win, st.groups.members(e.rank, num(e, 0, 'group')));
         break;
-      }
-      case 'post': {
-        const key = `${win.id}:${e.rank}`;
-        const list = this.posts.get(key) ?? [];
-        const origins = st.groups.members(e.rank, num(e, 0, 'group'));
-        list.push(origins);
-        this.posts.set(key, list);
-        const counts = s.postCounts;
-        if (origins === undefined || counts === undefined) {
-          s.posted = undefined;
-          s.postCounts = undefined;
-          break;
-        }
-        s.posted = new Map();
-        for (const o of origins) {
-          const n = (counts.get(o) ?? 0) + 1;
-          counts.set(o, n);
-          s.posted.set(o, n);
-        }
+      case 'post':
+        this.matching.onPost(e.rank, win, st.groups.members(e.rank, num(e, 0, 'group')));
         break;
-      }
       case 'complete': {
         const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
         const list = this.pscw.get(key);
         this.pscw.delete(key);
-        for (const t of s.startTargets?.keys() ?? []) {
-          const k = `${win.id}:${e.rank}:${t}`;
-          this.completed.set(k, (this.completed.get(k) ?? 0) + 1);
-        }
+        this.matching.onComplete(e.rank, win);
         s.start = undefined;
-        s.startTargets = undefined;
         if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
         break;
       }
@@ -326,8 +276,7 @@ export class RmaTracker {
       const list = this.pscw.get(key) ?? [];
       if (list.length < MAX_ACCESSES) list.push(a);
       this.pscw.set(key, list);
-      const k = s.startTargets?.get(target);
-      if (k !== undefined && this.pscwCross.length < MAX_ACCESSES) this.pscwCross.push({ a, k });
+      this.matching.onAccess(a);
     } else {
       let m = this.fenceEpochs.get(win.id);
       if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
@@ -337,22 +286,10 @@ export class RmaTracker {
     }
   }
 
-  /**
-   * A rank in MPI_Win_wait waits until every origin of its latest post has called the matching MPI_Win_complete:
-   * the origins that have not yet (world ranks), or undefined when the post's group is unknown.
-   */
+  /** MPI_Win_wait: the origins of the latest post that have not completed (rma-pscw.ts), undefined when unknown. */
   waitingOn(st: EngineState, e: EnterEvent): number[] | undefined {
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
-    const posted = win === undefined ? undefined : this.of(e.rank, win).posted;
-    if (win === undefined || posted === undefined) return undefined;
-    const out: number[] = [];
-    for (const [o, n] of posted) {
-      // An origin whose start named an unknown group has completes the engine could not count: not judged.
-      if (this.state.get(`${o}:${win.id}`)?.startCounts === undefined && this.state.has(`${o}:${win.id}`))
-        return undefined;
-      if ((this.completed.get(`${win.id}:${o}:${e.rank}`) ?? 0) < n) out.push(o);
-    }
-    return out;
+    return win === undefined ? undefined : this.matching.waitingOn(e.rank, win);
   }
 
   /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of accumulates). */
@@ -369,35 +306,11 @@ export class RmaTracker {
     this.fenceEpochs.clear();
     for (const list of this.pscw.values()) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
     this.pscw.clear();
-    this.exposureRaces(st);
+    // PSCW, different origins: the accesses matched to one post of a target are concurrent.
+    for (const list of this.matching.exposureEpochs())
+      this.reportFirst(st, list, (a, b) => a.origin !== b.origin);
     this.passiveRaces(st);
     return [...st.findings.splice(before), ...this.outside.findings()];
-  }
-
-  /**
-   * PSCW, different origins: an origin's k-th start naming target t matches t's k-th post naming the origin; the
-   * accesses matched to one post are in one exposure epoch of t, and concurrent. A post with an unknown group
-   * before the match leaves the access unmatched (not judged).
-   */
-  private exposureRaces(st: EngineState): void {
-    const epochs = new Map<string, Access[]>();
-    for (const { a, k } of this.pscwCross) {
-      const posts = this.posts.get(`${a.win.id}:${a.target}`) ?? [];
-      let seen = 0;
-      let at = -1;
-      for (let p = 0; p < posts.length && at < 0; p++) {
-        const origins = posts[p];
-        if (origins === undefined) break;
-        if (origins.includes(a.origin) && ++seen === k) at = p;
-      }
-      if (at < 0) continue;
-      const key = `${a.win.id}:${a.target}:${at}`;
-      const list = epochs.get(key) ?? [];
-      list.push(a);
-      epochs.set(key, list);
-    }
-    this.pscwCross.length = 0;
-    for (const list of epochs.values()) this.reportFirst(st, list, (a, b) => a.origin !== b.origin);
   }
 
   private passiveRaces(st: EngineState): void {
