@@ -38,10 +38,16 @@ const ROLE_KIND = {
   key: 'value',
   value: 'value',
   size: 'value',
+  tdisp: 'value',
+  tcount: 'value',
+  winsize: 'value',
+  dispunit: 'value',
+  locktype: 'locktype',
   dest: 'rank',
   source: 'rank',
   root: 'rank',
   rank: 'rank',
+  trank: 'rank',
   tag: 'tag',
   stag: 'tag',
   rtag: 'tag',
@@ -54,6 +60,7 @@ const ROLE_KIND = {
   group2: 'handle',
   op: 'handle',
   win: 'handle',
+  ttype: 'handle',
   message: 'handle',
   info: 'handle',
   errhandler: 'handle',
@@ -64,6 +71,7 @@ const ROLE_KIND = {
   group_out: 'out',
   op_out: 'out',
   message_out: 'out',
+  win_out: 'out',
   status: 'zero',
   statuses: 'zero',
   flag: 'zero',
@@ -304,6 +312,8 @@ function wordExpr(ctype, name, role) {
       return `msc_w_rank(${name})`;
     case 'tag':
       return `msc_w_tag(${name})`;
+    case 'locktype':
+      return `msc_w_locktype(${name})`;
     case 'handle':
       if (!h) fail(`${name}: role ${role} needs a handle type, not ${ctype}`);
       return isPointer(ctype) ? `(${name} ? msc_w_${h}(*${name}) : 0)` : `msc_w_${h}(${name})`;

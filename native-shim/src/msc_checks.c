@@ -309,3 +309,107 @@ void msc_check_requests(msc_call *c, const msc_args *a)
     flush_findings();
 }
 
+
+/* ---- one-sided communication ----
+ * The size of each window's group, recorded when the window is made (a PMPI query then, never per access), so
+ * that a target rank can be checked with one table lookup. A window missing from the table (full, or made before
+ * the shim was on) only makes the rank check silent. */
+static slot wins[MSC_TBL_SIZE];
+
+/* v[1]: a fence was called on the window; v[2]: lock, lock_all and start epochs open. */
+void msc_win_epoch(MPI_Win win, int func)
+{
+    slot *s = tbl_find(wins, (uint64_t)msc_w_MPI_Win(win));
+    if (!s) return;
+    if (func == MSC_FN_MPI_Win_fence) atomic_store(&s->v[1], 1);
+    else if (func == MSC_FN_MPI_Win_lock || func == MSC_FN_MPI_Win_lock_all || func == MSC_FN_MPI_Win_start)
+        atomic_fetch_add(&s->v[2], 1);
+    else if (func == MSC_FN_MPI_Win_unlock || func == MSC_FN_MPI_Win_unlock_all || func == MSC_FN_MPI_Win_complete)
+        atomic_fetch_sub(&s->v[2], 1);
+}
+
+void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
+{
+    uint64_t k = (uint64_t)msc_w_MPI_Win(win);
+    if (!k) return;
+    if (freed) {
+        slot *s = tbl_find(wins, k);
+        if (s) msc_tbl_del(s);
+        return;
+    }
+    int n = 0;
+    if (PMPI_Comm_size(comm, &n) != MPI_SUCCESS) return;
+    slot *s = tbl_put(wins, k);
+    if (!s) return;
+    atomic_store(&s->v[0], n);
+    atomic_store(&s->v[1], 0);
+    atomic_store(&s->v[2], 0);
+}
+
+/* The op id of a predefined op, or -1. */
+static int op_id(MPI_Op op)
+{
+    for (int i = 0; i < MSC_OPID_COUNT; i++)
+        if (msc_ops[i] == op) return i;
+    return -1;
+}
+
+/* MPI_REPLACE and MPI_NO_OP apply to any predefined type in one-sided accumulates; the other predefined ops to
+ * the types they reduce (spec typeGroups). A derived target type is made of one basic type MPI does not tell the
+ * shim cheaply: not judged. */
+static void rma_op_ok(msc_call *c, const msc_args *a, int target_type_ok)
+{
+    if (a->op == MPI_OP_NULL) {
+        finding_role(c, MSC_CHECK_NULL_OP, MSC_ROLE_OP, 0, 0);
+        return;
+    }
+    int op = op_id(a->op);
+    if (op < 0 || op == MSC_OPID_MPI_REPLACE || op == MSC_OPID_MPI_NO_OP || !target_type_ok) return;
+    int bt = msc_basic_type_id(a->ttype);
+    if (bt >= 0 && !msc_op_allows[op][bt]) finding_role(c, MSC_CHECK_OP_DATATYPE, MSC_ROLE_OP, op, bt);
+}
+
+/* Window calls: the window itself; for accesses (class rma) also counts, datatypes (origin, result and target),
+ * origin buffers, the target rank and the op; for lock/unlock/flush the target rank. */
+void msc_check_win(msc_call *c, const msc_args *a)
+{
+    if (!msc_checks_on) return;
+    uint64_t m = msc_role_mask[c->func];
+    if ((m & MSC_ROLE_WIN) && a->win == MPI_WIN_NULL) {
+        finding_role(c, MSC_CHECK_NULL_WIN, MSC_ROLE_WIN, 0, 0);
+        flush_findings();
+        return;
+    }
+    if ((m & MSC_ROLE_COMM) && !comm_ok(c, a->comm)) {
+        flush_findings();
+        return;
+    }
+    if (m & MSC_ROLE_COUNT) count_ok(c, a->count, MSC_ROLE_COUNT);
+    if (m & MSC_ROLE_SCOUNT) count_ok(c, a->scount, MSC_ROLE_SCOUNT);
+    if (m & MSC_ROLE_RCOUNT) count_ok(c, a->rcount, MSC_ROLE_RCOUNT);
+    if (m & MSC_ROLE_TCOUNT) count_ok(c, a->tcount, MSC_ROLE_TCOUNT);
+    int dt = (m & MSC_ROLE_DATATYPE) ? dtype_ok(c, a->datatype, MSC_ROLE_DATATYPE) : 0;
+    int st = (m & MSC_ROLE_STYPE) ? dtype_ok(c, a->stype, MSC_ROLE_STYPE) : 0;
+    if (m & MSC_ROLE_RTYPE) dtype_ok(c, a->rtype, MSC_ROLE_RTYPE);
+    int tt = (m & MSC_ROLE_TTYPE) ? dtype_ok(c, a->ttype, MSC_ROLE_TTYPE) : 0;
+    /* With MPI_NO_OP the origin buffer is not read (MPI allows NULL there); the result buffer is always written. */
+    int no_op = (m & MSC_ROLE_OP) && a->op == MPI_NO_OP;
+    if ((m & MSC_ROLE_SBUF) && !no_op && c->func != MSC_FN_MPI_Fetch_and_op && c->func != MSC_FN_MPI_Compare_and_swap)
+        buf_ok(c, a->sbuf, (m & MSC_ROLE_SCOUNT) ? a->scount : a->count, (m & MSC_ROLE_STYPE) ? a->stype : a->datatype,
+               (m & MSC_ROLE_STYPE) ? st : dt, MSC_ROLE_SBUF);
+    if ((m & MSC_ROLE_RBUF) && (m & MSC_ROLE_COUNT))
+        buf_ok(c, a->rbuf, a->count, a->datatype, dt, MSC_ROLE_RBUF);
+    if ((m & MSC_ROLE_TRANK) && a->trank != MPI_PROC_NULL) {
+        slot *s = tbl_find(wins, (uint64_t)msc_w_MPI_Win(a->win));
+        int n = s ? (int)atomic_load(&s->v[0]) : 0;
+        if (n > 0 && (a->trank < 0 || a->trank >= n))
+            finding_role(c, MSC_CHECK_RANK_OUT_OF_RANGE, MSC_ROLE_TRANK, a->trank, n);
+        /* An access with no epoch ever opened on the window is the analyzer's call-order finding, and MPI fails it
+         * (MPI_ERR_RMA_SYNC; the default error handler ends the job at once, before the sender's next batch):
+         * send this call's ENTER before forwarding, as for a finding. */
+        if (s && (m & MSC_ROLE_TDISP) && !atomic_load(&s->v[1]) && atomic_load(&s->v[2]) <= 0) found = 1;
+    }
+    /* Fetch_and_op and Compare_and_swap have one datatype for origin and target. */
+    if (m & MSC_ROLE_OP) rma_op_ok(c, a, (m & MSC_ROLE_TTYPE) ? tt : 0);
+    flush_findings();
+}

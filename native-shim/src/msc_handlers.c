@@ -323,6 +323,29 @@ void msc_post_buffer_detach(msc_call *c, msc_args *a, int rc)
     (void)c, (void)a;
     if (rc == MPI_SUCCESS) msc_buffer_attached(0);
 }
+
+/* ---- one-sided communication ---- */
+void msc_pre_win_create(msc_call *c, msc_args *a) { msc_check_win(c, a); }
+void msc_post_win_create(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    if (rc == MPI_SUCCESS && a->win_out) msc_win_track(*a->win_out, a->comm, 0);
+}
+void msc_pre_win_free(msc_call *c, msc_args *a) { msc_check_win(c, a); }
+void msc_post_win_free(msc_call *c, msc_args *a, int rc)
+{
+    (void)c;
+    /* a->win is the handle as it was at entry (MPI has set the caller's variable to MPI_WIN_NULL since). */
+    if (rc == MPI_SUCCESS) msc_win_track(a->win, MPI_COMM_NULL, 1);
+}
+void msc_pre_win_sync(msc_call *c, msc_args *a) { msc_check_win(c, a); }
+void msc_post_win_sync(msc_call *c, msc_args *a, int rc)
+{
+    if (rc == MPI_SUCCESS) msc_win_epoch(a->win, c->func);
+}
+void msc_pre_rma(msc_call *c, msc_args *a) { msc_check_win(c, a); }
+void msc_post_rma(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+
 /* Class other: a wrapper passes NULL for a (see gen/generate.mjs): these handlers must not read it. */
 void msc_pre_other(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_other(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }

@@ -241,6 +241,11 @@ void msc_finding(msc_call *c, int check, int param, int64_t value, int64_t extra
 void msc_check_p2p(msc_call *c, const msc_args *a, int is_recv);
 void msc_check_coll(msc_call *c, const msc_args *a);
 void msc_check_requests(msc_call *c, const msc_args *a);
+void msc_check_win(msc_call *c, const msc_args *a);
+/* A window made (its group's size is recorded for the target-rank check) or freed. */
+void msc_win_track(MPI_Win win, MPI_Comm comm, int freed);
+/* A window synchronization returned successfully: which epochs may be open (for the access-outside-epoch flush). */
+void msc_win_epoch(MPI_Win win, int func);
 enum { MSC_DT_CREATED = 1, MSC_DT_COMMITTED = 2, MSC_DT_FREED = 3 };
 void msc_dtype_track(MPI_Datatype t, int state);
 void msc_comm_track(MPI_Comm comm, int freed);
@@ -292,6 +297,13 @@ static inline int64_t msc_w_rank(int r)
     return r;
 }
 static inline int64_t msc_w_tag(int t) { return t == MPI_ANY_TAG ? -1 : t; }
+/* MPI_LOCK_EXCLUSIVE and MPI_LOCK_SHARED differ between libraries (1/2 in Open MPI, 234/235 in MPICH). */
+static inline int64_t msc_w_locktype(int t)
+{
+    if (t == MPI_LOCK_EXCLUSIVE) return 1;
+    if (t == MPI_LOCK_SHARED) return 2;
+    return t;
+}
 
 /* Handles become words: the NULL handle is 0, anything else the handle's bits (pointer or int). */
 #define MSC_HANDLE_WORD(T, NULLH)                                                                              \
@@ -340,6 +352,7 @@ MSC_CLASS(collective) MSC_CLASS(icollective)
 MSC_CLASS(comm_create) MSC_CLASS(comm_free) MSC_CLASS(group) MSC_CLASS(group_free)
 MSC_CLASS(type_create) MSC_CLASS(type_commit) MSC_CLASS(type_free) MSC_CLASS(op_create) MSC_CLASS(op_free)
 MSC_CLASS(buffer_attach) MSC_CLASS(buffer_detach)
+MSC_CLASS(win_create) MSC_CLASS(win_free) MSC_CLASS(win_sync) MSC_CLASS(rma)
 #undef MSC_CLASS
 
 #endif

@@ -21,6 +21,9 @@ import {
   type ExitEvent,
 } from './types';
 
+/** Classes of the one-sided calls (rma.ts). */
+const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
+
 function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | undefined {
   const dest = num(e, PROC_NULL, 'dest');
   if (dest === PROC_NULL) return undefined;
@@ -208,6 +211,15 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name);
       break;
     }
+    case 'win_create':
+    case 'win_free':
+    case 'win_sync':
+    case 'rma':
+      st.rma.onEnter(st, cur, e);
+      break;
+    case 'group_free':
+      st.groups.onFree(e.rank, num(e, 0, 'group'));
+      break;
     default:
       break;
   }
@@ -294,6 +306,8 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   if (cur === undefined || cur.exited) return;
   t.exit(cur);
   st.resources.onExit(e, cur.enter);
+  if (ONE_SIDED.has(e.fn.cls)) st.rma.onExit(st, cur, e);
+  else if (e.fn.cls === 'group') st.groups.onExit(e, cur.enter);
   if (e.returnCode !== 0) {
     failed(st, cur);
     return;

@@ -154,6 +154,15 @@ export class CommRegistry {
     return info;
   }
 
+  /**
+   * A communicator-like object derived from `parent` with the same members (a window's group): it gets its own
+   * collective sequence, so window synchronization (MPI_Win_fence, MPI_Win_free) is not counted among the
+   * parent's collectives. `key` must name the object uniquely within the parent.
+   */
+  derived(parent: CommInfo, key: string, name: string): CommInfo {
+    return this.intern(`${parent.key}#${key}`, parent.members, name);
+  }
+
   onFree(rank: number, handle: Handle): void {
     this.handles.get(rank)?.delete(handle);
   }

@@ -96,6 +96,14 @@ export function describeData(count: number, t: DtypeInfo | undefined): string {
   return `${count} × ${t.name ?? `derived type (${t.size} bytes)`}`;
 }
 
+/** The one basic type (up to LP64 aliases) a datatype is made of, or undefined when it mixes types. */
+export function uniformBasic(t: DtypeInfo): number | undefined {
+  const [first] = t.signature;
+  if (first === undefined) return undefined;
+  const id = canonical[first[0]];
+  return t.signature.every(([b]) => canonical[b] === id) ? id : undefined;
+}
+
 function onlyOf(sig: readonly (readonly [number, number])[], id: number): boolean {
   return sig.length > 0 && sig.every(([t]) => t === id);
 }

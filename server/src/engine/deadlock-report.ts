@@ -161,6 +161,8 @@ function itemDetail(
     }
     case 'finalize':
       return `waiting for ${groupByDoing(st, w.missing)}`;
+    case 'win-wait':
+      return `waiting for the MPI_Win_complete of ${groupByDoing(st, w.missing)}`;
   }
 }
 
@@ -181,7 +183,7 @@ function locationOf(
       return `request ${it.requestPos} (${d}) never ${it.what.kind === 'send' ? 'received' : 'matched'}`;
     }
     if (it.what.kind === 'coll') return `${call} ${d}`;
-    if (it.what.kind === 'finalize') return `${call}: ${d}`;
+    if (it.what.kind === 'finalize' || it.what.kind === 'win-wait') return `${call}: ${d}`;
     if (cur?.enter.fn.cls === 'buffer_detach') return `${call} waits until ${d} is received`;
     return d;
   });
@@ -226,6 +228,9 @@ function advice(st: EngineState, nodes: readonly Node[], inFlight: ReadonlySet<u
   }
   if (kinds.has('send') && !kinds.has('coll')) {
     return 'These sends complete only once the matching receive is posted (the library does not buffer them): post the receives first with MPI_Irecv, or use MPI_Sendrecv or MPI_Isend.';
+  }
+  if (kinds.has('win-wait')) {
+    return 'MPI_Win_wait returns once every origin named by the MPI_Win_post has called MPI_Win_start and MPI_Win_complete on the window: make each of them do so before it waits for the target.';
   }
   if (kinds.has('coll')) {
     return 'A rank waits in a collective for ranks that wait for it elsewhere: call the collective on every rank at the same point, or complete the point-to-point exchange before it.';

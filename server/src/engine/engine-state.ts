@@ -5,11 +5,14 @@ import type { RecvOp, SendOp } from './ops';
 import { RankTrack } from './rank-track';
 import { Resources } from './resources';
 import { Datatypes } from './datatypes';
+import { Groups } from './groups';
 import { Replay } from './replay';
 import { BsendSpace } from './bsend-space';
 import { HeldFindings } from './held-findings';
 import { CallSites } from './call-sites';
 import { FreedSendReuse } from './freed-send-reuse';
+import { RmaTracker } from './rma';
+import { WindowRegistry } from './windows';
 import type { EngineFinding } from './types';
 
 export interface EngineOptions {
@@ -35,6 +38,9 @@ export class EngineState {
   readonly sites = new CallSites();
   /** Receives into the buffer of a send whose request was freed while active, decided at the end of the run. */
   readonly freedSends = new FreedSendReuse();
+  readonly windows: WindowRegistry;
+  readonly groups: Groups;
+  readonly rma = new RmaTracker();
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */
@@ -44,6 +50,8 @@ export class EngineState {
   constructor(options: EngineOptions) {
     this.worldSize = options.ranks ?? 0;
     this.comms = new CommRegistry(this.worldSize);
+    this.windows = new WindowRegistry(this.comms);
+    this.groups = new Groups(this.comms);
     this.matcher = new Matcher((s, r) => {
       this.replay.matched(s, r);
       for (const hook of this.matchHooks) hook(s, r);

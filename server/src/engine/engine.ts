@@ -129,6 +129,7 @@ class MpiEngine implements Engine {
       // Lost records could hide a receive: the space checks must not guess (no clocks then).
       ...st.bsend.findings(st.replay, clocks, st.sites),
       ...st.freedSends.findings(st.replay, clocks, st.sites),
+      ...st.rma.finish(st),
       ...(whole ? st.resources.leaks(st) : []),
       ...st.resources.callOrder(st),
       ...st.held.release(st.sites),

@@ -58,6 +58,11 @@ export class Replay {
     this.add(op.rank, { k: 'wait', op });
   }
 
+  /** How many steps the rank has recorded so far: a point in its history (happened-before.ts clocksAt). */
+  position(rank: number): number {
+    return this.steps.get(rank)?.length ?? 0;
+  }
+
   collective(rank: number, comm: CommInfo, index: number): void {
     this.add(rank, { k: 'coll', comm, index });
   }

@@ -1,5 +1,5 @@
 /**
- * Handles a rank creates and must free before MPI_Finalize (communicators, datatypes, groups, ops, attached
+ * Handles a rank creates and must free before MPI_Finalize (communicators, datatypes, groups, ops, windows, attached
  * buffers; requests are in RankTrack), and the order of MPI_Init / MPI_Finalize. Reported at the end of the run.
  */
 import type { EngineState } from './engine-state';
@@ -17,6 +17,7 @@ const OUT_ROLES: readonly (readonly [string, string])[] = [
   ['datatype_out', 'datatype'],
   ['group_out', 'group'],
   ['op_out', 'op'],
+  ['win_out', 'window'],
 ];
 
 const outCache = new Map<FunctionSpec, readonly (readonly [string, string])[]>();
@@ -39,6 +40,16 @@ const FREES: Readonly<Record<string, string>> = {
   type_free: 'datatype',
   group_free: 'group',
   op_free: 'op',
+  win_free: 'win',
+};
+
+/** The call that frees each kind of handle, for the advice. */
+const FREE_CALL: Readonly<Record<string, string>> = {
+  communicator: 'MPI_Comm_free',
+  datatype: 'MPI_Type_free',
+  group: 'MPI_Group_free',
+  op: 'MPI_Op_free',
+  window: 'MPI_Win_free',
 };
 
 /** Calls that MPI allows before MPI_Init and after MPI_Finalize. */
@@ -122,7 +133,7 @@ export class Resources {
           ? `Complete ${it} with MPI_Wait/MPI_Test, or free ${it} with MPI_Request_free`
           : what === 'attached buffer'
             ? `Detach ${it} with MPI_Buffer_detach`
-            : `Free ${it} with MPI_${what === 'communicator' ? 'Comm' : what === 'datatype' ? 'Type' : what === 'group' ? 'Group' : 'Op'}_free`;
+            : `Free ${it} with ${FREE_CALL[what] ?? 'the matching free call'}`;
       out.push({
         kind: 'resource-leak',
         severity: 'warning',

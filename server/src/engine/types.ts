@@ -29,6 +29,8 @@ export interface FunctionSpec {
   readonly cls: string;
   readonly mode?: string;
   readonly coll?: string;
+  /** One-sided calls (classes rma and win_sync): the access (put, get, accumulate…) or synchronization (fence, lock…). */
+  readonly rma?: string;
   readonly params: readonly ParamSpec[];
 }
 

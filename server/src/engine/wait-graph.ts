@@ -23,7 +23,9 @@ export type ItemWhat =
       readonly missing: readonly number[];
       readonly mismatch: readonly number[];
     }
-  | { readonly kind: 'finalize'; readonly missing: readonly number[] };
+  | { readonly kind: 'finalize'; readonly missing: readonly number[] }
+  /** MPI_Win_wait: the origins of the target's post that have not called MPI_Win_complete. */
+  | { readonly kind: 'win-wait'; readonly missing: readonly number[] };
 
 export interface WaitItem {
   readonly what: ItemWhat;
@@ -70,6 +72,11 @@ const BLOCKING = new Set([
   'collective',
   'comm_create',
   'finalize',
+  // Window creation and free, and MPI_Win_fence, are collective over the window's group (rma.ts); the other
+  // window synchronizations have no collective and count as running (no deadlock is claimed through them).
+  'win_create',
+  'win_free',
+  'win_sync',
   // MPI_Buffer_detach returns only once every message in the attached buffer has been transmitted.
   'buffer_detach',
 ]);
@@ -186,8 +193,34 @@ function itemsOf(
       if (cur.send) items.push(sendItem(cur.send, -1));
       if (cur.recv) items.push(recvItem(cur.recv, -1));
       break;
+    case 'win_sync':
+      if (cur.enter.fn.rma === 'wait') {
+        const missing = st.rma.waitingOn(st, cur.enter);
+        if (missing === undefined) return undefined;
+        if (missing.length > 0)
+          items.push({
+            what: { kind: 'win-wait', missing },
+            requestPos: -1,
+            peers: missing,
+            any: false,
+            satisfied: false,
+            impossible: false,
+          });
+        break;
+      }
+      // MPI_Win_fence is a collective of the window's group; the other synchronizations count as running.
+      if (cur.coll === undefined) return undefined;
+      {
+        const item = collItem(cur.coll, -1);
+        if (item) items.push(item);
+      }
+      break;
+    case 'win_create':
+    case 'win_free':
     case 'collective':
     case 'comm_create': {
+      // A window created on or freed from a communicator the engine cannot place: the rank counts as running.
+      if (cur.coll === undefined && cls.startsWith('win_')) return undefined;
       const item = cur.coll ? collItem(cur.coll, -1) : undefined;
       if (item) items.push(item);
       break;

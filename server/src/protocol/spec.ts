@@ -46,6 +46,7 @@ interface RawFunction {
   readonly class: string;
   readonly mode?: string;
   readonly coll?: string;
+  readonly rma?: string;
   readonly params: readonly RawParam[];
 }
 
@@ -65,6 +66,7 @@ function layoutOf(raw: RawFunction, id: number): FunctionLayout {
     cls: raw.class,
     ...(raw.mode !== undefined ? { mode: raw.mode } : {}),
     ...(raw.coll !== undefined ? { coll: raw.coll } : {}),
+    ...(raw.rma !== undefined ? { rma: raw.rma } : {}),
     params,
   };
   const byRole = (role: string): string | undefined => params.find((p) => p.role === role)?.name;

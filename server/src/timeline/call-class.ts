@@ -48,6 +48,10 @@ const BY_SPEC_CLASS: Readonly<Record<string, CallClass>> = {
   recv_init: CallClass.setup,
   request_free: CallClass.setup,
   cancel: CallClass.setup,
+  win_create: CallClass.setup,
+  win_free: CallClass.setup,
+  // Fences, locks, flushes and PSCW: the time in them is time spent waiting for the other ranks or the target.
+  win_sync: CallClass.wait,
 };
 
 export function callClassOf(specClass: string): CallClass {

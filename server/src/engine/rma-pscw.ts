@@ -1,0 +1,122 @@
+/**
+ * Generalized active target synchronization (MPI_Win_post/start/complete/wait) across ranks. MPI matches an
+ * origin's k-th MPI_Win_start naming a target with that target's k-th MPI_Win_post naming the origin; the groups
+ * come from groups.ts. Once a rank used a group the engine does not know, its counts are lost and what depends on
+ * them is not judged.
+ */
+import type { Access } from './rma-conflict';
+import type { WinInfo } from './windows';
+
+/** Accesses kept for matching at the end of the run; beyond, the first ones only. */
+const MAX_ACCESSES = 200_000;
+
+interface RankPscw {
+  /** For each target of the current access epoch, the how-manieth start of this rank naming it. */
+  startTargets: Map<number, number> | undefined;
+  /** Starts naming each target so far; undefined once a start's group was unknown. */
+  startCounts: Map<number, number> | undefined;
+  /** The latest post: each origin with how many posts of this rank have named it. */
+  posted: Map<number, number> | undefined;
+  /** Posts naming each origin so far; undefined once a post's group was unknown. */
+  postCounts: Map<number, number> | undefined;
+}
+
+/** Adds one to each member's count; the members with their new counts (undefined when counts are lost). */
+function count(counts: Map<number, number>, members: readonly number[]): Map<number, number> {
+  const now = new Map<number, number>();
+  for (const m of members) {
+    const n = (counts.get(m) ?? 0) + 1;
+    counts.set(m, n);
+    now.set(m, n);
+  }
+  return now;
+}
+
+export class PscwMatching {
+  private readonly ranks = new Map<string, RankPscw>();
+  /** Each target's posts, by window id and target: the origins each one names (undefined: group unknown). */
+  private readonly posts = new Map<string, (readonly number[] | undefined)[]>();
+  /** MPI_Win_complete calls of each origin naming each target, by window id, origin and target. */
+  private readonly completed = new Map<string, number>();
+  /** Accesses with the how-manieth start of their origin naming their target. */
+  private readonly accesses: { readonly a: Access; readonly k: number }[] = [];
+
+  private of(rank: number, win: WinInfo): RankPscw {
+    const key = `${rank}:${win.id}`;
+    let s = this.ranks.get(key);
+    if (s === undefined) {
+      s = { startTargets: undefined, startCounts: new Map(), posted: undefined, postCounts: new Map() };
+      this.ranks.set(key, s);
+    }
+    return s;
+  }
+
+  onStart(rank: number, win: WinInfo, targets: readonly number[] | undefined): void {
+    const s = this.of(rank, win);
+    if (targets === undefined) s.startCounts = undefined;
+    s.startTargets = s.startCounts === undefined ? undefined : count(s.startCounts, targets ?? []);
+  }
+
+  onPost(rank: number, win: WinInfo, origins: readonly number[] | undefined): void {
+    const key = `${win.id}:${rank}`;
+    const list = this.posts.get(key) ?? [];
+    list.push(origins);
+    this.posts.set(key, list);
+    const s = this.of(rank, win);
+    if (origins === undefined) s.postCounts = undefined;
+    s.posted = s.postCounts === undefined ? undefined : count(s.postCounts, origins ?? []);
+  }
+
+  onComplete(rank: number, win: WinInfo): void {
+    const s = this.of(rank, win);
+    for (const t of s.startTargets?.keys() ?? []) {
+      const k = `${win.id}:${rank}:${t}`;
+      this.completed.set(k, (this.completed.get(k) ?? 0) + 1);
+    }
+    s.startTargets = undefined;
+  }
+
+  /** An access made in the origin's current access epoch. */
+  onAccess(a: Access): void {
+    const k = this.of(a.origin, a.win).startTargets?.get(a.target);
+    if (k !== undefined && this.accesses.length < MAX_ACCESSES) this.accesses.push({ a, k });
+  }
+
+  /** The accesses of each exposure epoch (one post of a target), for the end of the run; a post with an unknown group before the match leaves an access out. */
+  exposureEpochs(): Access[][] {
+    const epochs = new Map<string, Access[]>();
+    for (const { a, k } of this.accesses) {
+      const posts = this.posts.get(`${a.win.id}:${a.target}`) ?? [];
+      let seen = 0;
+      let at = -1;
+      for (let p = 0; p < posts.length && at < 0; p++) {
+        const origins = posts[p];
+        if (origins === undefined) break;
+        if (origins.includes(a.origin) && ++seen === k) at = p;
+      }
+      if (at < 0) continue;
+      const key = `${a.win.id}:${a.target}:${at}`;
+      const list = epochs.get(key) ?? [];
+      list.push(a);
+      epochs.set(key, list);
+    }
+    this.accesses.length = 0;
+    return [...epochs.values()];
+  }
+
+  /**
+   * A target in MPI_Win_wait waits until every origin of its latest post has called the matching MPI_Win_complete:
+   * the origins that have not yet, or undefined when that cannot be known (a group the engine does not know).
+   */
+  waitingOn(rank: number, win: WinInfo): number[] | undefined {
+    const posted = this.of(rank, win).posted;
+    if (posted === undefined) return undefined;
+    const out: number[] = [];
+    for (const [o, n] of posted) {
+      // An origin whose start named an unknown group has completes the engine could not count.
+      if (this.ranks.has(`${o}:${win.id}`) && this.of(o, win).startCounts === undefined) return undefined;
+      if ((this.completed.get(`${win.id}:${o}:${rank}`) ?? 0) < n) out.push(o);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,363 @@
+/** One-sided communication: rma-race in fence and passive-target epochs, the legal cases, window leaks. */
+import { test } from 'node:test';
+import { check } from './engine-check';
+import { Job } from './engine-dsl';
+import {
+  EXCLUSIVE,
+  MAX,
+  NO_OP,
+  REPLACE as REPLACE_OP,
+  SHARED,
+  SUM,
+  VECTOR,
+  windows,
+  type Rma,
+} from './rma-dsl';
+
+function setup(n: number): { job: Job; w: Rma[] } {
+  const job = new Job(n);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  return { job, w };
+}
+
+function end(job: Job, w: Rma[]): void {
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+}
+
+/** Runs `body` between two fences on every rank. */
+function fenced(w: Rma[], body: (x: Rma) => void): void {
+  for (const x of w) x.fence();
+  for (const x of w) body(x);
+  for (const x of w) x.fence();
+}
+
+test('two origins put to the same target element between two fences race', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.put(0, { disp: 1 });
+  });
+  end(job, w);
+  check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [1, 2],
+      message: [
+        "rank 1's MPI_Put (writes) and rank 2's MPI_Put (writes)",
+        "target rank 0's window (displacement 1)",
+        'same fence epoch',
+        'window 1 of MPI_COMM_WORLD',
+        'MPI_Accumulate',
+      ],
+      details: ['MPI_Put writes window 1 of MPI_COMM_WORLD at rank 0, displacement 1', ''],
+    },
+  ]);
+});
+
+test('a put and a get of one element by different origins race; two gets do not', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 3 });
+    if (x.r.rank === 2) x.get(0, { disp: 3 });
+  });
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.get(0, { disp: 5 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['(writes)', '(reads)'] }]);
+});
+
+test('every rank accumulating MPI_SUM into one location in one epoch is legal', () => {
+  const { job, w } = setup(4);
+  fenced(w, (x) => x.accumulate(0, SUM));
+  end(job, w);
+  check(job, []);
+});
+
+test('accumulates with different ops on one location race; MPI_NO_OP reads do not', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.accumulate(0, SUM, { disp: 2 });
+    if (x.r.rank === 2) x.accumulate(0, MAX, { disp: 2 });
+  });
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.accumulate(0, SUM, { disp: 4 });
+    if (x.r.rank === 2) x.fetchAndOp(0, NO_OP, { disp: 4 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['MPI_SUM', 'MPI_MAX', 'displacement 2'] }]);
+});
+
+test('disjoint target locations, and one location in successive fence epochs, are no race', () => {
+  const { job, w } = setup(3);
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.put(0, { disp: x.r.rank * 2, count: 2 });
+  });
+  // Epoch after epoch to the same element: the fences order them.
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0 });
+  });
+  fenced(w, (x) => {
+    if (x.r.rank === 2) x.put(0, { disp: 0 });
+  });
+  end(job, w);
+  check(job, []);
+});
+
+test('the displacement unit is the target’s: one-byte units make displacements 0..3 one int', () => {
+  const job = new Job(3);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(1);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0 });
+    if (x.r.rank === 2) x.put(0, { disp: 3 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacements 0 and 3'] }]);
+});
+
+test('a race repeated in every iteration of a loop is reported once', () => {
+  const { job, w } = setup(3);
+  for (let i = 0; i < 5; i++)
+    fenced(w, (x) => {
+      if (x.r.rank > 0) x.put(0, { disp: 0, site: 0x500 + x.r.rank });
+    });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2] }]);
+});
+
+test('one origin putting then getting the same element in one epoch races with itself', () => {
+  const { job, w } = setup(2);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0 }).get(0, { disp: 0 });
+  });
+  end(job, w);
+  check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [1, 1],
+      message: ["rank 1's MPI_Put", 'its later MPI_Get', 'one fence epoch'],
+    },
+  ]);
+});
+
+test('non-contiguous target types whose spans overlap stay silent unless the bytes certainly meet', () => {
+  const { job, w } = setup(3);
+  // Vectors of 2 ints at stride 2, at displacements 0 and 1: spans overlap, elements interleave (0,2 vs 1,3).
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR });
+    if (x.r.rank === 2) x.put(0, { disp: 1, type: VECTOR });
+  });
+  // The same vector at the same displacement: certainly the same bytes.
+  fenced(w, (x) => {
+    if (x.r.rank > 0) x.put(0, { disp: 10, type: VECTOR });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacement 10'] }]);
+});
+
+test('exclusive locks of the same target serialize the accesses', () => {
+  const { job, w } = setup(3);
+  for (const x of w) if (x.r.rank > 0) x.lock(EXCLUSIVE, 0).put(0, { disp: 0 }).unlock(0);
+  for (const r of job.ranks) r.barrier();
+  end(job, w);
+  check(job, []);
+});
+
+test('shared locks of the same target with nothing ordering them race', () => {
+  const { job, w } = setup(3);
+  w[1]?.lock(SHARED, 0).put(0, { disp: 7 }).unlock(0);
+  w[2]?.lock(SHARED, 0).get(0, { disp: 7 }).unlock(0);
+  for (const r of job.ranks) r.barrier();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['passive-target epochs', 'displacement 7'] }]);
+});
+
+test('lock_all epochs separated by unlock, barrier and lock are ordered', () => {
+  const { job, w } = setup(3);
+  w[1]?.lockAll().put(0, { disp: 7 }).unlockAll();
+  for (const r of job.ranks) r.barrier();
+  w[2]?.lockAll().get(0, { disp: 7 }).unlockAll();
+  end(job, w);
+  check(job, []);
+});
+
+test('a flush before a barrier orders an access within one lock_all epoch; without it, it races', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.lockAll();
+  w[1]?.put(0, { disp: 1 }).flush(0);
+  w[1]?.put(0, { disp: 2 });
+  for (const r of job.ranks) r.barrier();
+  w[2]?.get(0, { disp: 1 }).get(0, { disp: 2 });
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacement 2'] }]);
+});
+
+test('a put and a get of one origin in a lock epoch race unless a flush separates them', () => {
+  const { job, w } = setup(2);
+  w[1]?.lock(EXCLUSIVE, 0).put(0, { disp: 0 }).flush(0).get(0, { disp: 0 }).unlock(0);
+  w[1]?.lock(EXCLUSIVE, 0).put(0, { disp: 4 }).get(0, { disp: 4 }).unlock(0);
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 1], message: ['displacement 4', 'no MPI_Win_flush'] }]);
+});
+
+test('a window never freed is a resource leak at its creation, once for all ranks', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { site: 0x777 });
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [{ kind: 'resource-leak', ranks: [0, 1], message: ['window', 'MPI_Win_free'] }]);
+  void f;
+});
+
+test('a rank that skips a fence deadlocks the ranks in the fence', () => {
+  const { job, w } = setup(2);
+  for (const x of w) x.fence();
+  w[0]?.fence({ hang: true });
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [0, 1], details: ['window 1 of MPI_COMM_WORLD', ''] }]);
+});
+
+test('ranks in matching fences and in lock epochs are not deadlocked', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.fence();
+  w[0]?.fence({ hang: true });
+  w[1]?.fence({ hang: true });
+  // Rank 2 is still on its way to the fence (running): nothing is stuck.
+  w[2]?.lock(SHARED, 0);
+  check(job, []);
+});
+
+test('an access before any fence or lock of its target is call-order, one finding per window and call', () => {
+  const { job, w } = setup(2);
+  for (const x of w) x.put(1 - x.r.rank, { site: 0x600 + x.r.rank });
+  // After an exclusive lock of rank 0, a get from rank 1 is still outside any epoch for rank 1.
+  w[0]?.lock(EXCLUSIVE, 0).get(1).put(0).unlock(0);
+  for (const x of w) x.fence();
+  for (const x of w) x.put(1 - x.r.rank, { disp: 5 });
+  for (const x of w) x.fence();
+  end(job, w);
+  check(job, [
+    { kind: 'call-order', ranks: [0, 1], message: ['Ranks 0,1 call MPI_Put outside any access epoch'] },
+    {
+      kind: 'call-order',
+      ranks: [0],
+      details: ['MPI_Get to rank 1 of window 1 of MPI_COMM_WORLD outside any epoch'],
+    },
+  ]);
+});
+
+test('a ring of puts, each flushed before a barrier, and gets after it: ordered, no race', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.lockAll();
+  for (const x of w) x.put((x.r.rank + 1) % 3).flush((x.r.rank + 1) % 3);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.get((x.r.rank + 2) % 3).flush((x.r.rank + 2) % 3);
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, []);
+});
+
+test('a flush after the barrier does not order a put before it', () => {
+  const { job, w } = setup(2);
+  for (const x of w) x.lockAll();
+  w[0]?.put(1, { disp: 3 });
+  for (const r of job.ranks) r.barrier();
+  w[0]?.flush(1);
+  w[1]?.get(1, { disp: 3 });
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [0, 1], message: ['displacement 3'] }]);
+});
+
+test('a contiguous access covering a strided one certainly overlaps it', () => {
+  const { job, w } = setup(3);
+  // The vector at displacement 0 spans ints 0..2 (elements 0 and 2); a put of 3 ints at 0 covers it.
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR });
+    if (x.r.rank === 2) x.put(0, { disp: 0, count: 3 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2] }]);
+});
+
+test('a window polled with atomic reads is not judged for puts and gets of different ranks', () => {
+  const { job, w } = setup(3);
+  for (const x of w) x.lockAll();
+  // Rank 1 publishes data then raises a flag; rank 2 polls the flag and then reads the data: ordered through the
+  // flag's value, which mpiscope cannot see.
+  w[1]?.put(0, { disp: 4 }).flush(0).accumulate(0, REPLACE_OP, { disp: 0 }).flush(0);
+  w[2]?.fetchAndOp(0, NO_OP, { disp: 0 }).flush(0).get(0, { disp: 4 }).flush(0);
+  for (const x of w) x.unlockAll();
+  end(job, w);
+  check(job, []);
+});
+
+test('PSCW: two origins putting to one element in the same exposure epoch race', () => {
+  const { job, w } = setup(3);
+  const [t, o1, o2] = w;
+  t?.postTo([1, 2]);
+  o1?.startTo([0]).put(0, { disp: 6 }).complete();
+  o2?.startTo([0]).put(0, { disp: 6 }).complete();
+  t?.wait();
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['exposure epoch', 'displacement 6'] }]);
+});
+
+test('PSCW: exposure epochs one after the other, or groups the engine cannot know, are not judged as one', () => {
+  const { job, w } = setup(3);
+  const [t, o1, o2] = w;
+  // Rank 0 exposes to rank 1, then to rank 2: the two puts are ordered by its wait and post.
+  t?.postTo([1]);
+  o1?.startTo([0]).put(0, { disp: 6 }).complete();
+  t?.wait();
+  t?.postTo([2]);
+  o2?.startTo([0]).put(0, { disp: 6 }).complete();
+  t?.wait();
+  // Groups made by calls mpiscope does not follow: silent.
+  t?.post(0x55);
+  o1?.start().put(0, { disp: 7 }).complete();
+  o2?.start().put(0, { disp: 7 }).complete();
+  t?.wait();
+  end(job, w);
+  check(job, []);
+});
+
+test('PSCW: a target waits for an origin that never completes its access epoch: deadlock', () => {
+  const { job, w } = setup(2);
+  const [t, o] = w;
+  t?.postTo([1]).wait({ hang: true });
+  // Rank 1 opens its access epoch but waits in a barrier instead of calling MPI_Win_complete.
+  o?.startTo([0]).put(0);
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: ['MPI_Win_complete'],
+      details: ['MPI_Win_wait: waiting for the MPI_Win_complete of rank 1', ''],
+    },
+  ]);
+});
+
+test('PSCW: a target in MPI_Win_wait while its origins are still running is not deadlocked', () => {
+  const { job, w } = setup(3);
+  const [t, o1] = w;
+  t?.postTo([1, 2]).wait({ hang: true });
+  o1?.startTo([0]).put(0, { disp: 1 }).complete();
+  // Rank 2 has not started yet (running), so rank 0 can still be released.
+  check(job, []);
+});
+
+test('PSCW: an origin whose start group is unknown is not taken as never completing', () => {
+  const { job, w } = setup(2);
+  const [t, o] = w;
+  t?.postTo([1]).wait({ hang: true });
+  // Rank 1 completes, but through a group the engine cannot see; then it waits for rank 0 in a barrier (in a
+  // real run rank 0 returns from MPI_Win_wait and joins it).
+  o?.start().put(0).complete();
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, []);
+});
