@@ -1,7 +1,6 @@
 /* mpiscope-test
  * ranks: 6
- * expect: count-mismatch lines 60
- * mpi: openmpi
+ * expect: count-mismatch lines 59
  */
 /* The sample sort of ok-sample-sort.c with a classic slip: MPI_Alltoallv is given the send
  * counts as its receive counts. Rank i expects from rank j as many keys as it sends to j, while
