@@ -57,6 +57,11 @@ export interface WaitGraph {
   readonly inFlight: ReadonlySet<SendOp | RecvOp>;
 }
 
+/** A wait outside any request (MPI_Finalize, MPI_Win_wait) for every one of `peers` to act. */
+function waitForAll(what: ItemWhat, peers: readonly number[]): WaitItem {
+  return { what, requestPos: -1, peers, any: false, satisfied: false, impossible: false };
+}
+
 /** Classes whose call blocks until others act; the rest return by themselves. */
 const BLOCKING = new Set([
   'send',
@@ -197,15 +202,7 @@ function itemsOf(
       if (cur.enter.fn.rma === 'wait') {
         const missing = st.rma.waitingOn(st, cur.enter);
         if (missing === undefined) return undefined;
-        if (missing.length > 0)
-          items.push({
-            what: { kind: 'win-wait', missing },
-            requestPos: -1,
-            peers: missing,
-            any: false,
-            satisfied: false,
-            impossible: false,
-          });
+        if (missing.length > 0) items.push(waitForAll({ kind: 'win-wait', missing }, missing));
         break;
       }
       // MPI_Win_fence is a collective of the window's group; the other synchronizations count as running.
@@ -237,14 +234,7 @@ function itemsOf(
       const missing = st.tracks
         .filter((o) => o !== t && !o.inFinalize && o.ended === undefined)
         .map((o) => o.rank);
-      items.push({
-        what: { kind: 'finalize', missing },
-        requestPos: -1,
-        peers: missing,
-        any: false,
-        satisfied: false,
-        impossible: false,
-      });
+      items.push(waitForAll({ kind: 'finalize', missing }, missing));
       break;
     }
     case 'wait':
