@@ -10,6 +10,7 @@ import {
   SHARED,
   SUM,
   VECTOR,
+  VECTOR_LAID_OUT,
   windows,
   type Rma,
 } from './rma-dsl';
@@ -155,6 +156,22 @@ test('non-contiguous target types whose spans overlap stay silent unless the byt
   });
   end(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacement 10'] }]);
+});
+
+test('target types with a known layout: interleaved columns are disjoint, overlapping ones race', () => {
+  const { job, w } = setup(3);
+  // Ints 0,2 against ints 1,3: the spans overlap, the bytes do not.
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR_LAID_OUT });
+    if (x.r.rank === 2) x.put(0, { disp: 1, type: VECTOR_LAID_OUT });
+  });
+  // Ints 20,22 against ints 22,24: int 22 is written by both.
+  fenced(w, (x) => {
+    if (x.r.rank === 1) x.put(0, { disp: 20, type: VECTOR_LAID_OUT });
+    if (x.r.rank === 2) x.put(0, { disp: 22, type: VECTOR_LAID_OUT });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacements 20 and 22'] }]);
 });
 
 test('exclusive locks of the same target serialize the accesses', () => {

@@ -14,6 +14,8 @@ export const EXCLUSIVE = 1;
 export const SHARED = 2;
 /** A vector type: 2 blocks of 1 int, stride 2 ints (size 8, extent 12), announced by announceVector. */
 export const VECTOR = 0x4001;
+/** The same vector with its layout sent (blocks of 4 bytes at offsets 0 and 8), as the shim does when it can. */
+export const VECTOR_LAID_OUT = 0x4002;
 
 export interface Access {
   disp?: number;
@@ -44,8 +46,8 @@ export class Rma {
   }
 
   static announceVector(r: Rank): void {
-    r.events.push({
-      type: 'datatype',
+    const vector = {
+      type: 'datatype' as const,
       rank: r.rank,
       seq: 0,
       time: 0,
@@ -56,7 +58,15 @@ export class Rma {
       trueLb: 0,
       trueExtent: 12,
       committed: true,
-      signature: [[6, 2]],
+      signature: [[6, 2]] as [number, number][],
+    };
+    r.events.push(vector, {
+      ...vector,
+      datatype: VECTOR_LAID_OUT,
+      layout: [
+        [0, 4],
+        [8, 4],
+      ],
     });
   }
 

@@ -6,6 +6,7 @@
  * from the type's layout (its blocks, from the shim). A type with gaps and no known layout decides nothing.
  */
 import type { DtypeInfo } from './datatypes';
+import { commonBytes } from './type-bytes';
 import type { EngineState } from './engine-state';
 import type { P2pOp } from './ops';
 import type { RankTrack } from './rank-track';
@@ -21,66 +22,18 @@ export function spanOf(
   return [from, from + (count - 1) * t.extent + t.trueExtent];
 }
 
-/** Most blocks of memory followed on each side before giving up (a type with gaps and a huge count). */
-const MAX_BLOCKS = 50_000;
-
-/** One element's blocks (offset from the true lb, length); undefined when the type has gaps and no layout. */
-function blocksOf(t: DtypeInfo): readonly (readonly [number, number])[] | undefined {
-  if (t.layout !== undefined) return t.layout;
-  return t.size === t.trueExtent ? [[0, t.trueExtent]] : undefined;
-}
-
-/** The merged [from, to) blocks of count × t at base (= buf + true lb) inside [lo, hi); undefined if unknown. */
-function blocksIn(
-  base: number,
-  count: number,
-  t: DtypeInfo,
-  lo: number,
-  hi: number,
-): [number, number][] | undefined {
-  const blocks = blocksOf(t);
-  if (blocks === undefined) return undefined;
-  let k0 = 0;
-  let k1 = count - 1;
-  if (t.extent > 0) {
-    k0 = Math.max(0, Math.ceil((lo - base - t.trueExtent + 1) / t.extent));
-    k1 = Math.min(count - 1, Math.floor((hi - 1 - base) / t.extent));
-  }
-  const out: [number, number][] = [];
-  for (let k = k0; k <= k1; k++) {
-    for (const [off, len] of blocks) {
-      const from = Math.max(lo, base + k * t.extent + off);
-      const to = Math.min(hi, base + k * t.extent + off + len);
-      if (from < to) out.push([from, to]);
-    }
-    if (out.length > MAX_BLOCKS) return undefined;
-  }
-  out.sort((x, y) => x[0] - y[0]);
-  const merged: [number, number][] = [];
-  for (const b of out) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && b[0] <= last[1]) last[1] = Math.max(last[1], b[1]);
-    else merged.push(b);
-  }
-  return merged;
-}
-
 /** Bytes both operations touch: exact from the types' layouts where the spans meet; 0 when unknown. */
 function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
   const [ta, tb, sa, sb] = [a.dtype, b.dtype, a.span, b.span];
   if (ta === undefined || tb === undefined || sa === undefined || sb === undefined) return 0;
-  const x = blocksIn(sa[0], a.count, ta, lo, hi);
-  const y = blocksIn(sb[0], b.count, tb, lo, hi);
-  if (x === undefined || y === undefined) return 0;
-  let shared = 0;
-  for (let i = 0, j = 0; i < x.length && j < y.length;) {
-    const [xa, xb] = x[i] as [number, number];
-    const [ya, yb] = y[j] as [number, number];
-    shared += Math.max(0, Math.min(xb, yb) - Math.max(xa, ya));
-    if (xb < yb) i++;
-    else j++;
-  }
-  return shared;
+  return (
+    commonBytes(
+      { base: sa[0], count: a.count, dtype: ta },
+      { base: sb[0], count: b.count, dtype: tb },
+      lo,
+      hi,
+    ) ?? 0
+  );
 }
 
 const reported = new WeakMap<EngineState, Set<string>>();

@@ -1,11 +1,12 @@
 /**
  * One-sided accesses and when two of them conflict: the bytes each touches in the target's window memory, and
  * the pairs MPI allows in one epoch (two reads; two accumulates with the same op, or MPI_NO_OP, on the same
- * basic type). The shim describes a datatype by size, extent, true lb and true extent, not by its type map, so
- * the bytes of a non-contiguous target type are known only as a span: such an access is said to overlap another
- * only when that is certain (the same layout at the same place, or a contiguous access covering its whole span).
+ * basic type). The bytes of a target type with gaps come from its layout (type-bytes.ts, from the shim); a type
+ * whose layout is unknown is known only as a span: such an access is said to overlap another only when that is
+ * certain (the same layout at the same place, or a contiguous access covering its whole span).
  */
 import { uniformBasic, type DtypeInfo } from './datatypes';
+import { commonBytes } from './type-bytes';
 import type { FunctionSpec } from './types';
 import type { WinInfo } from './windows';
 
@@ -78,7 +79,18 @@ export function overlaps(a: Access, x: Bytes, b: Access, y: Bytes): boolean {
   // A contiguous access covering the other's whole span touches all of its bytes.
   if (x.contiguous && x.lo <= y.lo && y.hi <= x.hi) return true;
   if (y.contiguous && y.lo <= x.lo && x.hi <= y.hi) return true;
-  return x.lo === y.lo && sameLayout(a, b);
+  if (x.lo === y.lo && sameLayout(a, b)) return true;
+  // Types with gaps: the bytes each touches, where the layouts are known.
+  if (a.dtype === undefined || b.dtype === undefined) return false;
+  const lo = Math.max(x.lo, y.lo);
+  const hi = Math.min(x.hi, y.hi);
+  const shared = commonBytes(
+    { base: x.lo, count: a.count, dtype: a.dtype },
+    { base: y.lo, count: b.count, dtype: b.dtype },
+    lo,
+    hi,
+  );
+  return shared !== undefined && shared > 0;
 }
 
 function writes(a: Access): boolean {
