@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "msc_shim.h"
 
@@ -101,6 +102,14 @@ static void on_fatal_error(MPI_Comm *comm, int *code, ...)
             msc_exit(c);
         }
         msc_sender_finish(MSC_END_ABORT, err, 1, flush_timeout_ms());
+        /* The launcher kills the other ranks the moment this one aborts: a moment's grace lets their senders
+         * deliver what their rings hold (the message this rank failed on, typically). */
+        const char *g = getenv("MPISCOPE_ABORT_GRACE_MS");
+        int grace = g ? atoi(g) : 300;
+        if (grace > 0) {
+            struct timespec ts = { grace / 1000, (long)(grace % 1000) * 1000000L };
+            nanosleep(&ts, NULL);
+        }
     }
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
