@@ -257,3 +257,22 @@ test('a receive its peer sent another tag to: the advice names both tags', () =>
     },
   ]);
 });
+
+test('no deadlock is claimed while a rank that aborted takes the job down', () => {
+  // Rank 1 failed a call under MPI_ERRORS_ARE_FATAL (its END says abort); rank 0 waits in a barrier for it.
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.barrier({ hang: true });
+  r1?.recv(0, { tag: 3, hang: true });
+  r1?.end('abort', 6);
+  check(job, []);
+  // The same wait for a rank that merely exited is a deadlock.
+  const exited = new Job(2);
+  const [e0, e1] = ranks(exited);
+  e0?.barrier({ hang: true });
+  e1?.end('exit-without-finalize', 0);
+  check(exited, [
+    { kind: 'deadlock', ranks: [0, 1], message: ['which already ended (exit-without-finalize)'] },
+    { kind: 'call-order', ranks: [1] },
+  ]);
+});

@@ -240,6 +240,9 @@ function advice(st: EngineState, nodes: readonly Node[], inFlight: ReadonlySet<u
 
 export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | undefined {
   if (g.deadlocked.length === 0) return undefined;
+  // A rank that aborted (MPI_Abort, or MPI's fatal error handler) takes the whole job down: whoever waits for
+  // it is about to be killed by the launcher, not stuck. The abort's cause is the finding, not a deadlock.
+  if (st.tracks.some((t) => t.ended === 'abort')) return undefined;
   const inSet = new Set(g.deadlocked.map((b) => b.track.rank));
   const nodes = new Map<number, Node>();
   for (const b of g.deadlocked) {
