@@ -261,3 +261,18 @@ test('MPI_THREAD_SERIALIZED: one thread at a time, so the replay still finds the
   r1.finalize();
   check(job, [{ kind: 'potential-deadlock', ranks: [0] }]);
 });
+
+test('held thread-level findings are released when the job is ended without finish()', () => {
+  const job = new Job(2);
+  initThread(job, FUNNELED);
+  for (const r of job.ranks) fromOtherThread(r);
+  job.relocate();
+  const engine = createEngine({ ranks: 2 });
+  for (const e of job.interleave(0)) engine.push(e);
+  assert.deepEqual(engine.takeFindings(), [], 'held while the job runs');
+  engine.releaseHeld();
+  assert.deepEqual(
+    engine.takeFindings().map((f) => [f.kind, f.locations.map((l) => l.rank)]),
+    [['call-order', [0, 1]]],
+  );
+});

@@ -20,6 +20,11 @@ export interface Engine {
   findDeadlock(): EngineFinding | undefined;
   /** End-of-run checks (unmatched messages, leaks, missing finalize…), once, after every rank ended. */
   finish(): EngineFinding[];
+  /**
+   * The job is ended without finish() (no progress, or the user stopped it): findings held to be merged across
+   * ranks (thread-level call-order) become available from takeFindings(), as complete as they got.
+   */
+  releaseHeld(): void;
   /** Each rank's current state. */
   rankStates(): RankState[];
   /** Records the shims dropped (their ring was full): the checks that need every record were skipped. */

@@ -98,9 +98,13 @@ class MpiEngine implements Engine {
     if (f !== undefined) {
       this.deadlocked = true;
       // The job ends here without finish(): what was held for merging across ranks is as complete as it gets.
-      for (const held of this.st.held.release(this.st.sites)) this.st.report(held);
+      this.releaseHeld();
     }
     return f;
+  }
+
+  releaseHeld(): void {
+    for (const held of this.st.held.release(this.st.sites)) this.st.report(held);
   }
 
   finish(): EngineFinding[] {

@@ -98,6 +98,10 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   }
   analysis.closeAll();
   if (!killed) raw.push(...analysis.engine.finish());
+  else {
+    analysis.engine.releaseHeld();
+    raw.push(...analysis.engine.takeFindings());
+  }
   const findings: Finding[] = [];
   for (const f of raw) findings.push(await analysis.resolve(f));
   const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');

@@ -299,7 +299,12 @@ export class Session {
     analysis.closeAll();
     // After we ended the job, end-of-run checks would only describe the kill (no finalize, pending messages).
     if (!killed) this.collect(analysis.engine.finish());
-    else analysis.engine.takeFindings();
+    else {
+      analysis.engine.takeFindings();
+      // Held per-rank findings (thread-level call-order) were made before the end: they are real.
+      analysis.engine.releaseHeld();
+      this.collect(analysis.engine.takeFindings());
+    }
     this.emitStates(analysis.engine.rankStates());
     await this.pending;
     if (analysis.connectedCount === 0 && !killed) {
