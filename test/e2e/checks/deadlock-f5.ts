@@ -66,8 +66,14 @@ export function deadlockF5Check(suite: Suite): Check {
       const squiggle = editorFor(page, 'ring.c').locator('.squiggly-error').first();
       const hover = page.locator('.monaco-hover-content', { hasText: /deadlock/i }).first();
       for (let attempt = 1; ; attempt++) {
+        // The editor re-renders its decorations (the exception peek, the paused line): between two renders
+        // the squiggle element may be gone for a moment.
+        await squiggle.waitFor({ state: 'visible', timeout: 10_000 });
         const box = await squiggle.boundingBox();
-        if (!box) throw new Error('the squiggle has no box on screen');
+        if (!box) {
+          if (attempt === 4) throw new Error('the squiggle has no box on screen');
+          continue;
+        }
         await page.mouse.move(0, 0);
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
         try {
