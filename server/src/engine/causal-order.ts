@@ -37,6 +37,20 @@ export function runCausally(replay: Replay, synchronousSends: boolean, visit: Ca
   const started = new Map<string, number>();
   const waitingStart = new Map<string, number[]>();
   const ready = [...ranks].reverse();
+  /** Rank r blocks until `key` happens (always true: it is blocked). */
+  const park = <K>(waiting: Map<K, number[]>, key: K, r: number): true => {
+    const l = waiting.get(key);
+    if (l === undefined) waiting.set(key, [r]);
+    else l.push(r);
+    return true;
+  };
+  /** `key` happened: the ranks blocked on it can run again. */
+  const wake = <K>(waiting: Map<K, number[]>, key: K): void => {
+    const l = waiting.get(key);
+    if (l === undefined) return;
+    waiting.delete(key);
+    ready.push(...l);
+  };
 
   const blocked = (r: number, s: Step): boolean => {
     if (s.k === 'post') return false;
@@ -44,19 +58,13 @@ export function runCausally(replay: Replay, synchronousSends: boolean, visit: Ca
       if (s.op.kind === 'send' && !synchronousSends) return false;
       const p = replay.peer.get(s.op);
       if (p === undefined || posted.has(p)) return false;
-      const l = waitingFor.get(p);
-      if (l === undefined) waitingFor.set(p, [r]);
-      else l.push(r);
-      return true;
+      return park(waitingFor, p, r);
     }
     if (s.k === 'istart') return false;
     const key = `${s.comm.id}:${s.index}`;
     if (s.k === 'idone') {
       if (synchronousSends || (started.get(key) ?? 0) >= s.comm.size) return false;
-      const l = waitingStart.get(key);
-      if (l === undefined) waitingStart.set(key, [r]);
-      else l.push(r);
-      return true;
+      return park(waitingStart, key, r);
     }
     const left = open.get(key);
     if (left !== undefined) {
@@ -84,20 +92,12 @@ export function runCausally(replay: Replay, synchronousSends: boolean, visit: Ca
       visit.step?.(r, s, i);
       if (s.k === 'post') {
         posted.add(s.op);
-        const woken = waitingFor.get(s.op);
-        if (woken !== undefined) {
-          waitingFor.delete(s.op);
-          ready.push(...woken);
-        }
+        wake(waitingFor, s.op);
       } else if (s.k === 'istart') {
         const key = `${s.comm.id}:${s.index}`;
         const count = (started.get(key) ?? 0) + 1;
         started.set(key, count);
-        const woken = waitingStart.get(key);
-        if (count >= s.comm.size && woken !== undefined) {
-          waitingStart.delete(key);
-          ready.push(...woken);
-        }
+        if (count >= s.comm.size) wake(waitingStart, key);
       }
       i++;
     }
