@@ -3,7 +3,7 @@
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
 import { checkOverlap, spanOf } from './buffer-overlap';
-import { checkStale, reissue, retire } from './stale-requests';
+import { checkStale, inputRequests, reissue, retire } from './stale-requests';
 import { checkThreadLevel, onInitEnter } from './thread-level';
 import { enterCollective } from './collectives';
 import { commRankOf, peerWorld } from './comms';
@@ -163,16 +163,13 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
       break;
     case 'wait':
     case 'test':
-      cur.waits = [num(e, 0, 'request')];
-      consumeEarly(t, cur.waits, false);
-      break;
     case 'waitall':
     case 'waitany':
     case 'waitsome':
     case 'testall':
     case 'testany':
     case 'testsome':
-      cur.waits = list(e, 'requests');
+      cur.waits = inputRequests(e);
       consumeEarly(t, cur.waits, e.fn.cls.endsWith('any'));
       break;
     case 'start':

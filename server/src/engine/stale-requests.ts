@@ -33,7 +33,7 @@ export function reissue(t: RankTrack, handle: Handle): void {
 }
 
 /** The request handles a call uses as inputs, for the classes that take existing requests. */
-function inputRequests(e: EnterEvent): readonly Handle[] {
+export function inputRequests(e: EnterEvent): readonly Handle[] {
   switch (e.fn.cls) {
     case 'wait':
     case 'test':
