@@ -39,7 +39,7 @@ test("module and sites messages are validated; a rank's own answers resolve its 
     module: '/a',
     sites: [{ address: 4096, function: 'main', file: 's.c', line: 7 }],
   });
-  assert.match(String(parseRankText('{"type":"sites","module":"/a","sites":[[1,"f","x",-1]]}')), /line/);
+  assert.match(parseRankText('{"type":"sites","module":"/a","sites":[[1,"f","x",-1]]}') as string, /line/);
 
   const r = new SiteResolver('/work');
   const key = { module: '/a', offset: 16, address: 4096, byRank: 1 };
