@@ -54,6 +54,7 @@ export class Session {
   private readonly rankHosts = new Map<number, string>();
   /** Set when the job was ended because no MPI call of any live rank arrived for this many seconds. */
   private unobservedFor: number | undefined;
+  private saidNoneConnected = false;
   private outcome: SessionResult['outcome'] | undefined;
   /** Findings are resolved (addr2line) asynchronously; this chain keeps them in the order they were made. */
   private pending: Promise<void> = Promise.resolve();
@@ -595,6 +596,20 @@ export class Session {
           'stderr',
           undefined,
         );
+      }
+      if (verdict.stuck.length === 0 && analysis.connectedCount === 0) {
+        // No rank has even started as far as we know: a launcher waiting for resources (srun in a queue),
+        // slow remote starts, or hosts that cannot reach us (each of those ranks says so on its stderr).
+        // Said once; the job is not ended for it, since its processes may not exist yet.
+        if (!this.saidNoneConnected)
+          this.emit(
+            'output',
+            `mpiscope: no rank has connected to the analyzer at ${this.server?.url ?? ''} in ${timeout} s; still waiting (a rank that cannot connect says why on its stderr, with its host; Ctrl-C ends the job)\n`,
+            'stderr',
+            undefined,
+          );
+        this.saidNoneConnected = true;
+        return;
       }
       if (verdict.stuck.length === 0) {
         // Nothing observed is stuck: there is no finding to make, only a job that cannot be watched.
