@@ -3,9 +3,12 @@
 # folder: its own munge key and munged on a private socket, a slurm.conf written here (one node = this
 # machine's hostname, no cgroups, root as SlurmUser, free ports), slurmctld and slurmd with pid files.
 #
-#   slurm.sh up DIR     start it (DIR must be empty or absent); prints `export SLURM_CONF=…` lines to eval
-#   slurm.sh down DIR   stop what DIR's pid files name and that still runs from DIR; idempotent
-#   slurm.sh check      exit 0 when it can run here, else print why and exit 1
+#   slurm.sh up DIR [OWNER]  start it (DIR must be empty or absent); prints `export SLURM_CONF=…`. OWNER is the
+#                            pid of the process that will call down (default: the caller); on failure up
+#                            stops what it started
+#   slurm.sh down DIR        stop the daemons that run from DIR; idempotent
+#   slurm.sh sweep           stop the daemons of earlier runs whose owner is gone (a crashed test)
+#   slurm.sh check           exit 0 when it can run here, else print why and exit 1
 set -euo pipefail
 
 die() { printf 'slurm.sh: %s\n' "$*" >&2; exit 1; }
@@ -32,28 +35,57 @@ free_port() {
   die "no free port found"
 }
 
-stop_pidfile() { # stop the process of a pid file if it is still the one DIR started
-  local file=$1 dir=$2 pid
-  [ -f "$file" ] || return 0
-  pid=$(cat "$file" 2>/dev/null || true)
-  [[ $pid =~ ^[0-9]+$ ]] || return 0
-  if grep -qF "$dir" "/proc/$pid/cmdline" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$file"
+# The folder a daemon of ours runs from: slurmctld and slurmd know it from SLURM_CONF in their
+# environment, munged from its --pid-file argument. Empty for any other process.
+home_of() {
+  local pid=$1 conf
+  conf=$({ tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | sed -n 's/^SLURM_CONF=\(.*\)\/slurm\.conf$/\1/p')
+  [ -n "$conf" ] || conf=$({ tr '\0' '\n' <"/proc/$pid/cmdline"; } 2>/dev/null | sed -n 's/^--pid-file=\(.*\)\/munged\.pid$/\1/p')
+  printf '%s' "$conf"
+}
+
+stop() {
+  local pid=$1
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+# Our daemons (by the folder they run from) among the slurmctld, slurmd and munged processes of the machine.
+daemons_of() { # daemons_of MATCH: MATCH is a folder, or "orphans" for folders whose owner is gone
+  local pid home owner
+  for pid in $(pgrep -x slurmd; pgrep -x slurmctld; pgrep -x munged); do
+    home=$(home_of "$pid")
+    [ -n "$home" ] || continue
+    if [ "$1" = orphans ]; then
+      if [ -e "$home" ]; then
+        [ -f "$home/owner" ] || continue # a folder slurm.sh did not make: not ours
+        owner=$(cat "$home/owner")
+        kill -0 "$owner" 2>/dev/null && continue # its owner still runs
+      else
+        [[ $home == */mpiscope-slurm-* ]] || continue # folder gone: ours only by the tests' naming
+      fi
+    elif [ "$home" != "$1" ]; then
+      continue
+    fi
+    echo "$pid"
+  done
 }
 
 down() {
-  local dir
+  local dir pid
   dir=$(cd "$1" 2>/dev/null && pwd) || return 0
-  stop_pidfile "$dir/slurmd.pid" "$dir"
-  stop_pidfile "$dir/slurmctld.pid" "$dir"
-  stop_pidfile "$dir/munged.pid" "$dir"
+  # slurmd first, so that it does not try to reach a controller that is gone.
+  for pid in $(daemons_of "$dir"); do stop "$pid"; done
+  rm -f "$dir"/*.pid
+}
+
+sweep() {
+  local pid
+  for pid in $(daemons_of orphans); do stop "$pid"; done
 }
 
 wait_for() { # wait_for SECONDS what command...
@@ -67,13 +99,16 @@ wait_for() { # wait_for SECONDS what command...
 }
 
 up() {
-  local dir=$1 node cpus ctld_port slurmd_port
+  local dir=$1 owner=$2 node cpus ctld_port slurmd_port
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   [ -z "$(ls -A "$dir")" ] || die "$dir is not empty"
+  echo "$owner" >"$dir/owner"
+  # Whatever fails below, nothing started stays behind.
+  trap 'down "$dir"' EXIT
   mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
-  # munged checks that nobody else can write where its socket and key are.
-  chmod 700 "$dir" "$dir/munge"
+  # munged checks that nobody else can write where its socket and key are; clients need to reach the socket.
+  chmod 755 "$dir" "$dir/munge"
   mungekey --create --keyfile="$dir/munge/munge.key" >/dev/null
   munged --force --socket="$dir/munge/munge.sock" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munge/seed" ||
@@ -127,14 +162,21 @@ EOF
   slurmd -N "$node" || die "slurmd did not start: $(tail -5 "$dir/slurmd.log" 2>/dev/null)"
   wait_for 30 "the node" sh -c "sinfo -h -N -o %t | grep -Eq '^(idle|mix|alloc)'" ||
     die "the node did not become idle: $(sinfo -N 2>&1 | tail -2); slurmd.log: $(tail -3 "$dir/slurmd.log")"
+  trap - EXIT
   echo "export SLURM_CONF=$dir/slurm.conf"
 }
 
 cmd=${1:-}
 shift || true
 case "$cmd" in
-  up) [ $# = 1 ] || die "usage: slurm.sh up DIR"; check >/dev/null || die "$(check)"; up "$1" ;;
+  up)
+    [ $# = 1 ] || [ $# = 2 ] || die "usage: slurm.sh up DIR [OWNER]"
+    check >/dev/null || die "$(check)"
+    sweep
+    up "$1" "${2:-$PPID}"
+    ;;
   down) [ $# = 1 ] || die "usage: slurm.sh down DIR"; down "$1" ;;
+  sweep) sweep ;;
   check) check ;;
-  *) die "usage: slurm.sh up|down|check …" ;;
+  *) die "usage: slurm.sh up|down|sweep|check …" ;;
 esac
