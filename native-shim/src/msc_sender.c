@@ -377,20 +377,38 @@ static void *sender_main(void *arg)
     return NULL;
 }
 
-int msc_sender_connect(const char *url, const char *token)
+/* The rank and size the launcher gave this process (Open MPI, Hydra's PMI, PMIx, Slurm's srun); -1 when it
+ * was not started by a launcher. Known before MPI_Init, so the hello can be said from the start. */
+int msc_launcher_rank(void)
 {
-    const char *r = getenv("OMPI_COMM_WORLD_RANK");
-    if (!r) r = getenv("PMI_RANK");
-    if (!r) r = getenv("PMIX_RANK");
-    msc_world_rank = r ? atoi(r) : 0;
-    const char *s = getenv("OMPI_COMM_WORLD_SIZE");
-    if (!s) s = getenv("PMI_SIZE");
-    msc_world_size = s ? atoi(s) : 1; /* no launcher: a singleton */
+    static const char *const names[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID" };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) return atoi(v);
+    }
+    return -1;
+}
+
+static int launcher_size(void)
+{
+    static const char *const names[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", "SLURM_NPROCS" };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) return atoi(v);
+    }
+    return 1; /* no launcher: a singleton */
+}
+
+int msc_sender_connect(const char *url, const char *token, char *why, size_t whylen)
+{
+    int r = msc_launcher_rank();
+    msc_world_rank = r < 0 ? 0 : r;
+    msc_world_size = launcher_size();
     int vlen = 0;
     PMPI_Get_library_version(library_version, &vlen);
 
     const char *t = getenv("MPISCOPE_CONNECT_TIMEOUT_MS");
-    sock = msc_ws_open(url, token, t ? atoi(t) : 2000);
+    sock = msc_ws_open(url, token, t ? atoi(t) : 2000, why, whylen);
     if (sock < 0) return 0;
     take_buf = malloc(FRAME_RECORDS * sizeof(msc_record));
     frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
@@ -401,6 +419,15 @@ int msc_sender_connect(const char *url, const char *token)
         return 0;
     }
     atomic_store(&msc_connected, 1);
+    /* The hello goes now, not with the first records: the analyzer then knows this rank started even if
+     * none of its MPI calls ever reaches the shim (a binding that bypasses the wrappers). */
+    pthread_mutex_lock(&send_mu);
+    send_hello_locked();
+    pthread_mutex_unlock(&send_mu);
+    if (sock < 0) {
+        snprintf(why, whylen, "the connection closed during the hello");
+        return 0;
+    }
     msc_control_breakpoints_from_env();
     return 1;
 }

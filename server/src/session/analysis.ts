@@ -7,6 +7,8 @@ import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver
 interface RankProgress {
   readonly decoder: FrameDecoder;
   ended: boolean;
+  /** An MPI call of this rank arrived (its hello alone says only that the process started). */
+  called: boolean;
   lastSeq: number;
   lastTime: number;
   /** This rank's return addresses → module and offset (ASLR gives every process its own addresses). */
@@ -36,6 +38,7 @@ export class Analysis {
       this.ranks.set(rank, {
         decoder: createFrameDecoder(rank),
         ended: false,
+        called: false,
         lastSeq: 0,
         lastTime: 0,
         sites: new Map(),
@@ -68,6 +71,7 @@ export class Analysis {
       if (e.type === 'site')
         r.sites.set(e.address, { module: e.module, offset: e.offset, address: e.address });
       if (e.type === 'end') r.ended = true;
+      if (e.type === 'enter') r.called = true;
       this.engine.push(e);
     }
     return events;
@@ -97,6 +101,11 @@ export class Analysis {
   /** Close every rank 0..size-1 that has not ended, including ranks that never connected. */
   closeAll(): void {
     for (let rank = 0; rank < this.size; rank++) this.close(rank);
+  }
+
+  /** True once any MPI call of the rank arrived. */
+  called(rank: number): boolean {
+    return this.ranks.get(rank)?.called ?? false;
   }
 
   ended(rank: number): boolean {

@@ -51,6 +51,9 @@ export class Session {
   private trace: TraceWriter | undefined;
   private child: ChildProcess | undefined;
   private readonly rankPids = new Map<number, number>();
+  private readonly rankHosts = new Map<number, string>();
+  /** Set when the job was ended because no MPI call of any live rank arrived for this many seconds. */
+  private unobservedFor: number | undefined;
   private outcome: SessionResult['outcome'] | undefined;
   /** Findings are resolved (addr2line) asynchronously; this chain keeps them in the order they were made. */
   private pending: Promise<void> = Promise.resolve();
@@ -256,6 +259,7 @@ export class Session {
           this.hold.connected(rank);
           if (hello.pid > 0 && (hello.host === '' || hello.host === hostname()))
             this.rankPids.set(rank, hello.pid);
+          this.rankHosts.set(rank, hello.host);
           watch.activity(Date.now());
         },
         frame: (rank: number, data: Buffer) => {
@@ -319,6 +323,8 @@ export class Session {
       rankEnv: {
         MPISCOPE_URL: server.url,
         MPISCOPE_TOKEN: server.token,
+        // The shim says hello from its constructor in this program only (not in processes a rank starts).
+        MPISCOPE_PROGRAM: plan.program,
         LD_PRELOAD: shim,
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
       },
@@ -399,11 +405,7 @@ export class Session {
     }
     this.emitStates(analysis.engine.rankStates());
     await this.pending;
-    if (analysis.connectedCount === 0 && !killed) {
-      throw new UsageError(
-        `no rank connected to the analyzer (${plan.mpirun} exited with ${String(exitCode)}); check that the program starts with ${plan.mpirun} alone`,
-      );
-    }
+    this.sayUnobserved(analysis, plan, server, exitCode, killed);
     const outcome = this.outcome ?? (exitCode === 0 ? 'completed' : 'failed');
     const result: SessionResult = {
       findings: this.findings,
@@ -452,6 +454,77 @@ export class Session {
     };
   }
 
+  /** Ranks not ended none of whose MPI calls has arrived: not connected, or calls not intercepted. */
+  private unobserved(analysis: Analysis): number[] {
+    const out: number[] = [];
+    for (let r = 0; r < this.options.np; r++) if (!analysis.called(r) && !analysis.ended(r)) out.push(r);
+    return out;
+  }
+
+  /** Why the given ranks' calls are missing, as far as the session knows (hello or not). */
+  private silentWhy(analysis: Analysis, ranks: readonly number[]): string {
+    const url = this.server?.url ?? '';
+    const absent = ranks.filter((r) => !analysis.connected(r));
+    const quiet = ranks.filter((r) => analysis.connected(r));
+    const parts: string[] = [];
+    if (absent.length > 0)
+      parts.push(
+        `${ranksText(absent)} never connected to the analyzer at ${url} (a rank that cannot connect says why on its stderr, with its host; if ranks run on other hosts, they must reach that address: choose one with --listen)`,
+      );
+    if (quiet.length > 0)
+      parts.push(
+        `${ranksText(quiet)}${this.onHosts(quiet)} started and connected, but none of ${quiet.length > 1 ? 'their' : 'its'} MPI calls reached mpiscope: the program calls MPI through functions the shim does not intercept (a language binding that calls PMPI_ directly, an MPI linked in statically), or has not called MPI_Init`,
+      );
+    return parts.join('; ');
+  }
+
+  private onHosts(ranks: readonly number[]): string {
+    const hosts = [
+      ...new Set(ranks.map((r) => this.rankHosts.get(r)).filter((h) => h !== undefined && h !== '')),
+    ];
+    return hosts.length === 0 ? '' : ` (on ${hosts.join(', ')})`;
+  }
+
+  /**
+   * After the job: say which ranks mpiscope did not see, in one line; when it saw none, that is the tool
+   * failing to do its job (exit 2), whatever the job did.
+   */
+  private sayUnobserved(
+    analysis: Analysis,
+    plan: LaunchPlan,
+    server: RankServer,
+    exitCode: number | null,
+    killed: boolean,
+  ): void {
+    const silent = Array.from({ length: this.options.np }, (_, r) => r).filter((r) => !analysis.called(r));
+    if (silent.length === 0) return;
+    const launcher = basename(plan.mpirun);
+    const job = killed
+      ? this.unobservedFor !== undefined
+        ? `mpiscope ended the job after ${this.unobservedFor} s in which no MPI call arrived`
+        : 'mpiscope ended the job'
+      : exitCode === 0
+        ? 'the job exited with 0'
+        : `${launcher} exited with ${String(exitCode)}`;
+    if (analysis.connectedCount === 0) {
+      if (killed || exitCode === 0)
+        throw new UsageError(
+          `could not observe this job: no rank connected to the analyzer at ${server.url} (${job}); each rank that cannot connect says why on its stderr, with its host`,
+        );
+      throw new UsageError(
+        `could not observe this job: no rank connected to the analyzer (${job}); check that the program starts with ${launcher} alone`,
+      );
+    }
+    if (silent.length === this.options.np)
+      throw new UsageError(`could not observe this job (${job}): ${this.silentWhy(analysis, silent)}`);
+    this.emit(
+      'output',
+      `mpiscope: the findings do not cover ${ranksText(silent)}: ${this.silentWhy(analysis, silent)}\n`,
+      'stderr',
+      undefined,
+    );
+  }
+
   /** A rank's text after its hello: `paused` becomes a 'held' event, `backtrace` answers backtrace(). */
   private acknowledged(rank: number, text: string): void {
     const parsed = parseRankText(text);
@@ -484,11 +557,8 @@ export class Session {
     const states = analysis.engine.rankStates();
     this.emitStates(states);
     if (this.outcome !== undefined || this.hangReported) return;
-    const allConnected = Array.from(
-      { length: this.options.np },
-      (_, r) => analysis.connected(r) || analysis.ended(r),
-    ).every(Boolean);
-    const verdict = watch.tick(Date.now(), states, allConnected);
+    const unobserved = this.unobserved(analysis);
+    const verdict = watch.tick(Date.now(), states, unobserved);
     if (verdict.action === 'ask-engine') {
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
@@ -504,6 +574,22 @@ export class Session {
         this.collect(analysis.engine.takeFindings());
       }
     } else if (verdict.action === 'no-progress') {
+      if (verdict.unobserved.length > 0 && verdict.stuck.length > 0) {
+        this.emit(
+          'output',
+          `mpiscope: no MPI call of ${ranksText(verdict.unobserved)} arrived in ${timeout} s; ${this.silentWhy(analysis, verdict.unobserved)}\n`,
+          'stderr',
+          undefined,
+        );
+      }
+      if (verdict.stuck.length === 0) {
+        // Nothing observed is stuck: there is no finding to make, only a job that cannot be watched.
+        this.hangReported = true;
+        this.unobservedFor = timeout;
+        this.trace?.writeSession({ type: 'unobserved', ranks: verdict.unobserved, seconds: timeout });
+        if (!this.options.keepAlive) void this.endJob('deadlock');
+        return;
+      }
       this.foundHang(noProgressFinding(verdict.stuck, timeout), {
         type: 'hang',
         how: 'no-progress',
@@ -575,4 +661,9 @@ export class Session {
   private emit<K extends keyof SessionEvents>(event: K, ...args: Parameters<SessionEvents[K]>): void {
     this.emitter.emit(event, ...args);
   }
+}
+
+/** "rank 3" or "ranks 0, 1, 2". */
+function ranksText(ranks: readonly number[]): string {
+  return ranks.length === 1 ? `rank ${String(ranks[0])}` : `ranks ${ranks.join(', ')}`;
 }
