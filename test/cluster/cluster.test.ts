@@ -174,9 +174,24 @@ for (const flavor of installedFlavors()) {
       // Rank 0 on node1 reaches 198.18.1.1; rank 1 on node3 has no route to it.
       const ran = await mpiscope(['--json', json, '--host', 'node1,node3', '--listen', '198.18.1.1'], 2, app);
       assert.notEqual(ran.code, null, `mpiscope hung${context(ran)}`);
+      assert.match(
+        ran.stdout + ran.stderr,
+        /the job completed/,
+        `the job itself must not break${context(ran)}`,
+      );
       const said = ran.stderr.split('\n').filter((l) => /\brank 1\b/.test(l) && /node3/.test(l));
       assert.ok(said.length > 0, `no line names rank 1 on node3${context(ran)}`);
       console.log(`${flavor}: unreachable host: ${said[0]?.trim()} (exit ${ran.code})`);
+      // What mpiscope says about rank 1 must agree with what happened: it never connected.
+      const contradiction = ran.stderr.split('\n').find((l) => /\brank 1\b[^.;]*\bconnected\b/.test(l));
+      assert.equal(contradiction, undefined, `a line says rank 1 connected${context(ran)}`);
+      // A correct program stays without findings: what rank 0 sent to the unobserved rank 1 was received
+      // there, mpiscope just could not see it.
+      assert.deepEqual(
+        findingKeys(readReport(json), source),
+        [],
+        `findings about an unobserved rank${context(ran)}`,
+      );
     });
 
     test('--listen on an address the hosts cannot reach (loopback) says so instead of hanging', async () => {
