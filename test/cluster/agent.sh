@@ -5,7 +5,8 @@
 # there the way sshd would: joined into one string for a shell, in the home folder, with a fresh login
 # environment — none of the launcher's variables — so that what a rank sees (MPISCOPE_URL, the token,
 # LD_PRELOAD) can only have come through the launcher (-x, -genv), as on a real cluster.
-# The run's name comes from MPS_CLUSTER_RUN in the launcher's environment.
+# The run's name comes from MPS_CLUSTER_RUN in the launcher's environment; MPS_CLUSTER_BIND=SRC:DST there
+# makes every host it enters see folder SRC at DST.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=${MPS_CLUSTER_RUN:?the launcher agent needs MPS_CLUSTER_RUN (the run of hosts.sh up)}
@@ -23,7 +24,7 @@ host=$1
 shift
 # ssh joins its arguments with spaces and gives the string to the remote shell.
 command="$*"
-exec bash "$here/hosts.sh" exec "$run" "$host" \
+MPS_HOST_BIND=${MPS_CLUSTER_BIND:-} exec bash "$here/hosts.sh" exec "$run" "$host" \
   env -i HOME="${HOME:-/root}" USER="$(id -un)" LOGNAME="$(id -un)" SHELL=/bin/bash \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   /bin/bash -c 'cd && exec /bin/bash -c "$0"' "$command"

@@ -4,7 +4,7 @@
 // sharing the file system. Every host reaches node0 at 198.18.0.1; only node1 and node2 have a route to
 // 198.18.1.1, so node3 is the host that cannot reach an analyzer listening there.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -140,6 +140,51 @@ for (const flavor of installedFlavors()) {
       const ran = await ringAcrossHosts([]);
       const ms = reportLatency(ran, 3);
       console.log(`${flavor}: deadlock across 3 hosts reported ${ms ?? '?'} ms after the last rank blocked`);
+    });
+
+    test('call sites resolve when the hosts run a binary the analyzer’s host does not have at that path', async () => {
+      // The path the job runs, bin/app, holds another program on node0 (where mpiscope runs) than on the
+      // hosts, which see remote/ mounted over bin/ (a node-local build, or a file system the login node
+      // mounts differently): only the ranks' own hosts can say which file and line their addresses are.
+      const dir = join(work, `${flavor}-paths`);
+      mkdirSync(join(dir, 'bin'), { recursive: true });
+      mkdirSync(join(dir, 'remote'), { recursive: true });
+      compileMpi(flavor, whereAmI, join(dir, 'bin', 'app'));
+      compileMpi(flavor, ring, join(dir, 'remote', 'app'));
+      const json = join(dir, 'report.json');
+      const ran = await runCommand(
+        hosts.on('node0', [
+          process.execPath,
+          cliPath,
+          'run',
+          '--mpirun',
+          `mpirun.${flavor}`,
+          '--json',
+          json,
+          '--host',
+          remote.join(','),
+          '-np',
+          '3',
+          '--',
+          join(dir, 'bin', 'app'),
+        ]),
+        {
+          env: { ...hosts.launcherEnv(), MPS_CLUSTER_BIND: `${join(dir, 'remote')}:${join(dir, 'bin')}` },
+          cwd: dir,
+          timeoutMs: 90_000,
+        },
+      );
+      assert.notEqual(ran.code, null, `mpiscope did not finish${context(ran)}`);
+      assert.equal(
+        rankHosts(ran.stdout).size,
+        3,
+        `the hosts ran the ring, not node0's program${context(ran)}`,
+      );
+      assert.deepEqual(
+        findingKeys(readReport(json), ring),
+        ['deadlock lines 40,42'],
+        `findings${context(ran)}`,
+      );
     });
 
     test('a correct program across hosts gives no finding (analyzer on a routed address, --listen)', async () => {

@@ -7,7 +7,9 @@
 #   hosts.sh up RUN N        create hosts node0..node{N-1} for the run RUN (idempotent: RUN is torn down first)
 #   hosts.sh down RUN        remove everything of RUN (its processes, namespaces, /etc/netns files); idempotent
 #   hosts.sh sweep           remove what runs whose owner process is gone left behind (a crashed test)
-#   hosts.sh exec RUN HOST CMD...   run CMD on HOST (its namespace, its own hostname), environment kept
+#   hosts.sh exec RUN HOST CMD...   run CMD on HOST (its namespace, its own hostname), environment kept;
+#                            with MPS_HOST_BIND=SRC:DST, HOST sees folder SRC at DST (a file system that
+#                            differs between hosts, e.g. a binary at a path the analyzer's host has not)
 #   hosts.sh slow RUN HOST   make HOST's link slow both ways: netem delay when the kernel has it, else a tbf
 #                            rate limit; prints which
 #   hosts.sh check           exit 0 when network namespaces work here, else print why and exit 1
@@ -98,7 +100,13 @@ enter() {
   local ns
   ns=$(ns_of "$run" "$host")
   [ -d "/etc/netns/$ns" ] || die "host $host of run $run is not up"
-  exec ip netns exec "$ns" unshare --uts -- /bin/sh -c 'hostname "$0" && exec "$@"' "$host" "$@"
+  # ip netns exec runs CMD in a mount namespace of its own (a slave of the machine's), so a bind mount made
+  # there is seen by HOST only.
+  local bind=${MPS_HOST_BIND:-}
+  unset MPS_HOST_BIND
+  exec ip netns exec "$ns" unshare --uts -- /bin/sh -c '
+    if [ -n "$1" ]; then mount --bind "${1%%:*}" "${1#*:}" || exit 126; fi
+    hostname "$0" && shift && exec "$@"' "$host" "$bind" "$@"
 }
 
 slow() {
