@@ -65,6 +65,36 @@ function script(args: string[]): string {
   return r.stdout;
 }
 
+/**
+ * Keep the link from host `from` to 198.18.0.1 (node0) full with a bulk TCP stream, as another job's
+ * traffic would: on a rate-limited link every packet of the job then waits behind a full queue. Returns
+ * the function that stops it. The two ends are processes inside the run's namespaces, so hosts.sh down
+ * also ends them.
+ */
+export function startFlood(hosts: Hosts, from: string): () => void {
+  const port = 9000;
+  const sinkArgv = hosts.on('node0', [
+    process.execPath,
+    '-e',
+    `require('net').createServer((s) => { s.resume(); s.on('error', () => {}); }).listen(${port}, '198.18.0.1')`,
+  ]);
+  const sink = spawn(sinkArgv[0] as string, sinkArgv.slice(1), { stdio: 'ignore' });
+  // The source retries until the sink listens, then writes as fast as the link takes it.
+  const sourceScript = `
+    const net = require('net'); const chunk = Buffer.alloc(65536);
+    (function go() {
+      const c = net.connect(${port}, '198.18.0.1');
+      c.on('connect', () => { const pump = () => { while (c.write(chunk)); }; c.on('drain', pump); pump(); });
+      c.on('error', () => setTimeout(go, 100));
+    })();`;
+  const argv = hosts.on(from, [process.execPath, '-e', sourceScript]);
+  const source = spawn(argv[0] as string, argv.slice(1), { stdio: 'ignore' });
+  return () => {
+    source.kill('SIGKILL');
+    sink.kill('SIGKILL');
+  };
+}
+
 export interface Ran {
   readonly code: number | null;
   readonly stdout: string;

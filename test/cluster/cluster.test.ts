@@ -21,6 +21,7 @@ import {
   readReport,
   reportLatency,
   runCommand,
+  startFlood,
 } from './cluster-lib';
 
 const skip = hostsSkipReason();
@@ -262,8 +263,9 @@ describe('a slow link', { skip }, () => {
     if (skip === undefined) slow.down();
   });
   for (const flavor of installedFlavors()) {
-    test(`${flavor}: the deadlock ring is still found when one host's link is slow`, async () => {
+    test(`${flavor}: the deadlock ring is still found when one host's link is slow and busy`, async () => {
       const applied = slow.slow('node2');
+      const stopFlood = startFlood(slow, 'node2');
       const app = join(work, `${flavor}-slow-ring`);
       compileMpi(flavor, ring, app);
       const json = join(work, `${flavor}-slow.json`);
@@ -286,6 +288,7 @@ describe('a slow link', { skip }, () => {
         ]),
         { env: slow.launcherEnv(), cwd: work, timeoutMs: 120_000, liveDeadlock: true },
       );
+      stopFlood();
       assert.notEqual(ran.code, null, `mpiscope did not finish${context(ran)}`);
       assert.deepEqual(
         findingKeys(readReport(json), ring),
@@ -293,7 +296,7 @@ describe('a slow link', { skip }, () => {
         `findings${context(ran)}`,
       );
       console.log(
-        `${flavor}: slow link (${applied}): deadlock reported ${reportLatency(ran, 3) ?? '?'} ms after the last rank blocked`,
+        `${flavor}: slow link (${applied}), kept full by a bulk stream: deadlock reported ${reportLatency(ran, 3) ?? '?'} ms after the last rank blocked`,
       );
     });
   }
