@@ -126,6 +126,8 @@ static int layout(msc_record *out, int kind, int flags, int func, uint32_t seq, 
 }
 
 /* SITE records for one return address: module path and offset from its load bias (what addr2line takes). */
+static int send_frame(int opcode, void *p, size_t n);
+
 static int site_records(msc_record *out, const msc_record_head *h)
 {
     int64_t w[2 + 4096 / 8 + 1];
@@ -133,6 +135,10 @@ static int site_records(msc_record *out, const msc_record_head *h)
     char path[4096];
     uint64_t offset;
     msc_addr_module(h->site, &offset, path, sizeof path);
+    /* A module seen for the first time is described to the analyzer before its first SITE (msc_sites.c). */
+    char module_text[1400];
+    if (msc_sites_note(h->site, offset, path, module_text, sizeof module_text))
+        send_frame(1, module_text, strlen(module_text));
     w[0] = (int64_t)h->site;
     w[1] = (int64_t)offset;
     size_t len = strlen(path) + 1;
@@ -312,6 +318,8 @@ static void on_text(const char *t, size_t len)
         msc_control_continue();
     } else if (json_type_is(t, len, "backtrace")) {
         msc_control_probe_request();
+    } else if (json_type_is(t, len, "resolve")) {
+        msc_sites_resolve_request(t, len);
     } else if (json_type_is(t, len, "terminate")) {
         atomic_store(&terminate_requested, 1);
     } else if (json_type_is(t, len, "breakpoints")) {
@@ -330,6 +338,13 @@ static void on_text(const char *t, size_t len)
         }
         msc_control_breakpoints(fns);
     }
+}
+
+static void send_text_locking(const char *text)
+{
+    pthread_mutex_lock(&send_mu);
+    send_frame(1, (void *)text, strlen(text));
+    pthread_mutex_unlock(&send_mu);
 }
 
 static void *sender_main(void *arg)
@@ -359,6 +374,7 @@ static void *sender_main(void *arg)
             break;
         }
         pthread_mutex_unlock(&send_mu);
+        msc_sites_work(send_text_locking);
         if (atomic_load(&terminate_requested)) {
             /* The analyzer ends the job: leave like a killed process would, without hanging on MPI. */
             pthread_mutex_lock(&send_mu);

@@ -174,6 +174,11 @@ void msc_exit(msc_call *c);
 /* ---- sender (msc_sender.c) ---- */
 int msc_sender_connect(const char *url, const char *token, char *why, size_t whylen);
 int msc_launcher_rank(void);
+/* Call sites of modules the analyzer cannot read (msc_sites.c): note a new SITE (returns 1 and the module's
+ * description in text when the module is new), mark a module as resolved here, and resolve what is due. */
+int msc_sites_note(uint64_t address, uint64_t offset, const char *path, char *text, size_t cap);
+void msc_sites_resolve_request(const char *t, size_t len);
+void msc_sites_work(void (*send)(const char *text));
 void msc_sender_start(void);
 /* Ends the stream: drains the ring, sends END (once), and with close_after closes the connection. Bounded by
  * timeout_ms; usable in a signal handler as far as it can be (it only polls atomics and nanosleeps while

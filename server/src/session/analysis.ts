@@ -2,6 +2,8 @@ import type { Engine } from '../engine/engine-api';
 import type { EngineFinding, RankEvent, RawLocation } from '../engine/types';
 import { createEngine, createFrameDecoder, type FrameDecoder } from './engine-port';
 import type { Finding, Location } from './session-api';
+import type { RankSite } from './held-ack';
+import { sameModuleHere, type RemoteModule } from './module-identity';
 import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver';
 
 interface RankProgress {
@@ -13,6 +15,8 @@ interface RankProgress {
   lastTime: number;
   /** This rank's return addresses → module and offset (ASLR gives every process its own addresses). */
   readonly sites: Map<number, SiteKey>;
+  /** Modules whose file here is not the rank's: the rank resolves their sites itself. */
+  readonly foreign: Set<string>;
 }
 
 /**
@@ -23,6 +27,8 @@ export class Analysis {
   readonly engine: Engine;
   private readonly ranks = new Map<number, RankProgress>();
   private readonly resolver: SiteResolver;
+  /** Module descriptions already compared with the files here. */
+  private readonly sameHere = new Map<string, boolean>();
 
   constructor(
     readonly size: number,
@@ -42,6 +48,7 @@ export class Analysis {
         lastSeq: 0,
         lastTime: 0,
         sites: new Map(),
+        foreign: new Set(),
       });
     }
   }
@@ -69,7 +76,12 @@ export class Analysis {
       r.lastSeq = Math.max(r.lastSeq, e.seq);
       r.lastTime = Math.max(r.lastTime, e.time);
       if (e.type === 'site')
-        r.sites.set(e.address, { module: e.module, offset: e.offset, address: e.address });
+        r.sites.set(e.address, {
+          module: e.module,
+          offset: e.offset,
+          address: e.address,
+          ...(r.foreign.has(e.module) ? { byRank: rank } : {}),
+        });
       if (e.type === 'end') r.ended = true;
       if (e.type === 'enter') r.called = true;
       this.engine.push(e);
@@ -101,6 +113,32 @@ export class Analysis {
   /** Close every rank 0..size-1 that has not ended, including ranks that never connected. */
   closeAll(): void {
     for (let rank = 0; rank < this.size; rank++) this.close(rank);
+  }
+
+  /**
+   * A rank described a module before its first call site in it. Returns true when the file at that path
+   * here is not the rank's (the rank runs on another host, or another build): the caller then asks the rank
+   * to resolve that module's sites itself ({"type":"resolve"}), and they arrive through rankSites().
+   */
+  module(rank: number, m: RemoteModule): boolean {
+    const r = this.ranks.get(rank);
+    if (r === undefined) return false;
+    const id = `${m.path}\0${m.buildId}\0${m.size}\0${m.mtime}`;
+    let same = this.sameHere.get(id);
+    if (same === undefined) this.sameHere.set(id, (same = sameModuleHere(m)));
+    if (!same) r.foreign.add(m.path);
+    return !same;
+  }
+
+  /** The rank's own resolution of sites in a module it was asked to resolve. */
+  rankSites(rank: number, sites: readonly RankSite[]): void {
+    const r = this.ranks.get(rank);
+    if (r === undefined) return;
+    for (const s of sites) {
+      const key = r.sites.get(s.address);
+      if (key?.byRank === undefined) continue;
+      this.resolver.answer(key, { file: s.file, line: s.line, function: s.function });
+    }
   }
 
   /** True once any MPI call of the rank arrived. */

@@ -541,6 +541,16 @@ export class Session {
       this.probes.answered(rank, parsed.reply);
       return;
     }
+    if (parsed.type === 'module') {
+      // Not the same file here (another host, another build): the rank resolves that module's sites.
+      if (this.analysis?.module(rank, parsed.module) === true)
+        this.server?.sendControl(rank, { type: 'resolve', module: parsed.module.path });
+      return;
+    }
+    if (parsed.type === 'sites') {
+      this.analysis?.rankSites(rank, parsed.sites);
+      return;
+    }
     const ack = parsed.ack;
     if (this.hold.acknowledged(rank, ack) === undefined) return;
     const held: HeldRank = { rank, seq: ack.seq, function: ack.function, reason: ack.reason, site: ack.site };
