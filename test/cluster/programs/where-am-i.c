@@ -16,12 +16,16 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Get_processor_name(host, &length);
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    printf("rank %d of %d on %s sum %d", rank, size, host, sum);
-    for (int i = 1; i < argc; i++) {
+    /* One write per rank: the launcher forwards each rank's output as it comes, so a line printed in
+     * pieces can be cut by another rank's line. */
+    char line[4096];
+    int n = snprintf(line, sizeof line, "rank %d of %d on %s sum %d", rank, size, host, sum);
+    for (int i = 1; i < argc && n < (int)sizeof line; i++) {
         const char *value = getenv(argv[i]);
-        printf(" %s=%s", argv[i], value != NULL ? value : "-");
+        n += snprintf(line + n, sizeof line - n, " %s=%s", argv[i], value != NULL ? value : "-");
     }
-    printf("\n");
+    printf("%s\n", line);
+    fflush(stdout);
     MPI_Finalize();
     return 0;
 }
