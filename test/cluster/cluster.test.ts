@@ -4,7 +4,7 @@
 // sharing the file system. Every host reaches node0 at 198.18.0.1; only node1 and node2 have a route to
 // 198.18.1.1, so node3 is the host that cannot reach an analyzer listening there.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -153,6 +153,13 @@ for (const flavor of installedFlavors()) {
       compileMpi(flavor, whereAmI, join(dir, 'bin', 'app'));
       compileMpi(flavor, ring, join(dir, 'remote', 'app'));
       const json = join(dir, 'report.json');
+      // The hosts from a host file this time, one slot each, in the launcher's own syntax (Open MPI
+      // counts a bare name as one slot per core).
+      const hostfile = join(dir, 'hosts');
+      writeFileSync(
+        hostfile,
+        remote.map((h) => (flavor === 'openmpi' ? `${h} slots=1\n` : `${h}:1\n`)).join(''),
+      );
       const ran = await runCommand(
         hosts.on('node0', [
           process.execPath,
@@ -162,8 +169,8 @@ for (const flavor of installedFlavors()) {
           `mpirun.${flavor}`,
           '--json',
           json,
-          '--host',
-          remote.join(','),
+          '--hostfile',
+          hostfile,
           '-np',
           '3',
           '--',
@@ -176,10 +183,10 @@ for (const flavor of installedFlavors()) {
         },
       );
       assert.notEqual(ran.code, null, `mpiscope did not finish${context(ran)}`);
-      assert.equal(
-        rankHosts(ran.stdout).size,
-        3,
-        `the hosts ran the ring, not node0's program${context(ran)}`,
+      assert.deepEqual(
+        [...rankHosts(ran.stdout).entries()].sort(),
+        remote.map((h, r) => [r, h]),
+        `the hosts of the host file ran the ring, not node0's program${context(ran)}`,
       );
       assert.deepEqual(
         findingKeys(readReport(json), ring),

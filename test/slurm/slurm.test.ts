@@ -5,7 +5,7 @@
 // none, MPICH's ranks each come up as a singleton of size 1): the harness test pins that down.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -115,6 +115,25 @@ for (const flavor of installedFlavors()) {
       const header = parseCorpusHeader(readFileSync(source, 'utf8'), source);
       const app = exe(source);
       const json = join(work, `${flavor}-salloc.json`);
+      // mpirun and mpiexec would also work inside an allocation (they start their daemons with srun), so
+      // here they fail loudly: the job can only run if mpiscope chose srun.
+      const stubs = join(work, 'no-mpirun');
+      mkdirSync(stubs, { recursive: true });
+      for (const name of [
+        'mpirun',
+        'mpiexec',
+        'orterun',
+        'mpirun.openmpi',
+        'mpirun.mpich',
+        'mpiexec.mpich',
+        'mpiexec.hydra',
+      ]) {
+        writeFileSync(
+          join(stubs, name),
+          `#!/bin/sh\necho "$0 was called inside the allocation: mpiscope should have chosen srun" >&2\nexit 97\n`,
+          { mode: 0o755 },
+        );
+      }
       const ran = await runCommand(
         [
           'salloc',
@@ -130,9 +149,10 @@ for (const flavor of installedFlavors()) {
           '--',
           app,
         ],
-        { env: slurmEnv, cwd: work, timeoutMs: 90_000 },
+        { env: { ...slurmEnv, PATH: `${stubs}:${process.env.PATH ?? ''}` }, cwd: work, timeoutMs: 90_000 },
       );
       assert.notEqual(ran.code, null, `mpiscope did not finish${context(ran)}`);
+      assert.doesNotMatch(ran.stderr, /should have chosen srun/, `mpiscope used mpirun${context(ran)}`);
       assert.deepEqual(
         findingKeys(readReport(json), source),
         header.expect.map((e) => findingKey(e.kind, e.lines)).sort(),
