@@ -30,7 +30,7 @@ test("module and sites messages are validated; a rank's own answers resolve its 
     module: { path: '/a', buildId: 'ab12', size: 10, mtime: 5 },
   });
   assert.match(
-    String(parseRankText('{"type":"module","path":"/a","buildId":"xyz","size":1,"mtime":1}')),
+    parseRankText('{"type":"module","path":"/a","buildId":"xyz","size":1,"mtime":1}') as string,
     /hex/,
   );
   const sites = parseRankText('{"type":"sites","module":"/a","sites":[[4096,"main","s.c",7]]}');
