@@ -47,6 +47,8 @@ up() {
   valid_run "$run"
   [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 200 ] || die "need 2..200 hosts, not '$n'"
   down "$run"
+  # Whatever fails below, nothing of the run stays behind.
+  trap 'down "$run"' EXIT
   sw=$(ns_of "$run" sw)
   ip netns add "$sw"
   ip -n "$sw" link set lo up
@@ -74,6 +76,7 @@ up() {
   for ((k = 1; k < n - 1; k++)); do
     ip -n "$(ns_of "$run" "node$k")" route add 198.18.1.1/32 via 198.18.0.1
   done
+  trap - EXIT
 }
 
 sweep() {
@@ -140,6 +143,11 @@ check() {
   if ! err=$(ip -n "$probe-a" link add vprobe0 type veth peer name vprobe1 2>&1); then
     ip netns delete "$probe-a"
     echo "veth pairs cannot be created: $err"
+    return 1
+  fi
+  if ! err=$(ip -n "$probe-a" link add vprobe2 type bridge 2>&1); then
+    ip netns delete "$probe-a"
+    echo "bridges cannot be created: $err"
     return 1
   fi
   if ! err=$(ip netns exec "$probe-a" unshare --uts -- true 2>&1); then
