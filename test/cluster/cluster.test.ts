@@ -224,8 +224,13 @@ for (const flavor of installedFlavors()) {
       const source = corpus('ok-ping-pong.c');
       const app = exe(source);
       const json = join(work, `${flavor}-unreachable.json`);
-      // Rank 0 on node1 reaches 198.18.1.1; rank 1 on node3 has no route to it.
-      const ran = await mpiscope(['--json', json, '--host', 'node1,node3', '--listen', '198.18.1.1'], 2, app);
+      // Rank 0 on node1 reaches 198.18.1.1; rank 1 on node3 has no route to it. The port is free for sure:
+      // node0's network namespace is this run's own.
+      const ran = await mpiscope(
+        ['--json', json, '--host', 'node1,node3', '--listen', '198.18.1.1:7777'],
+        2,
+        app,
+      );
       assert.notEqual(ran.code, null, `mpiscope hung${context(ran)}`);
       assert.match(
         ran.stdout + ran.stderr,
@@ -234,6 +239,10 @@ for (const flavor of installedFlavors()) {
       );
       const said = ran.stderr.split('\n').filter((l) => /\brank 1\b/.test(l) && /node3/.test(l));
       assert.ok(said.length > 0, `no line names rank 1 on node3${context(ran)}`);
+      assert.ok(
+        said.some((l) => l.includes('198.18.1.1:7777')),
+        `the line names the address the rank was given${context(ran)}`,
+      );
       console.log(`${flavor}: unreachable host: ${said[0]?.trim()} (exit ${ran.code})`);
       // What mpiscope says about rank 1 must agree with what happened: it never connected.
       const contradiction = ran.stderr.split('\n').find((l) => /\brank 1\b[^.;]*\bconnected\b/.test(l));
