@@ -42,6 +42,11 @@ after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** The launcher each MPI is known by: Open MPI's mpirun, MPICH's mpiexec (hydra). */
+function launcherOf(flavor: string): string {
+  return flavor === 'openmpi' ? 'mpirun' : 'mpiexec';
+}
+
 /** Which host each rank said it runs on ("rank K runs on HOST" lines). */
 function rankHosts(stdout: string): Map<number, string> {
   return new Map(
@@ -56,7 +61,7 @@ for (const flavor of installedFlavors()) {
       compileMpi(flavor, source, out);
       return out;
     };
-    /** `mpiscope run` on node0 with this flavor's launcher; options before `-np`. */
+    /** `mpiscope run` on node0 with this flavor's launcher (`--launcher`); options before `-np`. */
     const mpiscope = (
       options: string[],
       np: number,
@@ -68,8 +73,8 @@ for (const flavor of installedFlavors()) {
           process.execPath,
           cliPath,
           'run',
-          '--mpirun',
-          `mpirun.${flavor}`,
+          '--launcher',
+          launcherOf(flavor),
           ...options,
           '-np',
           String(np),
@@ -165,8 +170,8 @@ for (const flavor of installedFlavors()) {
           process.execPath,
           cliPath,
           'run',
-          '--mpirun',
-          `mpirun.${flavor}`,
+          '--launcher',
+          launcherOf(flavor),
           '--json',
           json,
           '--hostfile',
@@ -290,8 +295,8 @@ describe('a slow link', { skip }, () => {
           process.execPath,
           cliPath,
           'run',
-          '--mpirun',
-          `mpirun.${flavor}`,
+          '--launcher',
+          launcherOf(flavor),
           '--keep-alive',
           '--json',
           json,
