@@ -88,15 +88,17 @@ sweep() {
   for pid in $(daemons_of orphans); do stop "$pid"; done
 }
 
-wait_for() { # wait_for SECONDS what command...
-  local secs=$1 what=$2
-  shift 2
-  for _ in $(seq 1 $((secs * 10))); do
-    "$@" >/dev/null 2>&1 && return 0
-    sleep 0.1
+wait_for() { # wait_for SECONDS command...: until the command succeeds, by the clock (each try bounded)
+  local deadline=$((SECONDS + $1))
+  shift
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    timeout 5 "$@" >/dev/null 2>&1 && return 0
+    sleep 0.2
   done
   return 1
 }
+
+step() { printf '%s %s\n' "$(date -u +%T.%N | cut -c1-12)" "$*" >>"$dir/up.log"; }
 
 up() {
   local dir=$1 owner=$2 node cpus ctld_port slurmd_port
@@ -109,10 +111,14 @@ up() {
   mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
   # munged checks that nobody else can write where its socket and key are; clients need to reach the socket.
   chmod 755 "$dir" "$dir/munge"
-  mungekey --create --keyfile="$dir/munge/munge.key" >/dev/null
+  step "munge key"
+  mungekey --create --keyfile="$dir/munge/munge.key" </dev/null >>"$dir/up.log" 2>&1
+  step "munged"
+  # The daemons get no stdio of the caller: a daemon holding the caller's pipe open would keep a test that
+  # reads this script's output waiting.
   munged --force --socket="$dir/munge/munge.sock" --key-file="$dir/munge/munge.key" \
-    --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munge/seed" ||
-    die "munged did not start: $(tail -3 "$dir/munged.log" 2>/dev/null)"
+    --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munge/seed" \
+    </dev/null >>"$dir/up.log" 2>&1 || die "munged did not start: $(tail -n 3 "$dir/munged.log" 2>/dev/null)"
 
   node=$(hostname)
   # The node says more CPUs than the machine has (config_overrides lets slurmd accept it), so that tests
@@ -158,10 +164,14 @@ NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=debug Nodes=$node Default=YES MaxTime=30 State=UP OverSubscribe=YES
 EOF
   export SLURM_CONF="$dir/slurm.conf"
-  slurmctld -i || die "slurmctld did not start: $(tail -5 "$dir/slurmctld.log" 2>/dev/null)"
-  slurmd -N "$node" || die "slurmd did not start: $(tail -5 "$dir/slurmd.log" 2>/dev/null)"
-  wait_for 30 "the node" sh -c "sinfo -h -N -o %t | grep -Eq '^(idle|mix|alloc)'" ||
-    die "the node did not become idle: $(sinfo -N 2>&1 | tail -2); slurmd.log: $(tail -3 "$dir/slurmd.log")"
+  step "slurmctld on port $ctld_port"
+  slurmctld -i </dev/null >>"$dir/up.log" 2>&1 || die "slurmctld did not start: $(tail -n 5 "$dir/slurmctld.log" 2>/dev/null)"
+  step "slurmd on port $slurmd_port"
+  slurmd -N "$node" </dev/null >>"$dir/up.log" 2>&1 || die "slurmd did not start: $(tail -n 5 "$dir/slurmd.log" 2>/dev/null)"
+  step "waiting for the node"
+  wait_for 30 sh -c "sinfo -h -N -o %t | grep -Eq '^(idle|mix|alloc)'" ||
+    die "the node did not become idle within 30 s: $(timeout 5 sinfo -N 2>&1 | tail -n 2); slurmctld.log: $(tail -n 3 "$dir/slurmctld.log"); slurmd.log: $(tail -n 3 "$dir/slurmd.log")"
+  step "ready"
   trap - EXIT
   echo "export SLURM_CONF=$dir/slurm.conf"
 }

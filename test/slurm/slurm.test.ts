@@ -5,7 +5,7 @@
 // none, MPICH's ranks each come up as a singleton of size 1): the harness test pins that down.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -36,7 +36,14 @@ before(() => {
     encoding: 'utf8',
     timeout: 90_000,
   });
-  if (r.status !== 0) throw new Error(`Slurm did not start: ${r.stderr}${r.stdout}`);
+  if (r.status !== 0) {
+    const log = existsSync(join(state, 'up.log'))
+      ? readFileSync(join(state, 'up.log'), 'utf8')
+      : '(no up.log)';
+    throw new Error(
+      `Slurm did not start (slurm.sh up: ${r.status ?? r.signal}${r.error ? `, ${r.error.message}` : ''}): ${r.stderr}${r.stdout}\n--- up.log\n${log}`,
+    );
+  }
   const conf = /SLURM_CONF=(\S+)/.exec(r.stdout)?.[1];
   assert.ok(conf !== undefined, `slurm.sh up printed no SLURM_CONF: ${r.stdout}`);
   slurmEnv = { SLURM_CONF: conf };
