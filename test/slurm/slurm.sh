@@ -39,8 +39,9 @@ free_port() {
 # environment, munged from its --pid-file argument. Empty for any other process.
 home_of() {
   local pid=$1 conf
-  conf=$({ tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | sed -n 's/^SLURM_CONF=\(.*\)\/slurm\.conf$/\1/p')
-  [ -n "$conf" ] || conf=$({ tr '\0' '\n' <"/proc/$pid/cmdline"; } 2>/dev/null | sed -n 's/^--pid-file=\(.*\)\/munged\.pid$/\1/p')
+  # The process may be gone or a zombie by now (its /proc files unreadable): then it is nobody's.
+  conf=$({ tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | sed -n 's/^SLURM_CONF=\(.*\)\/slurm\.conf$/\1/p') || true
+  [ -n "$conf" ] || conf=$({ tr '\0' '\n' <"/proc/$pid/cmdline"; } 2>/dev/null | sed -n 's/^--pid-file=\(.*\)\/munged\.pid$/\1/p') || true
   printf '%s' "$conf"
 }
 
@@ -63,7 +64,7 @@ daemons_of() { # daemons_of MATCH: MATCH is a folder, or "orphans" for folders w
     if [ "$1" = orphans ]; then
       if [ -e "$home" ]; then
         [ -f "$home/owner" ] || continue # a folder slurm.sh did not make: not ours
-        owner=$(cat "$home/owner")
+        owner=$(cat "$home/owner" 2>/dev/null) || continue
         kill -0 "$owner" 2>/dev/null && continue # its owner still runs
       else
         [[ $home == */mpiscope-slurm-* ]] || continue # folder gone: ours only by the tests' naming
@@ -166,6 +167,11 @@ EOF
   export SLURM_CONF="$dir/slurm.conf"
   step "slurmctld on port $ctld_port"
   slurmctld -i </dev/null >>"$dir/up.log" 2>&1 || die "slurmctld did not start: $(tail -n 5 "$dir/slurmctld.log" 2>/dev/null)"
+  # slurmd registers with the controller as it starts: start it once the controller answers, so that the
+  # registration does not depend on how slurmd retries against a controller still starting.
+  step "waiting for slurmctld"
+  wait_for 30 sh -c "scontrol ping | grep -q UP" ||
+    die "slurmctld does not answer within 30 s: $(tail -n 5 "$dir/slurmctld.log")"
   step "slurmd on port $slurmd_port"
   slurmd -N "$node" </dev/null >>"$dir/up.log" 2>&1 || die "slurmd did not start: $(tail -n 5 "$dir/slurmd.log" 2>/dev/null)"
   step "waiting for the node"
