@@ -11,6 +11,8 @@ interface RankProgress {
   ended: boolean;
   /** An MPI call of this rank arrived (its hello alone says only that the process started). */
   called: boolean;
+  /** The rank's own END record arrived (finalized, exited, crashed), not only a closed connection. */
+  said: boolean;
   lastSeq: number;
   lastTime: number;
   /** This rank's return addresses → module and offset (ASLR gives every process its own addresses). */
@@ -45,6 +47,7 @@ export class Analysis {
         decoder: createFrameDecoder(rank),
         ended: false,
         called: false,
+        said: false,
         lastSeq: 0,
         lastTime: 0,
         sites: new Map(),
@@ -82,7 +85,7 @@ export class Analysis {
           address: e.address,
           ...(r.foreign.has(e.module) ? { byRank: rank } : {}),
         });
-      if (e.type === 'end') r.ended = true;
+      if (e.type === 'end') r.ended = r.said = true;
       if (e.type === 'enter') r.called = true;
       this.engine.push(e);
     }
@@ -144,6 +147,11 @@ export class Analysis {
   /** True once any MPI call of the rank arrived. */
   called(rank: number): boolean {
     return this.ranks.get(rank)?.called ?? false;
+  }
+
+  /** True when the rank itself said how it ended (an END record); a dropped connection does not. */
+  saidEnd(rank: number): boolean {
+    return this.ranks.get(rank)?.said ?? false;
   }
 
   ended(rank: number): boolean {

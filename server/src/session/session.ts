@@ -454,10 +454,14 @@ export class Session {
     };
   }
 
-  /** Ranks not ended none of whose MPI calls has arrived: not connected, or calls not intercepted. */
+  /**
+   * Ranks none of whose MPI calls has arrived and that did not say they ended: not connected, connected
+   * but their calls not intercepted, or their connection dropped before any call (the process may well
+   * run on, unobserved).
+   */
   private unobserved(analysis: Analysis): number[] {
     const out: number[] = [];
-    for (let r = 0; r < this.options.np; r++) if (!analysis.called(r) && !analysis.ended(r)) out.push(r);
+    for (let r = 0; r < this.options.np; r++) if (!analysis.called(r) && !analysis.saidEnd(r)) out.push(r);
     return out;
   }
 
