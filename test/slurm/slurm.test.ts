@@ -1,6 +1,7 @@
 // The slurm tier: a real single-node Slurm from Debian (munge, slurmctld, slurmd), started by slurm.sh in
 // a folder of its own, and corpus programs run by `mpiscope run` under srun: with `--launcher srun` (srun
-// makes its own allocation) and inside an allocation (salloc), where mpiscope must find srun by itself.
+// makes its own allocation), inside an allocation (salloc), where mpiscope must find srun by itself, and in
+// a batch job (sbatch).
 // Debian's Open MPI 4.1 starts under srun only with --mpi=pmix, MPICH 4.0 only with --mpi=pmi2 (with
 // none, MPICH's ranks each come up as a singleton of size 1): the harness test pins that down.
 import assert from 'node:assert/strict';
@@ -166,6 +167,40 @@ for (const flavor of installedFlavors()) {
         `findings${context(ran)}`,
       );
       assert.equal(ran.code, 1, `exit status${context(ran)}`);
+    });
+
+    test('in a batch job (sbatch --wait), mpiscope run reports and its exit status is the job’s', async () => {
+      const source = corpus('type-mismatch-int-float.c');
+      const header = parseCorpusHeader(readFileSync(source, 'utf8'), source);
+      const app = exe(source);
+      const json = join(work, `${flavor}-sbatch.json`);
+      const output = join(work, `${flavor}-sbatch.out`);
+      const script = join(work, `${flavor}-job.sh`);
+      writeFileSync(
+        script,
+        [
+          '#!/bin/sh',
+          `#SBATCH --ntasks=${header.ranks}`,
+          `#SBATCH --output=${output}`,
+          `exec "${process.execPath}" "${cliPath}" run --json "${json}" -np ${header.ranks} -- "${app}"`,
+          '',
+        ].join('\n'),
+      );
+      const ran = await runCommand(['sbatch', '--wait', script], {
+        env: slurmEnv,
+        cwd: work,
+        timeoutMs: 90_000,
+      });
+      const out = existsSync(output) ? readFileSync(output, 'utf8') : '(no job output)';
+      const all = `${context(ran)}\n--- job output\n${out}`;
+      assert.notEqual(ran.code, null, `sbatch --wait did not finish${all}`);
+      assert.deepEqual(
+        findingKeys(readReport(json), source),
+        header.expect.map((e) => findingKey(e.kind, e.lines)).sort(),
+        `findings${all}`,
+      );
+      assert.match(out, /type-mismatch/, `the report is in the job's output${all}`);
+      assert.equal(ran.code, 1, `sbatch --wait exits with the job's status, mpiscope's 1${all}`);
     });
   });
 }
