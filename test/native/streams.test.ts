@@ -7,6 +7,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { Session } from '../../server/src/session/session';
 import { compileMpi, installedFlavors, processesMatching, repoRoot } from '../lib/mpiscope-cli';
 
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-streams-'));
@@ -148,6 +149,21 @@ for (const flavor of installedFlavors()) {
       assert.equal(under.code, 0, under.stderr);
       assert.match(ranks(plain)[0] ?? '', /^rank 0 sum \d+ n 5000$/);
       assert.deepEqual(ranks(under), ranks(plain));
+    });
+
+    test('a stdin file (the launch configuration\'s "stdin") reaches rank 0 through the session', async () => {
+      const app = exe('stdin-sum');
+      const input = join(work, 'input-session');
+      writeFileSync(input, 'forty-two bytes of input for rank zero....\n');
+      const session = new Session({ program: app, args: [], np: 2, cwd: work, stdin: input });
+      let out = '';
+      session.on('output', (text, stream) => {
+        if (stream === 'stdout') out += text;
+      });
+      const result = await session.run();
+      assert.equal(result.outcome, 'completed');
+      assert.match(out, /^rank 0 sum \d+ n 43$/m);
+      assert.match(out, /^rank 1 sum \d+ n 0$/m);
     });
 
     test("the job's stdout is byte for byte what the launcher alone prints", async () => {

@@ -6,8 +6,20 @@ import type { RankSite } from './held-ack';
 import { sameModuleHere, type RemoteModule } from './module-identity';
 import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver';
 
+/** Finding kinds about how ranks interact, which a rank whose calls never arrived makes meaningless. */
+const NEEDS_EVERY_RANK: ReadonlySet<string> = new Set([
+  'unmatched-message',
+  'potential-deadlock',
+  'message-race',
+  'collective-mismatch',
+  'type-mismatch',
+  'count-mismatch',
+]);
+
 interface RankProgress {
   readonly decoder: FrameDecoder;
+  /** The rank's hello arrived (else this progress only records that the rank is over). */
+  hello: boolean;
   ended: boolean;
   /** An MPI call of this rank arrived (its hello alone says only that the process started). */
   called: boolean;
@@ -42,26 +54,55 @@ export class Analysis {
 
   /** A rank said hello: from now on its frames are decoded. */
   open(rank: number): void {
-    if (!this.ranks.has(rank)) {
-      this.ranks.set(rank, {
-        decoder: createFrameDecoder(rank),
-        ended: false,
-        called: false,
-        said: false,
-        lastSeq: 0,
-        lastTime: 0,
-        sites: new Map(),
-        foreign: new Set(),
-      });
-    }
+    this.progress(rank).hello = true;
   }
 
+  private progress(rank: number): RankProgress {
+    let r = this.ranks.get(rank);
+    if (r === undefined) {
+      this.ranks.set(
+        rank,
+        (r = {
+          decoder: createFrameDecoder(rank),
+          hello: false,
+          ended: false,
+          called: false,
+          said: false,
+          lastSeq: 0,
+          lastTime: 0,
+          sites: new Map(),
+          foreign: new Set(),
+        }),
+      );
+    }
+    return r;
+  }
+
+  /** The rank said hello (a rank closed without ever connecting has progress, but no hello). */
   connected(rank: number): boolean {
-    return this.ranks.has(rank);
+    return this.ranks.get(rank)?.hello === true;
   }
 
   get connectedCount(): number {
-    return this.ranks.size;
+    let n = 0;
+    for (const r of this.ranks.values()) if (r.hello) n++;
+    return n;
+  }
+
+  /** Ranks none of whose MPI calls arrived (never connected, or calls not intercepted). */
+  silentRanks(): number[] {
+    return Array.from({ length: this.size }, (_, r) => r).filter((r) => !this.called(r));
+  }
+
+  /**
+   * End-of-run findings that stay true when some ranks were not observed. A message to an unobserved rank
+   * may well have been received there, and whether sends could deadlock or receives race depends on every
+   * rank: those checks are dropped (the session says that the findings do not cover those ranks). What an
+   * observed rank did on its own (leaks, invalid arguments, request misuse, call order, buffers) stands.
+   */
+  observedFindings(found: readonly EngineFinding[]): EngineFinding[] {
+    if (this.silentRanks().length === 0) return [...found];
+    return found.filter((f) => !NEEDS_EVERY_RANK.has(f.kind));
   }
 
   /**
@@ -97,8 +138,7 @@ export class Analysis {
    * ends as 'disconnected', so the engine knows it will never act again.
    */
   close(rank: number): void {
-    this.open(rank);
-    const r = this.ranks.get(rank) as RankProgress;
+    const r = this.progress(rank);
     if (r.ended) return;
     r.ended = true;
     const end: RankEvent = {

@@ -105,7 +105,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
     }
   }
   analysis.closeAll();
-  if (!killed) raw.push(...analysis.engine.finish());
+  if (!killed) raw.push(...analysis.observedFindings(analysis.engine.finish()));
   else {
     analysis.engine.releaseHeld();
     raw.push(...analysis.engine.takeFindings());

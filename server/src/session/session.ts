@@ -396,7 +396,7 @@ export class Session {
     const killed = this.outcome !== undefined;
     analysis.closeAll();
     // After we ended the job, end-of-run checks would only describe the kill (no finalize, pending messages).
-    if (!killed) this.collect(analysis.engine.finish());
+    if (!killed) this.collect(analysis.observedFindings(analysis.engine.finish()));
     else {
       analysis.engine.takeFindings();
       // Held per-rank findings (thread-level call-order) were made before the end: they are real.
@@ -500,7 +500,7 @@ export class Session {
     exitCode: number | null,
     killed: boolean,
   ): void {
-    const silent = Array.from({ length: this.options.np }, (_, r) => r).filter((r) => !analysis.called(r));
+    const silent = analysis.silentRanks();
     if (silent.length === 0) return;
     const launcher = basename(plan.mpirun);
     const job = killed
@@ -523,7 +523,7 @@ export class Session {
       throw new UsageError(`could not observe this job (${job}): ${this.silentWhy(analysis, silent)}`);
     this.emit(
       'output',
-      `mpiscope: the findings do not cover ${ranksText(silent)}: ${this.silentWhy(analysis, silent)}\n`,
+      `mpiscope: the findings do not cover ${ranksText(silent)} (and checks that need every rank, such as messages never received, were skipped): ${this.silentWhy(analysis, silent)}\n`,
       'stderr',
       undefined,
     );
