@@ -3,11 +3,8 @@ import { test } from 'node:test';
 import { jobCommand, type JobCommandInput, type LauncherSyntax } from './job-command';
 import type { MpiFlavor } from './mpi-flavor';
 
-const rankEnv = {
-  MPISCOPE_URL: 'ws://198.18.0.1:4000/',
-  MPISCOPE_TOKEN: 'abc',
-  LD_PRELOAD: '/s/libmpiscope.so',
-};
+const rankEnv = { MPISCOPE_URL: 'ws://198.18.0.1:4000/', LD_PRELOAD: '/s/libmpiscope.so' };
+const secretEnv = { MPISCOPE_TOKEN: 'abc' };
 
 function input(
   syntax: LauncherSyntax,
@@ -23,6 +20,7 @@ function input(
     program: '/p/app',
     args: ['-x', 'in'],
     rankEnv,
+    secretEnv,
     isRoot: false,
     ...more,
   };
@@ -46,16 +44,18 @@ test('Open MPI: -x for every rank variable, --host, --hostfile, the TCP subnet, 
     '-x',
     'MPISCOPE_URL=ws://198.18.0.1:4000/',
     '-x',
-    'MPISCOPE_TOKEN=abc',
-    '-x',
     'LD_PRELOAD=/s/libmpiscope.so',
+    '-x',
+    'MPISCOPE_TOKEN',
     '-np',
     '4',
     '/p/app',
     '-x',
     'in',
   ]);
-  assert.deepEqual(c.env, {});
+  // The token is never on the command line (ps shows it to every user): mpirun forwards it from its environment.
+  assert.deepEqual(c.env, { MPISCOPE_TOKEN: 'abc' });
+  assert.ok(!c.args.some((a) => a.includes('abc')));
   const f = jobCommand(input('openmpi', 'openmpi', { hostfile: '/h/file' })).args;
   assert.deepEqual(f.slice(0, 3), ['--oversubscribe', '--hostfile', '/h/file']);
 });
@@ -81,9 +81,6 @@ test('Hydra (MPICH mpiexec): -genv NAME VALUE, -hosts, -f', () => {
     'MPISCOPE_URL',
     'ws://198.18.0.1:4000/',
     '-genv',
-    'MPISCOPE_TOKEN',
-    'abc',
-    '-genv',
     'LD_PRELOAD',
     '/s/libmpiscope.so',
     '-np',
@@ -93,6 +90,14 @@ test('Hydra (MPICH mpiexec): -genv NAME VALUE, -hosts, -f', () => {
     'in',
   ]);
   assert.deepEqual(jobCommand(input('hydra', 'mpich', { hostfile: 'hf' })).args.slice(0, 2), ['-f', 'hf']);
+  assert.deepEqual(jobCommand(input('hydra', 'mpich')).env, { MPISCOPE_TOKEN: 'abc' });
+  // The user turned Hydra's forwarding of the environment off: the token must be named.
+  const none = jobCommand(input('hydra', 'mpich', { mpirunPrefixArgs: ['-genvnone'] })).args;
+  assert.deepEqual(none.slice(none.indexOf('MPISCOPE_TOKEN') - 1, none.indexOf('MPISCOPE_TOKEN') + 2), [
+    '-genv',
+    'MPISCOPE_TOKEN',
+    'abc',
+  ]);
 });
 
 test('srun: the MPI plugin of each MPI, stdin to task 0, -n, hosts as --nodelist, the shim on --export only', () => {
@@ -113,7 +118,7 @@ test('srun: the MPI plugin of each MPI, stdin to task 0, -n, hosts as --nodelist
       'in',
     ]);
     // The other variables reach the tasks through srun's environment (exported by --export=ALL).
-    assert.deepEqual(c.env, { MPISCOPE_URL: 'ws://198.18.0.1:4000/', MPISCOPE_TOKEN: 'abc' });
+    assert.deepEqual(c.env, { MPISCOPE_TOKEN: 'abc', MPISCOPE_URL: 'ws://198.18.0.1:4000/' });
   }
   const own = jobCommand(
     input('srun', 'mpich', { mpirunPrefixArgs: ['--mpi=pmix', '-i', 'all'], hosts: ['x:2', 'y'] }),

@@ -17,8 +17,14 @@ export interface JobCommandInput {
   readonly np: number;
   readonly program: string;
   readonly args: readonly string[];
-  /** Variables every rank must see (MPISCOPE_URL, MPISCOPE_TOKEN, LD_PRELOAD). */
+  /** Variables every rank must see (MPISCOPE_URL, LD_PRELOAD). */
   readonly rankEnv: Readonly<Record<string, string>>;
+  /**
+   * Variables every rank must see whose values must not be on a command line, where any user of the
+   * machine can read them (ps): the session token. They go in the launcher's environment and are named
+   * for forwarding (Open MPI `-x NAME`; Hydra and srun forward the environment by default).
+   */
+  readonly secretEnv?: Readonly<Record<string, string>>;
   readonly isRoot: boolean;
   /** --host a,b (each may carry :slots). */
   readonly hosts?: readonly string[];
@@ -53,7 +59,8 @@ function mentions(args: readonly string[], pattern: RegExp): boolean {
 export function jobCommand(input: JobCommandInput): JobCommand {
   const user = [...input.mpirunPrefixArgs, ...input.mpirunArgs];
   const out = [...input.mpirunPrefixArgs];
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { ...input.secretEnv };
+  const secrets = Object.keys(input.secretEnv ?? {});
   const hosts = input.hosts ?? [];
   switch (input.syntax) {
     case 'openmpi': {
@@ -69,12 +76,17 @@ export function jobCommand(input: JobCommandInput): JobCommand {
           out.push('--mca', 'oob_tcp_if_include', input.tcpSubnet);
       }
       for (const [k, v] of Object.entries(input.rankEnv)) out.push('-x', `${k}=${v}`);
+      for (const k of secrets) out.push('-x', k);
       break;
     }
     case 'hydra':
       if (hosts.length > 0) out.push('-hosts', hosts.join(','));
       if (input.hostfile !== undefined) out.push('-f', input.hostfile);
       for (const [k, v] of Object.entries(input.rankEnv)) out.push('-genv', k, v);
+      // Hydra passes its whole environment by default; when the user turned that off, the secret must be
+      // named (its value then shows on the command line, which is the user's choice).
+      if (mentions(user, /^-genv(none|list)$/))
+        for (const k of secrets) out.push('-genv', k, input.secretEnv?.[k] ?? '');
       break;
     case 'srun': {
       if (!mentions(user, /^--mpi(=|$)/)) out.push(`--mpi=${SRUN_MPI_PLUGIN[input.flavor]}`);

@@ -323,12 +323,12 @@ export class Session {
       args: o.args,
       rankEnv: {
         MPISCOPE_URL: server.url,
-        MPISCOPE_TOKEN: server.token,
         // The shim says hello from its constructor in this program only (not in processes a rank starts).
         MPISCOPE_PROGRAM: plan.program,
         LD_PRELOAD: shim,
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
       },
+      secretEnv: { MPISCOPE_TOKEN: server.token },
       isRoot: process.getuid?.() === 0,
     });
     const stdio = this.stdio(cwd);
