@@ -2,6 +2,8 @@
  * Events per second through the decoder and the engine, on a synthetic 8-rank halo exchange (Irecv, Isend,
  * Waitall, a collective every 100 steps): about 1M events. A benchmark, not a test: it prints numbers.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createEngine } from '../../server/src/engine/engine';
 import type { RankEvent } from '../../server/src/engine/types';
 import { RankDecoder } from '../../server/src/protocol/decoder';
@@ -56,6 +58,16 @@ const order: { rank: number; data: Uint8Array }[] = [];
 for (let i = 0; order.length < frames.length; i++)
   for (const list of perRank.values()) if (list[i]) order.push(list[i] as { rank: number; data: Uint8Array });
 
+// MPISCOPE_BENCH_PROFILE=FILE: a CPU profile of the measured part only (decode, push, finish), not of the
+// synthetic job's encoding above, for `node --cpu-prof`-style reading in DevTools or a script.
+const profileTo = process.env['MPISCOPE_BENCH_PROFILE'];
+const inspector = profileTo ? new Session() : undefined;
+if (inspector) {
+  inspector.connect();
+  inspector.post('Profiler.enable');
+  inspector.post('Profiler.start');
+}
+
 const decoders = Array.from({ length: RANKS }, (_, r) => new RankDecoder(r));
 let t0 = performance.now();
 const events: RankEvent[] = [];
@@ -70,6 +82,11 @@ t0 = performance.now();
 const findings = [...engine.takeFindings(), ...engine.finish()];
 const finishMs = performance.now() - t0;
 const engineMs = pushMs + finishMs;
+if (inspector && profileTo)
+  inspector.post('Profiler.stop', (err, res) => {
+    if (err === null) writeFileSync(profileTo, JSON.stringify(res.profile));
+    inspector.disconnect();
+  });
 
 const rate = (n: number, ms: number) => `${(((n / ms) * 1000) / 1e6).toFixed(2)}M/s`;
 for (const f of findings.slice(0, 3)) console.log(`unexpected: ${f.kind}: ${f.message}`);

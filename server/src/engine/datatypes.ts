@@ -17,6 +17,20 @@ export interface DtypeInfo {
   readonly handle: number;
   /** Name when the type is a basic type (one pair, repeat 1). */
   readonly name: string | undefined;
+  /**
+   * Facts about the signature computed once, when the DTYPE record arrives, so that comparing two
+   * messages' signatures does not walk them: see `signatureMismatch`.
+   */
+  readonly sig: SignatureFacts;
+}
+
+export interface SignatureFacts {
+  /** The type matches any signature: it is only MPI_PACKED, or only MPI_BYTE. */
+  readonly anything: boolean;
+  /** The one basic type (up to LP64 aliases) the type is made of, or -1 when it mixes types. */
+  readonly uniform: number;
+  /** Equal keys, equal signatures (the same runs of the same basic types). */
+  readonly key: string;
 }
 
 export const basicTypeNames: readonly string[] = api.basicTypes;
@@ -63,6 +77,7 @@ export class Datatypes {
         ? basicTypeNames[first[0]]
         : undefined;
     m.set(e.datatype, {
+      sig: signatureFacts(e.signature),
       size: e.size,
       extent: e.extent,
       trueLb: e.trueLb,
@@ -98,20 +113,31 @@ export function describeData(count: number, t: DtypeInfo | undefined): string {
 
 /** The one basic type (up to LP64 aliases) a datatype is made of, or undefined when it mixes types. */
 export function uniformBasic(t: DtypeInfo): number | undefined {
-  const [first] = t.signature;
-  if (first === undefined) return undefined;
-  const id = canonical[first[0]];
-  return t.signature.every(([b]) => canonical[b] === id) ? id : undefined;
+  return t.sig.uniform < 0 ? undefined : t.sig.uniform;
 }
 
 function onlyOf(sig: readonly (readonly [number, number])[], id: number): boolean {
   return sig.length > 0 && sig.every(([t]) => t === id);
 }
 
+export function signatureFacts(sig: readonly (readonly [number, number])[]): SignatureFacts {
+  const [first] = sig;
+  const id = first === undefined ? -1 : (canonical[first[0]] ?? -1);
+  return {
+    anything: onlyOf(sig, PACKED) || onlyOf(sig, BYTE),
+    uniform: id >= 0 && sig.every(([b]) => canonical[b] === id) ? id : -1,
+    key: sig.map(([b, n]) => `${b}x${n}`).join(','),
+  };
+}
+
 /**
  * Where the type signatures of `count` × a and `rcount` × b first differ, over the length of the shorter
  * one (the message fills a prefix of the receive), or undefined when they agree. MPI_PACKED matches
  * anything, and so (a common, tolerated practice) does a buffer of MPI_BYTE.
+ *
+ * Constant time for what almost every message is — both sides of one basic type, or of one committed
+ * type (the same signature) — whatever the counts; otherwise a walk over the two run-length signatures
+ * that advances by whole runs, so it stops at the first runs that differ.
  */
 export function signatureMismatch(
   a: DtypeInfo,
@@ -119,48 +145,61 @@ export function signatureMismatch(
   b: DtypeInfo,
   rcount: number,
 ): { at: number; sent: string; received: string } | undefined {
-  if (
-    onlyOf(a.signature, PACKED) ||
-    onlyOf(b.signature, PACKED) ||
-    onlyOf(a.signature, BYTE) ||
-    onlyOf(b.signature, BYTE)
-  )
-    return undefined;
-  const walker = (sig: readonly (readonly [number, number])[], reps: number) => {
-    let pair = 0;
-    let left = sig[0]?.[1] ?? 0;
-    let rep = 0;
+  if (a.sig.anything || b.sig.anything) return undefined;
+  const sa = a.signature;
+  const sb = b.signature;
+  if (count <= 0 || rcount <= 0 || sa.length === 0 || sb.length === 0) return undefined;
+  if (a.sig.uniform >= 0 && b.sig.uniform >= 0) {
+    if (a.sig.uniform === b.sig.uniform) return undefined;
     return {
-      done: () => rep >= reps || sig.length === 0,
-      type: () => sig[pair]?.[0] ?? -1,
-      left: () => left,
-      take(n: number): void {
-        left -= n;
-        while (left === 0 && rep < reps) {
-          pair++;
-          if (pair >= sig.length) {
-            pair = 0;
-            rep++;
-          }
-          left = sig[pair]?.[1] ?? 0;
-        }
-      },
+      at: 0,
+      sent: basicTypeNames[sa[0]?.[0] ?? -1] ?? '?',
+      received: basicTypeNames[sb[0]?.[0] ?? -1] ?? '?',
     };
-  };
-  const x = walker(a.signature, count);
-  const y = walker(b.signature, rcount);
+  }
+  // The shorter message is a prefix of repetitions of one signature: it matches itself.
+  if (a.sig.key === b.sig.key) return undefined;
+  // A uniform side is one run of all its elements; a mixed one repeats its runs `count` times.
+  let xp = 0;
+  let xr = 0;
+  const xReps = a.sig.uniform >= 0 ? 1 : count;
+  let xLeft = a.sig.uniform >= 0 ? elements(sa) * count : (sa[0]?.[1] ?? 0);
+  let yp = 0;
+  let yr = 0;
+  const yReps = b.sig.uniform >= 0 ? 1 : rcount;
+  let yLeft = b.sig.uniform >= 0 ? elements(sb) * rcount : (sb[0]?.[1] ?? 0);
   let at = 0;
-  // Bounded: a run-length step covers many elements, and a real mismatch shows within the first pairs.
-  for (let steps = 0; steps < 100000 && !x.done() && !y.done(); steps++) {
-    const tx = x.type();
-    const ty = y.type();
+  // Bounded: a step covers a whole run, and a real mismatch shows within the first runs.
+  for (let steps = 0; steps < 100000 && xr < xReps && yr < yReps; steps++) {
+    const tx = sa[xp]?.[0] ?? -1;
+    const ty = sb[yp]?.[0] ?? -1;
     if (canonical[tx] !== canonical[ty])
       return { at, sent: basicTypeNames[tx] ?? '?', received: basicTypeNames[ty] ?? '?' };
-    const n = Math.min(x.left(), y.left());
+    const n = Math.min(xLeft, yLeft);
     if (n <= 0) break;
     at += n;
-    x.take(n);
-    y.take(n);
+    xLeft -= n;
+    yLeft -= n;
+    while (xLeft === 0 && xr < xReps) {
+      if (++xp >= sa.length) {
+        xp = 0;
+        xr++;
+      }
+      xLeft = sa[xp]?.[1] ?? 0;
+    }
+    while (yLeft === 0 && yr < yReps) {
+      if (++yp >= sb.length) {
+        yp = 0;
+        yr++;
+      }
+      yLeft = sb[yp]?.[1] ?? 0;
+    }
   }
   return undefined;
+}
+
+function elements(sig: readonly (readonly [number, number])[]): number {
+  let n = 0;
+  for (const [, k] of sig) n += k;
+  return n;
 }

@@ -68,7 +68,7 @@ function sameLayout(a: Access, b: Access): boolean {
     x.extent === y.extent &&
     x.trueLb === y.trueLb &&
     x.trueExtent === y.trueExtent &&
-    JSON.stringify(x.signature) === JSON.stringify(y.signature)
+    x.sig.key === y.sig.key
   );
 }
 
