@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createEngine } from '../../server/src/engine/engine';
-import type { RankEvent } from '../../server/src/engine/types';
+import type { RankEvent } from '../../server/src/engine/model/types';
 import { RankDecoder } from '../../server/src/protocol/decoder';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
 import { Job } from '../../test/unit/engine-dsl';

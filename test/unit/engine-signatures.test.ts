@@ -2,7 +2,12 @@
 // (one basic type on both sides, one committed type on both sides) and for walks over mixed run lists.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { basicTypeNames, signatureFacts, signatureMismatch, type DtypeInfo } from '../../server/src/engine/datatypes';
+import {
+  basicTypeNames,
+  signatureFacts,
+  signatureMismatch,
+  type DtypeInfo,
+} from '../../server/src/engine/model/datatypes';
 
 const id = (name: string): number => {
   const i = basicTypeNames.indexOf(name);

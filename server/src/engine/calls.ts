@@ -2,15 +2,15 @@
  * Point-to-point and request bookkeeping: what each ENTER, EXIT and COMPLETE means for messages and
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
-import { checkOverlap, spanOf } from './buffer-overlap';
-import { checkStale, inputRequests, reissue, retire } from './stale-requests';
-import { checkThreadLevel, onInitEnter } from './thread-level';
-import { enterCollective } from './collectives';
-import { commRankOf, peerWorld } from './comms';
+import { checkOverlap, spanOf } from './point-to-point/buffer-overlap';
+import { checkStale, inputRequests, reissue, retire } from './point-to-point/stale-requests';
+import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
+import { enterCollective } from './collectives/collectives';
+import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
-import { argOf, list, num, paramName } from './fn-roles';
-import { nextOrder, type RecvOp, type SendOp } from './ops';
-import type { CallState, RankTrack, RequestInfo } from './rank-track';
+import { argOf, list, num, paramName } from './model/fn-roles';
+import { nextOrder, type RecvOp, type SendOp } from './model/ops';
+import type { CallState, RankTrack, RequestInfo } from './model/rank-track';
 import {
   ANY_SOURCE,
   ANY_TAG,
@@ -20,7 +20,7 @@ import {
   type EnterEvent,
   type Handle,
   type ExitEvent,
-} from './types';
+} from './model/types';
 
 /** Classes of the one-sided calls (rma.ts). */
 const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);

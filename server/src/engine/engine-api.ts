@@ -1,4 +1,4 @@
-import type { EngineFinding, RankEvent, RankState } from './types';
+import type { EngineFinding, RankEvent, RankState } from './model/types';
 
 /**
  * The engine as the session sees it. Pure: no clock, no I/O. The session feeds every decoded event in

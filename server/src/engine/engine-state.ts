@@ -1,19 +1,19 @@
 /** Everything the engine knows, shared by its handlers (one object, so the hot path does no lookups of its own). */
-import { CommRegistry } from './comms';
-import { Matcher } from './matching';
-import type { RecvOp, SendOp } from './ops';
-import { RankTrack } from './rank-track';
-import { Resources } from './resources';
-import { Datatypes } from './datatypes';
-import { Groups } from './groups';
-import { Replay } from './replay';
-import { BsendSpace } from './bsend-space';
-import { HeldFindings } from './held-findings';
-import { CallSites } from './call-sites';
-import { FreedSendReuse } from './freed-send-reuse';
-import { RmaTracker } from './rma';
-import { WindowRegistry } from './windows';
-import type { EngineFinding } from './types';
+import { CommRegistry } from './model/comms';
+import { Matcher } from './point-to-point/matching';
+import type { RecvOp, SendOp } from './model/ops';
+import { RankTrack } from './model/rank-track';
+import { Resources } from './lifecycle/resources';
+import { Datatypes } from './model/datatypes';
+import { Groups } from './model/groups';
+import { Replay } from './causal-order/replay';
+import { BsendSpace } from './point-to-point/bsend-space';
+import { HeldFindings } from './model/held-findings';
+import { CallSites } from './model/call-sites';
+import { FreedSendReuse } from './point-to-point/freed-send-reuse';
+import { RmaTracker } from './one-sided/rma';
+import { WindowRegistry } from './one-sided/windows';
+import type { EngineFinding } from './model/types';
 
 export interface EngineOptions {
   /** Number of ranks in the job (MPI_COMM_WORLD's size), when known before the first event. */

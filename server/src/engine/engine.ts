@@ -2,18 +2,18 @@
  * The engine: decoded events in, findings out. Pure (no clock, no I/O); see README.md for the model.
  */
 import { onComplete, onEnter, onExit } from './calls';
-import { checkOpenCollectives } from './collectives';
-import { deadlockFinding } from './deadlock-report';
+import { checkOpenCollectives } from './collectives/collectives';
+import { deadlockFinding } from './deadlock/deadlock-report';
 import type { Engine } from './engine-api';
 import { EngineState, type EngineOptions } from './engine-state';
-import { unmatchedFindings } from './unmatched';
-import type { EngineFinding, RankEvent, RankState } from './types';
-import { buildWaitGraph, isBlockingClass } from './wait-graph';
-import { describeOp } from './describe';
-import { installP2pChecks } from './p2p-checks';
-import { messageRaces } from './races';
-import { causalClocks } from './causal-clocks';
-import { shimFinding } from './shim-findings';
+import { unmatchedFindings } from './point-to-point/unmatched';
+import type { EngineFinding, RankEvent, RankState } from './model/types';
+import { buildWaitGraph, isBlockingClass } from './deadlock/wait-graph';
+import { describeOp } from './model/describe';
+import { installP2pChecks } from './point-to-point/p2p-checks';
+import { messageRaces } from './causal-order/races';
+import { causalClocks } from './causal-order/causal-clocks';
+import { shimFinding } from './lifecycle/shim-findings';
 
 export type { EngineOptions } from './engine-state';
 

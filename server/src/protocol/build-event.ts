@@ -2,7 +2,7 @@
  * Turns one whole call (its head fields and all its words) into a RankEvent, validating every field.
  * Returns a string (the reason) for a call that breaks the spec; the decoder wraps it in a DecodeError.
  */
-import type { ArgValue, EndHow, RankEvent } from '../engine/types';
+import type { ArgValue, EndHow, RankEvent } from '../engine/model/types';
 import { basicTypes, checks, KIND, layouts, ops } from './spec';
 
 export interface CallHead {

@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { Severity } from '../engine/types';
+import type { Severity } from '../engine/model/types';
 import type { Finding, Location } from '../session/session-api';
 import type { ReportInput } from './report-model';
 

@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine-api';
-import type { EngineFinding, RankEvent, RawLocation } from '../engine/types';
+import type { EngineFinding, RankEvent, RawLocation } from '../engine/model/types';
 import { createEngine, createFrameDecoder, type FrameDecoder } from './engine-port';
 import type { Finding, Location } from './session-api';
 import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver';

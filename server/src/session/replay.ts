@@ -1,4 +1,4 @@
-import type { EngineFinding } from '../engine/types';
+import type { EngineFinding } from '../engine/model/types';
 import { Analysis } from './analysis';
 import { noProgressFinding } from './hang-watch';
 import { parseHello } from './rank-server';

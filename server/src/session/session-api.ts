@@ -1,4 +1,4 @@
-import type { FindingKind, RankEvent, RankState, Severity } from '../engine/types';
+import type { FindingKind, RankEvent, RankState, Severity } from '../engine/model/types';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
 export interface Finding {

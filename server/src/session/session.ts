@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
-import type { EngineFinding, RankState } from '../engine/types';
+import type { EngineFinding, RankState } from '../engine/model/types';
 import { Analysis } from './analysis';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';

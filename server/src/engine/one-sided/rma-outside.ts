@@ -5,7 +5,7 @@
  * handler ends the job in that very call, and the shim sends the ENTER before forwarding it). After a fence the
  * epoch may have been closed by an MPI_MODE_NOSUCCEED fence, which the engine cannot tell: not judged.
  */
-import type { EngineFinding, EnterEvent, RawLocation } from './types';
+import type { EngineFinding, EnterEvent, RawLocation } from '../model/types';
 import type { WinInfo } from './windows';
 
 export class OutsideEpochs {

@@ -7,7 +7,7 @@
  * and is woken by the step that releases it, so the cost is linear in the steps (a round-robin over the
  * ranks costs a pass over every rank for each few steps of a tightly coupled run).
  */
-import type { P2pOp } from './ops';
+import type { P2pOp } from '../model/ops';
 import type { Replay, Step } from './replay';
 
 export interface CausalVisitor {

@@ -16,12 +16,12 @@
  * takes no space here (MPI refused it or sent it unbuffered). A send MPI failed takes no space after its call.
  * One finding per call site, with the first overflowing send of each rank there.
  */
-import type { CallSites } from './call-sites';
-import type { CausalClocks } from './causal-clocks';
+import type { CallSites } from '../model/call-sites';
+import type { CausalClocks } from '../causal-order/causal-clocks';
 import { PendingSpace } from './pending-space';
-import type { Replay } from './replay';
-import type { SendOp } from './ops';
-import type { BsendEvent, EngineFinding, EnterEvent, RawLocation } from './types';
+import type { Replay } from '../causal-order/replay';
+import type { SendOp } from '../model/ops';
+import type { BsendEvent, EngineFinding, EnterEvent, RawLocation } from '../model/types';
 
 /** A buffered send as it entered the buffer. */
 interface Buffered {

@@ -5,11 +5,11 @@
  * meet and a type has gaps (a column of a matrix, a resized element), the bytes each one touches decide,
  * from the type's layout (its blocks, from the shim). A type with gaps and no known layout decides nothing.
  */
-import type { DtypeInfo } from './datatypes';
-import { commonBytes } from './type-bytes';
-import type { EngineState } from './engine-state';
-import type { P2pOp } from './ops';
-import type { RankTrack } from './rank-track';
+import type { DtypeInfo } from '../model/datatypes';
+import { commonBytes } from '../model/type-bytes';
+import type { EngineState } from '../engine-state';
+import type { P2pOp } from '../model/ops';
+import type { RankTrack } from '../model/rank-track';
 
 /** [from, to) of count × type at buf; undefined when unknown, empty, MPI_IN_PLACE (-1) or NULL. */
 export function spanOf(

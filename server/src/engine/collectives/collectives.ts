@@ -3,11 +3,11 @@
  * collectives in the same order, so the n-th collective of one member meets the n-th of every other.
  * An instance lives until all members entered it; one whose members disagree stays (and is reported).
  */
-import { commRankOf, type CollInstance, type CommInfo } from './comms';
-import type { EngineState } from './engine-state';
-import { num } from './fn-roles';
+import { commRankOf, type CollInstance, type CommInfo } from '../model/comms';
+import type { EngineState } from '../engine-state';
+import { num } from '../model/fn-roles';
 import { checkCollectiveData } from './coll-checks';
-import type { EngineFinding, EnterEvent, RawLocation } from './types';
+import type { EngineFinding, EnterEvent, RawLocation } from '../model/types';
 
 export interface CollRef {
   readonly comm: CommInfo;

@@ -6,11 +6,11 @@
  * is described by its receive arguments. Intercommunicators are left alone (their blocks go to the remote
  * group), and so are instances of more than MAX_MEMBERS members (the check is quadratic).
  */
-import type { CollCall, CommInfo } from './comms';
-import { describeData, signatureMismatch, type DtypeInfo } from './datatypes';
-import type { EngineState } from './engine-state';
-import { list, num } from './fn-roles';
-import type { FindingKind, RawLocation } from './types';
+import type { CollCall, CommInfo } from '../model/comms';
+import { describeData, signatureMismatch, type DtypeInfo } from '../model/datatypes';
+import type { EngineState } from '../engine-state';
+import { list, num } from '../model/fn-roles';
+import type { FindingKind, RawLocation } from '../model/types';
 
 const MAX_MEMBERS = 256;
 const IN_PLACE = -1;

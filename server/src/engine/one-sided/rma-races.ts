@@ -3,7 +3,7 @@
  * Accesses are grouped by target and swept in byte order, so only accesses whose spans meet are compared.
  */
 import { bytesOf, conflicting, overlaps, verb, type Access, type Bytes } from './rma-conflict';
-import type { EngineFinding } from './types';
+import type { EngineFinding } from '../model/types';
 
 /** Pairs of accesses compared in one search: beyond, silence rather than a stalled analyzer. */
 const MAX_PAIRS = 2_000_000;

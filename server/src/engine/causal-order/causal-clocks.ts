@@ -7,7 +7,7 @@
  * (message races, buffered-send space, freed-send reuse, one-sided races).
  */
 import { runCausally } from './causal-order';
-import type { P2pOp, RecvOp } from './ops';
+import type { P2pOp, RecvOp } from '../model/ops';
 import type { Replay, Step } from './replay';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */

@@ -3,12 +3,12 @@
  * be the amounts the others expect (count-mismatch), with the same type signature (type-mismatch) and, for
  * reductions, the same op (collective-mismatch).
  */
-import type { CollCall, CollInstance, CommInfo } from './comms';
-import { describeData, opNames, signatureMismatch, type DtypeInfo } from './datatypes';
-import type { EngineState } from './engine-state';
+import type { CollCall, CollInstance, CommInfo } from '../model/comms';
+import { describeData, opNames, signatureMismatch, type DtypeInfo } from '../model/datatypes';
+import type { EngineState } from '../engine-state';
 import { checkPairs, type CollReport } from './coll-pairs';
-import { list, num } from './fn-roles';
-import type { FindingKind, RawLocation } from './types';
+import { list, num } from '../model/fn-roles';
+import type { FindingKind, RawLocation } from '../model/types';
 
 interface Side {
   readonly call: CollCall;

@@ -2,7 +2,7 @@
  * Datatypes and ops per rank, from the shim's DTYPE and OP records: sizes and type signatures (run-length
  * lists of basic types) for the type and count checks, predefined op ids for the reduction checks.
  */
-import api from '../../../native-shim/spec/mpi-api.json';
+import api from '../../../../native-shim/spec/mpi-api.json';
 import type { DatatypeEvent, OpEvent } from './types';
 
 export interface DtypeInfo {

@@ -3,12 +3,12 @@
  * site and receiver, pairing a lost message with the receive that probably meant it (same ranks and
  * communicator, different tag) so the user sees both ends.
  */
-import { describeOp, tagName } from './describe';
-import type { EngineState } from './engine-state';
-import type { RecvOp, SendOp } from './ops';
-import type { EngineFinding, RawLocation } from './types';
-import { ANY_SOURCE } from './types';
-import { simulateMatching } from './wait-graph';
+import { describeOp, tagName } from '../model/describe';
+import type { EngineState } from '../engine-state';
+import type { RecvOp, SendOp } from '../model/ops';
+import type { EngineFinding, RawLocation } from '../model/types';
+import { ANY_SOURCE } from '../model/types';
+import { simulateMatching } from '../deadlock/wait-graph';
 
 function pendingReceives(st: EngineState): RecvOp[] {
   const out: RecvOp[] = [];

@@ -5,9 +5,9 @@
  * whose layout is unknown is known only as a span: such an access is said to overlap another only when that is
  * certain (the same layout at the same place, or a contiguous access covering its whole span).
  */
-import { uniformBasic, type DtypeInfo } from './datatypes';
-import { commonBytes } from './type-bytes';
-import type { FunctionSpec } from './types';
+import { uniformBasic, type DtypeInfo } from '../model/datatypes';
+import { commonBytes } from '../model/type-bytes';
+import type { FunctionSpec } from '../model/types';
 import type { WinInfo } from './windows';
 
 /** put writes, get reads; acc is the accumulate family (atomic per basic element). */

@@ -3,11 +3,11 @@
  * waiting on a rank that ended) in order, then the ranks stuck only behind them, each with its blocking call
  * and what it waits for, and a sentence on what to change.
  */
-import { describeOp, doing, ranksName, tagName } from './describe';
-import type { RecvOp, SendOp } from './ops';
-import { peerWorld } from './comms';
-import type { EngineState } from './engine-state';
-import type { EngineFinding, RawLocation } from './types';
+import { describeOp, doing, ranksName, tagName } from '../model/describe';
+import type { RecvOp, SendOp } from '../model/ops';
+import { peerWorld } from '../model/comms';
+import type { EngineState } from '../engine-state';
+import type { EngineFinding, RawLocation } from '../model/types';
 import { holdingItems, type Blocked, type WaitGraph, type WaitItem } from './wait-graph';
 
 interface Node {

@@ -7,12 +7,12 @@
  * Ranks that run can act; finalized or ended ranks never can. Releasing is propagated to a fixpoint (the
  * AND-OR model): whoever is left blocked is deadlocked.
  */
-import type { CollRef } from './collectives';
-import { peersOf, peerWorld } from './comms';
-import type { EngineState } from './engine-state';
-import type { RecvOp, SendOp } from './ops';
-import type { RankTrack } from './rank-track';
-import { ANY_SOURCE, ANY_TAG } from './types';
+import type { CollRef } from '../collectives/collectives';
+import { peersOf, peerWorld } from '../model/comms';
+import type { EngineState } from '../engine-state';
+import type { RecvOp, SendOp } from '../model/ops';
+import type { RankTrack } from '../model/rank-track';
+import { ANY_SOURCE, ANY_TAG } from '../model/types';
 
 export type ItemWhat =
   | { readonly kind: 'send'; readonly op: SendOp }

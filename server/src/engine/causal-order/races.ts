@@ -3,12 +3,12 @@
  * because that other send was concurrent with the receive (not caused by it). Happened-before comes from
  * the run's vector clocks (causal-clocks.ts). Reported as the first race of each rank, as DESIGN.md asks.
  */
-import type { EngineFinding } from './types';
-import { describeOp } from './describe';
+import type { EngineFinding } from '../model/types';
+import { describeOp } from '../model/describe';
 import type { CausalClocks } from './causal-clocks';
-import type { RecvOp, SendOp } from './ops';
+import type { RecvOp, SendOp } from '../model/ops';
 import type { Replay } from './replay';
-import { ANY_SOURCE, ANY_TAG } from './types';
+import { ANY_SOURCE, ANY_TAG } from '../model/types';
 
 /**
  * How many of each sender's concurrent sends are looked at as rivals of a wildcard receive: the latest ones,

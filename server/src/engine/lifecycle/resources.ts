@@ -2,9 +2,9 @@
  * Handles a rank creates and must free before MPI_Finalize (communicators, datatypes, groups, ops, windows, attached
  * buffers; requests are in RankTrack), and the order of MPI_Init / MPI_Finalize. Reported at the end of the run.
  */
-import type { EngineState } from './engine-state';
-import { num, paramName } from './fn-roles';
-import type { EndHow, EngineFinding, EnterEvent, ExitEvent, FunctionSpec, RawLocation } from './types';
+import type { EngineState } from '../engine-state';
+import { num, paramName } from '../model/fn-roles';
+import type { EndHow, EngineFinding, EnterEvent, ExitEvent, FunctionSpec, RawLocation } from '../model/types';
 
 interface Created {
   readonly what: string;

@@ -2,10 +2,10 @@
  * Checks on every matched message: the receive buffer must hold it (count-mismatch, truncation) and the
  * type signatures must agree over the message (type-mismatch). One finding per pair of call sites.
  */
-import { describeData, signatureMismatch } from './datatypes';
-import { describeOp } from './describe';
-import type { EngineState } from './engine-state';
-import type { RecvOp, SendOp } from './ops';
+import { describeData, signatureMismatch } from '../model/datatypes';
+import { describeOp } from '../model/describe';
+import type { EngineState } from '../engine-state';
+import type { RecvOp, SendOp } from '../model/ops';
 
 export function installP2pChecks(st: EngineState): void {
   const seen = new Set<string>();

@@ -14,11 +14,11 @@
  * a message it never receives would be reported, but none of the MPI examples of MPI_Request_free does so. Writes by plain stores are the shim's send-buffer-modified, which
  * it cannot check for a freed request (the request is gone); they are not reported here.
  */
-import type { CallSites } from './call-sites';
-import { completedBefore, type CausalClocks } from './causal-clocks';
-import type { RecvOp, SendOp } from './ops';
-import type { Replay } from './replay';
-import type { EngineFinding, RawLocation } from './types';
+import type { CallSites } from '../model/call-sites';
+import { completedBefore, type CausalClocks } from '../causal-order/causal-clocks';
+import type { RecvOp, SendOp } from '../model/ops';
+import type { Replay } from '../causal-order/replay';
+import type { EngineFinding, RawLocation } from '../model/types';
 
 interface Reuse {
   readonly send: SendOp;

@@ -16,18 +16,18 @@
  * - The same origin: two conflicting accesses in one epoch with no flush of that target between them race
  *   (accumulates of one origin are ordered by MPI and never do).
  */
-import { commRankOf, peerWorld } from './comms';
-import { enterCollective } from './collectives';
-import { opNames } from './datatypes';
-import type { EngineState } from './engine-state';
-import { clocksAt } from './causal-clocks';
-import { num, paramName } from './fn-roles';
-import type { CallState } from './rank-track';
+import { commRankOf, peerWorld } from '../model/comms';
+import { enterCollective } from '../collectives/collectives';
+import { opNames } from '../model/datatypes';
+import type { EngineState } from '../engine-state';
+import { clocksAt } from '../causal-order/causal-clocks';
+import { num, paramName } from '../model/fn-roles';
+import type { CallState } from '../model/rank-track';
 import type { Access } from './rma-conflict';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
 import { raceFinding, racingPairs } from './rma-races';
-import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from './types';
+import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from '../model/types';
 import type { WinInfo } from './windows';
 
 /**

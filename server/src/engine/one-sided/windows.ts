@@ -5,8 +5,8 @@
  * displacement unit (the target's unit scales target_disp) and a communicator-like group of its own, on which
  * MPI_Win_fence and MPI_Win_free are sequenced as collectives.
  */
-import type { CommInfo, CommRegistry } from './comms';
-import type { Handle } from './types';
+import type { CommInfo, CommRegistry } from '../model/comms';
+import type { Handle } from '../model/types';
 
 export interface WinInfo {
   /** Small dense id. */

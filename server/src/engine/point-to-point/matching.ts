@@ -5,9 +5,9 @@
  * receive may complete before its send is seen; it then waits on the channel for that send.
  * Matched sends are dropped: memory holds only messages in flight.
  */
-import type { CommInfo } from './comms';
-import { Fifo } from './fifo';
-import type { RecvOp, SendOp } from './ops';
+import type { CommInfo } from '../model/comms';
+import { Fifo } from '../model/fifo';
+import type { RecvOp, SendOp } from '../model/ops';
 
 interface Channel {
   readonly comm: CommInfo;

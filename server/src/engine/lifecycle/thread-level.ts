@@ -14,10 +14,10 @@
  * on several ranks is one finding with a location per rank; so that a rank whose stream arrives late still
  * joins it, the findings are held until the end of the run (or a deadlock) instead of reported at once.
  */
-import type { EngineState } from './engine-state';
-import { num } from './fn-roles';
-import type { RankTrack } from './rank-track';
-import type { EnterEvent, RawLocation } from './types';
+import type { EngineState } from '../engine-state';
+import { num } from '../model/fn-roles';
+import type { RankTrack } from '../model/rank-track';
+import type { EnterEvent, RawLocation } from '../model/types';
 
 /** MPI_THREAD_SINGLE … MPI_THREAD_MULTIPLE: 0..3 in both Open MPI and MPICH (and in the hello's threadLevel). */
 const LEVEL_NAMES = [

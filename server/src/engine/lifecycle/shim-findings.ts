@@ -2,10 +2,10 @@
  * Findings the shim makes before a call reaches MPI (invalid arguments, modified send buffers). A collective
  * called with the same invalid argument on every rank is one finding, not one per rank.
  */
-import { commRankOf } from './comms';
-import type { EngineState } from './engine-state';
-import { num } from './fn-roles';
-import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from './types';
+import { commRankOf } from '../model/comms';
+import type { EngineState } from '../engine-state';
+import { num } from '../model/fn-roles';
+import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from '../model/types';
 
 /** Checks whose id is itself a finding kind (send-buffer-modified); the others are invalid arguments. */
 const OWN_KIND: ReadonlySet<string> = new Set(['send-buffer-modified']);

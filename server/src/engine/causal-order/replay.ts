@@ -5,10 +5,10 @@
  * If the replay gets stuck on such sends, the run completed only thanks to buffering.
  */
 import { runCausally } from './causal-order';
-import type { CommInfo } from './comms';
-import { describeOp } from './describe';
-import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from './types';
-import type { P2pOp, RecvOp, SendOp } from './ops';
+import type { CommInfo } from '../model/comms';
+import { describeOp } from '../model/describe';
+import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from '../model/types';
+import type { P2pOp, RecvOp, SendOp } from '../model/ops';
 
 export type Step =
   | { readonly k: 'post'; readonly op: P2pOp }

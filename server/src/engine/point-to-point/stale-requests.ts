@@ -8,10 +8,10 @@
  * blind spot: a request made by a function the shim does not intercept (MPI-IO's nonblocking calls, generalised
  * requests, request-based RMA) that reuses a retired handle looks stale too; mpi-api.json lists the others.
  */
-import type { EngineState } from './engine-state';
-import { list, num } from './fn-roles';
-import type { RankTrack } from './rank-track';
-import type { EnterEvent, Handle } from './types';
+import type { EngineState } from '../engine-state';
+import { list, num } from '../model/fn-roles';
+import type { RankTrack } from '../model/rank-track';
+import type { EnterEvent, Handle } from '../model/types';
 
 /** Retired handles kept per rank; MPI recycles handles, so this only bounds a pathological program. */
 const MAX_RETIRED = 65536;
