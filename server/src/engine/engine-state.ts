@@ -1,7 +1,10 @@
-/** Everything the engine knows, shared by its handlers (one object, so the hot path does no lookups of its own). */
+/**
+ * Everything the engine knows, shared by its handlers (one object, so the hot path does no lookups of its
+ * own). Only the root of the engine (engine.ts, calls.ts) sees this class; checks are given it through the
+ * narrower interfaces they declare (CheckContext in model/check-context.ts and its extensions).
+ */
 import { CommRegistry } from './model/comms';
-import { Matcher } from './point-to-point/matching';
-import type { RecvOp, SendOp } from './model/ops';
+import { Matcher, type MatchListener } from './point-to-point/matching';
 import { RankTrack } from './model/rank-track';
 import { Resources } from './lifecycle/resources';
 import { Datatypes } from './model/datatypes';
@@ -13,6 +16,7 @@ import { CallSites } from './model/call-sites';
 import { FreedSendReuse } from './point-to-point/freed-send-reuse';
 import { RmaTracker } from './one-sided/rma';
 import { WindowRegistry } from './one-sided/windows';
+import type { CheckContext } from './model/check-context';
 import type { EngineFinding } from './model/types';
 
 export interface EngineOptions {
@@ -20,9 +24,9 @@ export interface EngineOptions {
   readonly ranks?: number;
 }
 
-export type MatchHook = (send: SendOp, recv: RecvOp) => void;
+export type MatchHook = MatchListener;
 
-export class EngineState {
+export class EngineState implements CheckContext {
   readonly comms: CommRegistry;
   readonly matcher: Matcher;
   readonly tracks: RankTrack[] = [];
@@ -71,5 +75,18 @@ export class EngineState {
 
   report(f: EngineFinding): void {
     this.findings.push(f);
+  }
+
+  isPending(f: EngineFinding): boolean {
+    return this.findings.includes(f);
+  }
+
+  private readonly memories = new Map<string, unknown>();
+
+  memory<T>(check: string, make: () => T): T {
+    if (this.memories.has(check)) return this.memories.get(check) as T;
+    const m = make();
+    this.memories.set(check, m);
+    return m;
   }
 }

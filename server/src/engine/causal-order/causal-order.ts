@@ -8,7 +8,7 @@
  * ranks costs a pass over every rank for each few steps of a tightly coupled run).
  */
 import type { P2pOp } from '../model/ops';
-import type { Replay, Step } from './replay';
+import type { RecordedSteps, Step } from './steps';
 
 export interface CausalVisitor {
   /** A step runs; `index` is its position in its rank's list. */
@@ -24,7 +24,11 @@ export interface CausalEnd {
   readonly posted: ReadonlySet<P2pOp>;
 }
 
-export function runCausally(replay: Replay, synchronousSends: boolean, visit: CausalVisitor = {}): CausalEnd {
+export function runCausally(
+  replay: RecordedSteps,
+  synchronousSends: boolean,
+  visit: CausalVisitor = {},
+): CausalEnd {
   const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
   const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
   const posted = new Set<P2pOp>();

@@ -9,21 +9,14 @@ import type { CommInfo } from '../model/comms';
 import { describeOp } from '../model/describe';
 import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from '../model/types';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
+import type { RecordedSteps, Step } from './steps';
 
-export type Step =
-  | { readonly k: 'post'; readonly op: P2pOp }
-  | { readonly k: 'wait'; readonly op: P2pOp }
-  | { readonly k: 'coll'; readonly comm: CommInfo; readonly index: number }
-  /**
-   * A nonblocking collective started, and its request completed. They order nothing in the synchronous replay
-   * (a member may start it and wait for it much later); happened-before uses them (causal-clocks.ts).
-   */
-  | { readonly k: 'istart' | 'idone'; readonly comm: CommInfo; readonly index: number };
+export type { Step } from './steps';
 
 /** Beyond this many steps the replay is given up (memory stays bounded on long runs). */
 const MAX_STEPS = 2_000_000;
 
-export class Replay {
+export class Replay implements RecordedSteps {
   /** Each rank's steps in its call order (read by the race check too). */
   readonly steps = new Map<number, Step[]>();
   /** Send ↔ receive, as matched in the run. */

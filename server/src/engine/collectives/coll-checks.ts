@@ -5,7 +5,7 @@
  */
 import type { CollCall, CollInstance, CommInfo } from '../model/comms';
 import { describeData, opNames, signatureMismatch, type DtypeInfo } from '../model/datatypes';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import { checkPairs, type CollReport } from './coll-pairs';
 import { list, num } from '../model/fn-roles';
 import type { FindingKind, RawLocation } from '../model/types';
@@ -18,7 +18,7 @@ interface Side {
 
 const REDUCTIONS = new Set(['reduce', 'allreduce', 'scan', 'exscan', 'reduce_scatter_block']);
 
-function sideOf(st: EngineState, call: CollCall, count: string[], type: string[]): Side {
+function sideOf(st: CheckContext, call: CollCall, count: string[], type: string[]): Side {
   return {
     call,
     count: num(call.enter, 0, ...count),
@@ -39,7 +39,7 @@ function loc(s: Side, what: string): RawLocation {
   };
 }
 
-export function checkCollectiveData(st: EngineState, comm: CommInfo, inst: CollInstance): void {
+export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: CollInstance): void {
   const calls = inst.calls.filter((c): c is CollCall => c !== undefined);
   const first = calls[0];
   if (first === undefined) return;
@@ -135,7 +135,7 @@ function checkSameCounts(calls: readonly CollCall[], report: CollReport): void {
 
 /** Rooted gathers and scatters: what each member gives or takes against what the root expects for it. */
 function checkRootedCounts(
-  st: EngineState,
+  st: CheckContext,
   comm: CommInfo,
   calls: readonly CollCall[],
   coll: string,

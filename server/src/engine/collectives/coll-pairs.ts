@@ -8,7 +8,7 @@
  */
 import type { CollCall, CommInfo } from '../model/comms';
 import { describeData, signatureMismatch, type DtypeInfo } from '../model/datatypes';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import { list, num } from '../model/fn-roles';
 import type { FindingKind, RawLocation } from '../model/types';
 
@@ -24,12 +24,12 @@ interface Block {
 
 type BlockOf = (call: CollCall, peer: number) => Block;
 
-function typeOf(st: EngineState, call: CollCall, handle: number): DtypeInfo | undefined {
+function typeOf(st: CheckContext, call: CollCall, handle: number): DtypeInfo | undefined {
   return st.dtypes.type(call.rank, handle);
 }
 
 /** What member `call` receives from communicator rank `peer`. */
-function recvBlock(st: EngineState, coll: string): BlockOf {
+function recvBlock(st: CheckContext, coll: string): BlockOf {
   return (call, peer) => {
     const e = call.enter;
     if (coll === 'alltoallw')
@@ -41,7 +41,7 @@ function recvBlock(st: EngineState, coll: string): BlockOf {
 }
 
 /** What member `call` sends to communicator rank `peer`. */
-function sendBlock(st: EngineState, coll: string, self: (c: CollCall) => number): BlockOf {
+function sendBlock(st: CheckContext, coll: string, self: (c: CollCall) => number): BlockOf {
   const recv = recvBlock(st, coll);
   return (call, peer) => {
     const e = call.enter;
@@ -71,7 +71,7 @@ export type CollReport = (kind: FindingKind, message: string, locations: RawLoca
  * (count-mismatch first: a type comparison of blocks of different lengths says nothing more).
  */
 export function checkPairs(
-  st: EngineState,
+  st: CheckContext,
   comm: CommInfo,
   calls: readonly (CollCall | undefined)[],
   coll: string,
@@ -147,14 +147,14 @@ function pairsOf(
 }
 
 /** The root of a gather: what it expects from communicator rank `peer`. */
-function rootedGather(st: EngineState, root: CollCall, peer: number, coll: string): Block {
+function rootedGather(st: CheckContext, root: CollCall, peer: number, coll: string): Block {
   const e = root.enter;
   const count = coll === 'gatherv' ? (list(e, 'rcounts')[peer] ?? 0) : num(e, 0, 'rcount');
   return { count, dtype: typeOf(st, root, num(e, 0, 'rtype')) };
 }
 
 /** The root of a scatter: what it sends to communicator rank `peer`. */
-function rootedScatter(st: EngineState, root: CollCall, peer: number, coll: string): Block {
+function rootedScatter(st: CheckContext, root: CollCall, peer: number, coll: string): Block {
   const e = root.enter;
   const count = coll === 'scatterv' ? (list(e, 'scounts')[peer] ?? 0) : num(e, 0, 'scount');
   return { count, dtype: typeOf(st, root, num(e, 0, 'stype')) };

@@ -4,7 +4,7 @@
  * An instance lives until all members entered it; one whose members disagree stays (and is reported).
  */
 import { commRankOf, type CollInstance, type CommInfo } from '../model/comms';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import { checkCollectiveData } from './coll-checks';
 import type { EngineFinding, EnterEvent, RawLocation } from '../model/types';
@@ -14,7 +14,7 @@ export interface CollRef {
   readonly index: number;
 }
 
-export function enterCollective(st: EngineState, e: EnterEvent, comm: CommInfo): CollRef | undefined {
+export function enterCollective(st: CheckContext, e: EnterEvent, comm: CommInfo): CollRef | undefined {
   const me = commRankOf(comm, e.rank);
   if (me < 0) return undefined;
   const index = comm.entered[me] ?? 0;
@@ -67,7 +67,7 @@ function mismatchFinding(comm: CommInfo, inst: CollInstance): EngineFinding {
  * At the end of a run that did not finish (a rank aborted, often inside that very collective): the data
  * checks of the collectives some members never reached, over the members whose calls arrived.
  */
-export function checkOpenCollectives(st: EngineState): void {
+export function checkOpenCollectives(st: CheckContext): void {
   for (const comm of st.comms.all())
     for (const inst of comm.open.values())
       if (!inst.mismatched && inst.arrived >= 2) checkCollectiveData(st, comm, inst);

@@ -6,9 +6,14 @@
 import { describeOp, doing, ranksName, tagName } from '../model/describe';
 import type { RecvOp, SendOp } from '../model/ops';
 import { peerWorld } from '../model/comms';
-import type { EngineState } from '../engine-state';
 import type { EngineFinding, RawLocation } from '../model/types';
-import { holdingItems, type Blocked, type WaitGraph, type WaitItem } from './wait-graph';
+import {
+  holdingItems,
+  type Blocked,
+  type DeadlockContext,
+  type WaitGraph,
+  type WaitItem,
+} from './wait-graph';
 
 interface Node {
   readonly b: Blocked;
@@ -78,7 +83,7 @@ function cycleFrom(start: number, nodes: ReadonlyMap<number, Node>, comp: Readon
 }
 
 /** "ranks 2,3 which are in MPI_Reduce, rank 4 which is running" */
-function groupByDoing(st: EngineState, ranks: readonly number[]): string {
+function groupByDoing(st: DeadlockContext, ranks: readonly number[]): string {
   const groups = new Map<string, number[]>();
   for (const r of ranks) {
     const d = doing(st.tracks[r]);
@@ -93,13 +98,13 @@ function groupByDoing(st: EngineState, ranks: readonly number[]): string {
 }
 
 /** A message from the awaited peer that the receive cannot take (other tag or communicator): the likely bug. */
-function missedSend(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>): SendOp | undefined {
+function missedSend(st: DeadlockContext, r: RecvOp, inFlight: ReadonlySet<unknown>): SendOp | undefined {
   const src = peerWorld(r.comm, r.rank, r.source);
   for (const s of st.matcher.unmatchedTo(r.rank)) if (s.rank === src && !inFlight.has(s)) return s;
   return undefined;
 }
 
-function sentInstead(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>): string {
+function sentInstead(st: DeadlockContext, r: RecvOp, inFlight: ReadonlySet<unknown>): string {
   const s = missedSend(st, r, inFlight);
   if (s === undefined) return '';
   const where = s.comm === r.comm ? '' : ` on ${s.comm.name}`;
@@ -108,7 +113,7 @@ function sentInstead(st: EngineState, r: RecvOp, inFlight: ReadonlySet<unknown>)
 
 /** Advice for the first blocked receive whose peer sent it a message it cannot take. */
 function missAdvice(
-  st: EngineState,
+  st: DeadlockContext,
   nodes: readonly Node[],
   inFlight: ReadonlySet<unknown>,
 ): string | undefined {
@@ -126,7 +131,7 @@ function missAdvice(
 }
 
 function itemDetail(
-  st: EngineState,
+  st: DeadlockContext,
   item: WaitItem,
   canAct: readonly boolean[],
   inFlight: ReadonlySet<unknown>,
@@ -167,7 +172,7 @@ function itemDetail(
 }
 
 function locationOf(
-  st: EngineState,
+  st: DeadlockContext,
   node: Node,
   canAct: readonly boolean[],
   inFlight: ReadonlySet<unknown>,
@@ -197,7 +202,7 @@ function locationOf(
 }
 
 /** "rank 0 waits in MPI_Recv for rank 1" */
-function waitPhrase(st: EngineState, node: Node, to: number | undefined): string {
+function waitPhrase(st: DeadlockContext, node: Node, to: number | undefined): string {
   const call = node.b.track.cur?.enter.fn.name ?? 'MPI';
   if (to !== undefined) return `rank ${node.b.track.rank} waits in ${call} for rank ${to}`;
   const item = node.holding.find((it) => it.impossible) ?? node.holding[0];
@@ -210,7 +215,7 @@ function waitPhrase(st: EngineState, node: Node, to: number | undefined): string
   return `rank ${node.b.track.rank} waits in ${call} for rank ${gone ?? '?'}, ${doing(gone === undefined ? undefined : st.tracks[gone])}`;
 }
 
-function advice(st: EngineState, nodes: readonly Node[], inFlight: ReadonlySet<unknown>): string {
+function advice(st: DeadlockContext, nodes: readonly Node[], inFlight: ReadonlySet<unknown>): string {
   const kinds = new Set(nodes.flatMap((n) => n.holding.map((it) => it.what.kind)));
   if (nodes.some((n) => n.holding.some((it) => it.what.kind === 'coll' && it.what.mismatch.length > 0))) {
     return 'Every rank of a communicator must call the same collectives, with the same root, in the same order.';
@@ -238,7 +243,7 @@ function advice(st: EngineState, nodes: readonly Node[], inFlight: ReadonlySet<u
   return 'Change the order of these calls so that one of them can complete.';
 }
 
-export function deadlockFinding(st: EngineState, g: WaitGraph): EngineFinding | undefined {
+export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFinding | undefined {
   if (g.deadlocked.length === 0) return undefined;
   // A rank that aborted (MPI_Abort, or MPI's fatal error handler) takes the whole job down: whoever waits for
   // it is about to be killed by the launcher, not stuck. The abort's cause is the finding, not a deadlock.

@@ -9,10 +9,24 @@
  */
 import type { CollRef } from '../collectives/collectives';
 import { peersOf, peerWorld } from '../model/comms';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
+import type { RmaTracker } from '../one-sided/rma';
+import type { WindowRegistry } from '../one-sided/windows';
+import type { Matcher } from '../point-to-point/matching';
+import { simulateMatching } from '../point-to-point/simulate-matching';
 import type { RecvOp, SendOp } from '../model/ops';
 import type { RankTrack } from '../model/rank-track';
-import { ANY_SOURCE, ANY_TAG } from '../model/types';
+import { ANY_SOURCE } from '../model/types';
+
+/**
+ * What the deadlock analysis reads: the model, the unmatched sends (matcher), and which origins an
+ * MPI_Win_wait still waits for (the RMA tracker, over the windows).
+ */
+export interface DeadlockContext extends CheckContext {
+  readonly matcher: Matcher;
+  readonly rma: RmaTracker;
+  readonly windows: WindowRegistry;
+}
 
 export type ItemWhat =
   | { readonly kind: 'send'; readonly op: SendOp }
@@ -90,52 +104,8 @@ export function isBlockingClass(cls: string): boolean {
   return BLOCKING.has(cls);
 }
 
-function envelopeAccepts(r: RecvOp, s: SendOp): boolean {
-  return (
-    s.comm === r.comm &&
-    (r.source === ANY_SOURCE || s.srcCommRank === r.source) &&
-    (r.tag === ANY_TAG || s.tag === r.tag)
-  );
-}
-
-/**
- * Pairs pending receives with unmatched sends as the library would (each receive, in posting order, takes
- * the oldest send its envelope accepts): those pairs will complete without anyone else acting.
- */
-export function simulateMatching(st: EngineState): Set<SendOp | RecvOp> {
-  const will = new Set<SendOp | RecvOp>();
-  const sendsTo = new Map<number, SendOp[]>();
-  for (const s of st.matcher.unmatched()) {
-    let l = sendsTo.get(s.dest);
-    if (l === undefined) sendsTo.set(s.dest, (l = []));
-    l.push(s);
-  }
-  for (const l of sendsTo.values()) l.sort((a, b) => a.order - b.order);
-  for (const t of st.tracks) {
-    const sends = sendsTo.get(t.rank);
-    if (sends === undefined) continue;
-    const recvs: RecvOp[] = [];
-    const probes: RecvOp[] = [];
-    const cur = t.inCall ? t.cur?.recv : undefined;
-    if (cur !== undefined && !cur.done) (cur.kind === 'probe' ? probes : recvs).push(cur);
-    for (const req of [...t.requests.values(), ...t.orphans]) {
-      if (req.active && req.op?.kind === 'recv' && !req.op.done) recvs.push(req.op);
-    }
-    recvs.sort((a, b) => a.order - b.order);
-    for (const r of recvs) {
-      const s = sends.find((x) => !will.has(x) && envelopeAccepts(r, x));
-      if (s !== undefined) {
-        will.add(s);
-        will.add(r);
-      }
-    }
-    for (const p of probes) if (sends.some((x) => !will.has(x) && envelopeAccepts(p, x))) will.add(p);
-  }
-  return will;
-}
-
 function itemsOf(
-  st: EngineState,
+  st: DeadlockContext,
   t: RankTrack,
   will: Set<SendOp | RecvOp>,
 ): { items: WaitItem[]; any: boolean } | undefined {
@@ -264,7 +234,7 @@ function itemsOf(
   return { items, any: false };
 }
 
-export function buildWaitGraph(st: EngineState): WaitGraph {
+export function buildWaitGraph(st: DeadlockContext): WaitGraph {
   const will = simulateMatching(st);
   const n = st.tracks.length;
   const canAct: boolean[] = new Array<boolean>(n).fill(false);

@@ -2,7 +2,7 @@
  * Handles a rank creates and must free before MPI_Finalize (communicators, datatypes, groups, ops, windows, attached
  * buffers; requests are in RankTrack), and the order of MPI_Init / MPI_Finalize. Reported at the end of the run.
  */
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import { num, paramName } from '../model/fn-roles';
 import type { EndHow, EngineFinding, EnterEvent, ExitEvent, FunctionSpec, RawLocation } from '../model/types';
 
@@ -98,7 +98,7 @@ export class Resources {
   }
 
   /** Null handles of predefined objects may be announced with values that look like created ones; drop frees of unknown handles. */
-  leaks(st: EngineState): EngineFinding[] {
+  leaks(st: CheckContext): EngineFinding[] {
     const groups = new Map<string, RawLocation[]>();
     const add = (key: string, loc: RawLocation) => groups.set(key, [...(groups.get(key) ?? []), loc]);
     for (const t of st.tracks) {
@@ -145,7 +145,7 @@ export class Resources {
   }
 
   /** Calls outside MPI_Init..MPI_Finalize, and ranks that returned from main without MPI_Finalize (at their MPI_Init). */
-  callOrder(st: EngineState): EngineFinding[] {
+  callOrder(st: CheckContext): EngineFinding[] {
     const out: EngineFinding[] = [];
     for (const [key, unsorted] of this.outside) {
       const locations = [...unsorted].sort((a, b) => a.rank - b.rank);

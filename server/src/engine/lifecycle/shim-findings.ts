@@ -3,7 +3,7 @@
  * called with the same invalid argument on every rank is one finding, not one per rank.
  */
 import { commRankOf } from '../model/comms';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from '../model/types';
 
@@ -27,9 +27,8 @@ function specificMessage(e: ShimFindingEvent): { message: string; detail: string
 }
 
 type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
-const merged = new WeakMap<EngineState, Merged>();
 
-export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
+export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);
@@ -61,12 +60,11 @@ export function shimFinding(st: EngineState, e: ShimFindingEvent): void {
     const me = commRankOf(comm, e.rank);
     const index = (comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0);
     key = `${e.check}|${e.fn.name}|${comm.id}|${index}`;
-    let byKey = merged.get(st);
-    if (byKey === undefined) merged.set(st, (byKey = new Map() as Merged));
+    const byKey = st.memory('shim-findings', (): Merged => new Map());
     const prior = byKey.get(key);
     if (prior !== undefined) {
       // Still waiting in the findings queue: add this rank to it; already delivered: the first rank stands for all.
-      if (st.findings.includes(prior.finding)) prior.locations.push(location);
+      if (st.isPending(prior.finding)) prior.locations.push(location);
       return;
     }
     const locations = [location];

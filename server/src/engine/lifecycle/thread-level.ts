@@ -14,7 +14,7 @@
  * on several ranks is one finding with a location per rank; so that a rank whose stream arrives late still
  * joins it, the findings are held until the end of the run (or a deadlock) instead of reported at once.
  */
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { RankTrack } from '../model/rank-track';
 import type { EnterEvent, RawLocation } from '../model/types';
@@ -49,7 +49,7 @@ function whoCalls(ranks: readonly number[]): string {
  * Called at every ENTER before it becomes the rank's current call. A violation is held (held-findings.ts) and
  * merged with the same violation at the same call sites on other ranks: reported at the end of the run.
  */
-export function checkThreadLevel(st: EngineState, t: RankTrack, e: EnterEvent): void {
+export function checkThreadLevel(st: CheckContext, t: RankTrack, e: EnterEvent): void {
   const level = t.threadLevel;
   if (level === undefined || level >= MULTIPLE || t.threadReported) return;
   const prev = t.cur;

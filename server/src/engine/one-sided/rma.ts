@@ -19,7 +19,8 @@
 import { commRankOf, peerWorld } from '../model/comms';
 import { enterCollective } from '../collectives/collectives';
 import { opNames } from '../model/datatypes';
-import type { EngineState } from '../engine-state';
+import type { Replay } from '../causal-order/replay';
+import type { CheckContext } from '../model/check-context';
 import { clocksAt } from '../causal-order/causal-clocks';
 import { num, paramName } from '../model/fn-roles';
 import type { CallState } from '../model/rank-track';
@@ -28,7 +29,18 @@ import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
 import { raceFinding, racingPairs } from './rma-races';
 import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from '../model/types';
-import type { WinInfo } from './windows';
+import type { WindowRegistry, WinInfo } from './windows';
+
+/** What one-sided checks read: the model, the windows, and the replay (happened-before for passive target). */
+export interface RmaContext extends CheckContext {
+  readonly windows: WindowRegistry;
+  readonly replay: Replay;
+}
+
+/** Where race findings go: the engine's report while the run goes on, a list at its end. */
+interface Sink {
+  report(f: EngineFinding): void;
+}
 
 /**
  * Accesses kept per fence or PSCW epoch, and passive-target accesses kept for the end of the run: beyond, the check
@@ -88,7 +100,7 @@ export class RmaTracker {
     return s;
   }
 
-  onEnter(st: EngineState, cur: CallState, e: EnterEvent): void {
+  onEnter(st: RmaContext, cur: CallState, e: EnterEvent): void {
     const cls = e.fn.cls;
     if (cls === 'win_create') {
       const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
@@ -116,7 +128,7 @@ export class RmaTracker {
     this.outside.note(e, win, target);
   }
 
-  private collective(st: EngineState, cur: CallState, e: EnterEvent, comm: WinInfo['comm']): void {
+  private collective(st: RmaContext, cur: CallState, e: EnterEvent, comm: WinInfo['comm']): void {
     if (commRankOf(comm, e.rank) < 0) return;
     const coll = enterCollective(st, e, comm);
     if (coll === undefined) return;
@@ -125,7 +137,7 @@ export class RmaTracker {
   }
 
   /** The rank leaves its current fence epoch (it enters a fence or frees the window). */
-  private closeFence(st: EngineState, rank: number, win: WinInfo): void {
+  private closeFence(st: RmaContext, rank: number, win: WinInfo): void {
     const s = this.of(rank, win);
     const k = s.fences;
     s.fences++;
@@ -142,7 +154,7 @@ export class RmaTracker {
     if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
   }
 
-  onExit(st: EngineState, cur: CallState, e: ExitEvent): void {
+  onExit(st: RmaContext, cur: CallState, e: ExitEvent): void {
     if (e.returnCode !== 0 || cur.rejected === true) return;
     const enter = cur.enter;
     if (e.fn.cls === 'win_create') {
@@ -159,7 +171,7 @@ export class RmaTracker {
     else if (e.fn.cls === 'win_sync') this.sync(st, enter, win);
   }
 
-  private sync(st: EngineState, e: EnterEvent, win: WinInfo): void {
+  private sync(st: RmaContext, e: EnterEvent, win: WinInfo): void {
     const s = this.of(e.rank, win);
     const trank = num(e, PROC_NULL, 'trank');
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
@@ -222,7 +234,7 @@ export class RmaTracker {
     }
   }
 
-  private access(st: EngineState, e: EnterEvent, win: WinInfo): void {
+  private access(st: RmaContext, e: EnterEvent, win: WinInfo): void {
     const trank = num(e, PROC_NULL, 'trank');
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
     if (target === undefined) return; // MPI_PROC_NULL: no access; out of range: the shim reports it
@@ -287,7 +299,7 @@ export class RmaTracker {
   }
 
   /** MPI_Win_wait: the origins of the latest post that have not completed (rma-pscw.ts), undefined when unknown. */
-  waitingOn(st: EngineState, e: EnterEvent): number[] | undefined {
+  waitingOn(st: Pick<RmaContext, 'windows'>, e: EnterEvent): number[] | undefined {
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
     return win === undefined ? undefined : this.matching.waitingOn(e.rank, win);
   }
@@ -299,21 +311,22 @@ export class RmaTracker {
   }
 
   /** End of the run: fence and PSCW epochs never closed, and the passive-target accesses. */
-  finish(st: EngineState): EngineFinding[] {
-    const before = st.findings.length;
+  finish(st: RmaContext): EngineFinding[] {
+    const found: EngineFinding[] = [];
+    const sink: Sink = { report: (f) => found.push(f) };
     for (const m of this.fenceEpochs.values())
-      for (const list of m.values()) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
+      for (const list of m.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
     this.fenceEpochs.clear();
-    for (const list of this.pscw.values()) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
+    for (const list of this.pscw.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
     this.pscw.clear();
     // PSCW, different origins: the accesses matched to one post of a target are concurrent.
     for (const list of this.matching.exposureEpochs())
-      this.reportFirst(st, list, (a, b) => a.origin !== b.origin);
-    this.passiveRaces(st);
-    return [...st.findings.splice(before), ...this.outside.findings()];
+      this.reportFirst(sink, list, (a, b) => a.origin !== b.origin);
+    this.passiveRaces(st, sink);
+    return [...found, ...this.outside.findings()];
   }
 
-  private passiveRaces(st: EngineState): void {
+  private passiveRaces(st: RmaContext, sink: Sink): void {
     if (this.passive.length === 0) return;
     // The clock of each origin where it made each access, to tell whether another origin's access completed before.
     const at = new Map<number, Set<number>>();
@@ -349,26 +362,22 @@ export class RmaTracker {
       byWin.set(a.win.id, l);
     }
     for (const list of byWin.values()) {
-      for (const pair of racingPairs(list, concurrent)) this.report(st, pair);
+      for (const pair of racingPairs(list, concurrent)) this.report(sink, pair);
     }
   }
 
   /** Reports the first race of one epoch, unless the same two call sites were reported on this window. */
-  private reportFirst(
-    st: EngineState,
-    list: readonly Access[],
-    concurrent: (a: Access, b: Access) => boolean,
-  ) {
-    for (const pair of racingPairs(list, concurrent)) if (this.report(st, pair)) return;
+  private reportFirst(sink: Sink, list: readonly Access[], concurrent: (a: Access, b: Access) => boolean) {
+    for (const pair of racingPairs(list, concurrent)) if (this.report(sink, pair)) return;
   }
 
   /** One finding per window and pair of call sites; false when that pair was reported already. */
-  private report(st: EngineState, [a, b]: readonly [Access, Access]): boolean {
+  private report(sink: Sink, [a, b]: readonly [Access, Access]): boolean {
     const sites = [`${a.origin}@${a.site}`, `${b.origin}@${b.site}`].sort().join('|');
     const k = `${a.win.id}|${sites}`;
     if (this.reported.has(k)) return false;
     this.reported.add(k);
-    st.report(raceFinding(a, b));
+    sink.report(raceFinding(a, b));
     return true;
   }
 }

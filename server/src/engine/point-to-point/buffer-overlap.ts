@@ -7,7 +7,7 @@
  */
 import type { DtypeInfo } from '../model/datatypes';
 import { commonBytes } from '../model/type-bytes';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import type { P2pOp } from '../model/ops';
 import type { RankTrack } from '../model/rank-track';
 
@@ -36,9 +36,7 @@ function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
   );
 }
 
-const reported = new WeakMap<EngineState, Set<string>>();
-
-export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
+export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
   const span = op.span;
   // After a loss a completed request may still look pending: no overlap with it is certain.
   if (span === undefined || t.lost > 0 || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
@@ -54,8 +52,7 @@ export function checkOverlap(st: EngineState, t: RankTrack, op: P2pOp): void {
     const hi = Math.min(b, span[1]);
     const bytes = sharedBytes(op, other, lo, hi);
     if (bytes === 0) continue;
-    let seen = reported.get(st);
-    if (seen === undefined) reported.set(st, (seen = new Set()));
+    const seen = st.memory('buffer-overlap', () => new Set<string>());
     const key = `${t.rank}:${other.site}:${op.site}`;
     if (seen.has(key)) return;
     seen.add(key);

@@ -4,10 +4,16 @@
  */
 import { describeData, signatureMismatch } from '../model/datatypes';
 import { describeOp } from '../model/describe';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import type { RecvOp, SendOp } from '../model/ops';
+import type { MatchListener } from './matching';
 
-export function installP2pChecks(st: EngineState): void {
+/** What the checks of matched messages read: the model, and the list of listeners every match is given to. */
+export interface P2pContext extends CheckContext {
+  readonly matchHooks: MatchListener[];
+}
+
+export function installP2pChecks(st: P2pContext): void {
   const seen = new Set<string>();
   const once = (kind: string, s: SendOp, r: RecvOp): boolean => {
     const key = `${kind}|${s.rank}:${s.site}|${r.rank}:${r.site}`;

@@ -8,7 +8,7 @@
  * blind spot: a request made by a function the shim does not intercept (MPI-IO's nonblocking calls, generalised
  * requests, request-based RMA) that reuses a retired handle looks stale too; mpi-api.json lists the others.
  */
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
 import { list, num } from '../model/fn-roles';
 import type { RankTrack } from '../model/rank-track';
 import type { EnterEvent, Handle } from '../model/types';
@@ -55,17 +55,14 @@ export function inputRequests(e: EnterEvent): readonly Handle[] {
   }
 }
 
-const reported = new WeakMap<EngineState, Set<string>>();
-
 /** Called at the ENTER of every call, before the call's own bookkeeping consumes its requests. */
-export function checkStale(st: EngineState, t: RankTrack, e: EnterEvent): void {
+export function checkStale(st: CheckContext, t: RankTrack, e: EnterEvent): void {
   if (t.retired.size === 0) return;
   for (const h of inputRequests(e)) {
     if (h === 0 || t.requests.has(h)) continue;
     const how = t.retired.get(h);
     if (how === undefined) continue;
-    let seen = reported.get(st);
-    if (seen === undefined) reported.set(st, (seen = new Set()));
+    const seen = st.memory('stale-requests', () => new Set<string>());
     // One finding per misusing call site and rank: a loop that waits on stale copies is one bug.
     const key = `${t.rank}:${e.site}`;
     if (seen.has(key)) return;

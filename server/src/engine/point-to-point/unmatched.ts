@@ -4,13 +4,19 @@
  * communicator, different tag) so the user sees both ends.
  */
 import { describeOp, tagName } from '../model/describe';
-import type { EngineState } from '../engine-state';
+import type { CheckContext } from '../model/check-context';
+import type { Matcher } from './matching';
 import type { RecvOp, SendOp } from '../model/ops';
 import type { EngineFinding, RawLocation } from '../model/types';
 import { ANY_SOURCE } from '../model/types';
-import { simulateMatching } from '../deadlock/wait-graph';
+import { simulateMatching } from './simulate-matching';
 
-function pendingReceives(st: EngineState): RecvOp[] {
+/** What the end-of-run check reads: the model and the messages still in the matcher. */
+export interface UnmatchedContext extends CheckContext {
+  readonly matcher: Matcher;
+}
+
+function pendingReceives(st: UnmatchedContext): RecvOp[] {
   const out: RecvOp[] = [];
   for (const t of st.tracks) {
     const cur = t.cur?.recv;
@@ -26,7 +32,7 @@ function here(op: SendOp | RecvOp, detail: string): RawLocation {
   return { rank: op.rank, site: op.site, call: op.fn.name, detail };
 }
 
-export function unmatchedFindings(st: EngineState): EngineFinding[] {
+export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
   const findings: EngineFinding[] = [];
   // A send and a posted receive that the library pairs are in flight, not unmatched (a request never waited
   // for is a leak, reported as such).
