@@ -22,6 +22,8 @@ import type { EngineFinding } from './model/types';
 export interface EngineOptions {
   /** Number of ranks in the job (MPI_COMM_WORLD's size), when known before the first event. */
   readonly ranks?: number;
+  /** The replay's memory bound, in blocking steps (default 2,000,000); beyond it its checks are skipped. */
+  readonly replaySteps?: number;
 }
 
 export type MatchHook = MatchListener;
@@ -33,7 +35,7 @@ export class EngineState implements CheckContext {
   readonly findings: EngineFinding[] = [];
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
-  readonly replay = new Replay();
+  readonly replay: Replay;
   /** Buffered sends and the attached buffer, for the space check at the end of the run. */
   readonly bsend = new BsendSpace();
   /** Per-rank findings merged across ranks, released at the end of the run or at a deadlock. */
@@ -53,6 +55,7 @@ export class EngineState implements CheckContext {
 
   constructor(options: EngineOptions) {
     this.worldSize = options.ranks ?? 0;
+    this.replay = new Replay(options.replaySteps);
     this.comms = new CommRegistry(this.worldSize);
     this.windows = new WindowRegistry(this.comms);
     this.groups = new Groups(this.comms);

@@ -147,6 +147,7 @@ export class SessionHub {
       blocked: 0,
       ranks: result.ranks || this.state.ranks,
       outcome: result.outcome,
+      notChecked: (result.skippedChecks ?? []).map((s) => `${s.checks.join(', ')}: ${s.reason}`),
     };
     this.emit(true);
   }

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
-import type { EngineFinding, RankState } from '../engine/model/types';
+import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
@@ -319,6 +319,7 @@ export class Session {
       exitCode: killed ? null : exitCode,
       outcome,
       ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
+      ...skippedOf(analysis.engine),
     };
     this.trace?.writeSession({ type: 'end', exitCode: result.exitCode, outcome });
     this.emit('end', result);
@@ -431,4 +432,10 @@ export class Session {
   private emit<K extends keyof SessionEvents>(event: K, ...args: Parameters<SessionEvents[K]>): void {
     this.emitter.emit(event, ...args);
   }
+}
+
+/** The engine's skipped checks, as an optional field of the result (absent when every check ran). */
+function skippedOf(engine: { skippedChecks(): SkippedCheck[] }): { skippedChecks?: SkippedCheck[] } {
+  const skipped = engine.skippedChecks();
+  return skipped.length > 0 ? { skippedChecks: skipped } : {};
 }

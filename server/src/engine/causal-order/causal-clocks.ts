@@ -11,7 +11,7 @@ import type { P2pOp, RecvOp } from '../model/ops';
 import type { Replay, Step } from './replay';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
-const MAX_RANKS = 512;
+export const MAX_RANKS = 512;
 
 export interface CausalClocks {
   /** Each send's vector clock when it was posted (a copy). */

@@ -14,7 +14,7 @@ import type { RecordedSteps, Step } from './steps';
 export type { Step } from './steps';
 
 /** Beyond this many steps the replay is given up (memory stays bounded on long runs). */
-const MAX_STEPS = 2_000_000;
+export const MAX_STEPS = 2_000_000;
 
 export class Replay implements RecordedSteps {
   /** Each rank's steps in its call order (read by the race check too). */
@@ -23,12 +23,15 @@ export class Replay implements RecordedSteps {
   readonly peer = new Map<P2pOp, P2pOp>();
   private count = 0;
   enabled = true;
+
+  /** `maxSteps`: beyond it the replay is given up (and the checks built on it are named as skipped). */
+  constructor(private readonly maxSteps = MAX_STEPS) {}
   /** Receives with MPI_ANY_SOURCE that took a message: without any, there is no message race to look for. */
   wildcardMatches = 0;
 
   private add(rank: number, step: Step): void {
     if (!this.enabled) return;
-    if (++this.count > MAX_STEPS) {
+    if (++this.count > this.maxSteps) {
       this.enabled = false;
       this.steps.clear();
       this.peer.clear();

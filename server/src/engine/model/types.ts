@@ -226,6 +226,19 @@ export interface EngineFinding {
   readonly locations: readonly RawLocation[];
 }
 
+/**
+ * A check that did not run, or ran on part of the run, and why: reported beside the findings (report, JSON,
+ * editor) so that no check is silently off.
+ */
+export interface SkippedCheck {
+  /** What was not checked: finding kinds, with the part concerned when only part of a kind was skipped. */
+  readonly checks: readonly string[];
+  /** Why, in a sentence a user understands. */
+  readonly reason: string;
+  /** 'lost-records': the shims dropped records; 'bound': a memory bound of the analyzer was reached; 'threads': MPI called from several threads at once. */
+  readonly cause: 'lost-records' | 'bound' | 'threads';
+}
+
 /** What a rank is doing now, for the debug adapter and the timeline. */
 export interface RankState {
   readonly rank: number;

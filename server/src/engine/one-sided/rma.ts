@@ -48,7 +48,7 @@ interface Sink {
  */
 const MAX_ACCESSES = 200_000;
 /** Vector-clock snapshots (points × ranks) the passive-target check may take: beyond, different origins are not compared. */
-const MAX_CLOCK_CELLS = 20_000_000;
+export const MAX_CLOCK_CELLS = 20_000_000;
 const LOCK_EXCLUSIVE = 1;
 /** Accumulates that return the target's value: a program may synchronize through them (a flag it polls). */
 const FETCHING = new Set(['get_accumulate', 'fetch_and_op', 'compare_and_swap']);
@@ -73,6 +73,11 @@ export class RmaTracker {
   private readonly fenceEpochs = new Map<number, Map<number, Access[]>>();
   private readonly fenceClosed = new Map<string, number>();
   private readonly passive: Access[] = [];
+  /**
+   * Passive-target accesses of different origins could not be ordered (no replay, or more clock cells than
+   * MAX_CLOCK_CELLS): their races were not checked.
+   */
+  passiveUnordered = false;
   private readonly pscw = new Map<string, Access[]>();
   private readonly matching = new PscwMatching();
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
@@ -339,6 +344,8 @@ export class RmaTracker {
     }
     const n = Math.max(st.worldSize, ...[...at.keys()].map((r) => r + 1));
     const affordable = st.replay.enabled && points * n <= MAX_CLOCK_CELLS;
+    // Without clocks, accesses of different origins are never judged concurrent: say so in the report.
+    if (!affordable && at.size > 1) this.passiveUnordered = true;
     const clocks = affordable ? clocksAt(st.replay, n, at) : undefined;
     const before = (a: Access, b: Access): boolean | undefined => {
       const c = clocks?.get(b.origin)?.get(b.pos);

@@ -43,7 +43,7 @@ interface RankBuffer {
 }
 
 /** Beyond this many buffered sends in a run the check gives up (memory stays bounded, as the replay's). */
-const MAX_SENDS = 1_000_000;
+export const MAX_SENDS = 1_000_000;
 
 export class BsendSpace {
   private readonly ranks = new Map<number, RankBuffer>();
@@ -94,6 +94,11 @@ export class BsendSpace {
   withdrawn(op: SendOp): void {
     const s = this.bySend.get(op);
     if (s !== undefined) s.withdrawn = true;
+  }
+
+  /** More than MAX_SENDS buffered sends: the space check gave up (and dropped what it held). */
+  get gaveUp(): boolean {
+    return !this.enabled;
   }
 
   /** Whether there is anything to decide at the end of the run. */

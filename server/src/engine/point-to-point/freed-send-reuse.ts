@@ -27,7 +27,7 @@ interface Reuse {
 }
 
 /** Beyond this many candidates the check stops collecting (memory stays bounded). */
-const MAX_CANDIDATES = 100_000;
+export const MAX_CANDIDATES = 100_000;
 
 /**
  * Freed sends remembered per rank, scanned at every receive: older ones are forgotten (a reuse of their buffer
@@ -63,11 +63,18 @@ export class FreedSendReuse {
       if (span[0] >= b || a >= span[1]) continue;
       // Per pair of calls: a loop that does this every iteration is one defect.
       const key = `${write.rank}:${send.site}:${write.site}`;
-      if (this.seen.has(key) || this.candidates.length >= MAX_CANDIDATES) continue;
+      if (this.seen.has(key)) continue;
+      if (this.candidates.length >= MAX_CANDIDATES) {
+        this.truncated = true;
+        continue;
+      }
       this.seen.add(key);
       this.candidates.push({ send, write, bytes: Math.min(b, span[1]) - Math.max(a, span[0]) });
     }
   }
+
+  /** Candidates beyond MAX_CANDIDATES were not kept: the check covers only the first ones. */
+  truncated = false;
 
   /** Whether there is anything to decide at the end of the run. */
   get hasCandidates(): boolean {
