@@ -5,6 +5,7 @@
  */
 import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
+import { RecentMap } from './recent-map';
 import type { EndHow, EnterEvent, Handle } from './types';
 
 /** A request from creation (EXIT request_out) to completion or free. */
@@ -66,11 +67,14 @@ export class RankTrack {
   /**
    * The call that made each send request (by the id the shim reports: the handle, or the made-up id of a request
    * MPI made already complete), kept after completion: the shim's send-buffer-modified finding comes from the
-   * Wait that completed the send, after its COMPLETE, and points back at the send. Bounded (oldest dropped).
+   * Wait that completed the send, after its COMPLETE, and points back at the send. Bounded (the last 4096).
    */
-  readonly sendCreators = new Map<Handle, EnterEvent>();
-  /** Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it. */
-  readonly retired = new Map<Handle, string>();
+  readonly sendCreators = new RecentMap<EnterEvent>(4096);
+  /**
+   * Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it; the
+   * last 65536 (MPI recycles handles, so this only bounds a pathological program).
+   */
+  readonly retired = new RecentMap<string>(65536);
   ended: EndHow | undefined;
   /** Records of this rank the shim dropped: its requests' states are no longer certain. */
   lost = 0;
@@ -122,12 +126,7 @@ export class RankTrack {
 
   /** Remember the call that made send request `id` (see sendCreators). */
   rememberSend(id: Handle, created: EnterEvent): void {
-    this.sendCreators.delete(id);
     this.sendCreators.set(id, created);
-    if (this.sendCreators.size > 4096) {
-      const oldest = this.sendCreators.keys().next();
-      if (oldest.done !== true) this.sendCreators.delete(oldest.value);
-    }
   }
 
   /** Inside a call that has not returned. */

@@ -13,18 +13,10 @@ import { list, num } from '../model/fn-roles';
 import type { RankTrack } from '../model/rank-track';
 import type { EnterEvent, Handle } from '../model/types';
 
-/** Retired handles kept per rank; MPI recycles handles, so this only bounds a pathological program. */
-const MAX_RETIRED = 65536;
-
 /** The request named by `handle` is gone: completed and freed by `how` ("MPI_Wait", "MPI_Request_free"). */
 export function retire(t: RankTrack, handle: Handle, how: string): void {
   if (handle === 0) return;
-  t.retired.delete(handle);
   t.retired.set(handle, how);
-  if (t.retired.size > MAX_RETIRED) {
-    const oldest = t.retired.keys().next();
-    if (oldest.done !== true) t.retired.delete(oldest.value);
-  }
 }
 
 /** MPI handed the handle out again, for a new request. */
