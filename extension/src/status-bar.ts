@@ -12,8 +12,12 @@ export function statusText(s: RunStatus): string {
       return `$(sync~spin) mpiscope: ${s.ranks} ranks${s.blocked > 0 ? `, ${s.blocked} blocked` : ''}, ${findings}`;
     case 'paused':
       return `$(debug-pause) mpiscope: paused, ${findings}`;
-    case 'ended':
-      return `$(${s.findings > 0 ? 'warning' : 'check'}) mpiscope: ${s.outcome ?? 'ended'}, ${findings}`;
+    case 'ended': {
+      // A check that did not run is said here too (the tooltip names them): never silently off.
+      const partial = (s.notChecked?.length ?? 0) > 0 ? ', not all checked' : '';
+      const icon = s.findings > 0 || partial ? 'warning' : 'check';
+      return `$(${icon}) mpiscope: ${s.outcome ?? 'ended'}, ${findings}${partial}`;
+    }
   }
 }
 
@@ -23,9 +27,12 @@ export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): 
   item.command = 'workbench.actions.view.problems';
   const show = (s: RunStatus): void => {
     item.text = statusText(s);
-    item.tooltip = s.program ? `${s.program}: ${s.state}` : 'mpiscope: no MPI job has run yet';
+    const notChecked = s.state === 'ended' ? (s.notChecked ?? []) : [];
+    item.tooltip = s.program
+      ? [`${s.program}: ${s.state}`, ...notChecked.map((l) => `Not checked: ${l}`)].join('\n')
+      : 'mpiscope: no MPI job has run yet';
     item.backgroundColor =
-      s.state === 'ended' && s.findings > 0
+      s.state === 'ended' && (s.findings > 0 || notChecked.length > 0)
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
     item.show();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import type { RankEvent } from '../../server/src/engine/types';
+import type { RankEvent } from '../../server/src/engine/model/types';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
 import { replayTrace } from '../../server/src/session/replay';

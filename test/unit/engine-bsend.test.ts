@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { functionNamed } from '../../server/src/protocol/spec';
-import { PendingSpace } from '../../server/src/engine/pending-space';
+import { PendingSpace } from '../../server/src/engine/point-to-point/pending-space';
 import { check, findingsOf } from './engine-check';
 import { Job, type Opts, type Rank } from './engine-dsl';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEngine } from '../../server/src/engine/engine';
 import { functionNamed } from '../../server/src/protocol/spec';
-import type { RankEvent } from '../../server/src/engine/types';
+import type { RankEvent } from '../../server/src/engine/model/types';
 import { check } from './engine-check';
 import { Job, type Rank } from './engine-dsl';
 

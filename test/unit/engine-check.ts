@@ -1,7 +1,7 @@
 /** The one helper engine tests go through: feed a job, compare its findings with what is expected. */
 import assert from 'node:assert/strict';
 import { createEngine } from '../../server/src/engine/engine';
-import type { EngineFinding, FindingKind } from '../../server/src/engine/types';
+import type { EngineFinding, FindingKind } from '../../server/src/engine/model/types';
 import type { Job } from './engine-dsl';
 
 export interface Expected {

@@ -1,6 +1,6 @@
 /** Correct programs: the engine must stay silent (a checker that cries wolf is switched off). */
 import { test } from 'node:test';
-import { basicTypeNames } from '../../server/src/engine/datatypes';
+import { basicTypeNames } from '../../server/src/engine/model/datatypes';
 import { check } from './engine-check';
 import { ANY, Job, type Rank } from './engine-dsl';
 

@@ -10,7 +10,7 @@
  * purpose, as they do in real jobs.
  */
 import { functionNamed } from '../../server/src/protocol/spec';
-import type { ArgValue, EndHow, RankEvent } from '../../server/src/engine/types';
+import type { ArgValue, EndHow, RankEvent } from '../../server/src/engine/model/types';
 
 export interface Opts {
   tag?: number;

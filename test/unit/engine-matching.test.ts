@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CommRegistry } from '../../server/src/engine/comms';
+import { CommRegistry } from '../../server/src/engine/model/comms';
 import { createEngine } from '../../server/src/engine/engine';
-import { Matcher } from '../../server/src/engine/matching';
-import { nextOrder, type RecvOp, type SendOp } from '../../server/src/engine/ops';
+import { Matcher } from '../../server/src/engine/point-to-point/matching';
+import { nextOrder, type RecvOp, type SendOp } from '../../server/src/engine/model/ops';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { check } from './engine-check';
 import { ANY, BYTE, FLOAT, Job, type Rank } from './engine-dsl';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEngine } from '../../server/src/engine/engine';
-import type { RankEvent } from '../../server/src/engine/types';
+import type { RankEvent } from '../../server/src/engine/model/types';
 import { ANY, Job } from './engine-dsl';
 
 function sampleJob(): Job {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 import { planLaunch, type MpiLaunchArguments } from './launch-args';
 import { nativeAttachConfiguration } from './native-attach';
 import { RankOutput } from './rank-output';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 import type { Finding } from '../session/session-api';
 import { serveDebugAdapter, type DapServer } from './dap-server';
 import { FakeSession } from './testing/fake-session';

@@ -14,7 +14,7 @@ import {
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 import type { Finding, HeldRank, SessionResult } from '../session/session-api';
 import { planLaunch, type MpiLaunchArguments } from './launch-args';
 import { isDebugRankArguments, nativeAttachConfiguration } from './native-attach';

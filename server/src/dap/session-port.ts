@@ -1,4 +1,4 @@
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 import type { SessionEvents, SessionOptions } from '../session/session-api';
 
 /** Where a raw call site lives in the source, once the session has resolved it. */

@@ -1,4 +1,4 @@
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 
 /** DAP thread ids start at 1 (some clients treat 0 as "no thread"), so rank r is thread r + 1. */
 export function threadIdOf(rank: number): number {

@@ -2,15 +2,15 @@
  * Point-to-point and request bookkeeping: what each ENTER, EXIT and COMPLETE means for messages and
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
-import { checkOverlap, spanOf } from './buffer-overlap';
-import { checkStale, inputRequests, reissue, retire } from './stale-requests';
-import { checkThreadLevel, onInitEnter } from './thread-level';
-import { enterCollective } from './collectives';
-import { commRankOf, peerWorld } from './comms';
+import { checkOverlap, spanOf } from './point-to-point/buffer-overlap';
+import { checkStale, inputRequests, reissue, retire } from './point-to-point/stale-requests';
+import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
+import { enterCollective } from './collectives/collectives';
+import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
-import { argOf, list, num, paramName } from './fn-roles';
-import { nextOrder, type RecvOp, type SendOp } from './ops';
-import type { CallState, RankTrack, RequestInfo } from './rank-track';
+import { argOf, list, num, paramName } from './model/fn-roles';
+import { nextOrder, type RecvOp, type SendOp } from './model/ops';
+import type { CallState, RankTrack, RequestInfo } from './model/rank-track';
 import {
   ANY_SOURCE,
   ANY_TAG,
@@ -18,8 +18,9 @@ import {
   PROC_NULL,
   type CompleteEvent,
   type EnterEvent,
+  type Handle,
   type ExitEvent,
-} from './types';
+} from './model/types';
 
 /** Classes of the one-sided calls (rma.ts). */
 const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
@@ -94,13 +95,26 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
 }
 
 function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
-  cur.creates = {
-    what,
-    persistent,
-    created: cur.enter,
-    active: !persistent,
-    ...(op !== undefined ? { op } : {}),
+  cur.creates = { what, persistent, created: cur.enter, active: !persistent, op };
+}
+
+/**
+ * The request a call created, now that its handle is known. Built field by field, not by spreading
+ * `creates`: this runs at the exit of every nonblocking call, and a spread copies through a slow path.
+ */
+function withHandle(c: Omit<RequestInfo, 'handle'>, handle: Handle, active: boolean): RequestInfo {
+  const req: RequestInfo = {
+    handle,
+    what: c.what,
+    persistent: c.persistent,
+    created: c.created,
+    active,
+    op: c.op,
   };
+  if (c.coll !== undefined) req.coll = c.coll;
+  if (c.misused !== undefined) req.misused = c.misused;
+  if (c.statusSeen !== undefined) req.statusSeen = c.statusSeen;
+  return req;
 }
 
 export function onEnter(st: EngineState, e: EnterEvent): void {
@@ -357,7 +371,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     const name = paramName(cur.enter.fn, 'request_out');
     const handle = name !== undefined ? e.outputs[name] : undefined;
     if (typeof handle === 'number' && handle !== 0) {
-      const req: RequestInfo = { ...cur.creates, handle };
+      const req = withHandle(cur.creates, handle, cur.creates.active);
       if (req.op !== undefined) req.op.request = handle;
       t.requests.set(handle, req);
       reissue(t, handle);
@@ -411,7 +425,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     else if (op !== undefined && !op.done) completeRecv(st, op, e);
     const coll = cur.creates.coll;
     if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
-    t.earlyDone.push({ ...cur.creates, handle: e.request, active: false });
+    t.earlyDone.push(withHandle(cur.creates, e.request, false));
     if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
     delete cur.creates;
     return;

@@ -1,4 +1,4 @@
-import type { EngineFinding, RankEvent, RankState } from './types';
+import type { EngineFinding, RankEvent, RankState, SkippedCheck } from './model/types';
 
 /**
  * The engine as the session sees it. Pure: no clock, no I/O. The session feeds every decoded event in
@@ -29,4 +29,10 @@ export interface Engine {
   rankStates(): RankState[];
   /** Records the shims dropped (their ring was full): the checks that need every record were skipped. */
   lostRecords(): number;
+  /**
+   * The checks that did not run, or ran on part of the run, and why (records lost, a memory bound reached,
+   * threads in MPI at once). Complete after finish(); the session puts it in the report, the JSON and the
+   * editor's status, so that no check is silently off.
+   */
+  skippedChecks(): SkippedCheck[];
 }

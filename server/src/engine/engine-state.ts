@@ -1,35 +1,41 @@
-/** Everything the engine knows, shared by its handlers (one object, so the hot path does no lookups of its own). */
-import { CommRegistry } from './comms';
-import { Matcher } from './matching';
-import type { RecvOp, SendOp } from './ops';
-import { RankTrack } from './rank-track';
-import { Resources } from './resources';
-import { Datatypes } from './datatypes';
-import { Groups } from './groups';
-import { Replay } from './replay';
-import { BsendSpace } from './bsend-space';
-import { HeldFindings } from './held-findings';
-import { CallSites } from './call-sites';
-import { FreedSendReuse } from './freed-send-reuse';
-import { RmaTracker } from './rma';
-import { WindowRegistry } from './windows';
-import type { EngineFinding } from './types';
+/**
+ * Everything the engine knows, shared by its handlers (one object, so the hot path does no lookups of its
+ * own). Only the root of the engine (engine.ts, calls.ts) sees this class; checks are given it through the
+ * narrower interfaces they declare (CheckContext in model/check-context.ts and its extensions).
+ */
+import { CommRegistry } from './model/comms';
+import { Matcher, type MatchListener } from './point-to-point/matching';
+import { RankTrack } from './model/rank-track';
+import { Resources } from './lifecycle/resources';
+import { Datatypes } from './model/datatypes';
+import { Groups } from './model/groups';
+import { Replay } from './causal-order/replay';
+import { BsendSpace } from './point-to-point/bsend-space';
+import { HeldFindings } from './model/held-findings';
+import { CallSites } from './model/call-sites';
+import { FreedSendReuse } from './point-to-point/freed-send-reuse';
+import { RmaTracker } from './one-sided/rma';
+import { WindowRegistry } from './one-sided/windows';
+import type { CheckContext } from './model/check-context';
+import type { EngineFinding } from './model/types';
 
 export interface EngineOptions {
   /** Number of ranks in the job (MPI_COMM_WORLD's size), when known before the first event. */
   readonly ranks?: number;
+  /** The replay's memory bound, in blocking steps (default 2,000,000); beyond it its checks are skipped. */
+  readonly replaySteps?: number;
 }
 
-export type MatchHook = (send: SendOp, recv: RecvOp) => void;
+export type MatchHook = MatchListener;
 
-export class EngineState {
+export class EngineState implements CheckContext {
   readonly comms: CommRegistry;
   readonly matcher: Matcher;
   readonly tracks: RankTrack[] = [];
   readonly findings: EngineFinding[] = [];
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
-  readonly replay = new Replay();
+  readonly replay: Replay;
   /** Buffered sends and the attached buffer, for the space check at the end of the run. */
   readonly bsend = new BsendSpace();
   /** Per-rank findings merged across ranks, released at the end of the run or at a deadlock. */
@@ -49,6 +55,7 @@ export class EngineState {
 
   constructor(options: EngineOptions) {
     this.worldSize = options.ranks ?? 0;
+    this.replay = new Replay(options.replaySteps);
     this.comms = new CommRegistry(this.worldSize);
     this.windows = new WindowRegistry(this.comms);
     this.groups = new Groups(this.comms);
@@ -71,5 +78,18 @@ export class EngineState {
 
   report(f: EngineFinding): void {
     this.findings.push(f);
+  }
+
+  isPending(f: EngineFinding): boolean {
+    return this.findings.includes(f);
+  }
+
+  private readonly memories = new Map<string, unknown>();
+
+  memory<T>(check: string, make: () => T): T {
+    if (this.memories.has(check)) return this.memories.get(check) as T;
+    const m = make();
+    this.memories.set(check, m);
+    return m;
   }
 }

@@ -2,18 +2,21 @@
  * The engine: decoded events in, findings out. Pure (no clock, no I/O); see README.md for the model.
  */
 import { onComplete, onEnter, onExit } from './calls';
-import { checkOpenCollectives } from './collectives';
-import { deadlockFinding } from './deadlock-report';
+import { checkOpenCollectives } from './collectives/collectives';
+import { deadlockFinding } from './deadlock/deadlock-report';
 import type { Engine } from './engine-api';
 import { EngineState, type EngineOptions } from './engine-state';
-import { unmatchedFindings } from './unmatched';
-import type { EngineFinding, RankEvent, RankState } from './types';
-import { buildWaitGraph, isBlockingClass } from './wait-graph';
-import { describeOp } from './describe';
-import { installP2pChecks } from './p2p-checks';
-import { messageRaces } from './races';
-import { causalClocks } from './causal-clocks';
-import { shimFinding } from './shim-findings';
+import { unmatchedFindings } from './point-to-point/unmatched';
+import type { EngineFinding, RankEvent, RankState, SkippedCheck } from './model/types';
+import { buildWaitGraph, isBlockingClass } from './deadlock/wait-graph';
+import { describeOp } from './model/describe';
+import { installP2pChecks } from './point-to-point/p2p-checks';
+import { messageRaces } from './causal-order/races';
+import { causalClocks, MAX_RANKS } from './causal-order/causal-clocks';
+import { MAX_STEPS } from './causal-order/replay';
+import { MAX_SENDS } from './point-to-point/bsend-space';
+import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
+import { shimFinding } from './lifecycle/shim-findings';
 
 export type { EngineOptions } from './engine-state';
 
@@ -26,9 +29,14 @@ class MpiEngine implements Engine {
   private finished = false;
   /** A deadlock ended the run: what was in flight then was not "never received", it was stuck. */
   private deadlocked = false;
+  /** Threads of a rank were in MPI at once: the zero-buffering replay was not run (see finish()). */
+  private concurrentRanks: number[] = [];
+
+  private readonly replaySteps: number;
 
   constructor(options: EngineOptions) {
     this.st = new EngineState(options);
+    this.replaySteps = options.replaySteps ?? MAX_STEPS;
     installP2pChecks(this.st);
   }
 
@@ -118,6 +126,8 @@ class MpiEngine implements Engine {
     // The zero-buffering replay runs each rank's calls in the order they came, as one thread: a rank whose
     // threads were in MPI at once has no such order (one thread's blocked send does not stop the other).
     const sequential = st.tracks.every((t) => !t.concurrent);
+    if (completed && whole && !sequential)
+      this.concurrentRanks = st.tracks.filter((t) => t.concurrent).map((t) => t.rank);
     if (!completed) checkOpenCollectives(st);
     const needClocks =
       st.replay.wildcardMatches > 0 || st.bsend.hasBufferedSends || st.freedSends.hasCandidates;
@@ -142,6 +152,68 @@ class MpiEngine implements Engine {
 
   lostRecords(): number {
     return this.st.lost;
+  }
+
+  skippedChecks(): SkippedCheck[] {
+    const st = this.st;
+    const out: SkippedCheck[] = [];
+    const n = (x: number) => x.toLocaleString('en-US');
+    if (st.lost > 0)
+      out.push({
+        cause: 'lost-records',
+        checks: [
+          'unmatched-message',
+          'resource-leak',
+          'potential-deadlock',
+          'message-race',
+          'invalid-argument (buffered-send space)',
+          'buffer-overlap (ranks that lost records)',
+        ],
+        reason: `${n(st.lost)} records were lost (a shim's ring stayed full): a completed operation could look pending.`,
+      });
+    if (!st.replay.enabled)
+      out.push({
+        cause: 'bound',
+        checks: [
+          'potential-deadlock',
+          'message-race',
+          'invalid-argument (buffered-send space)',
+          'freed-send reuse',
+          'rma-race (passive target, different origins)',
+        ],
+        reason: `the run made more than ${n(this.replaySteps)} blocking steps, the bound of the analyzer's replay memory.`,
+      });
+    else if (st.worldSize > MAX_RANKS)
+      out.push({
+        cause: 'bound',
+        checks: ['message-race', 'invalid-argument (buffered-send space)', 'freed-send reuse'],
+        reason: `the job has ${n(st.worldSize)} ranks; the vector clocks these checks need are kept up to ${n(MAX_RANKS)}.`,
+      });
+    if (st.bsend.gaveUp)
+      out.push({
+        cause: 'bound',
+        checks: ['invalid-argument (buffered-send space)'],
+        reason: `the run made more than ${n(MAX_SENDS)} buffered sends, the bound of the space check's memory.`,
+      });
+    if (st.freedSends.truncated)
+      out.push({
+        cause: 'bound',
+        checks: ['freed-send reuse (beyond the first candidates)'],
+        reason: `more than ${n(MAX_CANDIDATES)} receives into buffers of freed sends: only the first were decided.`,
+      });
+    if (st.rma.passiveUnordered && st.replay.enabled)
+      out.push({
+        cause: 'bound',
+        checks: ['rma-race (passive target, different origins)'],
+        reason: 'too many passive-target accesses to order them by vector clocks.',
+      });
+    if (this.concurrentRanks.length > 0)
+      out.push({
+        cause: 'threads',
+        checks: ['potential-deadlock'],
+        reason: `rank${this.concurrentRanks.length === 1 ? '' : 's'} ${this.concurrentRanks.join(', ')} called MPI from several threads at once: their calls have no single order to replay.`,
+      });
+    return out;
   }
 
   rankStates(): RankState[] {

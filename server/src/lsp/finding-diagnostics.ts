@@ -4,7 +4,7 @@ import {
   type DiagnosticRelatedInformation,
 } from 'vscode-languageserver';
 import { pathToFileURL } from 'node:url';
-import type { Severity } from '../engine/types';
+import type { Severity } from '../engine/model/types';
 import type { Finding, Location } from '../session/session-api';
 
 /** Where a source line's text is found, to put the squiggle under the code rather than the indent. */

@@ -66,6 +66,8 @@ export interface RunStatus {
   findings: number;
   /** How the job ended, when state is 'ended': completed, deadlock, terminated, failed. */
   outcome?: string;
+  /** When state is 'ended': the checks that did not run or ran on part of the run, one line each ("what: why"). */
+  notChecked?: string[];
 }
 
 /** Sent by the server whenever the job's status changes (start, rank state, finding, end). */

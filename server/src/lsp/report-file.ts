@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FindingKind, Severity } from '../engine/types';
+import type { FindingKind, Severity } from '../engine/model/types';
 import { UsageError, type Finding, type Location } from '../session/session-api';
 
 export interface Report {

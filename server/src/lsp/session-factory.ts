@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { SessionFactory, SessionPort, SourcePlace } from '../dap/session-port';
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 import { planLaunch } from '../session/launch-plan';
 import { Session } from '../session/session';
 import { UsageError, type SessionEvents, type SessionOptions } from '../session/session-api';

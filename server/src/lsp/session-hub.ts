@@ -1,4 +1,4 @@
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 import type { SessionPort, SessionFactory } from '../dap/session-port';
 import { UsageError, type Finding, type SessionOptions, type SessionResult } from '../session/session-api';
 import type { DiagnosticStore } from './diagnostic-store';
@@ -147,6 +147,7 @@ export class SessionHub {
       blocked: 0,
       ranks: result.ranks || this.state.ranks,
       outcome: result.outcome,
+      notChecked: (result.skippedChecks ?? []).map((s) => `${s.checks.join(', ')}: ${s.reason}`),
     };
     this.emit(true);
   }

@@ -2,7 +2,7 @@
  * Turns one whole call (its head fields and all its words) into a RankEvent, validating every field.
  * Returns a string (the reason) for a call that breaks the spec; the decoder wraps it in a DecodeError.
  */
-import type { ArgValue, EndHow, RankEvent } from '../engine/types';
+import type { ArgValue, EndHow, RankEvent } from '../engine/model/types';
 import { basicTypes, checks, KIND, layouts, ops } from './spec';
 
 export interface CallHead {
@@ -46,9 +46,11 @@ export function buildEvent(
         args[name] = w.slice(at + 1, at + 1 + len);
         at += 1 + len;
       }
-      // flags bit1: the shim saw the call come from a thread other than MPI_Init's (records.json).
-      const otherThread = (h.flags & 2) !== 0 ? { otherThread: true } : {};
-      return { type: 'enter', rank, seq, time, fn: layout.spec, site: h.site, args, ...otherThread };
+      // flags bit1: the shim saw the call come from a thread other than MPI_Init's (records.json). Two
+      // literals, not a spread of an optional part: this runs for every call of every rank.
+      if ((h.flags & 2) !== 0)
+        return { type: 'enter', rank, seq, time, fn: layout.spec, site: h.site, args, otherThread: true };
+      return { type: 'enter', rank, seq, time, fn: layout.spec, site: h.site, args };
     }
     case KIND.EXIT: {
       if (layout === undefined) return `function id ${h.func} out of range`;

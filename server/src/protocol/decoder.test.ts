@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RankEvent } from '../engine/types';
+import type { RankEvent } from '../engine/model/types';
 import { DecodeError } from './decode-error';
 import { RankDecoder } from './decoder';
 import { functionNamed, KIND, RECORD_SIZE } from './spec';

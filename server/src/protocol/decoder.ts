@@ -3,7 +3,7 @@
  * may straddle two frames, so the decoder keeps the unfinished call until its last word arrives.
  * DataView reads only, no per-record allocation beyond the event itself.
  */
-import type { RankEvent } from '../engine/types';
+import type { RankEvent } from '../engine/model/types';
 import { buildEvent, type CallHead } from './build-event';
 import { MAX_ARRAY, wordsNeeded } from './call-words';
 import { DecodeError } from './decode-error';

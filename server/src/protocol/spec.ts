@@ -4,7 +4,7 @@
  */
 import api from '../../../native-shim/spec/mpi-api.json';
 import records from '../../../native-shim/spec/records.json';
-import type { FunctionSpec, ParamSpec } from '../engine/types';
+import type { FunctionSpec, ParamSpec } from '../engine/model/types';
 
 /**
  * Roles whose values travel in the ARRAY section of an ENTER call instead of a word of their own

@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { Severity } from '../engine/types';
+import type { Severity } from '../engine/model/types';
 import type { Finding, Location } from '../session/session-api';
 import type { ReportInput } from './report-model';
 
@@ -30,6 +30,10 @@ export function humanReport(input: ReportInput, options: HumanOptions): string {
         `${result.lostRecords} records were lost (the analyzer fell behind the job): messages never received, leaks, buffer overlaps of the ranks concerned, potential deadlocks and races were not checked. Run again on a less loaded machine for a complete check.`,
       ),
     );
+  // Lost records have their line above; a bound reached or threads in MPI at once are named here.
+  for (const s of result.skippedChecks ?? [])
+    if (s.cause !== 'lost-records')
+      lines.push('', c.severity('warning', `Not checked: ${s.checks.join(', ')}: ${s.reason}`));
   lines.push('', summary(input, c));
   return lines.join('\n') + '\n';
 }

@@ -27,6 +27,11 @@ export function jsonReport(input: ReportInput): string {
     jobExitCode: result.exitCode,
     outcome: result.outcome,
     lostRecords: result.lostRecords ?? 0,
+    skippedChecks: (result.skippedChecks ?? []).map((s) => ({
+      checks: s.checks,
+      reason: s.reason,
+      cause: s.cause,
+    })),
     program: input.start.program,
     mpi: input.start.mpi,
   };

@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FindingKind, Severity } from '../engine/types';
+import type { FindingKind, Severity } from '../engine/model/types';
 import type { Finding, Location } from '../session/session-api';
 import type { ReportInput } from './report-model';
 

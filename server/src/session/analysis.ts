@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine-api';
-import type { EngineFinding, RankEvent, RawLocation } from '../engine/types';
+import type { EngineFinding, RankEvent, RawLocation, SkippedCheck } from '../engine/model/types';
 import { createEngine, createFrameDecoder, type FrameDecoder } from './engine-port';
 import type { Finding, Location } from './session-api';
 import type { RankSite } from './held-ack';
@@ -100,6 +100,17 @@ export class Analysis {
    * rank: those checks are dropped (the session says that the findings do not cover those ranks). What an
    * observed rank did on its own (leaks, invalid arguments, request misuse, call order, buffers) stands.
    */
+  /** The checks observedFindings() leaves out, named for the report (never silently off). */
+  unobservedSkip(): SkippedCheck | undefined {
+    const silent = this.silentRanks();
+    if (silent.length === 0) return undefined;
+    return {
+      cause: 'unobserved-ranks',
+      checks: [...NEEDS_EVERY_RANK],
+      reason: `no MPI call of rank${silent.length === 1 ? '' : 's'} ${silent.join(', ')} reached the analyzer, so what needs every rank's calls was not judged.`,
+    };
+  }
+
   observedFindings(found: readonly EngineFinding[]): EngineFinding[] {
     if (this.silentRanks().length === 0) return [...found];
     return found.filter((f) => !NEEDS_EVERY_RANK.has(f.kind));

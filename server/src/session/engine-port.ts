@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../engine/engine-api';
 import { createEngine as createPureEngine } from '../engine/engine';
-import type { RankEvent } from '../engine/types';
+import type { RankEvent } from '../engine/model/types';
 import { RankDecoder } from '../protocol/decoder';
 
 /** Turns one rank's binary frames into events; stateful (a call's EXT records may span frames). Throws on a bad frame. */

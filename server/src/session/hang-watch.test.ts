@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RankState } from '../engine/types';
+import type { RankState } from '../engine/model/types';
 import { HangWatch } from './hang-watch';
 
 const call = { rank: 0, site: 0, call: 'MPI_Recv', detail: 'MPI_Recv from rank 1' };

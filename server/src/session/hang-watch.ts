@@ -1,4 +1,4 @@
-import type { EngineFinding, RankState } from '../engine/types';
+import type { EngineFinding, RankState } from '../engine/model/types';
 
 /** What the watch asks the session to do after a tick. */
 export type HangVerdict =

@@ -1,4 +1,4 @@
-import type { EngineFinding } from '../engine/types';
+import type { EngineFinding, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
 import { noProgressFinding } from './hang-watch';
 import { parseRankText } from './held-ack';
@@ -121,6 +121,13 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
       exitCode: end.exitCode ?? null,
       outcome,
       ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
+      ...skippedOf(analysis.engine),
     },
   };
+}
+
+/** The engine's skipped checks, as an optional field of the result (absent when every check ran). */
+function skippedOf(engine: { skippedChecks(): SkippedCheck[] }): { skippedChecks?: SkippedCheck[] } {
+  const skipped = engine.skippedChecks();
+  return skipped.length > 0 ? { skippedChecks: skipped } : {};
 }

@@ -1,4 +1,4 @@
-import type { FindingKind, RankEvent, RankState, Severity } from '../engine/types';
+import type { FindingKind, RankEvent, RankState, Severity, SkippedCheck } from '../engine/model/types';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
 export interface Finding {
@@ -67,6 +67,8 @@ export interface SessionResult {
   readonly outcome: 'completed' | 'deadlock' | 'terminated' | 'failed';
   /** Records the ranks' shims dropped (set when some were): the checks that need them all were skipped. */
   readonly lostRecords?: number;
+  /** Checks that did not run or ran on part of the run, and why (set when there are some): never silently off. */
+  readonly skippedChecks?: readonly SkippedCheck[];
 }
 
 /** What was launched, once the options are checked and the job is started. */

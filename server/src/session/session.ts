@@ -4,7 +4,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
-import type { EngineFinding, RankState } from '../engine/types';
+import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
@@ -414,6 +414,7 @@ export class Session {
       exitCode: killed ? null : exitCode,
       outcome,
       ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
+      ...skippedOf(analysis),
     };
     this.trace?.writeSession({ type: 'end', exitCode: result.exitCode, outcome });
     this.emit('end', result);
@@ -695,4 +696,12 @@ export class Session {
 /** "rank 3" or "ranks 0, 1, 2". */
 function ranksText(ranks: readonly number[]): string {
   return ranks.length === 1 ? `rank ${String(ranks[0])}` : `ranks ${ranks.join(', ')}`;
+}
+
+/** The checks that did not run, as an optional field of the result (absent when every check ran). */
+function skippedOf(analysis: Analysis): { skippedChecks?: SkippedCheck[] } {
+  const skipped = analysis.engine.skippedChecks();
+  const unobserved = analysis.unobservedSkip();
+  if (unobserved !== undefined) skipped.push(unobserved);
+  return skipped.length > 0 ? { skippedChecks: skipped } : {};
 }

@@ -1,4 +1,4 @@
-import type { ArgValue, FunctionSpec } from '../engine/types';
+import type { ArgValue, FunctionSpec } from '../engine/model/types';
 
 /** The parameter names that play the roles the timeline needs, found once per function from the spec. */
 export interface CallRoles {

@@ -1,4 +1,4 @@
-import type { CommEvent, Handle } from '../engine/types';
+import type { CommEvent, Handle } from '../engine/model/types';
 
 interface CommEntry {
   readonly id: number;

@@ -1,4 +1,4 @@
-import type { RankEvent } from '../engine/types';
+import type { RankEvent } from '../engine/model/types';
 
 /** Limits of the wait for slow ranks: a rank that never calls MPI must not hide the others for long. */
 const MAX_HELD = 4096;

@@ -1,4 +1,4 @@
-import type { ArgValue, RankEvent } from '../engine/types';
+import type { ArgValue, RankEvent } from '../engine/model/types';
 import type { Finding } from '../session/session-api';
 import { functionNamed } from '../protocol/spec';
 

@@ -1,4 +1,4 @@
-import type { RankEvent } from '../engine/types';
+import type { RankEvent } from '../engine/model/types';
 import type { Finding } from '../session/session-api';
 import { TimelineModel } from './timeline-model';
 import type { TimelineMessage } from './timeline-protocol';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ArgValue, RankEvent } from '../engine/types';
+import type { ArgValue, RankEvent } from '../engine/model/types';
 import { functionNamed } from '../protocol/spec';
 import { syntheticJob } from './synthetic-job';
 import { TimelineModel } from './timeline-model';

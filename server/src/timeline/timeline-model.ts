@@ -1,4 +1,11 @@
-import type { EnterEvent, ExitEvent, CompleteEvent, FunctionSpec, Handle, RankEvent } from '../engine/types';
+import type {
+  EnterEvent,
+  ExitEvent,
+  CompleteEvent,
+  FunctionSpec,
+  Handle,
+  RankEvent,
+} from '../engine/model/types';
 import type { Finding } from '../session/session-api';
 import { callClassOf } from './call-class';
 import { list, rolesOf, scalar } from './call-roles';

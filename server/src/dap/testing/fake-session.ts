@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { RankEvent, RankState } from '../../engine/types';
+import type { RankEvent, RankState } from '../../engine/model/types';
 import type {
   Finding,
   HeldRank,

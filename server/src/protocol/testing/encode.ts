@@ -2,7 +2,7 @@
  * Test-only encoder: the inverse of RankDecoder, so tests and benchmarks can write frames the way the
  * shim does (head record, then EXT records, zero padding) from ordinary RankEvents.
  */
-import type { RankEvent } from '../../engine/types';
+import type { RankEvent } from '../../engine/model/types';
 import {
   EXT_WORD_OFFSET,
   EXT_WORDS,

@@ -1,0 +1,171 @@
+/**
+ * Data checks of one collective call once every member has entered it: the amounts each member gives must
+ * be the amounts the others expect (count-mismatch), with the same type signature (type-mismatch) and, for
+ * reductions, the same op (collective-mismatch).
+ */
+import type { CollCall, CollInstance, CommInfo } from '../model/comms';
+import { describeData, opNames, signatureMismatch, type DtypeInfo } from '../model/datatypes';
+import type { CheckContext } from '../model/check-context';
+import { checkPairs, type CollReport } from './coll-pairs';
+import { list, num } from '../model/fn-roles';
+import type { FindingKind, RawLocation } from '../model/types';
+
+interface Side {
+  readonly call: CollCall;
+  readonly count: number;
+  readonly dtype: DtypeInfo | undefined;
+}
+
+const REDUCTIONS = new Set(['reduce', 'allreduce', 'scan', 'exscan', 'reduce_scatter_block']);
+
+function sideOf(st: CheckContext, call: CollCall, count: string[], type: string[]): Side {
+  return {
+    call,
+    count: num(call.enter, 0, ...count),
+    dtype: st.dtypes.type(call.rank, num(call.enter, 0, ...type)),
+  };
+}
+
+function bytes(s: Side): number | undefined {
+  return s.dtype === undefined ? undefined : s.count * s.dtype.size;
+}
+
+function loc(s: Side, what: string): RawLocation {
+  return {
+    rank: s.call.rank,
+    site: s.call.site,
+    call: s.call.fn,
+    detail: `${s.call.fn} ${what} ${describeData(s.count, s.dtype)}`,
+  };
+}
+
+export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: CollInstance): void {
+  const calls = inst.calls.filter((c): c is CollCall => c !== undefined);
+  const first = calls[0];
+  if (first === undefined) return;
+  const coll = first.enter.fn.coll ?? '';
+  const report = (kind: FindingKind, message: string, locations: RawLocation[]) =>
+    st.report({
+      kind,
+      severity: 'error',
+      message: `${message} (${first.fn} on ${comm.name}, collective #${inst.index + 1}).`,
+      locations,
+    });
+
+  if (coll === 'bcast' || REDUCTIONS.has(coll)) {
+    const sides = calls.map((c) => sideOf(st, c, ['count'], ['datatype']));
+    const ref =
+      (coll === 'bcast' || coll === 'reduce'
+        ? sides.find((s) => s.call.root === comm.members.indexOf(s.call.rank))
+        : undefined) ?? sides[0];
+    if (ref === undefined) return;
+    const refBytes = bytes(ref);
+    const countOff = sides.filter(
+      (s) => bytes(s) !== undefined && refBytes !== undefined && bytes(s) !== refBytes,
+    );
+    if (countOff.length > 0) {
+      report(
+        'count-mismatch',
+        `Rank ${ref.call.rank} ${coll === 'bcast' ? 'broadcasts' : 'contributes'} ${describeData(ref.count, ref.dtype)} (${refBytes} bytes) but ${countOff.map((s) => `rank ${s.call.rank} expects ${describeData(s.count, s.dtype)} (${bytes(s)} bytes)`).join(', ')}. Every rank must give the same count and type`,
+        [loc(ref, 'with'), ...countOff.map((s) => loc(s, 'with'))],
+      );
+      return;
+    }
+    const typeOff = sides.filter(
+      (s) => s !== ref && s.dtype && ref.dtype && signatureMismatch(ref.dtype, ref.count, s.dtype, s.count),
+    );
+    if (typeOff.length > 0) {
+      report(
+        'type-mismatch',
+        `Rank ${ref.call.rank} uses ${describeData(ref.count, ref.dtype)} but ${typeOff.map((s) => `rank ${s.call.rank} uses ${describeData(s.count, s.dtype)}`).join(', ')}. Use the same datatype on every rank`,
+        [loc(ref, 'with'), ...typeOff.map((s) => loc(s, 'with'))],
+      );
+      return;
+    }
+    if (REDUCTIONS.has(coll)) {
+      const opOf = (c: CollCall) => st.dtypes.op(c.rank, num(c.enter, 0, 'op'));
+      const refOp = opOf(ref.call);
+      const opOff = calls.filter((c) => {
+        const o = opOf(c);
+        return refOp !== undefined && refOp >= 0 && o !== undefined && o >= 0 && o !== refOp;
+      });
+      if (opOff.length > 0 && refOp !== undefined) {
+        const name = (o: number | undefined) => (o === undefined ? '?' : (opNames[o] ?? 'a user op'));
+        report(
+          'collective-mismatch',
+          `Rank ${ref.call.rank} reduces with ${name(refOp)} but ${opOff.map((c) => `rank ${c.rank} with ${name(opOf(c))}`).join(', ')}. Every rank must use the same op`,
+          [ref.call, ...opOff].map((c) => ({
+            rank: c.rank,
+            site: c.site,
+            call: c.fn,
+            detail: `${c.fn} with ${name(opOf(c))}`,
+          })),
+        );
+      }
+    }
+    return;
+  }
+
+  if (coll === 'reduce_scatter') {
+    checkSameCounts(calls, report);
+    return;
+  }
+  checkRootedCounts(st, comm, calls, coll, report);
+  checkPairs(st, comm, inst.calls, coll, report);
+}
+
+/** MPI_Reduce_scatter: every member must pass the same recvcounts (the blocks each one gets). */
+function checkSameCounts(calls: readonly CollCall[], report: CollReport): void {
+  const [ref, ...rest] = calls;
+  if (ref === undefined) return;
+  const counts = (c: CollCall) => list(c.enter, 'rcounts').join(',');
+  const off = rest.filter((c) => counts(c) !== counts(ref));
+  if (off.length === 0) return;
+  report(
+    'count-mismatch',
+    `Rank ${ref.rank} passes recvcounts [${counts(ref)}] but ${off.map((c) => `rank ${c.rank} passes [${counts(c)}]`).join(', ')}. Every rank must pass the same recvcounts`,
+    [ref, ...off].map((c) => ({
+      rank: c.rank,
+      site: c.site,
+      call: c.fn,
+      detail: `${c.fn} with recvcounts [${counts(c)}]`,
+    })),
+  );
+}
+
+/** Rooted gathers and scatters: what each member gives or takes against what the root expects for it. */
+function checkRootedCounts(
+  st: CheckContext,
+  comm: CommInfo,
+  calls: readonly CollCall[],
+  coll: string,
+  report: CollReport,
+): void {
+  const rootCall = calls.find((c) => c.root >= 0 && comm.members[c.root] === c.rank);
+  if (rootCall === undefined || !['gather', 'gatherv', 'scatter', 'scatterv'].includes(coll)) return;
+  const gather = coll.startsWith('gather');
+  const rootType = st.dtypes.type(rootCall.rank, num(rootCall.enter, 0, gather ? 'rtype' : 'stype'));
+  const perRank = coll.endsWith('v') ? list(rootCall.enter, gather ? 'rcounts' : 'scounts') : undefined;
+  const rootCount = num(rootCall.enter, 0, gather ? 'rcount' : 'scount');
+  const off: { side: Side; expect: number }[] = [];
+  for (const c of calls) {
+    const side = sideOf(st, c, [gather ? 'scount' : 'rcount'], [gather ? 'stype' : 'rtype']);
+    const i = comm.members.indexOf(c.rank);
+    const expectCount = perRank !== undefined ? (perRank[i] ?? 0) : rootCount;
+    const have = bytes(side);
+    if (have === undefined || rootType === undefined) continue;
+    // MPI_IN_PLACE at the root sends nothing of its own: skip it.
+    if (c === rootCall && num(c.enter, 0, 'sbuf') === -1) continue;
+    if (have !== expectCount * rootType.size) off.push({ side, expect: expectCount });
+  }
+  if (off.length > 0) {
+    report(
+      'count-mismatch',
+      `The root (rank ${rootCall.rank}) expects ${off.map((o) => `${describeData(o.expect, rootType)} from rank ${o.side.call.rank}, which ${gather ? 'sends' : 'takes'} ${describeData(o.side.count, o.side.dtype)}`).join('; ')}. Make each rank's count match the root's`,
+      [
+        { rank: rootCall.rank, site: rootCall.site, call: rootCall.fn, detail: `${rootCall.fn} at the root` },
+        ...off.filter((o) => o.side.call !== rootCall).map((o) => loc(o.side, gather ? 'sends' : 'takes')),
+      ],
+    );
+  }
+}

@@ -1,0 +1,336 @@
+/**
+ * Turns the deadlocked ranks of a wait-for graph into one finding: the ranks of the cycle (or the ones
+ * waiting on a rank that ended) in order, then the ranks stuck only behind them, each with its blocking call
+ * and what it waits for, and a sentence on what to change.
+ */
+import { describeOp, doing, ranksName, tagName } from '../model/describe';
+import type { RecvOp, SendOp } from '../model/ops';
+import { peerWorld } from '../model/comms';
+import type { EngineFinding, RawLocation } from '../model/types';
+import {
+  holdingItems,
+  type Blocked,
+  type DeadlockContext,
+  type WaitGraph,
+  type WaitItem,
+} from './wait-graph';
+
+interface Node {
+  readonly b: Blocked;
+  readonly holding: readonly WaitItem[];
+  /** Deadlocked ranks it waits on. */
+  readonly edges: readonly number[];
+  /** Waits on something that can never happen (an ended rank, a mismatched collective). */
+  readonly hopeless: boolean;
+}
+
+/** Strongly connected components (Tarjan), as lists of ranks. */
+function components(nodes: ReadonlyMap<number, Node>): number[][] {
+  let next = 0;
+  const index = new Map<number, number>();
+  const low = new Map<number, number>();
+  const stack: number[] = [];
+  const on = new Set<number>();
+  const out: number[][] = [];
+  const visit = (v: number): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
+    for (const w of nodes.get(v)?.edges ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) === index.get(v)) {
+      const comp: number[] = [];
+      for (let w = stack.pop(); w !== undefined; w = stack.pop()) {
+        on.delete(w);
+        comp.push(w);
+        if (w === v) break;
+      }
+      out.push(comp.sort((a, b) => a - b));
+    }
+  };
+  for (const v of [...nodes.keys()].sort((a, b) => a - b)) if (!index.has(v)) visit(v);
+  return out;
+}
+
+/** Shortest cycle through start inside a component (BFS), as ranks in wait order. */
+function cycleFrom(start: number, nodes: ReadonlyMap<number, Node>, comp: ReadonlySet<number>): number[] {
+  const prev = new Map<number, number>();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i] as number;
+    for (const w of nodes.get(v)?.edges ?? []) {
+      if (!comp.has(w)) continue;
+      if (w === start) {
+        const path = [v];
+        for (let x = v; x !== start;) {
+          x = prev.get(x) as number;
+          path.push(x);
+        }
+        return path.reverse();
+      }
+      if (!prev.has(w)) {
+        prev.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start];
+}
+
+/** "ranks 2,3 which are in MPI_Reduce, rank 4 which is running" */
+function groupByDoing(st: DeadlockContext, ranks: readonly number[]): string {
+  const groups = new Map<string, number[]>();
+  for (const r of ranks) {
+    const d = doing(st.tracks[r]);
+    groups.set(d, [...(groups.get(d) ?? []), r]);
+  }
+  return [...groups]
+    .map(
+      ([d, rs]) =>
+        `${ranksName(rs)} ${rs.length > 1 ? d.replace('which is', 'which are').replace('which has', 'which have') : d}`,
+    )
+    .join(', ');
+}
+
+/** A message from the awaited peer that the receive cannot take (other tag or communicator): the likely bug. */
+function missedSend(st: DeadlockContext, r: RecvOp, inFlight: ReadonlySet<unknown>): SendOp | undefined {
+  const src = peerWorld(r.comm, r.rank, r.source);
+  for (const s of st.matcher.unmatchedTo(r.rank)) if (s.rank === src && !inFlight.has(s)) return s;
+  return undefined;
+}
+
+function sentInstead(st: DeadlockContext, r: RecvOp, inFlight: ReadonlySet<unknown>): string {
+  const s = missedSend(st, r, inFlight);
+  if (s === undefined) return '';
+  const where = s.comm === r.comm ? '' : ` on ${s.comm.name}`;
+  return ` (rank ${s.rank} sent ${tagName(s.tag)}${where} instead, with ${s.fn.name})`;
+}
+
+/** Advice for the first blocked receive whose peer sent it a message it cannot take. */
+function missAdvice(
+  st: DeadlockContext,
+  nodes: readonly Node[],
+  inFlight: ReadonlySet<unknown>,
+): string | undefined {
+  for (const n of nodes)
+    for (const it of n.holding) {
+      if (it.what.kind !== 'recv' || it.what.op.kind !== 'recv' || it.any) continue;
+      const r = it.what.op;
+      const s = missedSend(st, r, inFlight);
+      if (s === undefined) continue;
+      const theirs = s.comm === r.comm ? tagName(s.tag) : `${tagName(s.tag)} on ${s.comm.name}`;
+      const mine = s.comm === r.comm ? tagName(r.tag) : `${tagName(r.tag)} on ${r.comm.name}`;
+      return `Rank ${s.rank} sent ${theirs} with ${s.fn.name} where rank ${r.rank} receives ${mine}: make the send's and the receive's tags (and communicators) agree.`;
+    }
+  return undefined;
+}
+
+function itemDetail(
+  st: DeadlockContext,
+  item: WaitItem,
+  canAct: readonly boolean[],
+  inFlight: ReadonlySet<unknown>,
+): string {
+  const w = item.what;
+  const track = (r: number) => st.tracks[r];
+  switch (w.kind) {
+    case 'send':
+    case 'recv': {
+      const base = describeOp(w.op);
+      const stuck = item.peers.filter((p) => canAct[p] !== true);
+      if (w.op.kind === 'send' || !item.any) {
+        const peer = item.peers[0] ?? -1;
+        const t = track(peer);
+        const gone = t !== undefined && (t.ended !== undefined || t.inFinalize);
+        return (
+          (gone ? `${base}, ${doing(t)}` : base) +
+          (w.op.kind === 'recv' ? sentInstead(st, w.op, inFlight) : '')
+        );
+      }
+      return `${base}; every rank that could send is blocked or gone (${ranksName(stuck)})`;
+    }
+    case 'coll': {
+      const name = `${w.coll.comm.open.get(w.coll.index)?.calls.find((c) => c !== undefined)?.fn ?? 'collective'}`;
+      if (w.mismatch.length > 0) {
+        const other = w.coll.comm.open
+          .get(w.coll.index)
+          ?.calls.find((c) => c !== undefined && w.mismatch.includes(c.rank));
+        return `collective #${w.coll.index + 1} on ${w.coll.comm.name}: ${ranksName(w.mismatch)} called ${other?.fn ?? 'another collective'}${other && other.root >= 0 ? ` (root ${other.root})` : ''} instead`;
+      }
+      return `on ${w.coll.comm.name} (collective #${w.coll.index + 1}, ${name}): waiting for ${groupByDoing(st, w.missing)}`;
+    }
+    case 'finalize':
+      return `waiting for ${groupByDoing(st, w.missing)}`;
+    case 'win-wait':
+      return `waiting for the MPI_Win_complete of ${groupByDoing(st, w.missing)}`;
+  }
+}
+
+function locationOf(
+  st: DeadlockContext,
+  node: Node,
+  canAct: readonly boolean[],
+  inFlight: ReadonlySet<unknown>,
+  behind: boolean,
+): RawLocation {
+  const cur = node.b.track.cur;
+  const call = cur?.enter.fn.name ?? 'MPI';
+  let viaRequest = false;
+  const parts = node.holding.map((it) => {
+    const d = itemDetail(st, it, canAct, inFlight);
+    if (it.requestPos >= 0) {
+      viaRequest = true;
+      return `request ${it.requestPos} (${d}) never ${it.what.kind === 'send' ? 'received' : 'matched'}`;
+    }
+    if (it.what.kind === 'coll') return `${call} ${d}`;
+    if (it.what.kind === 'finalize' || it.what.kind === 'win-wait') return `${call}: ${d}`;
+    if (cur?.enter.fn.cls === 'buffer_detach') return `${call} waits until ${d} is received`;
+    return d;
+  });
+  const detail = (viaRequest ? `${call}: ` : '') + parts.join('; ');
+  return {
+    rank: node.b.track.rank,
+    site: cur?.enter.site ?? 0,
+    call,
+    detail: behind ? `blocked behind the deadlock: ${detail}` : detail,
+  };
+}
+
+/** "rank 0 waits in MPI_Recv for rank 1" */
+function waitPhrase(st: DeadlockContext, node: Node, to: number | undefined): string {
+  const call = node.b.track.cur?.enter.fn.name ?? 'MPI';
+  if (to !== undefined) return `rank ${node.b.track.rank} waits in ${call} for rank ${to}`;
+  const item = node.holding.find((it) => it.impossible) ?? node.holding[0];
+  if (item?.what.kind === 'coll' && item.what.mismatch.length > 0) {
+    return `rank ${node.b.track.rank} waits in ${call} on ${item.what.coll.comm.name}, where ${ranksName(item.what.mismatch)} called a different collective`;
+  }
+  const gone = item?.peers.find(
+    (p) => st.tracks[p]?.ended !== undefined || st.tracks[p]?.inFinalize === true,
+  );
+  return `rank ${node.b.track.rank} waits in ${call} for rank ${gone ?? '?'}, ${doing(gone === undefined ? undefined : st.tracks[gone])}`;
+}
+
+function advice(st: DeadlockContext, nodes: readonly Node[], inFlight: ReadonlySet<unknown>): string {
+  const kinds = new Set(nodes.flatMap((n) => n.holding.map((it) => it.what.kind)));
+  if (nodes.some((n) => n.holding.some((it) => it.what.kind === 'coll' && it.what.mismatch.length > 0))) {
+    return 'Every rank of a communicator must call the same collectives, with the same root, in the same order.';
+  }
+  const miss = missAdvice(st, nodes, inFlight);
+  if (miss !== undefined) return miss;
+  if (nodes.some((n) => n.b.track.cur?.enter.fn.cls === 'buffer_detach')) {
+    return 'MPI_Buffer_detach waits until every buffered message has been received: detach the buffer only once the receivers are sure to post their receives (after the point where they wait for this rank), or receive before waiting.';
+  }
+  if (nodes.some((n) => n.hopeless)) {
+    return 'Make every receive (and collective) have its matching send (and call) on the other rank before that rank calls MPI_Finalize.';
+  }
+  if (kinds.size === 1 && kinds.has('recv')) {
+    return 'Make one of them send first, or post the receives with MPI_Irecv before sending, or use MPI_Sendrecv.';
+  }
+  if (kinds.has('send') && !kinds.has('coll')) {
+    return 'These sends complete only once the matching receive is posted (the library does not buffer them): post the receives first with MPI_Irecv, or use MPI_Sendrecv or MPI_Isend.';
+  }
+  if (kinds.has('win-wait')) {
+    return 'MPI_Win_wait returns once every origin named by the MPI_Win_post has called MPI_Win_start and MPI_Win_complete on the window: make each of them do so before it waits for the target.';
+  }
+  if (kinds.has('coll')) {
+    return 'A rank waits in a collective for ranks that wait for it elsewhere: call the collective on every rank at the same point, or complete the point-to-point exchange before it.';
+  }
+  return 'Change the order of these calls so that one of them can complete.';
+}
+
+export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFinding | undefined {
+  if (g.deadlocked.length === 0) return undefined;
+  // A rank that aborted (MPI_Abort, or MPI's fatal error handler) takes the whole job down: whoever waits for
+  // it is about to be killed by the launcher, not stuck. The abort's cause is the finding, not a deadlock.
+  if (st.tracks.some((t) => t.ended === 'abort')) return undefined;
+  const inSet = new Set(g.deadlocked.map((b) => b.track.rank));
+  const nodes = new Map<number, Node>();
+  for (const b of g.deadlocked) {
+    const holding = holdingItems(b, g.canAct);
+    const edges = [...new Set(holding.flatMap((it) => it.peers.filter((p) => inSet.has(p))))].sort(
+      (x, y) => x - y,
+    );
+    const hopeless = holding.some(
+      (it) =>
+        it.impossible ||
+        (!it.any &&
+          it.peers.some(
+            (p) => st.tracks[p]?.ended !== undefined || (st.tracks[p]?.inFinalize === true && !inSet.has(p)),
+          )),
+    );
+    nodes.set(b.track.rank, { b, holding, edges, hopeless });
+  }
+  const core = new Set<number>();
+  const cycles: number[][] = [];
+  for (const comp of components(nodes)) {
+    const first = comp[0] as number;
+    const cyclic = comp.length > 1 || (nodes.get(first)?.edges.includes(first) ?? false);
+    if (cyclic) {
+      comp.forEach((r) => core.add(r));
+      cycles.push(cycleFrom(first, nodes, new Set(comp)));
+    }
+  }
+  for (const [r, n] of nodes) if (n.hopeless) core.add(r);
+  if (core.size === 0) for (const r of inSet) core.add(r); // cannot happen with a finite graph; stay safe
+
+  // Mark what is reported so that the end-of-run check does not report it again as unmatched.
+  for (const n of nodes.values())
+    for (const it of n.holding)
+      if (it.what.kind === 'send' || it.what.kind === 'recv') it.what.op.reported = true;
+
+  const phrases: string[] = [];
+  const ordered: number[] = [];
+  for (const cyc of cycles) {
+    cyc.forEach((r, i) => {
+      phrases.push(waitPhrase(st, nodes.get(r) as Node, cyc[(i + 1) % cyc.length]));
+      ordered.push(r);
+    });
+  }
+  for (const r of [...core].sort((a, b) => a - b)) {
+    if (ordered.includes(r)) continue;
+    phrases.push(waitPhrase(st, nodes.get(r) as Node, undefined));
+    ordered.push(r);
+  }
+  const behind = [...inSet].filter((r) => !core.has(r)).sort((a, b) => a - b);
+  const coreNodes = ordered.map((r) => nodes.get(r) as Node);
+  const tail = phrases.length > 1 ? '; none of them can go on.' : '; it can never go on.';
+  const others =
+    behind.length > 0 ? ` ${ranksName(behind)} ${behind.length > 1 ? 'are' : 'is'} blocked behind them.` : '';
+  // The ranks that ended while others wait for them: where they ended is half of the bug.
+  const gone = new Map<number, number[]>();
+  for (const r of ordered) {
+    for (const it of (nodes.get(r) as Node).holding) {
+      for (const p of it.peers) {
+        const t = st.tracks[p];
+        if (t !== undefined && !inSet.has(p) && (t.ended !== undefined || t.inFinalize) && !it.any) {
+          gone.set(p, [...new Set([...(gone.get(p) ?? []), r])]);
+        }
+      }
+    }
+  }
+  const goneLocations: RawLocation[] = [...gone].map(([p, waiting]) => {
+    const t = st.tracks[p];
+    const call = t?.lastCall || 'MPI_Finalize';
+    return {
+      rank: p,
+      site: t?.lastSite ?? 0,
+      call,
+      detail: `${call}: ended while ${ranksName(waiting)} still ${waiting.length > 1 ? 'wait' : 'waits'} for it`,
+    };
+  });
+  return {
+    kind: 'deadlock',
+    severity: 'error',
+    message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(st, coreNodes, g.inFlight)}`,
+    locations: [
+      ...ordered.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, g.inFlight, false)),
+      ...goneLocations,
+      ...behind.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, g.inFlight, true)),
+    ],
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * What a check may read and how it reports: the model of the job (ranks, communicators, groups, datatypes,
+ * findings held for merging) and a report function — not the engine's whole state. A subsystem that needs
+ * more says so in its own interface, extending this one with exactly the other parts it reads (one-sided's
+ * `RmaContext` adds the windows and the replay, deadlock's `DeadlockContext` the matcher and the RMA
+ * tracker). `EngineState` satisfies them all; the checks never import it, so no check depends on the state
+ * that drives it (the rule `mpiscope/no-import-cycle` keeps it so).
+ */
+import type { CommRegistry } from './comms';
+import type { Datatypes } from './datatypes';
+import type { Groups } from './groups';
+import type { HeldFindings } from './held-findings';
+import type { RankTrack } from './rank-track';
+import type { EngineFinding } from './types';
+
+export interface CheckContext {
+  readonly comms: CommRegistry;
+  readonly dtypes: Datatypes;
+  readonly groups: Groups;
+  /** Per-rank findings merged across ranks, released at the end of the run or at a deadlock. */
+  readonly held: HeldFindings;
+  /** Each rank's calls and requests, by rank. */
+  readonly tracks: readonly RankTrack[];
+  track(rank: number): RankTrack;
+  /** MPI_COMM_WORLD's size as known so far. */
+  readonly worldSize: number;
+  /** Records lost in transit: findings that depend on completeness are softened. */
+  readonly lost: number;
+  report(f: EngineFinding): void;
+  /** The finding was reported and not yet taken by the session: it can still take more locations. */
+  isPending(f: EngineFinding): boolean;
+  /**
+   * A check's own memory for the engine's lifetime (the keys of what it reported once, findings it merges),
+   * under the check's name: kept by the engine, so that two engines never share it.
+   */
+  memory<T>(check: string, make: () => T): T;
+}

@@ -1,0 +1,252 @@
+/**
+ * The engine's boundary: decoded events in, findings out.
+ *
+ * The decoder (server/src/protocol) turns binary records into these events; the engine
+ * (server/src/engine) consumes them one rank-ordered stream at a time and never sees bytes, sockets,
+ * clocks or file paths. Call sites stay raw return addresses here; the session resolves them to
+ * file:line (once per distinct address) when it reports a finding.
+ */
+
+/** Handle values are the MPI handles themselves widened to a number (pointer or int); 0 is the NULL handle. */
+export type Handle = number;
+
+export const ANY_SOURCE = -1;
+export const PROC_NULL = -2;
+/**
+ * The word of a request that MPI handed out already complete (shared between calls), wherever it appears after
+ * the call that made it; 0 is MPI_REQUEST_NULL. See RankTrack.earlyDone.
+ */
+export const DONE_REQUEST = 1;
+export const ANY_TAG = -1;
+
+/** One parameter's value: a scalar word, or the elements of an array parameter. */
+export type ArgValue = number | readonly number[];
+
+/** Static description of an intercepted MPI function, from native-shim/spec/mpi-api.json. */
+export interface FunctionSpec {
+  readonly id: number;
+  readonly name: string;
+  readonly cls: string;
+  readonly mode?: string;
+  readonly coll?: string;
+  /** One-sided calls (classes rma and win_sync): the access (put, get, accumulate…) or synchronization (fence, lock…). */
+  readonly rma?: string;
+  readonly params: readonly ParamSpec[];
+}
+
+export interface ParamSpec {
+  readonly ctype: string;
+  readonly name: string;
+  readonly role: string;
+  /** For array parameters: the name of the parameter that holds the length, or "commsize". */
+  readonly lengthFrom?: string;
+}
+
+interface EventBase {
+  readonly rank: number;
+  /** Per-rank call sequence number; an enter and its exit share it. */
+  readonly seq: number;
+  /** Nanoseconds on the rank's monotonic clock. */
+  readonly time: number;
+}
+
+export interface EnterEvent extends EventBase {
+  readonly type: 'enter';
+  readonly fn: FunctionSpec;
+  readonly site: number;
+  /** Argument values by parameter name. */
+  readonly args: Readonly<Record<string, ArgValue>>;
+  /**
+   * The shim saw this call made from a thread other than the one that called MPI_Init / MPI_Init_thread (ENTER
+   * flags bit1, records.json). Absent when the shim does not say (before MPI_Init returned, older shims).
+   */
+  readonly otherThread?: boolean;
+}
+
+export interface ExitEvent extends EventBase {
+  readonly type: 'exit';
+  readonly fn: FunctionSpec;
+  readonly returnCode: number;
+  /** New handles by parameter name (request_out, comm_out, …), index/outcount/indices outputs. */
+  readonly outputs: Readonly<Record<string, ArgValue>>;
+}
+
+/** One operation completed by a call: a blocking receive/send (request 0) or a request. */
+export interface CompleteEvent extends EventBase {
+  readonly type: 'complete';
+  readonly fn: FunctionSpec;
+  readonly request: Handle;
+  readonly source: number;
+  readonly tag: number;
+  readonly bytes: number;
+  readonly error: number;
+  readonly cancelled: boolean;
+}
+
+export interface CommEvent extends EventBase {
+  readonly type: 'comm';
+  readonly comm: Handle;
+  readonly size: number;
+  readonly myRank: number;
+  readonly parent: Handle;
+  /** seq of the call that created it (0 for predefined communicators). */
+  readonly creatorSeq: number;
+  readonly isInter: boolean;
+  /** World ranks of the members, in communicator rank order. */
+  readonly members: readonly number[];
+  readonly remoteMembers: readonly number[];
+}
+
+export interface DatatypeEvent extends EventBase {
+  readonly type: 'datatype';
+  readonly datatype: Handle;
+  readonly size: number;
+  readonly lb: number;
+  readonly extent: number;
+  readonly trueLb: number;
+  readonly trueExtent: number;
+  readonly committed: boolean;
+  /** Run-length signature: pairs of (basic type id, repeat). */
+  readonly signature: readonly (readonly [number, number])[];
+  /**
+   * For a committed type with gaps, the memory one element touches: (offset from the true lb, length) blocks
+   * in increasing order; undefined when contiguous or not known (too many blocks, too large).
+   */
+  readonly layout?: readonly (readonly [number, number])[];
+}
+
+export interface OpEvent extends EventBase {
+  readonly type: 'op';
+  readonly op: Handle;
+  /** Index into mpi-api.json ops, or -1 for a user-defined op. */
+  readonly predefined: number;
+  readonly commute: boolean;
+}
+
+export interface SiteEvent extends EventBase {
+  readonly type: 'site';
+  readonly address: number;
+  readonly offset: number;
+  readonly module: string;
+}
+
+export type EndHow = 'finalized' | 'exit-without-finalize' | 'signal' | 'abort' | 'disconnected';
+
+export interface EndEvent extends EventBase {
+  readonly type: 'end';
+  readonly how: EndHow;
+  readonly code: number;
+  readonly dropped: number;
+}
+
+/** An invalid argument found by the shim before the call reached MPI. */
+export interface ShimFindingEvent extends EventBase {
+  readonly type: 'shim-finding';
+  readonly fn: FunctionSpec;
+  readonly site: number;
+  readonly check: string;
+  readonly message: string;
+  readonly param: number;
+  readonly values: readonly number[];
+}
+
+export interface LostEvent extends EventBase {
+  readonly type: 'lost';
+  readonly count: number;
+}
+
+/** Aligns a rank's monotonic clock (time) with wall-clock time, for the timeline across ranks. */
+export interface ClockEvent extends EventBase {
+  readonly type: 'clock';
+  /** CLOCK_REALTIME in nanoseconds at the instant `time` was read. */
+  readonly realtime: number;
+}
+
+/**
+ * The space a buffered send (MPI_Bsend, MPI_Ibsend; MPI_Bsend_init for each Start of its request) takes in the
+ * buffer attached with MPI_Buffer_attach, as the shim computed it. Comes between the call's ENTER and EXIT.
+ */
+export interface BsendEvent extends EventBase {
+  readonly type: 'bsend';
+  readonly fn: FunctionSpec;
+  /** MPI_Pack_size of the message + MPI_BSEND_OVERHEAD of the library. */
+  readonly bytes: number;
+  /** MPI_Pack_size of the message. */
+  readonly packed: number;
+}
+
+export type RankEvent =
+  | EnterEvent
+  | ExitEvent
+  | CompleteEvent
+  | CommEvent
+  | DatatypeEvent
+  | OpEvent
+  | SiteEvent
+  | EndEvent
+  | ShimFindingEvent
+  | LostEvent
+  | ClockEvent
+  | BsendEvent;
+
+export type FindingKind =
+  | 'deadlock'
+  | 'potential-deadlock'
+  | 'message-race'
+  | 'buffer-overlap'
+  | 'send-buffer-modified'
+  | 'type-mismatch'
+  | 'count-mismatch'
+  | 'collective-mismatch'
+  | 'resource-leak'
+  | 'unmatched-message'
+  | 'invalid-argument'
+  | 'request-misuse'
+  | 'call-order'
+  | 'rma-race';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Where a finding happened, before the session resolves the call site to file:line. */
+export interface RawLocation {
+  readonly rank: number;
+  /** Return address of the MPI call (0 when unknown). */
+  readonly site: number;
+  /** The MPI function, e.g. "MPI_Recv". */
+  readonly call: string;
+  /** What this rank is doing or waiting for, one short phrase: "MPI_Recv from rank 1, tag 7". */
+  readonly detail: string;
+}
+
+export interface EngineFinding {
+  readonly kind: FindingKind;
+  readonly severity: Severity;
+  /** One or two sentences a person can fix the bug from: ranks, calls, peers, tags, what to change. */
+  readonly message: string;
+  readonly locations: readonly RawLocation[];
+}
+
+/**
+ * A check that did not run, or ran on part of the run, and why: reported beside the findings (report, JSON,
+ * editor) so that no check is silently off.
+ */
+export interface SkippedCheck {
+  /** What was not checked: finding kinds, with the part concerned when only part of a kind was skipped. */
+  readonly checks: readonly string[];
+  /** Why, in a sentence a user understands. */
+  readonly reason: string;
+  /**
+   * 'lost-records': the shims dropped records; 'bound': a memory bound of the analyzer was reached; 'threads': MPI
+   * called from several threads at once; 'unobserved-ranks': some rank's MPI calls never reached the analyzer.
+   */
+  readonly cause: 'lost-records' | 'bound' | 'threads' | 'unobserved-ranks';
+}
+
+/** What a rank is doing now, for the debug adapter and the timeline. */
+export interface RankState {
+  readonly rank: number;
+  readonly state: 'running' | 'in-call' | 'blocked' | 'finalized' | 'ended';
+  /** The current MPI call, when state is in-call or blocked. */
+  readonly call?: RawLocation;
+  readonly ended?: EndHow;
+}

@@ -1,0 +1,120 @@
+/**
+ * One-sided accesses and when two of them conflict: the bytes each touches in the target's window memory, and
+ * the pairs MPI allows in one epoch (two reads; two accumulates with the same op, or MPI_NO_OP, on the same
+ * basic type). The bytes of a target type with gaps come from its layout (type-bytes.ts, from the shim); a type
+ * whose layout is unknown is known only as a span: such an access is said to overlap another only when that is
+ * certain (the same layout at the same place, or a contiguous access covering its whole span).
+ */
+import { uniformBasic, type DtypeInfo } from '../model/datatypes';
+import { commonBytes } from '../model/type-bytes';
+import type { FunctionSpec } from '../model/types';
+import type { WinInfo } from './windows';
+
+/** put writes, get reads; acc is the accumulate family (atomic per basic element). */
+export type AccessKind = 'put' | 'get' | 'acc';
+
+export interface Access {
+  /** World ranks. */
+  readonly origin: number;
+  readonly target: number;
+  readonly win: WinInfo;
+  readonly fn: FunctionSpec;
+  readonly site: number;
+  /** The origin's n-th recorded access: a deterministic order whatever the interleaving of ranks. */
+  readonly order: number;
+  readonly kind: AccessKind;
+  /** Accumulates: the op's name ('MPI_SUM', 'MPI_NO_OP', 'compare-and-swap'), undefined when unknown. */
+  readonly op: string | undefined;
+  readonly disp: number;
+  readonly count: number;
+  readonly dtype: DtypeInfo | undefined;
+  /** The epoch instance: 'fence:K' (shared by every rank), or a passive/PSCW epoch of the origin. */
+  readonly epoch: string;
+  readonly passive: boolean;
+  /** Made under an exclusive lock of its target. */
+  readonly exclusive: boolean;
+  /** Flushes of the target by the origin before this access, in the epoch. */
+  readonly flushes: number;
+  /** Passive target: the origin's replay position when it made the access, and when a flush/unlock completed it. */
+  readonly pos: number;
+  done?: number;
+}
+
+export interface Bytes {
+  readonly lo: number;
+  readonly hi: number;
+  /** Every byte of [lo, hi) is accessed. */
+  readonly contiguous: boolean;
+}
+
+/** The bytes at the target, or undefined when unknown (datatype or the target's displacement unit not seen). */
+export function bytesOf(a: Access): Bytes | undefined {
+  const t = a.dtype;
+  const unit = a.win.dispUnit.get(a.target);
+  if (t === undefined || unit === undefined || a.count <= 0 || t.size <= 0) return undefined;
+  const lo = a.disp * unit + t.trueLb;
+  const hi = lo + (a.count - 1) * t.extent + t.trueExtent;
+  return { lo, hi, contiguous: t.size * a.count === hi - lo };
+}
+
+function sameLayout(a: Access, b: Access): boolean {
+  const x = a.dtype;
+  const y = b.dtype;
+  return (
+    x !== undefined &&
+    y !== undefined &&
+    a.count === b.count &&
+    x.size === y.size &&
+    x.extent === y.extent &&
+    x.trueLb === y.trueLb &&
+    x.trueExtent === y.trueExtent &&
+    x.sig.key === y.sig.key
+  );
+}
+
+/** Do the two accesses certainly touch a common byte? */
+export function overlaps(a: Access, x: Bytes, b: Access, y: Bytes): boolean {
+  if (x.lo >= y.hi || y.lo >= x.hi) return false;
+  if (x.contiguous && y.contiguous) return true;
+  // A contiguous access covering the other's whole span touches all of its bytes.
+  if (x.contiguous && x.lo <= y.lo && y.hi <= x.hi) return true;
+  if (y.contiguous && y.lo <= x.lo && x.hi <= y.hi) return true;
+  if (x.lo === y.lo && sameLayout(a, b)) return true;
+  // Types with gaps: the bytes each touches, where the layouts are known.
+  if (a.dtype === undefined || b.dtype === undefined) return false;
+  const lo = Math.max(x.lo, y.lo);
+  const hi = Math.min(x.hi, y.hi);
+  const shared = commonBytes(
+    { base: x.lo, count: a.count, dtype: a.dtype },
+    { base: y.lo, count: b.count, dtype: b.dtype },
+    lo,
+    hi,
+  );
+  return shared !== undefined && shared > 0;
+}
+
+function writes(a: Access): boolean {
+  return a.kind === 'put' || (a.kind === 'acc' && a.op !== 'MPI_NO_OP');
+}
+
+/** Would these two accesses to common bytes, if concurrent, be a race? */
+export function conflicting(a: Access, b: Access): boolean {
+  if (!writes(a) && !writes(b)) return false;
+  if (a.kind === 'acc' && b.kind === 'acc') {
+    // Unknown op or type: not judged (silence rather than a false alarm).
+    if (a.op === undefined || b.op === undefined || a.dtype === undefined || b.dtype === undefined)
+      return false;
+    const ta = uniformBasic(a.dtype);
+    const tb = uniformBasic(b.dtype);
+    if (ta === undefined || tb === undefined) return false;
+    return ta !== tb || (a.op !== b.op && a.op !== 'MPI_NO_OP' && b.op !== 'MPI_NO_OP');
+  }
+  return true;
+}
+
+/** What the access does, for messages: "writes", "reads", "accumulates (MPI_SUM) into". */
+export function verb(a: Access): string {
+  if (a.kind === 'put') return 'writes';
+  if (a.kind === 'get') return 'reads';
+  return a.op === 'MPI_NO_OP' ? 'atomically reads' : `accumulates (${a.op ?? 'op'}) into`;
+}

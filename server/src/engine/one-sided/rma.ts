@@ -1,0 +1,390 @@
+/**
+ * One-sided communication: windows' epochs and the accesses made in them, and rma-race when two accesses to
+ * common bytes of a target's window memory are concurrent and at least one writes (rma-conflict.ts says which
+ * pairs MPI allows).
+ *
+ * - Fence epochs: between a rank's k-th and (k+1)-th MPI_Win_fence on the window. Fences are collective, so the
+ *   k-th epoch is one instance for every rank: accesses of different origins in it are concurrent. Checked when
+ *   every member entered the next fence (or freed the window), then forgotten.
+ * - Passive target: MPI_Win_lock/unlock (shared or exclusive) and MPI_Win_lock_all/unlock_all. An access is
+ *   completed at its target by the origin's next flush or unlock of that target. Accesses of different origins are
+ *   concurrent unless a lock is exclusive or one completed before the other was made in the run's happened-before
+ *   (messages and collectives, happened-before.ts). Checked at the end of the run.
+ * - Generalized active target (MPI_Win_post/start/complete/wait): an origin's k-th start naming a target matches
+ *   that target's k-th post naming the origin (rma-pscw.ts, groups from groups.ts); accesses of different origins
+ *   matched to one post are concurrent. Checked at the end of the run; an unknown group leaves them unmatched.
+ * - The same origin: two conflicting accesses in one epoch with no flush of that target between them race
+ *   (accumulates of one origin are ordered by MPI and never do).
+ */
+import { commRankOf, peerWorld } from '../model/comms';
+import { enterCollective } from '../collectives/collectives';
+import { opNames } from '../model/datatypes';
+import type { Replay } from '../causal-order/replay';
+import type { CheckContext } from '../model/check-context';
+import { clocksAt } from '../causal-order/causal-clocks';
+import { num, paramName } from '../model/fn-roles';
+import type { CallState } from '../model/rank-track';
+import type { Access } from './rma-conflict';
+import { OutsideEpochs } from './rma-outside';
+import { PscwMatching } from './rma-pscw';
+import { raceFinding, racingPairs } from './rma-races';
+import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from '../model/types';
+import type { WindowRegistry, WinInfo } from './windows';
+
+/** What one-sided checks read: the model, the windows, and the replay (happened-before for passive target). */
+export interface RmaContext extends CheckContext {
+  readonly windows: WindowRegistry;
+  readonly replay: Replay;
+}
+
+/** Where race findings go: the engine's report while the run goes on, a list at its end. */
+interface Sink {
+  report(f: EngineFinding): void;
+}
+
+/**
+ * Accesses kept per fence or PSCW epoch, and passive-target accesses kept for the end of the run: beyond, the check
+ * looks at the first ones only (it may miss a race, never invent one).
+ */
+const MAX_ACCESSES = 200_000;
+/** Vector-clock snapshots (points × ranks) the passive-target check may take: beyond, different origins are not compared. */
+export const MAX_CLOCK_CELLS = 20_000_000;
+const LOCK_EXCLUSIVE = 1;
+/** Accumulates that return the target's value: a program may synchronize through them (a flag it polls). */
+const FETCHING = new Set(['get_accumulate', 'fetch_and_op', 'compare_and_swap']);
+
+/** One rank's synchronization state on one window. */
+interface RankWin {
+  fences: number;
+  /** Lock epochs by target world rank. */
+  readonly locks: Map<number, { readonly exclusive: boolean; readonly n: number }>;
+  lockAll: number | undefined;
+  start: number | undefined;
+  epochs: number;
+  readonly flushes: Map<number, number>;
+  flushAll: number;
+  /** Passive accesses not yet completed at their target by a flush or unlock. */
+  open: Access[];
+}
+
+export class RmaTracker {
+  private readonly state = new Map<string, RankWin>();
+  /** Fence epochs by window id and epoch number (1 = after the first fence). */
+  private readonly fenceEpochs = new Map<number, Map<number, Access[]>>();
+  private readonly fenceClosed = new Map<string, number>();
+  private readonly passive: Access[] = [];
+  /**
+   * Passive-target accesses of different origins could not be ordered (no replay, or more clock cells than
+   * MAX_CLOCK_CELLS): their races were not checked.
+   */
+  passiveUnordered = false;
+  private readonly pscw = new Map<string, Access[]>();
+  private readonly matching = new PscwMatching();
+  /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
+  private readonly fetchedOn = new Set<number>();
+  private readonly reported = new Set<string>();
+  private readonly orders = new Map<number, number>();
+  private readonly outside = new OutsideEpochs();
+
+  private of(rank: number, win: WinInfo): RankWin {
+    const k = `${rank}:${win.id}`;
+    let s = this.state.get(k);
+    if (s === undefined) {
+      s = {
+        fences: 0,
+        locks: new Map(),
+        lockAll: undefined,
+        start: undefined,
+        epochs: 0,
+        flushes: new Map(),
+        flushAll: 0,
+        open: [],
+      };
+      this.state.set(k, s);
+    }
+    return s;
+  }
+
+  onEnter(st: RmaContext, cur: CallState, e: EnterEvent): void {
+    const cls = e.fn.cls;
+    if (cls === 'win_create') {
+      const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
+      const unit = e.fn.name === 'MPI_Win_create_dynamic' ? 1 : num(e, 1, 'dispunit');
+      st.windows.onCreate(e.rank, e.seq, comm, unit);
+      this.collective(st, cur, e, comm);
+      return;
+    }
+    const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
+    if (win === undefined) return;
+    if (cls === 'rma') this.checkEpoch(e, win);
+    if (cls === 'win_free' || e.fn.rma === 'fence') {
+      this.collective(st, cur, e, win.group);
+      this.closeFence(st, e.rank, win);
+    }
+  }
+
+  /** An access with no epoch open for its target (rma-outside.ts). */
+  private checkEpoch(e: EnterEvent, win: WinInfo): void {
+    const trank = num(e, PROC_NULL, 'trank');
+    const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
+    if (target === undefined) return;
+    const s = this.of(e.rank, win);
+    if (s.fences > 0 || s.locks.has(target) || s.lockAll !== undefined || s.start !== undefined) return;
+    this.outside.note(e, win, target);
+  }
+
+  private collective(st: RmaContext, cur: CallState, e: EnterEvent, comm: WinInfo['comm']): void {
+    if (commRankOf(comm, e.rank) < 0) return;
+    const coll = enterCollective(st, e, comm);
+    if (coll === undefined) return;
+    cur.coll = coll;
+    st.replay.collective(e.rank, coll.comm, coll.index);
+  }
+
+  /** The rank leaves its current fence epoch (it enters a fence or frees the window). */
+  private closeFence(st: RmaContext, rank: number, win: WinInfo): void {
+    const s = this.of(rank, win);
+    const k = s.fences;
+    s.fences++;
+    if (k === 0) return;
+    const key = `${win.id}:${k}`;
+    const closed = (this.fenceClosed.get(key) ?? 0) + 1;
+    if (closed < win.comm.size) {
+      this.fenceClosed.set(key, closed);
+      return;
+    }
+    this.fenceClosed.delete(key);
+    const list = this.fenceEpochs.get(win.id)?.get(k);
+    this.fenceEpochs.get(win.id)?.delete(k);
+    if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
+  }
+
+  onExit(st: RmaContext, cur: CallState, e: ExitEvent): void {
+    if (e.returnCode !== 0 || cur.rejected === true) return;
+    const enter = cur.enter;
+    if (e.fn.cls === 'win_create') {
+      const name = paramName(e.fn, 'win_out');
+      const h = name === undefined ? undefined : e.outputs[name];
+      st.windows.onCreated(e.rank, enter.seq, typeof h === 'number' ? h : 0);
+      return;
+    }
+    const handle = num(enter, 0, 'win');
+    const win = st.windows.lookup(e.rank, handle);
+    if (win === undefined) return;
+    if (e.fn.cls === 'win_free') st.windows.onFree(e.rank, handle);
+    else if (e.fn.cls === 'rma') this.access(st, enter, win);
+    else if (e.fn.cls === 'win_sync') this.sync(st, enter, win);
+  }
+
+  private sync(st: RmaContext, e: EnterEvent, win: WinInfo): void {
+    const s = this.of(e.rank, win);
+    const trank = num(e, PROC_NULL, 'trank');
+    const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
+    const pos = st.replay.position(e.rank);
+    const complete = (all: boolean) => {
+      s.open = s.open.filter((a) => {
+        if (!all && a.target !== target) return true;
+        a.done = pos;
+        return false;
+      });
+    };
+    switch (e.fn.rma) {
+      case 'lock':
+        if (target !== undefined)
+          s.locks.set(target, { exclusive: num(e, 0, 'locktype') === LOCK_EXCLUSIVE, n: ++s.epochs });
+        break;
+      case 'unlock':
+        if (target === undefined) break;
+        complete(false);
+        s.locks.delete(target);
+        s.flushes.delete(target);
+        break;
+      case 'lock_all':
+        s.lockAll = ++s.epochs;
+        break;
+      case 'unlock_all':
+        complete(true);
+        s.lockAll = undefined;
+        s.flushes.clear();
+        s.flushAll = 0;
+        break;
+      case 'flush':
+        if (target === undefined) break;
+        complete(false);
+        s.flushes.set(target, (s.flushes.get(target) ?? 0) + 1);
+        break;
+      case 'flush_all':
+        complete(true);
+        s.flushAll++;
+        break;
+      case 'start':
+        s.start = ++s.epochs;
+        this.matching.onStart(e.rank, win, st.groups.members(e.rank, num(e, 0, 'group')));
+        break;
+      case 'post':
+        this.matching.onPost(e.rank, win, st.groups.members(e.rank, num(e, 0, 'group')));
+        break;
+      case 'complete': {
+        const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
+        const list = this.pscw.get(key);
+        this.pscw.delete(key);
+        this.matching.onComplete(e.rank, win);
+        s.start = undefined;
+        if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
+        break;
+      }
+      default:
+        // post/wait (exposure epochs), flush_local*, sync, attach/detach: no effect on access epochs here.
+        break;
+    }
+  }
+
+  private access(st: RmaContext, e: EnterEvent, win: WinInfo): void {
+    const trank = num(e, PROC_NULL, 'trank');
+    const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
+    if (target === undefined) return; // MPI_PROC_NULL: no access; out of range: the shim reports it
+    const s = this.of(e.rank, win);
+    const lock = s.locks.get(target);
+    let epoch: string;
+    let passive = false;
+    if (lock !== undefined) {
+      epoch = `lock:${e.rank}:${lock.n}`;
+      passive = true;
+    } else if (s.lockAll !== undefined) {
+      epoch = `lock:${e.rank}:${s.lockAll}`;
+      passive = true;
+    } else if (s.start !== undefined) epoch = `pscw:${e.rank}:${s.start}`;
+    else if (s.fences > 0) epoch = `fence:${s.fences}`;
+    else return; // outside any epoch: call-order (checkEpoch), nothing to compare
+    const rma = e.fn.rma ?? '';
+    const order = (this.orders.get(e.rank) ?? 0) + 1;
+    this.orders.set(e.rank, order);
+    let op: string | undefined;
+    if (rma === 'compare_and_swap') op = 'compare-and-swap';
+    else if (rma !== 'put' && rma !== 'get') {
+      const id = st.dtypes.op(e.rank, num(e, 0, 'op'));
+      op = id === undefined || id < 0 ? undefined : opNames[id];
+    }
+    const a: Access = {
+      origin: e.rank,
+      target,
+      win,
+      fn: e.fn,
+      site: e.site,
+      order,
+      kind: rma === 'put' ? 'put' : rma === 'get' ? 'get' : 'acc',
+      op,
+      disp: num(e, 0, 'tdisp'),
+      count: num(e, 1, 'tcount'),
+      dtype: st.dtypes.type(e.rank, num(e, 0, 'ttype', 'datatype')),
+      epoch,
+      passive,
+      exclusive: lock?.exclusive === true,
+      flushes: (s.flushes.get(target) ?? 0) + s.flushAll,
+      pos: st.replay.position(e.rank),
+    };
+    if (passive) {
+      if (FETCHING.has(rma)) this.fetchedOn.add(win.id);
+      if (this.passive.length >= MAX_ACCESSES) return;
+      this.passive.push(a);
+      s.open.push(a);
+    } else if (epoch.startsWith('pscw')) {
+      const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
+      const list = this.pscw.get(key) ?? [];
+      if (list.length < MAX_ACCESSES) list.push(a);
+      this.pscw.set(key, list);
+      this.matching.onAccess(a);
+    } else {
+      let m = this.fenceEpochs.get(win.id);
+      if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
+      const list = m.get(s.fences) ?? [];
+      if (list.length < MAX_ACCESSES) list.push(a);
+      m.set(s.fences, list);
+    }
+  }
+
+  /** MPI_Win_wait: the origins of the latest post that have not completed (rma-pscw.ts), undefined when unknown. */
+  waitingOn(st: Pick<RmaContext, 'windows'>, e: EnterEvent): number[] | undefined {
+    const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
+    return win === undefined ? undefined : this.matching.waitingOn(e.rank, win);
+  }
+
+  /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of accumulates). */
+  private sameEpoch(a: Access, b: Access): boolean {
+    if (a.epoch !== b.epoch) return false;
+    return a.origin !== b.origin || !(a.kind === 'acc' && b.kind === 'acc');
+  }
+
+  /** End of the run: fence and PSCW epochs never closed, and the passive-target accesses. */
+  finish(st: RmaContext): EngineFinding[] {
+    const found: EngineFinding[] = [];
+    const sink: Sink = { report: (f) => found.push(f) };
+    for (const m of this.fenceEpochs.values())
+      for (const list of m.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
+    this.fenceEpochs.clear();
+    for (const list of this.pscw.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
+    this.pscw.clear();
+    // PSCW, different origins: the accesses matched to one post of a target are concurrent.
+    for (const list of this.matching.exposureEpochs())
+      this.reportFirst(sink, list, (a, b) => a.origin !== b.origin);
+    this.passiveRaces(st, sink);
+    return [...found, ...this.outside.findings()];
+  }
+
+  private passiveRaces(st: RmaContext, sink: Sink): void {
+    if (this.passive.length === 0) return;
+    // The clock of each origin where it made each access, to tell whether another origin's access completed before.
+    const at = new Map<number, Set<number>>();
+    let points = 0;
+    for (const a of this.passive) {
+      let s = at.get(a.origin);
+      if (s === undefined) at.set(a.origin, (s = new Set()));
+      if (!s.has(a.pos)) points++;
+      s.add(a.pos);
+    }
+    const n = Math.max(st.worldSize, ...[...at.keys()].map((r) => r + 1));
+    const affordable = st.replay.enabled && points * n <= MAX_CLOCK_CELLS;
+    // Without clocks, accesses of different origins are never judged concurrent: say so in the report.
+    if (!affordable && at.size > 1) this.passiveUnordered = true;
+    const clocks = affordable ? clocksAt(st.replay, n, at) : undefined;
+    const before = (a: Access, b: Access): boolean | undefined => {
+      const c = clocks?.get(b.origin)?.get(b.pos);
+      if (c === undefined) return undefined;
+      return a.done !== undefined && (c[a.origin] ?? 0) > a.done;
+    };
+    const concurrent = (a: Access, b: Access): boolean => {
+      if (a.origin === b.origin)
+        return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
+      if (a.exclusive || b.exclusive) return false;
+      // A rank that polls the window with atomic reads may be ordered by what it read: not judged (README.md).
+      if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) return false;
+      const ab = before(a, b);
+      const ba = before(b, a);
+      return ab === false && ba === false;
+    };
+    const byWin = new Map<number, Access[]>();
+    for (const a of this.passive) {
+      const l = byWin.get(a.win.id) ?? [];
+      l.push(a);
+      byWin.set(a.win.id, l);
+    }
+    for (const list of byWin.values()) {
+      for (const pair of racingPairs(list, concurrent)) this.report(sink, pair);
+    }
+  }
+
+  /** Reports the first race of one epoch, unless the same two call sites were reported on this window. */
+  private reportFirst(sink: Sink, list: readonly Access[], concurrent: (a: Access, b: Access) => boolean) {
+    for (const pair of racingPairs(list, concurrent)) if (this.report(sink, pair)) return;
+  }
+
+  /** One finding per window and pair of call sites; false when that pair was reported already. */
+  private report(sink: Sink, [a, b]: readonly [Access, Access]): boolean {
+    const sites = [`${a.origin}@${a.site}`, `${b.origin}@${b.site}`].sort().join('|');
+    const k = `${a.win.id}|${sites}`;
+    if (this.reported.has(k)) return false;
+    this.reported.add(k);
+    sink.report(raceFinding(a, b));
+    return true;
+  }
+}

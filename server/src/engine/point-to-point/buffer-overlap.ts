@@ -1,0 +1,93 @@
+/**
+ * Buffers of pending nonblocking operations: a new operation that writes memory a pending one reads or
+ * writes (or reads memory a pending receive writes) is a buffer-overlap. Two pending sends reading one
+ * buffer are legal. Spans are the true extent of count × datatype from the shim's DTYPE records; when they
+ * meet and a type has gaps (a column of a matrix, a resized element), the bytes each one touches decide,
+ * from the type's layout (its blocks, from the shim). A type with gaps and no known layout decides nothing.
+ */
+import type { DtypeInfo } from '../model/datatypes';
+import { commonBytes } from '../model/type-bytes';
+import type { CheckContext } from '../model/check-context';
+import type { P2pOp } from '../model/ops';
+import type { RankTrack, RequestInfo } from '../model/rank-track';
+
+/** [from, to) of count × type at buf; undefined when unknown, empty, MPI_IN_PLACE (-1) or NULL. */
+export function spanOf(
+  buf: number,
+  count: number,
+  t: DtypeInfo | undefined,
+): readonly [number, number] | undefined {
+  if (t === undefined || buf <= 0 || count <= 0 || t.size === 0) return undefined;
+  const from = buf + t.trueLb;
+  return [from, from + (count - 1) * t.extent + t.trueExtent];
+}
+
+/** Bytes both operations touch: exact from the types' layouts where the spans meet; 0 when unknown. */
+function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
+  const [ta, tb, sa, sb] = [a.dtype, b.dtype, a.span, b.span];
+  if (ta === undefined || tb === undefined || sa === undefined || sb === undefined) return 0;
+  return (
+    commonBytes(
+      { base: sa[0], count: a.count, dtype: ta },
+      { base: sb[0], count: b.count, dtype: tb },
+      lo,
+      hi,
+    ) ?? 0
+  );
+}
+
+export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
+  const span = op.span;
+  // After a loss a completed request may still look pending: no overlap with it is certain.
+  if (span === undefined || t.lost > 0 || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
+  const writes = op.kind !== 'send';
+  // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone). Two loops,
+  // not one over a spread of both: this runs for every send and receive a rank posts while others are pending.
+  for (const req of t.requests.values()) if (overlapWith(st, t, op, span, writes, req)) return;
+  for (const req of t.earlyDone) if (overlapWith(st, t, op, span, writes, req)) return;
+}
+
+/** Reports the overlap of `op` with pending request `req`, if any; true when the search stops there. */
+function overlapWith(
+  st: CheckContext,
+  t: RankTrack,
+  op: P2pOp,
+  span: readonly [number, number],
+  writes: boolean,
+  req: RequestInfo,
+): boolean {
+  const other = req.op;
+  if (other === undefined || other.span === undefined || (req.persistent && !req.active)) return false;
+  if (!writes && other.kind === 'send') return false;
+  const [a, b] = other.span;
+  if (span[0] >= b || a >= span[1]) return false;
+  const lo = Math.max(a, span[0]);
+  const hi = Math.min(b, span[1]);
+  const bytes = sharedBytes(op, other, lo, hi);
+  if (bytes === 0) return false;
+  const seen = st.memory('buffer-overlap', () => new Set<string>());
+  const key = `${t.rank}:${other.site}:${op.site}`;
+  if (seen.has(key)) return true;
+  seen.add(key);
+  const verb = (o: P2pOp) => (o.kind === 'send' ? 'reads' : 'writes');
+  st.report({
+    kind: 'buffer-overlap',
+    severity: 'error',
+    message: `Rank ${t.rank}'s ${op.fn.name} ${verb(op)} ${bytes} bytes that its pending ${other.fn.name} (not yet completed) still ${verb(other)}: the result depends on timing. Use separate buffers, or wait for the ${other.fn.name} first.`,
+    locations: [
+      {
+        rank: t.rank,
+        site: other.site,
+        call: other.fn.name,
+        detail: `${other.fn.name} pending, ${verb(other)} its buffer`,
+      },
+      {
+        rank: t.rank,
+        site: op.site,
+        call: op.fn.name,
+        detail: `${op.fn.name} ${verb(op)} ${bytes} bytes of that buffer`,
+      },
+    ],
+  });
+  return true;
+}

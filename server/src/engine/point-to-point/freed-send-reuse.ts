@@ -1,0 +1,130 @@
+/**
+ * buffer-overlap for sends whose request was freed while active (MPI_Isend, or MPI_Start of a persistent
+ * send, then MPI_Request_free): MPI still sends the message, but the program can no longer wait for it, so it
+ * may reuse the buffer only once something tells it the message was received (a reply from the receiver, a
+ * barrier after the receive). A send MPI completed at once (MPICH does for small messages; the shim reports
+ * it complete at creation) counts too when the program frees it: the program did not know, and in another
+ * run or library the send is still active. A later receive of the same rank into that buffer is reported unless the
+ * freed send's receive completed before the receive was posted, in happened-before order.
+ *
+ * The receiver's stream may reach the engine long after the sender's, so the candidates are collected when
+ * the writing call is posted and decided at the end of the run with the run's vector clocks
+ * (causal-clocks.ts). Happened-before there comes from received messages (matched probes included) and
+ * collectives, blocking or not; a program that learns of the receive only from a plain MPI_Probe/MPI_Iprobe of
+ * a message it never receives would be reported, but none of the MPI examples of MPI_Request_free does so. Writes by plain stores are the shim's send-buffer-modified, which
+ * it cannot check for a freed request (the request is gone); they are not reported here.
+ */
+import type { CallSites } from '../model/call-sites';
+import { completedBefore, type CausalClocks } from '../causal-order/causal-clocks';
+import type { RecvOp, SendOp } from '../model/ops';
+import type { Replay } from '../causal-order/replay';
+import type { EngineFinding, RawLocation } from '../model/types';
+
+interface Reuse {
+  readonly send: SendOp;
+  readonly write: RecvOp;
+  readonly bytes: number;
+}
+
+/** Beyond this many candidates the check stops collecting (memory stays bounded). */
+export const MAX_CANDIDATES = 100_000;
+
+/**
+ * Freed sends remembered per rank, scanned at every receive: older ones are forgotten (a reuse of their buffer
+ * goes unreported), and a send of the same buffer replaces the one before (a fire-and-forget loop is one entry).
+ */
+const MAX_FREED = 64;
+
+export class FreedSendReuse {
+  private readonly freedBy = new Map<number, SendOp[]>();
+  private readonly candidates: Reuse[] = [];
+  private readonly seen = new Set<string>();
+
+  /**
+   * The request of this send was freed (MPI_Request_free) before the program saw it complete: an active request,
+   * or one MPI completed at once without the program knowing.
+   */
+  freed(send: SendOp): void {
+    if (send.span === undefined) return;
+    const [a, b] = send.span;
+    const l = (this.freedBy.get(send.rank) ?? []).filter((s) => s.span?.[0] !== a || s.span[1] !== b);
+    l.push(send);
+    if (l.length > MAX_FREED) l.shift();
+    this.freedBy.set(send.rank, l);
+  }
+
+  /** A receive with a known buffer was posted: does it write into the buffer of a freed send of its rank? */
+  check(write: RecvOp): void {
+    const span = write.span;
+    const freed = this.freedBy.get(write.rank);
+    if (span === undefined || freed === undefined) return;
+    for (const send of freed) {
+      const [a, b] = send.span ?? [0, 0];
+      if (span[0] >= b || a >= span[1]) continue;
+      // Per pair of calls: a loop that does this every iteration is one defect.
+      const key = `${write.rank}:${send.site}:${write.site}`;
+      if (this.seen.has(key)) continue;
+      if (this.candidates.length >= MAX_CANDIDATES) {
+        this.truncated = true;
+        continue;
+      }
+      this.seen.add(key);
+      this.candidates.push({ send, write, bytes: Math.min(b, span[1]) - Math.max(a, span[0]) });
+    }
+  }
+
+  /** Candidates beyond MAX_CANDIDATES were not kept: the check covers only the first ones. */
+  truncated = false;
+
+  /** Whether there is anything to decide at the end of the run. */
+  get hasCandidates(): boolean {
+    return this.candidates.length > 0;
+  }
+
+  /** The receives whose posting the end-of-run decision needs a vector clock for. */
+  writers(): ReadonlySet<RecvOp> {
+    return new Set(this.candidates.map((c) => c.write));
+  }
+
+  findings(replay: Replay, clocks: CausalClocks | undefined, sites: CallSites): EngineFinding[] {
+    if (clocks === undefined) return [];
+    const groups = new Map<string, { first: Reuse; received: boolean; locations: RawLocation[] }>();
+    // In rank order (each rank's in its own order), whatever order the ranks' streams arrived in.
+    for (const c of [...this.candidates].sort((x, y) => x.send.rank - y.send.rank)) {
+      // A write the causal order never reached (a run cut short) is not judged.
+      if (!clocks.postedAt.has(c.write)) continue;
+      const recv = replay.peer.get(c.send);
+      if (recv !== undefined && recv.kind !== 'send' && completedBefore(clocks, recv, c.write)) continue;
+      const rank = c.send.rank;
+      const key = `${sites.key(rank, c.send.site)}|${sites.key(rank, c.write.site)}`;
+      let g = groups.get(key);
+      if (g === undefined) groups.set(key, (g = { first: c, received: recv !== undefined, locations: [] }));
+      if (g.locations.some((l) => l.rank === rank)) continue;
+      g.locations.push(
+        {
+          rank,
+          site: c.send.site,
+          call: c.send.fn.name,
+          detail: `${c.send.fn.name} whose request was freed while active; the message is not known to be received`,
+        },
+        {
+          rank,
+          site: c.write.site,
+          call: c.write.fn.name,
+          detail: `${c.write.fn.name} writes ${c.bytes} bytes of that send's buffer`,
+        },
+      );
+    }
+    return [...groups.values()].map(({ first, received, locations }) => {
+      const ranks = [...new Set(locations.map((l) => l.rank))];
+      const who = ranks.length === 1 ? `Rank ${ranks[0]}` : `Ranks ${ranks.join(',')}`;
+      const s = first.send.fn.name;
+      return {
+        kind: 'buffer-overlap',
+        severity: 'error',
+        message: `${who} free${ranks.length === 1 ? 's' : ''} the request of an active ${s} (MPI_Request_free) and then receive${ranks.length === 1 ? 's' : ''} into its buffer with ${first.write.fn.name}, ${received ? 'with nothing telling the rank that the message had been received first' : 'while the message is never received'}: the receive may overwrite data MPI is still sending. Wait for the send (MPI_Wait) instead of freeing its request, or reuse the buffer only after the receiver has answered.`,
+        locations,
+      };
+    });
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Message matching per MPI's non-overtaking rule. The shim reports the actual source and tag of every
+ * completed receive, so the engine does not guess: the receive took the oldest unmatched send on the
+ * channel (communicator, source, destination, tag). Ranks' streams arrive interleaved arbitrarily, so a
+ * receive may complete before its send is seen; it then waits on the channel for that send.
+ * Matched sends are dropped: memory holds only messages in flight.
+ */
+import type { CommInfo } from '../model/comms';
+import { Fifo } from '../model/fifo';
+import type { RecvOp, SendOp } from '../model/ops';
+
+interface Channel {
+  readonly comm: CommInfo;
+  readonly src: number;
+  readonly dst: number;
+  readonly sends: Map<number, Fifo<SendOp>>;
+  readonly early: Map<number, Fifo<RecvOp>>;
+}
+
+export type MatchListener = (send: SendOp, recv: RecvOp) => void;
+
+const RANK_SPACE = 65536;
+
+export class Matcher {
+  private readonly channels = new Map<number, Channel>();
+
+  constructor(private readonly onMatch: MatchListener) {}
+
+  private channel(comm: CommInfo, src: number, dst: number): Channel {
+    const key = (comm.id * RANK_SPACE + src) * RANK_SPACE + dst;
+    let ch = this.channels.get(key);
+    if (ch === undefined) {
+      ch = { comm, src, dst, sends: new Map(), early: new Map() };
+      this.channels.set(key, ch);
+    }
+    return ch;
+  }
+
+  /** A send was posted (its message now exists). */
+  post(send: SendOp): void {
+    const ch = this.channel(send.comm, send.rank, send.dest);
+    const early = ch.early.get(send.tag);
+    const recv = early?.shift();
+    if (recv !== undefined) {
+      this.match(send, recv);
+      return;
+    }
+    let q = ch.sends.get(send.tag);
+    if (q === undefined) ch.sends.set(send.tag, (q = new Fifo()));
+    q.push(send);
+  }
+
+  /** A receive (or matched probe) completed with this actual source (world rank) and tag. */
+  complete(recv: RecvOp, srcWorld: number, tag: number): void {
+    const ch = this.channel(recv.comm, srcWorld, recv.rank);
+    const send = ch.sends.get(tag)?.shift();
+    if (send !== undefined) {
+      this.match(send, recv);
+      return;
+    }
+    let q = ch.early.get(tag);
+    if (q === undefined) ch.early.set(tag, (q = new Fifo()));
+    q.push(recv);
+  }
+
+  /** A receive completed but its status was not reported: take the oldest send its envelope accepts. */
+  completeByEnvelope(recv: RecvOp, srcWorld: number | undefined, tag: number): boolean {
+    let best: SendOp | undefined;
+    for (const s of this.unmatchedTo(recv.rank)) {
+      if (s.comm !== recv.comm || (srcWorld !== undefined && s.rank !== srcWorld)) continue;
+      if (tag >= 0 && s.tag !== tag) continue;
+      if (best === undefined || s.order < best.order) best = s;
+    }
+    if (best !== undefined) {
+      this.complete(recv, best.rank, best.tag);
+      return true;
+    }
+    // The send is not seen yet (the sender's stream lags): with a full envelope the receive waits for it
+    // on its channel like any early receive; with a wildcard nothing says which message it took.
+    if (srcWorld === undefined || tag < 0) return false;
+    this.complete(recv, srcWorld, tag);
+    return true;
+  }
+
+  /** A cancelled send leaves its channel. */
+  cancel(send: SendOp): void {
+    this.channels
+      .get((send.comm.id * RANK_SPACE + send.rank) * RANK_SPACE + send.dest)
+      ?.sends.get(send.tag)
+      ?.remove((s) => s === send);
+  }
+
+  private match(send: SendOp, recv: RecvOp): void {
+    send.matched = true;
+    this.onMatch(send, recv);
+  }
+
+  /** Every send not yet received, oldest first per channel (deadlock and end-of-run questions only). */
+  *unmatched(): Generator<SendOp> {
+    for (const ch of this.channels.values()) for (const q of ch.sends.values()) yield* q;
+  }
+
+  /** Unmatched sends to one rank. */
+  *unmatchedTo(dst: number): Generator<SendOp> {
+    for (const ch of this.channels.values()) if (ch.dst === dst) for (const q of ch.sends.values()) yield* q;
+  }
+}

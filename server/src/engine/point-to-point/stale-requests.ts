@@ -1,0 +1,79 @@
+/**
+ * Stale request handles: a Wait, Test, Cancel, Start, Request_free or Request_get_status given a handle whose
+ * request already completed and was freed (a nonblocking request completed by a Wait/Test, any request freed by
+ * MPI_Request_free). MPI set the program's variable to MPI_REQUEST_NULL then, so a handle that still names the
+ * request is a copy taken before: the object it points to is gone (or, once MPI reuses it, another request).
+ *
+ * A handle stops being stale when MPI hands it out again (the EXIT of a call that creates a request). The one
+ * blind spot: a request made by a function the shim does not intercept (MPI-IO's nonblocking calls, generalised
+ * requests, request-based RMA) that reuses a retired handle looks stale too; mpi-api.json lists the others.
+ */
+import type { CheckContext } from '../model/check-context';
+import { list, num } from '../model/fn-roles';
+import type { RankTrack } from '../model/rank-track';
+import type { EnterEvent, Handle } from '../model/types';
+
+/** The request named by `handle` is gone: completed and freed by `how` ("MPI_Wait", "MPI_Request_free"). */
+export function retire(t: RankTrack, handle: Handle, how: string): void {
+  if (handle === 0) return;
+  t.retired.set(handle, how);
+}
+
+/** MPI handed the handle out again, for a new request. */
+export function reissue(t: RankTrack, handle: Handle): void {
+  t.retired.delete(handle);
+}
+
+/** The request handles a call uses as inputs, for the classes that take existing requests. */
+export function inputRequests(e: EnterEvent): readonly Handle[] {
+  switch (e.fn.cls) {
+    case 'wait':
+    case 'test':
+    case 'start':
+    case 'request_free':
+    case 'cancel':
+    case 'request_get_status':
+      return [num(e, 0, 'request')];
+    case 'waitall':
+    case 'waitany':
+    case 'waitsome':
+    case 'testall':
+    case 'testany':
+    case 'testsome':
+    case 'startall':
+      return list(e, 'requests');
+    default:
+      return [];
+  }
+}
+
+/** Called at the ENTER of every call, before the call's own bookkeeping consumes its requests. */
+export function checkStale(st: CheckContext, t: RankTrack, e: EnterEvent): void {
+  if (t.retired.size === 0) return;
+  for (const h of inputRequests(e)) {
+    if (h === 0 || t.requests.has(h)) continue;
+    const how = t.retired.get(h);
+    if (how === undefined) continue;
+    const seen = st.memory('stale-requests', () => new Set<string>());
+    // One finding per misusing call site and rank: a loop that waits on stale copies is one bug.
+    const key = `${t.rank}:${e.site}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const freed =
+      how === 'MPI_Request_free' ? 'was freed by MPI_Request_free' : `already completed in ${how}`;
+    st.report({
+      kind: 'request-misuse',
+      severity: 'error',
+      message: `Rank ${t.rank} calls ${e.fn.name} on a request that ${freed}: the handle is a stale copy (MPI set the original variable to MPI_REQUEST_NULL), and the request it named no longer exists. Complete each request once, through one variable, and do not keep copies of request handles.`,
+      locations: [
+        {
+          rank: t.rank,
+          site: e.site,
+          call: e.fn.name,
+          detail: `${e.fn.name} on a request that ${freed}`,
+        },
+      ],
+    });
+    return;
+  }
+}

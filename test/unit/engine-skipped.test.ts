@@ -1,0 +1,82 @@
+// No check silently off: when a check cannot run (records lost, a memory bound reached, threads in MPI at
+// once), the engine names it (skippedChecks), and the human and JSON reports say so.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createEngine } from '../../server/src/engine/engine';
+import type { EngineFinding, SkippedCheck } from '../../server/src/engine/model/types';
+import { humanReport } from '../../server/src/report/human-report';
+import { jsonReport } from '../../server/src/report/json-report';
+import { Job } from './engine-dsl';
+
+/** Two blocking sends that complete only because MPI buffers them: a potential deadlock. */
+function sendSend(): Job {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { site: 0x17 }).recv(1);
+  r1?.send(0, { site: 0x17 }).recv(0);
+  for (const r of job.ranks) r.finalize();
+  return job;
+}
+
+function run(job: Job, replaySteps?: number): { findings: EngineFinding[]; skipped: SkippedCheck[] } {
+  const engine = createEngine({ ranks: job.size, ...(replaySteps !== undefined ? { replaySteps } : {}) });
+  for (const e of job.interleave(0)) engine.push(e);
+  const findings = [...engine.takeFindings(), ...engine.finish()];
+  return { findings, skipped: engine.skippedChecks() };
+}
+
+test('every check ran: nothing is named as skipped', () => {
+  const { findings, skipped } = run(sendSend());
+  assert.deepEqual(
+    findings.map((f) => f.kind),
+    ['potential-deadlock'],
+  );
+  assert.deepEqual(skipped, []);
+});
+
+test('the replay bound reached: the potential deadlock is not found, and the checks built on the replay are named', () => {
+  const { findings, skipped } = run(sendSend(), 4);
+  assert.deepEqual(findings, []);
+  assert.equal(skipped.length, 1);
+  const [s] = skipped;
+  assert.equal(s?.cause, 'bound');
+  assert.ok(s?.checks.includes('potential-deadlock'));
+  assert.ok(s?.checks.includes('message-race'));
+  assert.match(s?.reason ?? '', /more than 4 blocking steps/);
+});
+
+test('records lost: the checks that need every record are named', () => {
+  const job = sendSend();
+  const r1 = job.ranks[1];
+  r1?.events.splice(-2, 0, { type: 'lost', rank: 1, seq: 0, time: 0, count: 2 });
+  const { skipped } = run(job);
+  const lost = skipped.find((s) => s.cause === 'lost-records');
+  assert.ok(lost !== undefined, JSON.stringify(skipped));
+  assert.ok(lost.checks.includes('unmatched-message'));
+  assert.match(lost.reason, /^2 records were lost/);
+});
+
+test('the reports name a skipped check: a warning line in the human report, skippedChecks in the JSON', () => {
+  const skippedChecks: SkippedCheck[] = [
+    {
+      cause: 'bound',
+      checks: ['potential-deadlock', 'message-race'],
+      reason: 'the run made too many steps.',
+    },
+  ];
+  const input = {
+    start: { program: '/w/app/ring', ranks: 2, mpi: 'openmpi', command: [], pid: 1 },
+    result: { findings: [], ranks: 2, exitCode: 0, outcome: 'completed' as const, skippedChecks },
+  };
+  const text = humanReport(input, { cwd: '/w/app', color: false });
+  assert.ok(
+    text.includes('Not checked: potential-deadlock, message-race: the run made too many steps.'),
+    text,
+  );
+  const json = JSON.parse(jsonReport(input)) as { skippedChecks: unknown };
+  assert.deepEqual(json.skippedChecks, skippedChecks);
+  // Without any, the JSON says so (an empty list), and the human report has no such line.
+  const none = { ...input, result: { ...input.result, skippedChecks: undefined } };
+  assert.deepEqual((JSON.parse(jsonReport(none)) as { skippedChecks: unknown }).skippedChecks, []);
+  assert.ok(!humanReport(none, { cwd: '/w/app', color: false }).includes('Not checked'));
+});
