@@ -58,7 +58,9 @@ callgrind_counts() {
     name=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
     total=$(sed -n 's/^totals: //p' "$f")
     [ -n "$name" ] || continue
-    awk -v n="$name" -v t="$total" -v i="$cg_iters" '$1 == n { printf "%s %.1f\n", n, t / i / $3 }' "$calls_file"
+    local i
+    i=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/cg.iters")
+    awk -v n="$name" -v t="$total" -v i="${i:-$cg_iters}" '$1 == n { printf "%s %.1f\n", n, t / i / $3 }' "$calls_file"
   done
 }
 
@@ -97,10 +99,10 @@ for mpi in "${mpis[@]}"; do
       [ "$mode" = base ] || vpre=(env LD_PRELOAD="$lib")
       if [ "$mode" = on ]; then
         with_sink 1 "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
-          >/dev/null 2>"$tmp/cg.log"
+          >"$tmp/cg.iters" 2>"$tmp/cg.log"
       else
         MPISCOPE_URL= "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
-          >/dev/null 2>"$tmp/cg.log"
+          >"$tmp/cg.iters" 2>"$tmp/cg.log"
       fi
       callgrind_counts "$(ls "$tmp"/cg.* | grep -E 'cg\.[0-9]+$' | head -1)" "$tmp/$mode.t" >"$tmp/$mode.cg"
       export MPISCOPE_CLOCK=

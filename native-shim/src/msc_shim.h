@@ -52,6 +52,7 @@ typedef struct msc_arr {
 typedef struct msc_call {
     uint16_t func;
     uint8_t xflags;
+    uint8_t held; /* its ENTER is held back (msc_state.c): MSC_HELD_POLL or MSC_HELD_LOCAL, set by msc_enter* */
     uint32_t seq;
     uint64_t time;
     uint64_t site;
@@ -61,6 +62,8 @@ typedef struct msc_call {
     int64_t x[8];
     const int *xarr;
 } msc_call;
+
+enum { MSC_HELD_NONE = 0, MSC_HELD_POLL = 1, MSC_HELD_LOCAL = 2 };
 
 /* ---- global state (msc_state.c) ---- */
 extern _Atomic int msc_state;
@@ -137,6 +140,9 @@ static inline int msc_call_begin(msc_call *c, int func, void *site)
     c->site = (uint64_t)(uintptr_t)site;
     c->nw = c->narr = c->nx = c->xarr_n = 0;
     c->xarr = 0;
+    /* The words a head record holds start at zero: a record is then written with whole-record copies,
+     * no per-word test, and no stale stack data leaves the process (msc_emit_pair). */
+    for (int i = 0; i < MSC_HEAD_WORDS; i++) c->w[i] = c->x[i] = 0;
     return 1;
 }
 
@@ -160,8 +166,15 @@ uint64_t msc_ring_dropped(void);
 /* Copies up to max committed records into out; stops early rather than split a call. Consumer side only. */
 int msc_ring_take(msc_record *out, int max, int cap);
 extern _Atomic int msc_connected;
+/* Wakes every producer sleeping on a full ring (the connection is gone: they drop and go on). */
+void msc_ring_wake_all(void);
 
 void msc_enter(msc_call *c);
+/* msc_enter for a call that never waits for another process (spec/mpi-api.json "localClasses"): its ENTER is
+ * held back and written with its EXIT in one reservation, both with the one stamp taken at the call's start. */
+void msc_enter_local(msc_call *c);
+/* The ENTER and EXIT of a call whose ENTER was held back, in one reservation (msc_ring.c). */
+void msc_emit_pair(const msc_call *c, int enter_flags);
 /* The call this thread is in, between msc_enter and msc_exit (NULL outside). */
 extern __thread msc_call *msc_tls_call;
 /* After MPI_Init: MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD and MPI_COMM_SELF becomes a handler that records the
