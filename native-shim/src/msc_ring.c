@@ -330,28 +330,61 @@ static inline void write_one(uint64_t pos, uint64_t hw, uint64_t time, uint64_t 
     __builtin_memcpy(r->w, w, sizeof r->w);
 }
 
-/* Calls with arrays or more words than one record each: out of line, so that the common case below needs no
- * saved registers. */
-static __attribute__((noinline)) void emit_pair_many(const msc_call *c, uint64_t ehw, uint64_t xhw)
+/* A head record and one EXT record for 6..MSC_HEAD_WORDS + MSC_EXT_WORDS words: the head copied whole, the EXT
+ * words copied and the rest zeroed. */
+static inline void write_two(uint64_t pos, uint64_t hw, uint64_t ext_hw, uint64_t time, uint64_t site,
+                             const int64_t *w, int nw)
 {
+    write_one(pos, hw, time, site, w);
+    msc_record_ext *e = &ring.buf[(pos + 1) & ring.mask].ext;
+    __builtin_memcpy(e, &ext_hw, 8);
+    for (int i = 0; i < MSC_EXT_WORDS; i++) e->w[i] = MSC_HEAD_WORDS + i < nw ? w[MSC_HEAD_WORDS + i] : 0;
+}
+
+/* Calls with arrays, an ENTER of more than one record, or a COMPLETE: out of line, so that the simplest case
+ * below needs few saved registers. */
+static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t ehw, uint64_t xhw)
+{
+    int64_t cw[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
+    uint64_t chw = head_word(MSC_KIND_COMPLETE, 0, c->func, c->seq);
+    uint64_t nc = c->done_id ? 2 : 0;
+    if ((c->narr | c->xarr_n) == 0 && c->nw <= MSC_HEAD_WORDS + MSC_EXT_WORDS && c->nx <= MSC_HEAD_WORDS) {
+        /* Isend, Irecv, Put…: ENTER in two records, written in place like the rest. */
+        uint64_t ne = c->nw > MSC_HEAD_WORDS ? 2 : 1;
+        uint64_t pos = ring_reserve(ne + nc + 1);
+        if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+        uint64_t ext = head_word(MSC_KIND_EXT, 0, c->func, c->seq);
+        if (ne == 1)
+            write_one(pos, ehw, c->time, c->site, c->w);
+        else
+            write_two(pos, ehw, ext, c->time, c->site, c->w, c->nw);
+        if (nc) write_two(pos + ne, chw, ext, c->time, c->site, cw, 6);
+        write_one(pos + ne + nc, xhw, c->time, c->site, c->x);
+        commit(pos, ne + nc + 1);
+        return;
+    }
     msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
     int nxa = c->xarr ? 1 : 0;
     uint64_t ne = records_for(c->nw, c->arr, c->narr), nx = records_for(c->nx, &xa, nxa);
-    uint64_t pos = ring_reserve(ne + nx);
+    uint64_t pos = ring_reserve(ne + nc + nx);
     if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
     write_records(pos, ne, ehw, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
-    write_records(pos + ne, nx, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
-    commit(pos, ne + nx);
+    if (nc) write_records(pos + ne, nc, chw, c->func, c->seq, c->time, c->site, cw, 6, NULL, 0);
+    write_records(pos + ne + nc, nx, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
+    commit(pos, ne + nc + nx);
 }
 
-/* A held call's ENTER and EXIT (msc_state.c), one reservation for both, committed last to first. The common
- * case (each fits one record: Comm_rank, Irecv's EXIT, type and group calls) is written in place. */
+/* A held call's ENTER and EXIT (msc_state.c), with the COMPLETE of a request MPI handed out already complete
+ * between them, in one reservation, committed last to first, every record written in place with whole-record
+ * copies where there are no arrays. The common case (each fits one record: Comm_rank, type and group calls)
+ * first. */
 void msc_emit_pair(const msc_call *c, int enter_flags)
 {
     uint64_t ehw = head_word(MSC_KIND_ENTER, enter_flags, c->func, c->seq);
     uint64_t xhw = head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq);
-    if (MSC_UNLIKELY((c->narr | c->xarr_n) != 0 || c->nw > MSC_HEAD_WORDS || c->nx > MSC_HEAD_WORDS)) {
-        emit_pair_many(c, ehw, xhw);
+    if (MSC_UNLIKELY((c->narr | c->xarr_n) != 0 || c->nw > MSC_HEAD_WORDS || c->nx > MSC_HEAD_WORDS ||
+                     c->done_id)) {
+        emit_pair_more(c, ehw, xhw);
         return;
     }
     uint64_t pos = ring_reserve(2);

@@ -53,6 +53,9 @@ typedef struct msc_call {
     uint16_t func;
     uint8_t xflags;
     uint8_t held; /* its ENTER is held back (msc_state.c): MSC_HELD_POLL or MSC_HELD_LOCAL, set by msc_enter* */
+    /* While the ENTER is held: the made-up id of a request MPI handed out already complete (msc_w_new_request),
+     * whose COMPLETE goes out between the ENTER and the EXIT; 0 for none. */
+    int64_t done_id;
     uint32_t seq;
     uint64_t time;
     uint64_t site;

@@ -120,12 +120,18 @@ void msc_emit_held(void)
     msc_held_call = NULL;
     c->held = MSC_HELD_NONE;
     emit_enter(c);
+    if (c->done_id) {
+        int64_t w[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
+        c->done_id = 0;
+        msc_emit(MSC_KIND_COMPLETE, 0, c->func, c->seq, c->time, c->site, w, 6, NULL, 0);
+    }
 }
 
 void msc_enter(msc_call *c)
 {
     msc_tls_call = c;
     c->held = MSC_HELD_NONE;
+    c->done_id = 0;
     int attention = atomic_load_explicit(&msc_attention, memory_order_relaxed);
     if (is_poll(c->func) && !attention && ++tls_polls % POLL_KEEP != 0) {
         c->held = MSC_HELD_POLL;
@@ -150,6 +156,7 @@ void msc_enter_local(msc_call *c)
         return;
     }
     c->held = MSC_HELD_LOCAL;
+    c->done_id = 0;
     msc_held_call = c;
 }
 
