@@ -128,7 +128,7 @@ uint64_t msc_clock_ns(uint64_t stamp);
 
 /* Returns 0 when the call must go straight to PMPI: recording off, or a call made from inside MPI
  * (or from inside the shim) on this thread. Disabled costs one relaxed load. */
-static inline int msc_call_begin(msc_call *c, int func, void *site)
+static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int func, void *site)
 {
     int st = atomic_load_explicit(&msc_state, memory_order_relaxed);
     if (MSC_UNLIKELY(st != MSC_STATE_ON)) {
