@@ -58,6 +58,7 @@ typedef struct msc_call {
     int64_t done_id;
     uint32_t seq;
     uint64_t time;
+    uint64_t xtime; /* the stamp after PMPI returned, taken once for the COMPLETE records and the EXIT (0: not yet) */
     uint64_t site;
     int nw, narr, nx, xarr_n;
     int64_t w[MSC_MAX_WORDS];
@@ -140,6 +141,7 @@ static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int
     c->xflags = 0;
     c->seq = atomic_fetch_add_explicit(&msc_seq, 1, memory_order_relaxed) + 1;
     c->time = msc_stamp();
+    c->xtime = 0;
     c->site = (uint64_t)(uintptr_t)site;
     c->nw = c->narr = c->nx = c->xarr_n = 0;
     c->xarr = 0;
@@ -147,6 +149,13 @@ static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int
      * no per-word test, and no stale stack data leaves the process (msc_emit_pair). */
     for (int i = 0; i < MSC_HEAD_WORDS; i++) c->w[i] = c->x[i] = 0;
     return 1;
+}
+
+/* The time of what a call emits after PMPI returned (COMPLETE records, then its EXIT): one clock read for all. */
+static inline uint64_t msc_exit_stamp(msc_call *c)
+{
+    if (!c->xtime) c->xtime = msc_stamp();
+    return c->xtime;
 }
 
 static inline void msc_add_array(msc_call *c, int kind, const void *ptr, int n)

@@ -171,7 +171,8 @@ void msc_exit(msc_call *c)
         c->held = MSC_HELD_NONE;
     } else if (MSC_LIKELY(st == MSC_STATE_ON)) {
         msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
-        msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_stamp(), c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);
+        msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_exit_stamp(c), c->site, c->x, c->nx, &xa,
+                 c->xarr ? 1 : 0);
     }
     msc_tls_call = NULL;
     msc_tls_depth = 0;
