@@ -253,6 +253,9 @@ void msc_lifecycle_signals(void);
 typedef struct msc_slot {
     _Atomic uint64_t key; /* a handle's word; 0 is a free slot */
     _Atomic int64_t v[5];
+    /* As a home slot: the farthest offset from here at which a key hashing here was ever placed. Lookups scan
+     * only that far (a miss costs one or two slots instead of the whole neighbourhood). */
+    _Atomic uint32_t reach;
 } msc_slot;
 msc_slot *msc_tbl_find(msc_slot *t, uint64_t key);
 /* Finds or claims the slot of key; NULL when its neighbourhood is full. */
