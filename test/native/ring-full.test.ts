@@ -71,7 +71,7 @@ function slowSink(
             decoder = new RankDecoder(msg.rank);
             counts[msg.rank] = c;
             // Takes nothing more: the rank's socket and ring fill and stay full.
-            if (delayMs < 0) (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+            if (delayMs < 0) ws.pause();
           }
           return;
         }
