@@ -48,7 +48,8 @@ interface RankCounts {
 }
 
 /** A WebSocket analyzer that decodes and counts each rank's ENTER records, sleeping `delayMs` after every
- * frame and 1.5 s after every 300th (or, with delayMs < 0, never reading past the hello). */
+ * frame and 1.5 s after every 300th; with delayMs -1 it never reads past the hello, with -2 it sleeps 1 s after
+ * each frame and drops every connection at its 20th frame (an analyzer that dies while the rings are full). */
 function slowSink(
   token: string,
   delayMs: number,
@@ -83,6 +84,10 @@ function slowSink(
         // The analyzer falls behind: the event loop is blocked, nothing is read meanwhile; now and then for
         // longer than a second (a garbage collection, a long check), which the shim once gave up on.
         if (delayMs > 0) Atomics.wait(sleeper, 0, 0, ++frames % 300 === 40 ? 1500 : delayMs);
+        if (delayMs === -2) {
+          Atomics.wait(sleeper, 0, 0, 1000);
+          if (++frames === 20) for (const client of wss.clients) client.terminate();
+        }
       });
       ws.on('close', () => {
         closed++;
@@ -182,6 +187,18 @@ for (const flavor of installedFlavors()) {
           assert.equal(c.calls.get(f), n / 10, `rank ${rank}: ${f} ENTER records`);
         assert.equal(c.calls.get('MPI_Finalize'), 1, `rank ${rank}: MPI_Finalize`);
       }
+    } finally {
+      sink.close();
+    }
+  });
+
+  test(`${flavor}: an analyzer that dies while the ranks wait on full rings does not hang the job`, async () => {
+    ready();
+    const sink = await slowSink('ringtest', -2);
+    try {
+      // The default stall bound (60 s) stays: what releases the waiting ranks is the closed connection.
+      const job = await runJob(flavor, exe, 2, 200000, sink.port, 'ringtest');
+      assert.equal(job.code, 0, job.stderr);
     } finally {
       sink.close();
     }
