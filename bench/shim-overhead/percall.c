@@ -4,7 +4,12 @@
  *   percall [ITERS]           prints "NAME NS_PER_ITERATION CALLS_PER_ITERATION" per kernel, best of 5
  *   percall --callgrind ITERS under valgrind --tool=callgrind --collect-atstart=no: runs each kernel once
  *                             to warm up, then once with collection on and dumps the counts under the
- *                             kernel's name (callgrind.out.PID.N, "desc: Trigger: Client Request: NAME").
+ *                             kernel's name (callgrind.out.PID.N, "desc: Trigger: Client Request: NAME");
+ *                             prints "NAME ITERATIONS" per kernel.
+ *
+ * The sweep kernels (sweep-BYTES) are irecv-isend-waitall with messages of 8 B to 4 MiB: the send-buffer
+ * checksum grows with the message (it is computed at the Isend and again at its completion). They run fewer
+ * iterations as the message grows (ITERS * 64 / BYTES, at least 8). 
  *
  * Collection is toggled by this thread only, so the counts are the application thread's instructions: the
  * shim's sender thread works on another core and is not in them. */
@@ -26,6 +31,8 @@
 
 static int me;
 static char sbuf[64], rbuf[64];
+static char *big_s, *big_r;
+static int sweep_bytes;
 
 /* The cheapest call there is: the shim's fixed cost shows plainly. */
 static NOINLINE void k_comm_rank(int n)
@@ -64,10 +71,22 @@ static NOINLINE void k_sendrecv(int n)
         MPI_Sendrecv(sbuf, 8, MPI_CHAR, me, 3, rbuf, 8, MPI_CHAR, me, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* irecv-isend-waitall with sweep_bytes bytes. */
+static NOINLINE void k_sweep(int n)
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Request r[2];
+        MPI_Irecv(big_r, sweep_bytes, MPI_CHAR, me, 4, MPI_COMM_WORLD, &r[0]);
+        MPI_Isend(big_s, sweep_bytes, MPI_CHAR, me, 4, MPI_COMM_WORLD, &r[1]);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    }
+}
+
 typedef struct kernel {
     const char *name;
     void (*run)(int);
     int calls; /* MPI calls per iteration */
+    int bytes; /* sweep kernels: the message size */
 } kernel;
 
 static const kernel kernels[] = {
@@ -75,6 +94,11 @@ static const kernel kernels[] = {
     { "irecv-isend-waitall", k_irecv_isend_waitall, 3 },
     { "irecv-isend-wait-wait", k_isend_wait, 4 },
     { "sendrecv-self", k_sendrecv, 1 },
+    { "sweep-8", k_sweep, 3, 8 },
+    { "sweep-512", k_sweep, 3, 512 },
+    { "sweep-32768", k_sweep, 3, 32768 },
+    { "sweep-262144", k_sweep, 3, 262144 },
+    { "sweep-4194304", k_sweep, 3, 4194304 },
 };
 
 static double now(void)
@@ -90,8 +114,20 @@ int main(int argc, char **argv)
     int iters = argc > 1 + callgrind ? atoi(argv[1 + callgrind]) : 200000;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    /* Written, so that the pages are real (calloc's untouched pages all map the one zero page, and reading
+     * them costs next to nothing). */
+    big_s = malloc(4 << 20);
+    big_r = malloc(4 << 20);
+    if (!big_s || !big_r) MPI_Abort(MPI_COMM_WORLD, 2);
+    for (int i = 0; i < 4 << 20; i++) big_s[i] = (char)(i * 7), big_r[i] = 0;
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
         const kernel *K = &kernels[k];
+        int all = iters;
+        if (K->bytes) {
+            sweep_bytes = K->bytes;
+            iters = K->bytes > 64 ? all / (K->bytes / 64) : all;
+            if (iters < 8) iters = 8;
+        }
         if (callgrind) {
 #ifdef HAVE_CALLGRIND
             K->run(iters / 10 + 1);
@@ -100,6 +136,8 @@ int main(int argc, char **argv)
             K->run(iters);
             CALLGRIND_TOGGLE_COLLECT;
             CALLGRIND_DUMP_STATS_AT(K->name);
+            printf("%s %d\n", K->name, iters);
+            iters = all;
 #else
             fprintf(stderr, "percall: built without valgrind/callgrind.h (apt-get install valgrind)\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
@@ -115,6 +153,7 @@ int main(int argc, char **argv)
             if (t < best) best = t;
         }
         printf("%s %.1f %d\n", K->name, best, K->calls);
+        iters = all;
     }
     MPI_Finalize();
     return 0;

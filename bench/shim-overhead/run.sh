@@ -23,6 +23,8 @@ tmp=$(mktemp -d)
 sink=
 trap 'rm -rf "$tmp"; if [ -n "$sink" ]; then kill "$sink" 2>/dev/null || true; fi' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Set (empty: the defaults) so that mpirun.openmpi's -x finds them in every mode.
+export MPISCOPE_TOKEN= MPISCOPE_RING_RECORDS= MPISCOPE_CLOCK=
 have_cg=1
 command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] || have_cg=0
 
@@ -36,7 +38,14 @@ with_sink() {
   for _ in $(seq 600); do grep -q listening "$tmp/sink.log" && break; sleep 0.05; done
   local port
   port=$(awk '/listening/ {print $2}' "$tmp/sink.log")
-  MPISCOPE_URL="ws://127.0.0.1:$port/" MPISCOPE_TOKEN=bench MPISCOPE_RING_RECORDS=$((1 << 23)) "$@"
+  MPISCOPE_URL="ws://127.0.0.1:$port/" MPISCOPE_TOKEN=bench MPISCOPE_RING_RECORDS=$((1 << 23)) \
+    MPISCOPE_CONNECT_TIMEOUT_MS=30000 "$@"
+  # A rank that never connected would keep the sink waiting for its whole timeout: 30 s at most after the job.
+  for _ in $(seq 300); do kill -0 "$sink" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$sink" 2>/dev/null; then
+    echo "bench: a rank never reached the sink (its numbers are pass-through ones)" >&2
+    kill "$sink"
+  fi
   wait "$sink" || echo "bench: the sink reported a problem: $(tail -1 "$tmp/sink.log")" >&2
   sink=
 }
@@ -49,7 +58,9 @@ callgrind_counts() {
     name=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
     total=$(sed -n 's/^totals: //p' "$f")
     [ -n "$name" ] || continue
-    awk -v n="$name" -v t="$total" -v i="$cg_iters" '$1 == n { printf "%s %.1f\n", n, t / i / $3 }' "$calls_file"
+    local i
+    i=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/cg.iters")
+    awk -v n="$name" -v t="$total" -v i="${i:-$cg_iters}" '$1 == n { printf "%s %.1f\n", n, t / i / $3 }' "$calls_file"
   done
 }
 
@@ -61,7 +72,7 @@ for mpi in "${mpis[@]}"; do
   "mpicc.$mpi" -O2 -Wno-stringop-overflow -o "$tmp/pingpong" "$here/pingpong.c"
   extra=()
   [ "$mpi" = openmpi ] && extra=(--allow-run-as-root --oversubscribe -x LD_PRELOAD -x MPISCOPE_URL -x MPISCOPE_TOKEN
-    -x MPISCOPE_RING_RECORDS -x MPISCOPE_CLOCK)
+    -x MPISCOPE_RING_RECORDS -x MPISCOPE_CLOCK -x MPISCOPE_CONNECT_TIMEOUT_MS)
   mpirun=(timeout 300 "mpirun.$mpi" "${extra[@]}")
 
   for mode in base off on; do
@@ -88,13 +99,13 @@ for mpi in "${mpis[@]}"; do
       [ "$mode" = base ] || vpre=(env LD_PRELOAD="$lib")
       if [ "$mode" = on ]; then
         with_sink 1 "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
-          >/dev/null 2>"$tmp/cg.log"
+          >"$tmp/cg.iters" 2>"$tmp/cg.log"
       else
         MPISCOPE_URL= "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
-          >/dev/null 2>"$tmp/cg.log"
+          >"$tmp/cg.iters" 2>"$tmp/cg.log"
       fi
       callgrind_counts "$(ls "$tmp"/cg.* | grep -E 'cg\.[0-9]+$' | head -1)" "$tmp/$mode.t" >"$tmp/$mode.cg"
-      unset MPISCOPE_CLOCK
+      export MPISCOPE_CLOCK=
     fi
   done
 

@@ -24,6 +24,12 @@ const records = JSON.parse(readFileSync(join(specDir, 'records.json'), 'utf8'));
 const api = JSON.parse(readFileSync(join(specDir, 'mpi-api.json'), 'utf8'));
 
 // How each parameter role becomes an ENTER word; the meaning of the roles is in spec/README.md.
+// Classes whose calls can find nothing (msc_state.c's is_poll holds their ENTER and may forget the call).
+const POLL_CLASSES = new Set(['test', 'testall', 'testany', 'testsome', 'iprobe', 'improbe']);
+for (const c of api.localClasses ?? fail('mpi-api.json: localClasses missing'))
+  if (!api.functions.some((f) => f.class === c))
+    fail(`mpi-api.json: localClasses names ${c}, a class no function has`);
+
 const ROLE_KIND = {
   sbuf: 'buf',
   rbuf: 'buf',
@@ -420,7 +426,11 @@ function genWrapper(f) {
     const ptr = role === 'requests' ? `(c_args.req_copy ? c_args.req_copy : ${name})` : name;
     L.push(`    msc_add_array(&c, ${arrayElemKind(ctype)}, ${ptr}, c_args.${role}_n);`);
   }
-  L.push('    msc_enter(&c);');
+  // A call that cannot wait on another process has its ENTER held and written with its EXIT (one clock read,
+  // one reservation: msc_enter_local in msc_state.c). Polls keep msc_enter, which holds them too and forgets
+  // those that found nothing.
+  const local = api.localClasses.includes(cls) && !POLL_CLASSES.has(cls);
+  L.push(local ? '    msc_enter_local(&c);' : '    msc_enter(&c);');
   L.push(noArgs ? `    msc_pre_${cls}(&c, NULL);` : `    msc_pre_${cls}(&c, &c_args);`);
   L.push(`    int rc = P${f.name}(${callArgs.join(', ')});`);
   L.push('    c.x[0] = rc;', '    c.nx = 1;');

@@ -231,18 +231,41 @@ void msc_layout_forget(MPI_Datatype t)
     }
 }
 
-/* ---- sums ---- */
+/* ---- sums ----
+ * Every byte of the message goes into the sum (sampling would miss writes). Four independent lanes of
+ * 8 bytes each: a lane's step is a multiply and two xors, and with one lane the next step waited for the
+ * multiply (~1.4 bytes per cycle, 5.6 ms for 4 MiB, twice per message); four lanes run side by side, at
+ * about memory speed. Each step (h ^ v) * odd, h ^= h >> 29 is a bijection of the lane, so a change of any
+ * single word always changes the sum. */
+#define SUM_K 0x100000001B3ull
+static inline uint64_t lane(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * SUM_K;
+    return h ^ (h >> 29);
+}
+
 static uint64_t sum_bytes(uint64_t h, const unsigned char *p, size_t n)
 {
     h ^= n;
     size_t i = 0;
+    if (n >= 64) {
+        uint64_t a = h, b = h ^ 0x9E3779B97F4A7C15ull, c = h ^ 0xC2B2AE3D27D4EB4Full, d = h ^ 0x165667B19E3779F9ull;
+        for (; i + 32 <= n; i += 32) {
+            uint64_t v[4];
+            memcpy(v, p + i, 32);
+            a = lane(a, v[0]);
+            b = lane(b, v[1]);
+            c = lane(c, v[2]);
+            d = lane(d, v[3]);
+        }
+        h = lane(lane(lane(lane(h, a), b), c), d);
+    }
     for (; i + 8 <= n; i += 8) {
         uint64_t v;
         memcpy(&v, p + i, 8);
-        h = (h ^ v) * 0x100000001B3ull;
-        h ^= h >> 29;
+        h = lane(h, v);
     }
-    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    for (; i < n; i++) h = (h ^ p[i]) * SUM_K;
     return h;
 }
 

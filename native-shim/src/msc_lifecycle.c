@@ -37,8 +37,11 @@ static void on_crash(int sig, siginfo_t *info, void *uctx)
 {
     int slot = 0;
     while (slot < N_CRASH && crash_signals[slot] != sig) slot++;
-    if (!atomic_exchange(&in_crash, 1) && atomic_load(&msc_state) == MSC_STATE_ON)
+    if (!atomic_exchange(&in_crash, 1) && atomic_load(&msc_state) == MSC_STATE_ON) {
+        /* A crash inside a call whose ENTER is held back (msc_enter_local): the analyzer must see the call. */
+        if (msc_held_call) msc_emit_held();
         msc_sender_finish(MSC_END_SIGNAL, sig, 1, crash_timeout_ms);
+    }
     if (slot == N_CRASH) return;
     /* Chain: put the previous disposition back and hand it the signal. */
     sigaction(sig, &previous[slot], NULL);

@@ -6,10 +6,12 @@
  * release order after the record is written; the consumer takes records in order and stops at the first
  * slot not committed yet. A call's slots are committed last-to-first, so a consumer that sees a head record
  * also sees all its EXT records and never has to split a call between two frames. */
-#include <sched.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "msc_shim.h"
 
@@ -22,6 +24,10 @@ typedef struct msc_ring {
     _Alignas(64) _Atomic uint64_t head; /* next position to reserve */
     _Alignas(64) _Atomic uint64_t tail; /* next position the consumer takes */
     _Alignas(64) _Atomic uint64_t dropped;
+    /* A full ring: producers sleep on room (a futex word bumped by the consumer whenever it frees room while
+     * waiters > 0). Both sit on the dropped line, which is only touched when the ring is full. */
+    _Atomic uint32_t room;
+    _Atomic uint32_t waiters;
 } msc_ring;
 
 static msc_ring ring;
@@ -51,18 +57,85 @@ uint64_t msc_ring_head(void) { return atomic_load_explicit(&ring.head, memory_or
 uint64_t msc_ring_tail(void) { return atomic_load_explicit(&ring.tail, memory_order_acquire); }
 uint64_t msc_ring_dropped(void) { return atomic_load_explicit(&ring.dropped, memory_order_relaxed); }
 
-/* Slow path when the ring is full: wait for the sender while it is connected (bounded by one second), else
- * give up. Returns 1 when there is room now. */
+static long futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+{
+    return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
+}
+
+/* How long a full ring may go without the consumer taking anything before a producer gives up and drops:
+ * the analyzer is alive but takes nothing (stopped, wedged, a peer that stopped reading). A slow analyzer
+ * that still takes records is waited for as long as it takes; an analyzer that is gone closes the
+ * connection, which wakes every waiter at once (msc_ring_wake_all) and turns the shim into a pass-through. */
+static uint64_t stall_ns(void)
+{
+    static uint64_t ns;
+    if (!ns) {
+        const char *e = getenv("MPISCOPE_RING_STALL_MS");
+        long ms = e ? atol(e) : 0;
+        ns = (uint64_t)(ms > 0 ? ms : 60000) * 1000000u;
+    }
+    return ns;
+}
+
+/* Slow path when the ring is full: sleep until the consumer frees room (no records lost), and give up only
+ * when the connection is gone or the consumer made no progress for stall_ns(). Returns 1 when there is room.
+ * A futex rather than a sched_yield loop: on a machine where the ranks, the senders and the analyzer share
+ * few cores, a yielding producer took CPU time from the very analyzer it waited for. */
+/* tail + 1 when a producer gave up on a consumer that took nothing: until tail moves again, the others drop at
+ * once instead of each waiting the whole stall bound. */
+static _Atomic uint64_t stalled_at;
+
 static int ring_wait_room(uint64_t head, uint64_t n)
 {
     if (!atomic_load_explicit(&msc_connected, memory_order_relaxed) || n > ring.cap) return 0;
-    uint64_t deadline = msc_now() + 1000000000u;
-    msc_sender_wake();
-    while (head + n - atomic_load_explicit(&ring.tail, memory_order_acquire) > ring.cap) {
-        if (!atomic_load_explicit(&msc_connected, memory_order_relaxed) || msc_now() > deadline) return 0;
-        sched_yield();
+    uint64_t tail = atomic_load_explicit(&ring.tail, memory_order_acquire);
+    if (atomic_load_explicit(&stalled_at, memory_order_relaxed) == tail + 1) return 0;
+    uint64_t progress = msc_now();
+    atomic_fetch_add_explicit(&ring.waiters, 1, memory_order_seq_cst);
+    int ok = 1;
+    while (head + n - tail > ring.cap) {
+        /* Announce the wait, then look again: the consumer bumps room after moving tail and before reading
+         * waiters, so either it sees this waiter or this thread sees the new tail (both seq_cst). */
+        uint32_t seen = atomic_load_explicit(&ring.room, memory_order_seq_cst);
+        uint64_t now_tail = atomic_load_explicit(&ring.tail, memory_order_seq_cst);
+        if (head + n - now_tail <= ring.cap) break;
+        if (!atomic_load_explicit(&msc_connected, memory_order_relaxed)) {
+            ok = 0;
+            break;
+        }
+        msc_sender_wake();
+        /* Bounded sleeps: a lost wake-up or a connection that drops without a wake costs at most 100 ms. */
+        struct timespec ts = { 0, 100000000 };
+        futex(&ring.room, FUTEX_WAIT_PRIVATE, seen, &ts);
+        uint64_t t = atomic_load_explicit(&ring.tail, memory_order_acquire);
+        uint64_t now = msc_now();
+        if (t != tail) {
+            tail = t;
+            progress = now;
+        } else if (now - progress > stall_ns()) {
+            atomic_store_explicit(&stalled_at, tail + 1, memory_order_relaxed);
+            ok = 0;
+            break;
+        }
     }
-    return 1;
+    atomic_fetch_sub_explicit(&ring.waiters, 1, memory_order_relaxed);
+    return ok;
+}
+
+/* Consumer side, after tail moved: wakes the producers that sleep on a full ring. One relaxed load when
+ * nobody waits. */
+static void wake_waiters(void)
+{
+    if (MSC_UNLIKELY(atomic_load_explicit(&ring.waiters, memory_order_seq_cst) != 0)) {
+        atomic_fetch_add_explicit(&ring.room, 1, memory_order_seq_cst);
+        futex(&ring.room, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL);
+    }
+}
+
+void msc_ring_wake_all(void)
+{
+    atomic_fetch_add_explicit(&ring.room, 1, memory_order_seq_cst);
+    futex(&ring.room, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL);
 }
 
 /* Reserves n consecutive positions; returns the first, or UINT64_MAX when dropped. Out of line: the ring
@@ -195,16 +268,18 @@ void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64
         emit_many(hw, func, seq, time, site, w, nw, arr, narr);
 }
 
-/* A head record and EXT records: reserved together, so that a call's records are contiguous. */
-static void emit_many(uint64_t hw, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w, int nw,
-                      const msc_arr *arr, int narr)
+/* Records a call's words and arrays take: a head record, then EXT records. */
+static inline uint64_t records_for(int nw, const msc_arr *arr, int narr)
 {
     uint64_t total = (uint64_t)nw;
     for (int j = 0; j < narr; j++) total += ((arr[j].kind & MSC_ARR_RAW) ? 0 : 1) + (uint64_t)arr[j].n;
-    uint64_t nrec = 1 + (total > MSC_HEAD_WORDS ? (total - MSC_HEAD_WORDS + MSC_EXT_WORDS - 1) / MSC_EXT_WORDS : 0);
-    uint64_t pos = ring_reserve(nrec);
-    if (pos == UINT64_MAX) return;
+    return 1 + (total > MSC_HEAD_WORDS ? (total - MSC_HEAD_WORDS + MSC_EXT_WORDS - 1) / MSC_EXT_WORDS : 0);
+}
 
+/* Writes a head record and its nrec - 1 EXT records at pos (reserved, not committed). */
+static void write_records(uint64_t pos, uint64_t nrec, uint64_t hw, int func, uint32_t seq, uint64_t time,
+                          uint64_t site, const int64_t *w, int nw, const msc_arr *arr, int narr)
+{
     msc_record_head *h = &ring.buf[pos & ring.mask].head;
     __builtin_memcpy(h, &hw, 8);
     h->time = time;
@@ -232,7 +307,91 @@ static void emit_many(uint64_t hw, int func, uint32_t seq, uint64_t time, uint64
     }
     /* Zero the unused tail words so that no stale data leaves the process. */
     while (k.left > 0) put(&k, 0);
+}
+
+/* A head record and EXT records: reserved together, so that a call's records are contiguous. */
+static void emit_many(uint64_t hw, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w, int nw,
+                      const msc_arr *arr, int narr)
+{
+    uint64_t nrec = records_for(nw, arr, narr);
+    uint64_t pos = ring_reserve(nrec);
+    if (pos == UINT64_MAX) return;
+    write_records(pos, nrec, hw, func, seq, time, site, w, nw, arr, narr);
     commit(pos, nrec);
+}
+
+/* One head record at slot pos, its MSC_HEAD_WORDS words copied whole (an msc_call's unused ones are zero). */
+static inline void write_one(uint64_t pos, uint64_t hw, uint64_t time, uint64_t site, const int64_t *w)
+{
+    msc_record_head *r = &ring.buf[pos & ring.mask].head;
+    __builtin_memcpy(r, &hw, 8);
+    r->time = time;
+    r->site = site;
+    __builtin_memcpy(r->w, w, sizeof r->w);
+}
+
+/* A head record and one EXT record for 6..MSC_HEAD_WORDS + MSC_EXT_WORDS words: the head copied whole, the EXT
+ * words copied and the rest zeroed. */
+static inline void write_two(uint64_t pos, uint64_t hw, uint64_t ext_hw, uint64_t time, uint64_t site,
+                             const int64_t *w, int nw)
+{
+    write_one(pos, hw, time, site, w);
+    msc_record_ext *e = &ring.buf[(pos + 1) & ring.mask].ext;
+    __builtin_memcpy(e, &ext_hw, 8);
+    for (int i = 0; i < MSC_EXT_WORDS; i++) e->w[i] = MSC_HEAD_WORDS + i < nw ? w[MSC_HEAD_WORDS + i] : 0;
+}
+
+/* Calls with arrays, an ENTER of more than one record, or a COMPLETE: out of line, so that the simplest case
+ * below needs few saved registers. */
+static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t ehw, uint64_t xhw)
+{
+    int64_t cw[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
+    uint64_t chw = head_word(MSC_KIND_COMPLETE, 0, c->func, c->seq);
+    uint64_t nc = c->done_id ? 2 : 0;
+    if ((c->narr | c->xarr_n) == 0 && c->nw <= MSC_HEAD_WORDS + MSC_EXT_WORDS && c->nx <= MSC_HEAD_WORDS) {
+        /* Isend, Irecv, Put…: ENTER in two records, written in place like the rest. */
+        uint64_t ne = c->nw > MSC_HEAD_WORDS ? 2 : 1;
+        uint64_t pos = ring_reserve(ne + nc + 1);
+        if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+        uint64_t ext = head_word(MSC_KIND_EXT, 0, c->func, c->seq);
+        if (ne == 1)
+            write_one(pos, ehw, c->time, c->site, c->w);
+        else
+            write_two(pos, ehw, ext, c->time, c->site, c->w, c->nw);
+        if (nc) write_two(pos + ne, chw, ext, c->time, c->site, cw, 6);
+        write_one(pos + ne + nc, xhw, c->time, c->site, c->x);
+        commit(pos, ne + nc + 1);
+        return;
+    }
+    msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
+    int nxa = c->xarr ? 1 : 0;
+    uint64_t ne = records_for(c->nw, c->arr, c->narr), nx = records_for(c->nx, &xa, nxa);
+    uint64_t pos = ring_reserve(ne + nc + nx);
+    if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+    write_records(pos, ne, ehw, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    if (nc) write_records(pos + ne, nc, chw, c->func, c->seq, c->time, c->site, cw, 6, NULL, 0);
+    write_records(pos + ne + nc, nx, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
+    commit(pos, ne + nc + nx);
+}
+
+/* A held call's ENTER and EXIT (msc_state.c), with the COMPLETE of a request MPI handed out already complete
+ * between them, in one reservation, committed last to first, every record written in place with whole-record
+ * copies where there are no arrays. The common case (each fits one record: Comm_rank, type and group calls)
+ * first. */
+void msc_emit_pair(const msc_call *c, int enter_flags)
+{
+    uint64_t ehw = head_word(MSC_KIND_ENTER, enter_flags, c->func, c->seq);
+    uint64_t xhw = head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq);
+    if (MSC_UNLIKELY((c->narr | c->xarr_n) != 0 || c->nw > MSC_HEAD_WORDS || c->nx > MSC_HEAD_WORDS ||
+                     c->done_id)) {
+        emit_pair_more(c, ehw, xhw);
+        return;
+    }
+    uint64_t pos = ring_reserve(2);
+    if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+    write_one(pos, ehw, c->time, c->site, c->w);
+    write_one(pos + 1, xhw, c->time, c->site, c->x);
+    commit(pos, 2);
 }
 
 int msc_ring_take(msc_record *out, int max, int cap)
@@ -251,6 +410,9 @@ int msc_ring_take(msc_record *out, int max, int cap)
         n++;
         tail++;
     }
-    if (n) atomic_store_explicit(&ring.tail, tail, memory_order_release);
+    if (n) {
+        atomic_store_explicit(&ring.tail, tail, memory_order_seq_cst);
+        wake_waiters();
+    }
     return n;
 }

@@ -171,8 +171,12 @@ static void disconnect_locked(void)
     atomic_store(&msc_connected, 0);
     /* The analyzer is gone: the application goes on as if the shim were not there. */
     atomic_store(&msc_state, MSC_STATE_OFF);
+    msc_ring_wake_all();
     msc_control_pause(0);
 }
+
+/* Frames written so far: the progress a bounded wait for the sender extends its deadline on. */
+static _Atomic uint64_t frames_sent;
 
 static int send_frame(int opcode, void *p, size_t n)
 {
@@ -181,6 +185,7 @@ static int send_frame(int opcode, void *p, size_t n)
         disconnect_locked();
         return -1;
     }
+    atomic_fetch_add_explicit(&frames_sent, 1, memory_order_relaxed);
     return 0;
 }
 
@@ -290,6 +295,7 @@ static void finish_locked(int close_after)
     }
     if (close_after || sock < 0) {
         atomic_store(&msc_connected, 0);
+        msc_ring_wake_all();
         atomic_store(&closed, 1);
         msc_control_pause(0);
     }
@@ -505,8 +511,21 @@ void msc_sender_finish(int how, int code, int close_after, int timeout_ms)
     if (thread_started && !pthread_equal(pthread_self(), thread) && atomic_load(&msc_connected)) {
         uint32_t gen = atomic_fetch_add(&req_gen, 1) + 1;
         msc_sender_wake();
-        while ((int32_t)(atomic_load(&done_gen) - gen) < 0 && atomic_load(&msc_connected) && msc_now() < deadline)
+        /* At MPI_Finalize and exit, a slow analyzer that still takes frames is waited for (the timeout counts
+         * from the last frame written): the end of the stream is not dropped because the analyzer is behind.
+         * A crash or an abort keeps the plain bound. */
+        int extend = how == MSC_END_FINALIZED || how == MSC_END_EXIT;
+        uint64_t seen = atomic_load(&frames_sent);
+        while ((int32_t)(atomic_load(&done_gen) - gen) < 0 && atomic_load(&msc_connected)) {
+            uint64_t now = msc_now();
+            if (now >= deadline) {
+                uint64_t f = atomic_load(&frames_sent);
+                if (!extend || f == seen) break;
+                seen = f;
+                deadline = now + (uint64_t)timeout_ms * 1000000u;
+            }
             sleep_ms(1);
+        }
     } else if (lock_until(deadline)) {
         finish_locked(close_after);
         pthread_mutex_unlock(&send_mu);

@@ -52,8 +52,13 @@ typedef struct msc_arr {
 typedef struct msc_call {
     uint16_t func;
     uint8_t xflags;
+    uint8_t held; /* its ENTER is held back (msc_state.c): MSC_HELD_POLL or MSC_HELD_LOCAL, set by msc_enter* */
+    /* While the ENTER is held: the made-up id of a request MPI handed out already complete (msc_w_new_request),
+     * whose COMPLETE goes out between the ENTER and the EXIT; 0 for none. */
+    int64_t done_id;
     uint32_t seq;
     uint64_t time;
+    uint64_t xtime; /* the stamp after PMPI returned, taken once for the COMPLETE records and the EXIT (0: not yet) */
     uint64_t site;
     int nw, narr, nx, xarr_n;
     int64_t w[MSC_MAX_WORDS];
@@ -61,6 +66,8 @@ typedef struct msc_call {
     int64_t x[8];
     const int *xarr;
 } msc_call;
+
+enum { MSC_HELD_NONE = 0, MSC_HELD_POLL = 1, MSC_HELD_LOCAL = 2 };
 
 /* ---- global state (msc_state.c) ---- */
 extern _Atomic int msc_state;
@@ -122,7 +129,7 @@ uint64_t msc_clock_ns(uint64_t stamp);
 
 /* Returns 0 when the call must go straight to PMPI: recording off, or a call made from inside MPI
  * (or from inside the shim) on this thread. Disabled costs one relaxed load. */
-static inline int msc_call_begin(msc_call *c, int func, void *site)
+static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int func, void *site)
 {
     int st = atomic_load_explicit(&msc_state, memory_order_relaxed);
     if (MSC_UNLIKELY(st != MSC_STATE_ON)) {
@@ -134,10 +141,21 @@ static inline int msc_call_begin(msc_call *c, int func, void *site)
     c->xflags = 0;
     c->seq = atomic_fetch_add_explicit(&msc_seq, 1, memory_order_relaxed) + 1;
     c->time = msc_stamp();
+    c->xtime = 0;
     c->site = (uint64_t)(uintptr_t)site;
     c->nw = c->narr = c->nx = c->xarr_n = 0;
     c->xarr = 0;
+    /* The words a head record holds start at zero: a record is then written with whole-record copies,
+     * no per-word test, and no stale stack data leaves the process (msc_emit_pair). */
+    for (int i = 0; i < MSC_HEAD_WORDS; i++) c->w[i] = c->x[i] = 0;
     return 1;
+}
+
+/* The time of what a call emits after PMPI returned (COMPLETE records, then its EXIT): one clock read for all. */
+static inline uint64_t msc_exit_stamp(msc_call *c)
+{
+    if (!c->xtime) c->xtime = msc_stamp();
+    return c->xtime;
 }
 
 static inline void msc_add_array(msc_call *c, int kind, const void *ptr, int n)
@@ -160,8 +178,15 @@ uint64_t msc_ring_dropped(void);
 /* Copies up to max committed records into out; stops early rather than split a call. Consumer side only. */
 int msc_ring_take(msc_record *out, int max, int cap);
 extern _Atomic int msc_connected;
+/* Wakes every producer sleeping on a full ring (the connection is gone: they drop and go on). */
+void msc_ring_wake_all(void);
 
 void msc_enter(msc_call *c);
+/* msc_enter for a call that never waits for another process (spec/mpi-api.json "localClasses"): its ENTER is
+ * held back and written with its EXIT in one reservation, both with the one stamp taken at the call's start. */
+void msc_enter_local(msc_call *c);
+/* The ENTER and EXIT of a call whose ENTER was held back, in one reservation (msc_ring.c). */
+void msc_emit_pair(const msc_call *c, int enter_flags);
 /* The call this thread is in, between msc_enter and msc_exit (NULL outside). */
 extern __thread msc_call *msc_tls_call;
 /* After MPI_Init: MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD and MPI_COMM_SELF becomes a handler that records the
@@ -235,6 +260,9 @@ void msc_lifecycle_signals(void);
 typedef struct msc_slot {
     _Atomic uint64_t key; /* a handle's word; 0 is a free slot */
     _Atomic int64_t v[5];
+    /* As a home slot: the farthest offset from here at which a key hashing here was ever placed. Lookups scan
+     * only that far (a miss costs one or two slots instead of the whole neighbourhood). */
+    _Atomic uint32_t reach;
 } msc_slot;
 msc_slot *msc_tbl_find(msc_slot *t, uint64_t key);
 /* Finds or claims the slot of key; NULL when its neighbourhood is full. */

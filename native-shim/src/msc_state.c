@@ -131,26 +131,39 @@ static int found_nothing(const msc_call *c)
     return !(c->xflags & MSC_FLAG_TRUE);
 }
 
-static void emit_enter(const msc_call *c)
+static inline int enter_flags(void)
 {
     uint8_t kind = tls_thread_kind;
     if (MSC_UNLIKELY(kind == 0)) kind = thread_kind_slow();
-    int flags = kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
-    msc_emit(MSC_KIND_ENTER, flags, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    return kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
+}
+
+static void emit_enter(const msc_call *c)
+{
+    msc_emit(MSC_KIND_ENTER, enter_flags(), c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
 }
 
 void msc_emit_held(void)
 {
     msc_call *c = msc_held_call;
     msc_held_call = NULL;
+    c->held = MSC_HELD_NONE;
     emit_enter(c);
+    if (c->done_id) {
+        int64_t w[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
+        c->done_id = 0;
+        msc_emit(MSC_KIND_COMPLETE, 0, c->func, c->seq, c->time, c->site, w, 6, NULL, 0);
+    }
 }
 
 void msc_enter(msc_call *c)
 {
     msc_tls_call = c;
+    c->held = MSC_HELD_NONE;
+    c->done_id = 0;
     int attention = atomic_load_explicit(&msc_attention, memory_order_relaxed);
     if (is_poll(c->func) && !attention && ++tls_polls % POLL_KEEP != 0) {
+        c->held = MSC_HELD_POLL;
         msc_held_call = c;
         return;
     }
@@ -158,21 +171,37 @@ void msc_enter(msc_call *c)
     if (MSC_UNLIKELY(attention)) msc_pause_point(c);
 }
 
+/* A call that cannot wait on another process (Comm_rank, Isend, Irecv, Put, type and group calls…): nothing
+ * needs its ENTER before it returns, since a rank cannot be blocked in it. So the ENTER is held, like a
+ * poll's, and written with the EXIT at msc_exit in one reservation; the EXIT carries the ENTER's stamp (one
+ * clock read per call). Anything emitted in between (a FINDING, a COMPLETE, a description, the fatal-error
+ * handler's EXIT, a crash) sends the ENTER first, with its own time, so the order of records never changes.
+ * With a debugger attached (attention) the ENTER goes out at once, so that the pause point can announce it. */
+void msc_enter_local(msc_call *c)
+{
+    msc_tls_call = c;
+    if (MSC_UNLIKELY(atomic_load_explicit(&msc_attention, memory_order_relaxed))) {
+        msc_enter(c);
+        return;
+    }
+    c->held = MSC_HELD_LOCAL;
+    c->done_id = 0;
+    msc_held_call = c;
+}
+
 void msc_exit(msc_call *c)
 {
-    if (MSC_UNLIKELY(msc_held_call == c)) {
+    int st = atomic_load_explicit(&msc_state, memory_order_relaxed);
+    if (msc_held_call == c) {
         msc_held_call = NULL;
-        /* Found nothing: the call is forgotten (its seq is simply not seen). */
-        if (found_nothing(c)) {
-            msc_tls_call = NULL;
-            msc_tls_depth = 0;
-            return;
-        }
-        if (atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON) emit_enter(c);
-    }
-    if (MSC_LIKELY(atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON)) {
+        /* A poll that found nothing: the call is forgotten (its seq is simply not seen). */
+        if (!(c->held == MSC_HELD_POLL && found_nothing(c)) && MSC_LIKELY(st == MSC_STATE_ON))
+            msc_emit_pair(c, enter_flags());
+        c->held = MSC_HELD_NONE;
+    } else if (MSC_LIKELY(st == MSC_STATE_ON)) {
         msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
-        msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_stamp(), c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);
+        msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_exit_stamp(c), c->site, c->x, c->nx, &xa,
+                 c->xarr ? 1 : 0);
     }
     msc_tls_call = NULL;
     msc_tls_depth = 0;

@@ -73,8 +73,14 @@ int64_t msc_w_new_request(msc_call *c, MPI_Request r)
     if (!msc_request_shared(r)) return msc_w_MPI_Request(r);
     /* Bit 62 set, a counter above the handle's bits: cannot collide with a pointer or an MPICH handle. */
     int64_t id = (int64_t)(1ull << 62 | (uint64_t)(atomic_fetch_add(&shared_ids, 1) + 1) << 32 | (uint32_t)(uintptr_t)r);
+    /* Complete the moment it was made: the call's own stamp, no second clock read. A held local call writes the
+     * COMPLETE with its ENTER and EXIT, in the same reservation (msc_emit_pair). */
+    if (c->held == MSC_HELD_LOCAL && msc_held_call == c && !c->done_id) {
+        c->done_id = id;
+        return id;
+    }
     int64_t w[6] = { id, -1, -1, 0, MPI_SUCCESS, 0 };
-    msc_emit(MSC_KIND_COMPLETE, 0, c->func, c->seq, msc_stamp(), c->site, w, 6, NULL, 0);
+    msc_emit(MSC_KIND_COMPLETE, 0, c->func, c->seq, c->time, c->site, w, 6, NULL, 0);
     return id;
 }
 
