@@ -1,9 +1,0 @@
-program t2
-  use mpi
-  implicit none
-  integer :: ierr
-  call MPI_Init(ierr)
-  call MPI_Barrier(MPI_COMM_WORLD, ierr)
-  call MPI_Finalize(ierr)
-  if (ierr /= 0) stop 1
-end program
