@@ -56,9 +56,9 @@ MSC_F2C_FN(MPI_Win, PMPI_Win_f2c)
     if (name) *name = (ok) ? msc_f2c_##T(*(f)) : NULLH
 #define MSC_F_HANDLE_ARRAY(T, name, f, n, slot)                                                                \
     T msc_a_##name[MSC_LOCAL_REQUESTS];                                                                        \
-    T *name = (T *)msc_f_handles(sizeof(T), (f), (n), msc_a_##name, (slot), (void (*)(void *, MPI_Fint))msc_f2c_put_##T)
-static inline void msc_f2c_put_MPI_Request(MPI_Request *out, MPI_Fint f) { *out = msc_f2c_MPI_Request(f); }
-static inline void msc_f2c_put_MPI_Datatype(MPI_Datatype *out, MPI_Fint f) { *out = msc_f2c_MPI_Datatype(f); }
+    T *name = (T *)msc_f_handles(sizeof(T), (f), (n), msc_a_##name, (slot), msc_f2c_put_##T)
+static inline void msc_f2c_put_MPI_Request(void *out, MPI_Fint f) { *(MPI_Request *)out = msc_f2c_MPI_Request(f); }
+static inline void msc_f2c_put_MPI_Datatype(void *out, MPI_Fint f) { *(MPI_Datatype *)out = msc_f2c_MPI_Datatype(f); }
 #endif
 /* An output handle the shim reads again when a request completes (MPI_Comm_idup's new communicator): it must
  * outlive the call, so with pointer handles it lives in a cell of a small static ring, not on the stack. */
