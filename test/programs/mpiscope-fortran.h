@@ -8,6 +8,7 @@
 #define COMM_T type(MPI_Comm)
 #define REQUEST_T type(MPI_Request)
 #define DATATYPE_T type(MPI_Datatype)
+#define WIN_T type(MPI_Win)
 #define STATUS_T type(MPI_Status)
 #define STATUSES_T(n) type(MPI_Status), dimension(n)
 #define SOURCE_OF(st) st%MPI_SOURCE
@@ -18,6 +19,7 @@
 #define COMM_T integer
 #define REQUEST_T integer
 #define DATATYPE_T integer
+#define WIN_T integer
 #define STATUS_T integer, dimension(MPI_STATUS_SIZE)
 #define STATUSES_T(n) integer, dimension(MPI_STATUS_SIZE, n)
 #define SOURCE_OF(st) st(MPI_SOURCE)
@@ -28,6 +30,7 @@
 #define COMM_T integer
 #define REQUEST_T integer
 #define DATATYPE_T integer
+#define WIN_T integer
 #define STATUS_T integer, dimension(MPI_STATUS_SIZE)
 #define STATUSES_T(n) integer, dimension(MPI_STATUS_SIZE, n)
 #define SOURCE_OF(st) st(MPI_SOURCE)
