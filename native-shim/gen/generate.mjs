@@ -6,6 +6,8 @@
 //   msc_tables.c    tables that need mpi.h: predefined datatype and op handles, function names and classes
 //   msc_wrappers.c  one wrapper per function. A wrapper only copies arguments into record words per role
 //                   and calls the hand-written handlers of its class (native-shim/src/msc_handlers.c).
+//   msc_fortran_wrappers.c  the Fortran wrappers (gen/fortran.mjs): the same recording body per function,
+//                   for every symbol of mpif.h, use mpi and use mpi_f08, forwarding to the library's Fortran.
 //
 // Plain Node ESM with no dependencies, so the session can run it wherever Node runs. A file is rewritten only
 // when its content changes, so that make-like rebuilds stay fast.
