@@ -61,6 +61,7 @@ const tiers = {
   unit: [...find('server', '.test.ts'), ...find('webview', '.test.ts'), ...find('test/unit', '.test.ts')],
   native: find('test/native', '.test.ts'),
   e2e: find('test/e2e', '.test.ts'),
+  cluster: [...find('test/cluster', '.test.ts'), ...find('test/slurm', '.test.ts')],
 };
 for (const [tier, files] of Object.entries(tiers)) {
   for (const file of files) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: set-up (both MPIs when root), static checks, then the three tiers.
+# The whole test suite, from a fresh clone: set-up (both MPIs when root), static checks, then the tiers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --with-mpich || exit $?
@@ -20,5 +20,8 @@ step format npx prettier --check .
 # that a stuck test fails the run instead of hanging CI.
 step unit timeout 900 node --test --test-force-exit dist/test/unit/
 step native timeout 1800 node --test --test-force-exit --test-concurrency=1 dist/test/native/
+# Hosts as network namespaces and a private single-node Slurm (test/cluster, test/slurm): they need root,
+# and say why they skip without it.
+step cluster timeout 900 node --test --test-force-exit --test-concurrency=1 dist/test/cluster/
 step e2e timeout 900 bash scripts/test-e2e.sh
 exit $status

@@ -126,6 +126,8 @@ static int layout(msc_record *out, int kind, int flags, int func, uint32_t seq, 
 }
 
 /* SITE records for one return address: module path and offset from its load bias (what addr2line takes). */
+static int send_frame(int opcode, void *p, size_t n);
+
 static int site_records(msc_record *out, const msc_record_head *h)
 {
     int64_t w[2 + 4096 / 8 + 1];
@@ -133,6 +135,10 @@ static int site_records(msc_record *out, const msc_record_head *h)
     char path[4096];
     uint64_t offset;
     msc_addr_module(h->site, &offset, path, sizeof path);
+    /* A module seen for the first time is described to the analyzer before its first SITE (msc_sites.c). */
+    char module_text[1400];
+    if (msc_sites_note(h->site, offset, path, module_text, sizeof module_text))
+        send_frame(1, module_text, strlen(module_text));
     w[0] = (int64_t)h->site;
     w[1] = (int64_t)offset;
     size_t len = strlen(path) + 1;
@@ -312,6 +318,8 @@ static void on_text(const char *t, size_t len)
         msc_control_continue();
     } else if (json_type_is(t, len, "backtrace")) {
         msc_control_probe_request();
+    } else if (json_type_is(t, len, "resolve")) {
+        msc_sites_resolve_request(t, len);
     } else if (json_type_is(t, len, "terminate")) {
         atomic_store(&terminate_requested, 1);
     } else if (json_type_is(t, len, "breakpoints")) {
@@ -330,6 +338,13 @@ static void on_text(const char *t, size_t len)
         }
         msc_control_breakpoints(fns);
     }
+}
+
+static void send_text_locking(const char *text)
+{
+    pthread_mutex_lock(&send_mu);
+    send_frame(1, (void *)text, strlen(text));
+    pthread_mutex_unlock(&send_mu);
 }
 
 static void *sender_main(void *arg)
@@ -359,6 +374,7 @@ static void *sender_main(void *arg)
             break;
         }
         pthread_mutex_unlock(&send_mu);
+        msc_sites_work(send_text_locking);
         if (atomic_load(&terminate_requested)) {
             /* The analyzer ends the job: leave like a killed process would, without hanging on MPI. */
             pthread_mutex_lock(&send_mu);
@@ -377,20 +393,38 @@ static void *sender_main(void *arg)
     return NULL;
 }
 
-int msc_sender_connect(const char *url, const char *token)
+/* The rank and size the launcher gave this process (Open MPI, Hydra's PMI, PMIx, Slurm's srun); -1 when it
+ * was not started by a launcher. Known before MPI_Init, so the hello can be said from the start. */
+int msc_launcher_rank(void)
 {
-    const char *r = getenv("OMPI_COMM_WORLD_RANK");
-    if (!r) r = getenv("PMI_RANK");
-    if (!r) r = getenv("PMIX_RANK");
-    msc_world_rank = r ? atoi(r) : 0;
-    const char *s = getenv("OMPI_COMM_WORLD_SIZE");
-    if (!s) s = getenv("PMI_SIZE");
-    msc_world_size = s ? atoi(s) : 1; /* no launcher: a singleton */
+    static const char *const names[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID" };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) return atoi(v);
+    }
+    return -1;
+}
+
+static int launcher_size(void)
+{
+    static const char *const names[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", "SLURM_NPROCS" };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) return atoi(v);
+    }
+    return 1; /* no launcher: a singleton */
+}
+
+int msc_sender_connect(const char *url, const char *token, char *why, size_t whylen)
+{
+    int r = msc_launcher_rank();
+    msc_world_rank = r < 0 ? 0 : r;
+    msc_world_size = launcher_size();
     int vlen = 0;
     PMPI_Get_library_version(library_version, &vlen);
 
     const char *t = getenv("MPISCOPE_CONNECT_TIMEOUT_MS");
-    sock = msc_ws_open(url, token, t ? atoi(t) : 2000);
+    sock = msc_ws_open(url, token, t ? atoi(t) : 2000, why, whylen);
     if (sock < 0) return 0;
     take_buf = malloc(FRAME_RECORDS * sizeof(msc_record));
     frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
@@ -401,6 +435,15 @@ int msc_sender_connect(const char *url, const char *token)
         return 0;
     }
     atomic_store(&msc_connected, 1);
+    /* The hello goes now, not with the first records: the analyzer then knows this rank started even if
+     * none of its MPI calls ever reaches the shim (a binding that bypasses the wrappers). */
+    pthread_mutex_lock(&send_mu);
+    send_hello_locked();
+    pthread_mutex_unlock(&send_mu);
+    if (sock < 0) {
+        snprintf(why, whylen, "the connection closed during the hello");
+        return 0;
+    }
     msc_control_breakpoints_from_env();
     return 1;
 }

@@ -172,7 +172,13 @@ void msc_mark_init_thread(void);
 void msc_exit(msc_call *c);
 
 /* ---- sender (msc_sender.c) ---- */
-int msc_sender_connect(const char *url, const char *token);
+int msc_sender_connect(const char *url, const char *token, char *why, size_t whylen);
+int msc_launcher_rank(void);
+/* Call sites of modules the analyzer cannot read (msc_sites.c): note a new SITE (returns 1 and the module's
+ * description in text when the module is new), mark a module as resolved here, and resolve what is due. */
+int msc_sites_note(uint64_t address, uint64_t offset, const char *path, char *text, size_t cap);
+void msc_sites_resolve_request(const char *t, size_t len);
+void msc_sites_work(void (*send)(const char *text));
 void msc_sender_start(void);
 /* Ends the stream: drains the ring, sends END (once), and with close_after closes the connection. Bounded by
  * timeout_ms; usable in a signal handler as far as it can be (it only polls atomics and nanosleeps while
@@ -192,7 +198,8 @@ void msc_sender_forget(void);
 extern int msc_world_rank, msc_world_size, msc_thread_level;
 
 /* ---- websocket (msc_ws.c) ---- */
-int msc_ws_open(const char *url, const char *token, int timeout_ms);
+/* Opens the WebSocket; on failure returns -1 and says why (one clause, for the rank's stderr line). */
+int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, size_t whylen);
 int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len);
 /* Reads what is available; calls on_text for each complete text frame. Returns -1 when the peer closed. */
 int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len));

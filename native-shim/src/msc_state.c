@@ -1,12 +1,13 @@
 /* Global state, the lazy start of recording, and the ENTER/EXIT records every wrapper emits.
  *
- * Recording starts at the first intercepted MPI call of the process (normally MPI_Init), not in a library
- * constructor: a process that merely inherits LD_PRELOAD (mpirun, a shell spawned by system()) never calls
- * MPI and so never connects. */
+ * Recording starts at the first intercepted MPI call of the process (normally MPI_Init), or, in the program
+ * mpiscope launched, as soon as it is loaded (msc_early_hello): a process that merely inherits LD_PRELOAD
+ * (mpirun, srun, a shell spawned by system()) never calls MPI and so never connects. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "msc_shim.h"
 
@@ -38,9 +39,19 @@ static void lazy_init_once(void)
     const char *ring_env = getenv("MPISCOPE_RING_RECORDS");
     unsigned records = ring_env ? (unsigned)strtoul(ring_env, NULL, 10) : 0;
     if (records == 0) records = 1u << 16;
-    if (!msc_ring_init(records) || !msc_sender_connect(url, token ? token : "")) {
-        /* One line, and the program runs on unrecorded: the shim never breaks a job. */
-        fprintf(stderr, "mpiscope: cannot reach the analyzer at %s; this rank runs without recording\n", url);
+    char why[256] = "out of memory for the record ring";
+    if (!msc_ring_init(records) || !msc_sender_connect(url, token ? token : "", why, sizeof why)) {
+        /* One line, and the program runs on unrecorded: the shim never breaks a job. It names the rank and
+         * the host, since the user reads it among the lines of every rank, and the analyzer cannot say it. */
+        char host[256] = "?";
+        gethostname(host, sizeof host - 1);
+        int rank = msc_launcher_rank();
+        char who[64] = "this process";
+        if (rank >= 0) snprintf(who, sizeof who, "rank %d", rank);
+        fprintf(stderr,
+                "mpiscope: %s on host %s cannot reach the analyzer at %s: %s; it runs without recording "
+                "(the ranks must reach that address: choose one with mpiscope run --listen ADDR)\n",
+                who, host, url, why);
         atomic_store(&msc_state, MSC_STATE_OFF);
         return;
     }
@@ -52,6 +63,24 @@ static void lazy_init_once(void)
     msc_emit(MSC_KIND_CLOCK, 0, 0, 0, msc_clock_anchor(), 0, &w, 1, NULL, 0);
     msc_attention_update();
     atomic_store(&msc_state, MSC_STATE_ON);
+}
+
+/* A rank of a launcher says hello as soon as it is loaded, before any MPI call: if its calls never reach the
+ * wrappers (a binding that calls PMPI_ directly, an MPI linked in statically), the analyzer still knows the
+ * rank started and can say that its calls are missing, instead of waiting in silence. Only in the program
+ * mpiscope launched (MPISCOPE_PROGRAM): a process the rank starts (a shell of system(), a helper tool)
+ * inherits LD_PRELOAD and the launcher's variables, and must stay inert until it calls MPI itself. */
+__attribute__((constructor)) static void msc_early_hello(void)
+{
+    const char *url = getenv("MPISCOPE_URL");
+    const char *program = getenv("MPISCOPE_PROGRAM");
+    if (!url || !*url || !program || !*program || msc_launcher_rank() < 0) return;
+    char self[4096], want[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0 || !realpath(program, want)) return;
+    self[n] = 0;
+    if (strcmp(self, want) != 0) return;
+    pthread_once(&init_once, lazy_init_once);
 }
 
 int msc_lazy_init(void)

@@ -79,24 +79,38 @@ static int send_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-/* Connects with a timeout; returns the fd (blocking mode) or -1. */
-static int connect_to(const char *host, const char *port, int timeout_ms)
+/* Connects with a timeout; returns the fd (blocking mode) or -1 with the reason in why. */
+static int connect_to(const char *host, const char *port, int timeout_ms, char *why, size_t whylen)
 {
     struct addrinfo hints = { 0 }, *res = NULL;
     hints.ai_socktype = SOCK_STREAM;
-    if (getaddrinfo(host, port, &hints, &res) != 0) return -1;
+    int gai = getaddrinfo(host, port, &hints, &res);
+    if (gai != 0) {
+        snprintf(why, whylen, "cannot resolve %s: %s", host, gai_strerror(gai));
+        return -1;
+    }
     int fd = -1;
+    snprintf(why, whylen, "no address to connect to");
     for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
         if (fd < 0) continue;
         int fl = fcntl(fd, F_GETFL);
         fcntl(fd, F_SETFL, fl | O_NONBLOCK);
         int ok = connect(fd, ai->ai_addr, ai->ai_addrlen) == 0;
+        int err = ok ? 0 : errno;
         if (!ok && errno == EINPROGRESS) {
             struct pollfd p = { fd, POLLOUT, 0 };
-            int err = 0;
             socklen_t len = sizeof err;
-            ok = poll(&p, 1, timeout_ms) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
+            int ready = poll(&p, 1, timeout_ms);
+            if (ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) ok = 1;
+            else if (ready == 0) err = ETIMEDOUT;
+        }
+        if (!ok) {
+            if (err == ETIMEDOUT)
+                snprintf(why, whylen, "no answer within %d ms (a firewall, or an address this host cannot reach)",
+                         timeout_ms);
+            else
+                snprintf(why, whylen, "%s", strerror(err));
         }
         if (ok) {
             fcntl(fd, F_SETFL, fl);
@@ -116,8 +130,9 @@ static int connect_to(const char *host, const char *port, int timeout_ms)
     return fd;
 }
 
-int msc_ws_open(const char *url, const char *token, int timeout_ms)
+int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, size_t whylen)
 {
+    snprintf(why, whylen, "the URL is not ws://HOST:PORT/");
     if (strncmp(url, "ws://", 5) != 0) return -1;
     const char *hp = url + 5;
     const char *slash = strchr(hp, '/');
@@ -140,8 +155,9 @@ int msc_ws_open(const char *url, const char *token, int timeout_ms)
     } else {
         snprintf(host, sizeof host, "%s", hostport);
     }
-    int fd = connect_to(host, port, timeout_ms);
+    int fd = connect_to(host, port, timeout_ms, why, whylen);
     if (fd < 0) return -1;
+    snprintf(why, whylen, "the analyzer did not complete the WebSocket handshake");
 
     unsigned char keybytes[16];
     for (int i = 0; i < 16; i += 4) {
@@ -170,7 +186,13 @@ int msc_ws_open(const char *url, const char *token, int timeout_ms)
         if (got >= 4 && memcmp(resp + got - 4, "\r\n\r\n", 4) == 0) break;
     }
     resp[got] = 0;
-    if (strncmp(resp, "HTTP/1.1 101", 12) != 0) goto fail;
+    if (strncmp(resp, "HTTP/1.1 101", 12) != 0) {
+        /* 401: the token is not this session's (a rank of another run, or a stale MPISCOPE_TOKEN). */
+        char *eol = strstr(resp, "\r\n");
+        if (eol) *eol = 0;
+        snprintf(why, whylen, "the analyzer refused the connection (%s)", got ? resp : "no answer");
+        goto fail;
+    }
     return fd;
 fail:
     close(fd);

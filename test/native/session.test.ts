@@ -3,7 +3,7 @@
 // ending the job) is tested without depending on the shim.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,10 +48,16 @@ function fifo(name: string): string {
 }
 
 /** The value of `-x NAME=VALUE` in the launcher's arguments. */
+/** A variable the launcher passes to the ranks: on its command line (-x NAME=VALUE), or from its own
+ * environment when the command line only names it (-x NAME: the token, kept out of ps). */
 function rankEnv(info: SessionStart, name: string): string {
   const arg = info.command.find((a) => a.startsWith(`${name}=`));
-  assert.ok(arg !== undefined, `${name} is passed to the ranks`);
-  return arg.slice(name.length + 1);
+  if (arg !== undefined) return arg.slice(name.length + 1);
+  assert.ok(info.command.includes(name), `${name} is passed to the ranks`);
+  const environ = readFileSync(`/proc/${info.pid}/environ`, 'latin1').split('\0');
+  const entry = environ.find((e) => e.startsWith(`${name}=`));
+  assert.ok(entry !== undefined, `${name} is in the launcher's environment`);
+  return entry.slice(name.length + 1);
 }
 
 function connect(info: SessionStart, rank: number, size: number): Promise<WebSocket> {

@@ -47,6 +47,33 @@ test('run: options, -np, the program and its own arguments', () => {
   }
 });
 
+test('run: hosts, host file, listen address and launcher, in ours and in mpirun spellings', () => {
+  const r = parseArgs([
+    'run',
+    '--host',
+    'n1,n2:4',
+    '--listen',
+    '198.18.0.1:7000',
+    '--launcher=mpiexec',
+    '-np',
+    '2',
+    'app',
+  ]);
+  assert.equal(r.command, 'run');
+  if (r.command !== 'run') return;
+  assert.deepEqual(r.hosts, ['n1', 'n2:4']);
+  assert.equal(r.listen, '198.18.0.1:7000');
+  assert.equal(r.launcher, 'mpiexec');
+  const f = parseArgs(['run', '-hostfile', 'hf', '--launcher', 'srun', '-np', '1', 'app']);
+  assert.equal(f.command === 'run' && f.hostfile, 'hf');
+  const h = parseArgs(['run', '-H', 'a,b', '-np', '1', 'app']);
+  assert.deepEqual(h.command === 'run' && h.hosts, ['a', 'b']);
+  assert.throws(() => parseArgs(['run', '--launcher', 'aprun', '-np', '1', 'a']), /mpirun, mpiexec or srun/);
+  assert.throws(() => parseArgs(['run', '--host', 'a,,b', '-np', '1', 'a']), /separated by commas/);
+  assert.throws(() => parseArgs(['run', '--host', 'a', '--hostfile', 'f', '-np', '1', 'a']), /not both/);
+  assert.throws(() => parseArgs(['run', '--listen', '-np', '1', 'a']), /--listen needs a value/);
+});
+
 test('report, help, version', () => {
   assert.deepEqual(parseArgs(['report', 't.trace', '--json', 'j']), {
     command: 'report',

@@ -9,6 +9,10 @@ export interface RunCommand {
   readonly sarif?: string;
   readonly trace?: string;
   readonly mpirun?: string;
+  readonly launcher?: 'mpirun' | 'mpiexec' | 'srun';
+  readonly hosts?: readonly string[];
+  readonly hostfile?: string;
+  readonly listen?: string;
   readonly deadlockTimeout?: number;
   readonly keepAlive: boolean;
 }
@@ -27,9 +31,29 @@ const HINT = 'see mpiscope --help';
 
 /** Options that take a value, per command. */
 /** Options whose value is a file or command name, never something starting with '-'. */
-const FILE_OPTIONS: readonly string[] = ['--json', '--sarif', '--trace', '--mpirun'];
+const FILE_OPTIONS: readonly string[] = [
+  '--json',
+  '--sarif',
+  '--trace',
+  '--mpirun',
+  '--host',
+  '--hostfile',
+  '--listen',
+  '--launcher',
+];
 const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
-  run: ['--json', '--sarif', '--trace', '--mpirun', '--deadlock-timeout', '-np'],
+  run: [
+    '--json',
+    '--sarif',
+    '--trace',
+    '--mpirun',
+    '--launcher',
+    '--host',
+    '--hostfile',
+    '--listen',
+    '--deadlock-timeout',
+    '-np',
+  ],
   report: ['--json', '--sarif'],
 };
 
@@ -70,6 +94,10 @@ export function parseArgs(argv: readonly string[]): Command {
       const eq = a.indexOf('=');
       let name = eq > 0 ? a.slice(0, eq) : a;
       if (name === '-n' || name === '--np') name = '-np';
+      // mpirun's own spellings, so that a command line moves over unchanged.
+      if (name === '-H' || name === '--hosts' || name === '-host' || name === '-hosts') name = '--host';
+      if (name === '-hostfile' || name === '--machinefile' || name === '-machinefile' || name === '-f')
+        name = '--hostfile';
       if (!VALUE_OPTIONS[sub].includes(name))
         throw new UsageError(`unknown option ${name} for mpiscope ${sub}; ${HINT}`);
       const value = eq > 0 ? a.slice(eq + 1) : rest[++i];
@@ -114,6 +142,17 @@ export function parseArgs(argv: readonly string[]): Command {
       throw new UsageError(`--deadlock-timeout must be a positive number of seconds (got ${timeoutText})`);
     }
   }
+  const launcher = values.get('--launcher');
+  if (launcher !== undefined && launcher !== 'mpirun' && launcher !== 'mpiexec' && launcher !== 'srun')
+    throw new UsageError(`--launcher must be mpirun, mpiexec or srun (got ${launcher})`);
+  const hostText = values.get('--host');
+  const hosts = hostText?.split(',').map((h) => h.trim());
+  if (hosts !== undefined && hosts.some((h) => !/^[A-Za-z0-9._-]+(:\d+)?$/.test(h)))
+    throw new UsageError(
+      `--host ${hostText}: give host names or addresses separated by commas, each optionally with :SLOTS (for example --host node1,node2:4)`,
+    );
+  if (hosts !== undefined && values.has('--hostfile'))
+    throw new UsageError(`give the hosts either with --host or with --hostfile, not both`);
   const opt = (k: string, v: string | undefined): Record<string, string> =>
     v === undefined ? {} : { [k]: v };
   return {
@@ -126,6 +165,10 @@ export function parseArgs(argv: readonly string[]): Command {
     ...opt('sarif', sarif),
     ...opt('trace', values.get('--trace')),
     ...opt('mpirun', values.get('--mpirun')),
+    ...(launcher !== undefined ? { launcher } : {}),
+    ...(hosts !== undefined ? { hosts } : {}),
+    ...opt('hostfile', values.get('--hostfile')),
+    ...opt('listen', values.get('--listen')),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
   };
 }
@@ -133,8 +176,9 @@ export function parseArgs(argv: readonly string[]): Command {
 export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 
 Usage:
-  mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD]
-               [--deadlock-timeout S] [--keep-alive] -np N [--] PROGRAM [ARGS...]
+  mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
+               [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--keep-alive]
+               -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
   mpiscope report TRACE [--json FILE] [--sarif FILE]
   mpiscope --help | --version
 
@@ -144,9 +188,24 @@ report    rebuilds the report of a run from its trace file (written with --trace
   --json FILE             also write the findings as JSON
   --sarif FILE            also write them as SARIF 2.1.0 (for code-scanning tools)
   --trace FILE            write every event to FILE as it arrives
-  --mpirun CMD            the launcher to use (default: mpirun of the program's MPI)
-  --deadlock-timeout S    report a hang after S seconds without progress (default 30)
+  --mpirun CMD            the launcher command, with arguments of its own ("mpirun --mca btl tcp,self")
+  --launcher L            mpirun, mpiexec (of the program's MPI) or srun (Slurm); default: srun inside a
+                          Slurm allocation (SLURM_JOB_ID set), else mpirun
+  --host H,H…             the hosts to run on (H:SLOTS allowed), passed to the launcher in its own syntax
+  --hostfile F            a host file for the launcher (under srun, its hosts become --nodelist)
+  --listen ADDR[:PORT]    where the analyzer listens for the ranks; default: 127.0.0.1 when every host is
+                          this machine, else the address of the interface on the hosts' subnet
+  --deadlock-timeout S    report a hang after S seconds without progress, also when no rank's MPI calls
+                          arrive at all (default 30)
   --keep-alive            leave a deadlocked job running for inspection (Ctrl-C ends it)
 
-Exit status: 0 no error found, 1 errors found, 2 mpiscope could not do its job.
+The job's stdin, stdout and stderr are mpiscope's own, as under mpirun: stdin reaches rank 0 only.
+Ctrl-C (SIGINT) or SIGTERM ends the job as it would end mpirun, and the report of what was seen is printed.
+
+Exit status:
+  0    no finding of severity error, and the job ended well
+  1    findings of severity error
+  2    mpiscope could not do its job, or could not observe the job (it says why)
+  3    no error finding, but the job failed on its own (a rank exited non-zero or died)
+  128+S  the run was interrupted by signal S (130 for Ctrl-C, 143 for SIGTERM); the report is printed
 `;

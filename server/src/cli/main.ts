@@ -5,7 +5,7 @@ import { HELP, parseArgs } from './args';
 import { runCommand } from './run-command';
 import { checkTargets, toolVersion, writeReports } from './write-reports';
 
-/** Exit statuses: 0 no error finding, 1 error findings, 2 mpiscope could not do its job. */
+/** Exit statuses: 0 no error finding, 1 error findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
 async function main(argv: readonly string[]): Promise<number> {
   const cmd = parseArgs(argv);
   const cwd = process.cwd();
@@ -20,7 +20,7 @@ async function main(argv: readonly string[]): Promise<number> {
       checkTargets(cmd, cwd);
       const input = await replayTrace(cmd.trace);
       writeReports(input, cmd, cwd);
-      return exitStatusOf(input.result.findings);
+      return exitStatusOf(input.result.findings, input.result.outcome);
     }
     case 'run':
       checkTargets(cmd, cwd);

@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os';
 import { Session } from '../session/session';
 import type { RunCommand } from './args';
 import { exitStatusOf } from '../report/report-model';
@@ -12,12 +13,18 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     np: cmd.np,
     cwd,
     keepAlive: cmd.keepAlive,
+    inheritStdio: true,
     ...(cmd.mpirun !== undefined ? { mpirun: cmd.mpirun } : {}),
+    ...(cmd.launcher !== undefined ? { launcher: cmd.launcher } : {}),
+    ...(cmd.hosts !== undefined ? { hosts: cmd.hosts } : {}),
+    ...(cmd.hostfile !== undefined ? { hostfile: cmd.hostfile } : {}),
+    ...(cmd.listen !== undefined ? { listen: cmd.listen } : {}),
     ...(cmd.deadlockTimeout !== undefined ? { deadlockTimeout: cmd.deadlockTimeout } : {}),
     ...(cmd.trace !== undefined ? { traceFile: cmd.trace } : {}),
   });
   let start: SessionStart | undefined;
   session.on('start', (s) => (start = s));
+  // The job's own output goes straight to ours (inheritStdio); these are mpiscope's messages.
   session.on('output', (text, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(text));
   if (cmd.keepAlive) {
     session.on('finding', (f) => {
@@ -27,16 +34,16 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
         );
     });
   }
-  // Ctrl-C ends the job cleanly (and the report is still printed); a second one leaves at once.
-  let interrupted = false;
-  const onSigint = (): void => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    void session.terminate();
+  // Ctrl-C or SIGTERM ends the job as it would end mpirun (the launcher gets the signal first), and the
+  // report is still printed; the exit status is then 128 + the signal's number. A second one leaves at once.
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted !== undefined) process.exit(128 + (osConstants.signals[interrupted] ?? 2));
+    interrupted = signal;
+    void session.terminate(signal);
   };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  process.on('SIGHUP', onSigint);
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
   try {
     const result = await session.run();
     writeReports(
@@ -44,10 +51,9 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
       cmd,
       cwd,
     );
-    return exitStatusOf(result.findings);
+    if (interrupted !== undefined) return 128 + (osConstants.signals[interrupted] ?? 2);
+    return exitStatusOf(result.findings, result.outcome);
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-    process.off('SIGHUP', onSigint);
+    for (const s of signals) process.off(s, onSignal);
   }
 }

@@ -42,6 +42,26 @@ describe('launch arguments', () => {
     fails({ program: 'a', args: 'x' }, /"args" must be an array of strings/);
     fails({ program: 'a', env: { A: 1 } }, /"env.A" must be a string/);
     fails({ program: 'a', deadlockTimeout: -1 }, /"deadlockTimeout"/);
+    fails({ program: 'a', launcher: 'aprun' }, /"launcher" must be "mpirun", "mpiexec" or "srun"/);
+    fails({ program: 'a', hosts: 'n1,n2' }, /"hosts" must be an array of strings/);
+    fails({ program: 'a', hosts: ['n1', 'bad host'] }, /"hosts" must hold host names/);
+    fails({ program: 'a', hosts: ['n1'], hostfile: 'f' }, /not both/);
+    fails({ program: 'a', listen: 'x:99999' }, /"listen" must be ADDR\[:PORT\]/);
+    fails({ program: 'a', stdin: 3 }, /"stdin" must be a string/);
+  });
+  it('pass hosts, host file, launcher, listen address and stdin file to the session', () => {
+    const p = planLaunch({
+      program: 'a',
+      launcher: 'srun',
+      hosts: ['n1:2', 'n2'],
+      listen: '198.18.0.1:7000',
+      stdin: 'input.txt',
+    });
+    assert.equal(p.options.launcher, 'srun');
+    assert.deepEqual(p.options.hosts, ['n1:2', 'n2']);
+    assert.equal(p.options.listen, '198.18.0.1:7000');
+    assert.equal(p.options.stdin, 'input.txt');
+    assert.equal(planLaunch({ program: 'a', hostfile: 'hf' }).options.hostfile, 'hf');
   });
   it('default to 2 ranks and stop on findings, but never stop (nor keep a deadlocked job) without debugging', () => {
     const debug = planLaunch({ program: 'a' });

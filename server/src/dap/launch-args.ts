@@ -1,4 +1,5 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { parseListen } from '../session/listen-address';
 import type { SessionOptions } from '../session/session-api';
 
 /** The attributes of an `"type": "mpi"` launch configuration (schema: package.json contributes.debuggers). */
@@ -13,6 +14,11 @@ export interface MpiLaunchArguments extends DebugProtocol.LaunchRequestArguments
   stopOnFinding?: unknown;
   deadlockTimeout?: unknown;
   traceFile?: unknown;
+  launcher?: unknown;
+  hosts?: unknown;
+  hostfile?: unknown;
+  listen?: unknown;
+  stdin?: unknown;
   __mpiscopeToken?: unknown;
 }
 
@@ -69,6 +75,27 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   const mpirun = optionalString(args.mpirun, 'mpirun');
   const cwd = optionalString(args.cwd, 'cwd');
   const traceFile = optionalString(args.traceFile, 'traceFile');
+  const launcher = optionalString(args.launcher, 'launcher');
+  if (launcher !== undefined && launcher !== 'mpirun' && launcher !== 'mpiexec' && launcher !== 'srun')
+    throw new Error(`"launcher" must be "mpirun", "mpiexec" or "srun" (got ${JSON.stringify(launcher)}).`);
+  const hosts = strings(args.hosts, 'hosts');
+  const bad = hosts.find((h) => !/^[A-Za-z0-9._-]+(:\d+)?$/.test(h));
+  if (bad !== undefined)
+    throw new Error(
+      `"hosts" must hold host names or addresses, each optionally with :slots (got ${JSON.stringify(bad)}).`,
+    );
+  const hostfile = optionalString(args.hostfile, 'hostfile');
+  if (hosts.length > 0 && hostfile !== undefined)
+    throw new Error('Give either "hosts" or "hostfile", not both.');
+  const listen = optionalString(args.listen, 'listen');
+  if (listen !== undefined) {
+    try {
+      parseListen(listen);
+    } catch (err) {
+      throw new Error(`"listen" must be ADDR[:PORT] (${(err as Error).message}).`, { cause: err });
+    }
+  }
+  const stdin = optionalString(args.stdin, 'stdin');
   const options: SessionOptions = {
     program: args.program,
     args: strings(args.args, 'args'),
@@ -79,6 +106,11 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
     ...(env !== undefined ? { env } : {}),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
     ...(traceFile !== undefined ? { traceFile } : {}),
+    ...(launcher !== undefined ? { launcher } : {}),
+    ...(hosts.length > 0 ? { hosts } : {}),
+    ...(hostfile !== undefined ? { hostfile } : {}),
+    ...(listen !== undefined ? { listen } : {}),
+    ...(stdin !== undefined ? { stdin } : {}),
     // Under the debugger a deadlocked job is left alive so its ranks can be inspected (and attached to);
     // terminate ends it.
     keepAlive: !noDebug && stopOnFinding,

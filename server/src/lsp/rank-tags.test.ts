@@ -7,6 +7,7 @@ describe('rank tags', () => {
     assert.deepEqual(untag('[1,3]<stdout>:hello', 'openmpi'), { rank: 3, text: 'hello' });
     assert.deepEqual(untag('[1,0]<stderr>:[x] y', 'openmpi'), { rank: 0, text: '[x] y' });
     assert.deepEqual(untag('[12] hello', 'mpich'), { rank: 12, text: 'hello' });
+    assert.deepEqual(untag(' 3: hello: x', 'srun'), { rank: 3, text: 'hello: x' });
     assert.deepEqual(untag('mpirun noticed that…', 'openmpi'), {
       rank: undefined,
       text: 'mpirun noticed that…',

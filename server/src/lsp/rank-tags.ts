@@ -1,22 +1,27 @@
 /**
  * Attributes mpirun's merged output to ranks. mpirun prints every rank's output on its own stdout and
  * stderr; asked to, it tags each line with the rank (Open MPI `--tag-output`: "[1,3]<stdout>:text";
- * MPICH `-prepend-rank`: "[3] text"). This works around the session emitting output with no rank.
+ * MPICH `-prepend-rank`: "[3] text"; Slurm's srun `--label`: "3: text"). This works around the session
+ * emitting output with no rank.
  */
 
-export type MpiFlavorName = 'openmpi' | 'mpich';
+/** How the launcher tags lines: Open MPI's mpirun, MPICH's Hydra, or srun (for either MPI). */
+export type MpiFlavorName = 'openmpi' | 'mpich' | 'srun';
 
 /** The launcher option that makes it tag each output line with its rank. */
 export function tagOption(flavor: MpiFlavorName): string {
-  return flavor === 'openmpi' ? '--tag-output' : '-prepend-rank';
+  return flavor === 'openmpi' ? '--tag-output' : flavor === 'mpich' ? '-prepend-rank' : '--label';
 }
 
-const openmpiTag = /^\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:/;
-const mpichTag = /^\[(\d+)\] /;
+const TAGS: Record<MpiFlavorName, RegExp> = {
+  openmpi: /^\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:/,
+  mpich: /^\[(\d+)\] /,
+  srun: /^ *(\d+): /,
+};
 
 /** Splits a tagged line into its rank and text; an untagged line (mpirun's own) has no rank. */
 export function untag(line: string, flavor: MpiFlavorName): { rank: number | undefined; text: string } {
-  const match = (flavor === 'openmpi' ? openmpiTag : mpichTag).exec(line);
+  const match = TAGS[flavor].exec(line);
   if (!match?.[1]) return { rank: undefined, text: line };
   return { rank: Number(match[1]), text: line.slice(match[0].length) };
 }

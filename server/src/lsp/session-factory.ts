@@ -3,10 +3,9 @@ import { resolve } from 'node:path';
 import type { SessionFactory, SessionPort, SourcePlace } from '../dap/session-port';
 import type { RankState } from '../engine/types';
 import { planLaunch } from '../session/launch-plan';
-import type { MpiFlavor } from '../session/mpi-flavor';
 import { Session } from '../session/session';
 import { UsageError, type SessionEvents, type SessionOptions } from '../session/session-api';
-import { tagOption, TaggedLines } from './rank-tags';
+import { tagOption, TaggedLines, type MpiFlavorName } from './rank-tags';
 
 /**
  * A Session as the language server and the debug adapter see it: started, its events forwarded, and
@@ -21,7 +20,7 @@ class LiveSession implements SessionPort {
   /** `options` must already ask mpirun to tag output lines with ranks (tagOption(flavor)). */
   constructor(
     readonly options: SessionOptions,
-    flavor: MpiFlavor,
+    flavor: MpiFlavorName,
   ) {
     this.session = new Session(options);
     this.lines = new TaggedLines(flavor, (text, stream, rank) =>
@@ -108,9 +107,16 @@ class LiveSession implements SessionPort {
 export const startSession: SessionFactory = async (options) => {
   // The session checks the same things again; asking first tells which launcher option tags output
   // lines with ranks (until the session attributes output itself).
-  const { flavor } = await planLaunch(options.program, resolve(options.cwd ?? process.cwd()), options.mpirun);
-  const tagged = { ...options, mpirunArgs: [tagOption(flavor), ...(options.mpirunArgs ?? [])] };
-  const live = new LiveSession(tagged, flavor);
+  const plan = await planLaunch(
+    options.program,
+    resolve(options.cwd ?? process.cwd()),
+    options.mpirun,
+    options.launcher,
+    { ...process.env, ...options.env },
+  );
+  const style = plan.syntax === 'srun' ? 'srun' : plan.flavor;
+  const tagged = { ...options, mpirunArgs: [tagOption(style), ...(options.mpirunArgs ?? [])] };
+  const live = new LiveSession(tagged, style);
   await live.launch();
   return live;
 };

@@ -2,15 +2,35 @@ import type { Engine } from '../engine/engine-api';
 import type { EngineFinding, RankEvent, RawLocation } from '../engine/types';
 import { createEngine, createFrameDecoder, type FrameDecoder } from './engine-port';
 import type { Finding, Location } from './session-api';
+import type { RankSite } from './held-ack';
+import { sameModuleHere, type RemoteModule } from './module-identity';
 import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver';
+
+/** Finding kinds about how ranks interact, which a rank whose calls never arrived makes meaningless. */
+const NEEDS_EVERY_RANK: ReadonlySet<string> = new Set([
+  'unmatched-message',
+  'potential-deadlock',
+  'message-race',
+  'collective-mismatch',
+  'type-mismatch',
+  'count-mismatch',
+]);
 
 interface RankProgress {
   readonly decoder: FrameDecoder;
+  /** The rank's hello arrived (else this progress only records that the rank is over). */
+  hello: boolean;
   ended: boolean;
+  /** An MPI call of this rank arrived (its hello alone says only that the process started). */
+  called: boolean;
+  /** The rank's own END record arrived (finalized, exited, crashed), not only a closed connection. */
+  said: boolean;
   lastSeq: number;
   lastTime: number;
   /** This rank's return addresses → module and offset (ASLR gives every process its own addresses). */
   readonly sites: Map<number, SiteKey>;
+  /** Modules whose file here is not the rank's: the rank resolves their sites itself. */
+  readonly foreign: Set<string>;
 }
 
 /**
@@ -21,6 +41,8 @@ export class Analysis {
   readonly engine: Engine;
   private readonly ranks = new Map<number, RankProgress>();
   private readonly resolver: SiteResolver;
+  /** Module descriptions already compared with the files here. */
+  private readonly sameHere = new Map<string, boolean>();
 
   constructor(
     readonly size: number,
@@ -32,23 +54,55 @@ export class Analysis {
 
   /** A rank said hello: from now on its frames are decoded. */
   open(rank: number): void {
-    if (!this.ranks.has(rank)) {
-      this.ranks.set(rank, {
-        decoder: createFrameDecoder(rank),
-        ended: false,
-        lastSeq: 0,
-        lastTime: 0,
-        sites: new Map(),
-      });
-    }
+    this.progress(rank).hello = true;
   }
 
+  private progress(rank: number): RankProgress {
+    let r = this.ranks.get(rank);
+    if (r === undefined) {
+      this.ranks.set(
+        rank,
+        (r = {
+          decoder: createFrameDecoder(rank),
+          hello: false,
+          ended: false,
+          called: false,
+          said: false,
+          lastSeq: 0,
+          lastTime: 0,
+          sites: new Map(),
+          foreign: new Set(),
+        }),
+      );
+    }
+    return r;
+  }
+
+  /** The rank said hello (a rank closed without ever connecting has progress, but no hello). */
   connected(rank: number): boolean {
-    return this.ranks.has(rank);
+    return this.ranks.get(rank)?.hello === true;
   }
 
   get connectedCount(): number {
-    return this.ranks.size;
+    let n = 0;
+    for (const r of this.ranks.values()) if (r.hello) n++;
+    return n;
+  }
+
+  /** Ranks none of whose MPI calls arrived (never connected, or calls not intercepted). */
+  silentRanks(): number[] {
+    return Array.from({ length: this.size }, (_, r) => r).filter((r) => !this.called(r));
+  }
+
+  /**
+   * End-of-run findings that stay true when some ranks were not observed. A message to an unobserved rank
+   * may well have been received there, and whether sends could deadlock or receives race depends on every
+   * rank: those checks are dropped (the session says that the findings do not cover those ranks). What an
+   * observed rank did on its own (leaks, invalid arguments, request misuse, call order, buffers) stands.
+   */
+  observedFindings(found: readonly EngineFinding[]): EngineFinding[] {
+    if (this.silentRanks().length === 0) return [...found];
+    return found.filter((f) => !NEEDS_EVERY_RANK.has(f.kind));
   }
 
   /**
@@ -66,8 +120,14 @@ export class Analysis {
       r.lastSeq = Math.max(r.lastSeq, e.seq);
       r.lastTime = Math.max(r.lastTime, e.time);
       if (e.type === 'site')
-        r.sites.set(e.address, { module: e.module, offset: e.offset, address: e.address });
-      if (e.type === 'end') r.ended = true;
+        r.sites.set(e.address, {
+          module: e.module,
+          offset: e.offset,
+          address: e.address,
+          ...(r.foreign.has(e.module) ? { byRank: rank } : {}),
+        });
+      if (e.type === 'end') r.ended = r.said = true;
+      if (e.type === 'enter') r.called = true;
       this.engine.push(e);
     }
     return events;
@@ -78,8 +138,7 @@ export class Analysis {
    * ends as 'disconnected', so the engine knows it will never act again.
    */
   close(rank: number): void {
-    this.open(rank);
-    const r = this.ranks.get(rank) as RankProgress;
+    const r = this.progress(rank);
     if (r.ended) return;
     r.ended = true;
     const end: RankEvent = {
@@ -97,6 +156,42 @@ export class Analysis {
   /** Close every rank 0..size-1 that has not ended, including ranks that never connected. */
   closeAll(): void {
     for (let rank = 0; rank < this.size; rank++) this.close(rank);
+  }
+
+  /**
+   * A rank described a module before its first call site in it. Returns true when the file at that path
+   * here is not the rank's (the rank runs on another host, or another build): the caller then asks the rank
+   * to resolve that module's sites itself ({"type":"resolve"}), and they arrive through rankSites().
+   */
+  module(rank: number, m: RemoteModule): boolean {
+    const r = this.ranks.get(rank);
+    if (r === undefined) return false;
+    const id = `${m.path}\0${m.buildId}\0${m.size}\0${m.mtime}`;
+    let same = this.sameHere.get(id);
+    if (same === undefined) this.sameHere.set(id, (same = sameModuleHere(m)));
+    if (!same) r.foreign.add(m.path);
+    return !same;
+  }
+
+  /** The rank's own resolution of sites in a module it was asked to resolve. */
+  rankSites(rank: number, sites: readonly RankSite[]): void {
+    const r = this.ranks.get(rank);
+    if (r === undefined) return;
+    for (const s of sites) {
+      const key = r.sites.get(s.address);
+      if (key?.byRank === undefined) continue;
+      this.resolver.answer(key, { file: s.file, line: s.line, function: s.function });
+    }
+  }
+
+  /** True once any MPI call of the rank arrived. */
+  called(rank: number): boolean {
+    return this.ranks.get(rank)?.called ?? false;
+  }
+
+  /** True when the rank itself said how it ended (an END record); a dropped connection does not. */
+  saidEnd(rank: number): boolean {
+    return this.ranks.get(rank)?.said ?? false;
   }
 
   ended(rank: number): boolean {

@@ -4,7 +4,13 @@ import type { EngineFinding, RankState } from '../engine/types';
 export type HangVerdict =
   | { readonly action: 'none' }
   | { readonly action: 'ask-engine' }
-  | { readonly action: 'no-progress'; readonly stuck: readonly RankState[] };
+  | {
+      readonly action: 'no-progress';
+      /** Observed live ranks, every one inside MPI. */
+      readonly stuck: readonly RankState[];
+      /** Live ranks none of whose MPI calls has arrived (not connected, or calls not intercepted). */
+      readonly unobserved: readonly number[];
+    };
 
 export interface HangWatchOptions {
   /** Quiet time after the last event before the wait-for graph is consulted. */
@@ -39,19 +45,26 @@ export class HangWatch {
     this.askedSince = false;
   }
 
-  tick(now: number, states: readonly RankState[], allConnected: boolean): HangVerdict {
+  /**
+   * unobserved: the live ranks none of whose MPI calls has arrived yet. While there are some, the wait-for
+   * graph is not consulted (it would take a rank that has not started for one that never will); but a
+   * silence of noProgressMs, with every observed live rank inside MPI (or none observed at all), is still
+   * a hang to report: a job whose calls never arrive must not wait in silence forever.
+   */
+  tick(now: number, states: readonly RankState[], unobserved: readonly number[] = []): HangVerdict {
     const quiet = now - this.lastEventAt;
-    if (!allConnected || quiet < this.options.quietMs) return { action: 'none' };
-    const live = states.filter((s) => s.state !== 'finalized' && s.state !== 'ended');
-    if (live.length === 0) return { action: 'none' };
+    if (quiet < this.options.quietMs) return { action: 'none' };
+    const hidden = new Set(unobserved);
+    const live = states.filter((s) => s.state !== 'finalized' && s.state !== 'ended' && !hidden.has(s.rank));
+    if (live.length === 0 && hidden.size === 0) return { action: 'none' };
     const waiting = live.filter((s) => s.state === 'blocked' || s.state === 'in-call');
-    if (!this.askedSince && live.some((s) => s.state === 'blocked')) {
+    if (hidden.size === 0 && !this.askedSince && live.some((s) => s.state === 'blocked')) {
       // Ask once per quiet period: nothing the engine knows changes until the next event.
       this.askedSince = true;
       return { action: 'ask-engine' };
     }
     if (quiet >= this.options.noProgressMs && waiting.length === live.length)
-      return { action: 'no-progress', stuck: live };
+      return { action: 'no-progress', stuck: live, unobserved: [...hidden] };
     return { action: 'none' };
   }
 }

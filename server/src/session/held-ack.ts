@@ -1,3 +1,4 @@
+import type { RemoteModule } from './module-identity';
 import type { SiteKey } from './site-resolver';
 
 /** Why a rank stopped: it entered a function breakpoint, or it was asked to stop at its next MPI call. */
@@ -26,10 +27,20 @@ export interface HeldAck {
 export type BacktraceReply =
   { readonly site: number; readonly frames: readonly SiteKey[] } | { readonly error: string };
 
+/** A call site the rank resolved itself (its module is not readable here): see msc_sites.c. */
+export interface RankSite {
+  readonly address: number;
+  readonly function: string;
+  readonly file: string;
+  readonly line: number;
+}
+
 /** A text frame a rank sends after its hello. */
 export type RankText =
   | { readonly type: 'paused'; readonly ack: HeldAck }
-  | { readonly type: 'backtrace'; readonly reply: BacktraceReply };
+  | { readonly type: 'backtrace'; readonly reply: BacktraceReply }
+  | { readonly type: 'module'; readonly module: RemoteModule }
+  | { readonly type: 'sites'; readonly module: string; readonly sites: readonly RankSite[] };
 
 const MAX_FRAMES = 256;
 
@@ -51,6 +62,32 @@ export function parseRankText(text: string): RankText | string {
   if (o.type === 'backtrace') {
     const reply = parseBacktrace(o);
     return typeof reply === 'string' ? reply : { type: 'backtrace', reply };
+  }
+  if (o.type === 'module') {
+    const { path, buildId, size, mtime } = o;
+    if (
+      typeof path !== 'string' ||
+      path === '' ||
+      typeof buildId !== 'string' ||
+      !/^[0-9a-f]*$/.test(buildId)
+    )
+      return 'a module message needs a path and a hex buildId';
+    if (!Number.isInteger(size) || !Number.isInteger(mtime)) return 'a module message needs size and mtime';
+    return { type: 'module', module: { path, buildId, size: size as number, mtime: mtime as number } };
+  }
+  if (o.type === 'sites') {
+    if (typeof o.module !== 'string' || !Array.isArray(o.sites) || o.sites.length > 1 << 16)
+      return 'a sites message needs a module and an array of sites';
+    const sites: RankSite[] = [];
+    for (const s of o.sites as unknown[]) {
+      if (!Array.isArray(s) || s.length !== 4) return 'a site must be [address, function, file, line]';
+      const [address, fn, file, line] = s as unknown[];
+      if (!Number.isSafeInteger(address) || typeof fn !== 'string' || typeof file !== 'string')
+        return 'a site must be [address, function, file, line]';
+      if (!Number.isInteger(line) || (line as number) < 0) return 'a site line must be a whole number';
+      sites.push({ address: address as number, function: fn, file, line: line as number });
+    }
+    return { type: 'sites', module: o.module, sites };
   }
   return `unknown control message type ${JSON.stringify(o.type)}`;
 }

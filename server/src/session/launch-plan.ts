@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { LauncherSyntax } from './job-command';
 import { UsageError } from './session-api';
 import {
   capture,
@@ -17,6 +18,21 @@ export interface LaunchPlan {
   /** The launcher and the arguments the user gave with it (from --mpirun "cmd args"). */
   readonly mpirun: string;
   readonly mpirunPrefixArgs: readonly string[];
+  /** How the launcher spells its options. */
+  readonly syntax: LauncherSyntax;
+}
+
+export type LauncherName = 'mpirun' | 'mpiexec' | 'srun';
+export const LAUNCHERS: readonly LauncherName[] = ['mpirun', 'mpiexec', 'srun'];
+
+/**
+ * The launcher to use when none is named: srun inside a Slurm allocation (SLURM_JOB_ID set and srun on
+ * PATH), mpirun otherwise.
+ */
+export function defaultLauncher(env: NodeJS.ProcessEnv): LauncherName {
+  return env.SLURM_JOB_ID !== undefined && findOnPath('srun', env.PATH ?? '') !== undefined
+    ? 'srun'
+    : 'mpirun';
 }
 
 export function findOnPath(name: string, pathVar = process.env.PATH ?? ''): string | undefined {
@@ -57,10 +73,23 @@ export async function checkProgram(
   if (!isExecutableFile(path))
     throw new UsageError(`${program} is not executable; build it with mpicc or run chmod +x ${program}`);
   const ldd = await capture('ldd', [path]);
+  const elfHeader = await capture('readelf', ['-lW', path]);
+  // A static executable has no program interpreter: the dynamic loader never runs, so LD_PRELOAD (how the
+  // shim gets into the ranks) cannot work.
+  if (elfHeader?.code === 0 && !/Requesting program interpreter/.test(elfHeader.out)) {
+    throw new UsageError(
+      `${program} is statically linked, so mpiscope cannot observe it: its shim is loaded with LD_PRELOAD, which a static executable ignores; build it without -static (mpicc links MPI dynamically by default)`,
+    );
+  }
   let libs = ldd?.code === 0 ? ldd.out : '';
   if (!linksMpi(libs)) {
     const elf = await capture('readelf', ['-d', path]);
     if (elf?.code === 0) libs += elf.out;
+  }
+  if (!linksMpi(libs) && (await definesMpi(path))) {
+    throw new UsageError(
+      `${program} contains its own copy of MPI (linked with a static libmpi.a), so mpiscope cannot observe it: LD_PRELOAD cannot replace functions the executable defines itself; link it with the shared MPI library (mpicc without -static or -Bstatic)`,
+    );
   }
   if (!linksMpi(libs)) {
     throw new UsageError(
@@ -76,6 +105,16 @@ export async function checkProgram(
   return { path, flavor };
 }
 
+/** True when the executable itself defines MPI_Init (MPI linked in statically). */
+async function definesMpi(path: string): Promise<boolean> {
+  const syms = await capture('nm', ['-D', '--defined-only', path]);
+  const all =
+    syms?.code === 0 && /\sT P?MPI_Init\b/.test(syms.out)
+      ? syms
+      : await capture('nm', ['--defined-only', path]);
+  return all?.code === 0 && /\s[TW] P?MPI_Init\b/.test(all.out);
+}
+
 /** The launcher's flavor, from `CMD --version`. */
 export async function launcherFlavor(mpirun: string): Promise<MpiFlavor | undefined> {
   const v = await capture(mpirun, ['--version']);
@@ -83,13 +122,17 @@ export async function launcherFlavor(mpirun: string): Promise<MpiFlavor | undefi
 }
 
 /**
- * Choose the launcher. An explicit --mpirun is used as given, but must be of the program's MPI; otherwise
- * `mpirun` from PATH is used when it matches, else the flavor's own launcher (mpirun.openmpi / mpirun.mpich).
+ * Choose the launcher. An explicit --mpirun is used as given (an srun command is srun; any other must be a
+ * launcher of the program's MPI); otherwise --launcher (or the default, see defaultLauncher) names the kind:
+ * `mpirun`/`mpiexec` from PATH when it is of the program's MPI, else the flavor's own (mpirun.openmpi,
+ * mpiexec.mpich…), or `srun`.
  */
 export async function planLaunch(
   program: string,
   cwd: string,
   mpirunOption: string | undefined,
+  launcherOption?: LauncherName,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<LaunchPlan> {
   const prog = await checkProgram(program, cwd);
   const want = FLAVOR_NAMES[prog.flavor];
@@ -99,12 +142,26 @@ export async function planLaunch(
       ? isExecutableFile(resolve(cwd, cmd))
         ? resolve(cwd, cmd)
         : undefined
-      : findOnPath(cmd);
+      : findOnPath(cmd, env.PATH ?? '');
     if (path === undefined) {
       throw new UsageError(
         `mpirun command ${cmd || '(empty)'} not found or not executable; pass an installed launcher with --mpirun, for example --mpirun mpirun`,
       );
     }
+    const isSrun = /^srun\b/.test(basename(cmd));
+    if (launcherOption !== undefined && (launcherOption === 'srun') !== isSrun) {
+      throw new UsageError(
+        `--launcher ${launcherOption} and --mpirun ${cmd} disagree; give one of them, or the same launcher in both`,
+      );
+    }
+    if (isSrun)
+      return {
+        program: prog.path,
+        flavor: prog.flavor,
+        mpirun: path,
+        mpirunPrefixArgs: prefix,
+        syntax: 'srun',
+      };
     const flavor = await launcherFlavor(path);
     if (flavor === undefined) {
       throw new UsageError(
@@ -116,16 +173,39 @@ export async function planLaunch(
         `${program} is linked with ${want} but ${cmd} is ${FLAVOR_NAMES[flavor]}'s launcher; use --mpirun mpirun.${prog.flavor} or rebuild with ${FLAVOR_NAMES[flavor]}'s mpicc`,
       );
     }
-    return { program: prog.path, flavor, mpirun: path, mpirunPrefixArgs: prefix };
+    return { program: prog.path, flavor, mpirun: path, mpirunPrefixArgs: prefix, syntax: syntaxOf(flavor) };
   }
-  const candidates = ['mpirun', `mpirun.${prog.flavor}`, 'mpiexec', `mpiexec.${prog.flavor}`];
+  const launcher = launcherOption ?? defaultLauncher(env);
+  if (launcher === 'srun') {
+    const path = findOnPath('srun', env.PATH ?? '');
+    if (path === undefined)
+      throw new UsageError(
+        `--launcher srun: srun is not on PATH; install Slurm's client (slurm-client) or use --launcher mpirun`,
+      );
+    return { program: prog.path, flavor: prog.flavor, mpirun: path, mpirunPrefixArgs: [], syntax: 'srun' };
+  }
+  const other = launcher === 'mpirun' ? 'mpiexec' : 'mpirun';
+  // The launcher asked for first; the other spelling of the same MPI's launcher after, when --launcher was
+  // not given (both start the same jobs).
+  const candidates = [launcher, `${launcher}.${prog.flavor}`];
+  if (launcherOption === undefined) candidates.push(other, `${other}.${prog.flavor}`);
   for (const name of candidates) {
-    const path = isAbsolute(name) ? name : findOnPath(name);
+    const path = isAbsolute(name) ? name : findOnPath(name, env.PATH ?? '');
     if (path === undefined) continue;
     if ((await launcherFlavor(path)) === prog.flavor)
-      return { program: prog.path, flavor: prog.flavor, mpirun: path, mpirunPrefixArgs: [] };
+      return {
+        program: prog.path,
+        flavor: prog.flavor,
+        mpirun: path,
+        mpirunPrefixArgs: [],
+        syntax: syntaxOf(prog.flavor),
+      };
   }
   throw new UsageError(
     `no ${want} launcher found on PATH (tried ${candidates.join(', ')}); install ${want} or pass --mpirun CMD`,
   );
+}
+
+function syntaxOf(flavor: MpiFlavor): LauncherSyntax {
+  return flavor === 'openmpi' ? 'openmpi' : 'hydra';
 }

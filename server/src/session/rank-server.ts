@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
 /** The first text frame of every rank (native-shim/spec/records.json "control"). */
@@ -31,8 +31,15 @@ export interface RankServerHandlers {
 
 const POLICY_VIOLATION = 1008;
 
+/** The address to bind, the one the ranks are told (they differ when binding 0.0.0.0), and the port. */
+export interface ListenAt {
+  readonly bind: string;
+  readonly advertise: string;
+  readonly port: number;
+}
+
 /**
- * The loopback WebSocket endpoint the shims connect to: one connection per rank, each presenting the
+ * The WebSocket endpoint (loopback unless the job spans hosts) the shims connect to: one connection per rank, each presenting the
  * session's random token, the first message a JSON hello. Bad input closes that connection, never the server.
  */
 export class RankServer {
@@ -43,19 +50,25 @@ export class RankServer {
   private constructor(
     private readonly expectedRanks: number,
     private readonly handlers: RankServerHandlers,
+    private readonly where: ListenAt,
   ) {
     this.wss = new WebSocketServer({
-      host: '127.0.0.1',
-      port: 0,
+      host: where.bind,
+      port: where.port,
       maxPayload: 64 * 1024 * 1024,
       verifyClient: (info: { req: IncomingMessage }) => this.authorized(info.req),
     });
     this.wss.on('connection', (ws) => this.accept(ws));
   }
 
-  /** Listen on 127.0.0.1, on a port the system chooses. */
-  static async listen(expectedRanks: number, handlers: RankServerHandlers): Promise<RankServer> {
-    const server = new RankServer(expectedRanks, handlers);
+  /** Listen on where.bind (default 127.0.0.1), on where.port (default: one the system chooses). */
+  static async listen(
+    expectedRanks: number,
+    handlers: RankServerHandlers,
+    where: Partial<ListenAt> = {},
+  ): Promise<RankServer> {
+    const at: ListenAt = { bind: '127.0.0.1', advertise: '127.0.0.1', port: 0, ...where };
+    const server = new RankServer(expectedRanks, handlers, at);
     await new Promise<void>((resolve, reject) => {
       server.wss.once('listening', resolve);
       server.wss.once('error', reject);
@@ -74,7 +87,8 @@ export class RankServer {
 
   /** The URL the shim connects to; the token travels separately (MPISCOPE_TOKEN) and in the query. */
   get url(): string {
-    return `ws://127.0.0.1:${this.port}/`;
+    const host = isIP(this.where.advertise) === 6 ? `[${this.where.advertise}]` : this.where.advertise;
+    return `ws://${host}:${this.port}/`;
   }
 
   /** Send a control message to one rank (pause, continue, terminate…). False when that rank is not connected. */

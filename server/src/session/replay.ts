@@ -1,6 +1,7 @@
 import type { EngineFinding } from '../engine/types';
 import { Analysis } from './analysis';
 import { noProgressFinding } from './hang-watch';
+import { parseRankText } from './held-ack';
 import { parseHello } from './rank-server';
 import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
 import { readTrace, SESSION_RANK } from './trace-file';
@@ -73,8 +74,15 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
     }
     if (refused.has(f.rank)) continue;
     if (f.kind === 'text') {
-      if (!analysis.connected(f.rank) && typeof parseHello(f.data.toString('utf8'), ranks) !== 'string')
-        analysis.open(f.rank);
+      const text = f.data.toString('utf8');
+      if (!analysis.connected(f.rank)) {
+        if (typeof parseHello(text, ranks) !== 'string') analysis.open(f.rank);
+        continue;
+      }
+      // Modules and the sites a rank resolved itself (its binary is not on this machine).
+      const parsed = parseRankText(text);
+      if (typeof parsed !== 'string' && parsed.type === 'module') analysis.module(f.rank, parsed.module);
+      if (typeof parsed !== 'string' && parsed.type === 'sites') analysis.rankSites(f.rank, parsed.sites);
       continue;
     }
     try {
@@ -97,7 +105,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
     }
   }
   analysis.closeAll();
-  if (!killed) raw.push(...analysis.engine.finish());
+  if (!killed) raw.push(...analysis.observedFindings(analysis.engine.finish()));
   else {
     analysis.engine.releaseHeld();
     raw.push(...analysis.engine.takeFindings());

@@ -41,6 +41,21 @@ export interface SessionOptions {
    * calls made before a rank's connection is up still break.
    */
   readonly breakOn?: readonly string[];
+  /** Which launcher: default srun inside a Slurm allocation, else mpirun (see launch-plan.ts). */
+  readonly launcher?: 'mpirun' | 'mpiexec' | 'srun';
+  /** The hosts to run on (passed to the launcher; each may carry :slots). Not with hostfile. */
+  readonly hosts?: readonly string[];
+  /** A host file for the launcher (Open MPI or Hydra format). Not with hosts. */
+  readonly hostfile?: string;
+  /** ADDR[:PORT] the analyzer listens on; default: loopback for one host, else chosen from the interfaces. */
+  readonly listen?: string;
+  /** A file whose contents are rank 0's stdin (as `mpirun … < file`); default: no input. */
+  readonly stdin?: string;
+  /**
+   * The job's stdin, stdout and stderr are this process's own, as under mpirun (the CLI): output is then
+   * byte for byte the job's and is not emitted as 'output' events.
+   */
+  readonly inheritStdio?: boolean;
 }
 
 export interface SessionResult {

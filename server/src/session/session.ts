@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState } from '../engine/types';
@@ -8,7 +9,8 @@ import { Analysis } from './analysis';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
-import { jobArguments } from './job-command';
+import { jobCommand } from './job-command';
+import { expandHostlist, listenFor, readHostfile, type ListenChoice } from './listen-address';
 import { planLaunch, type LaunchPlan } from './launch-plan';
 import { endJob, killNow } from './process-tree';
 import { RankControl } from './rank-control';
@@ -28,6 +30,8 @@ import { TraceWriter } from './trace-file';
 const TICK_MS = 100;
 const QUIET_MS = 200;
 const KILL_GRACE_MS = 1000;
+/** How long the launcher has to end its ranks after the user's signal before they are ended for it. */
+const INTERRUPT_GRACE_MS = 3000;
 /** After mpirun exits, how long ranks' sockets may take to deliver their last frames. */
 const DRAIN_MS = 2000;
 
@@ -47,6 +51,10 @@ export class Session {
   private trace: TraceWriter | undefined;
   private child: ChildProcess | undefined;
   private readonly rankPids = new Map<number, number>();
+  private readonly rankHosts = new Map<number, string>();
+  /** Set when the job was ended because no MPI call of any live rank arrived for this many seconds. */
+  private unobservedFor: number | undefined;
+  private saidNoneConnected = false;
   private outcome: SessionResult['outcome'] | undefined;
   /** Findings are resolved (addr2line) asynchronously; this chain keeps them in the order they were made. */
   private pending: Promise<void> = Promise.resolve();
@@ -56,6 +64,11 @@ export class Session {
   private hangReported = false;
   /** Pause, continue and breakpoints; messages for ranks not connected yet are sent when they connect. */
   private readonly hold: RankControl;
+  /** The job's hosts and where the analyzer listens, decided in run(). */
+  private syntax: LaunchPlan['syntax'] | undefined;
+  private layout:
+    | { hosts: readonly string[]; fileHosts: readonly string[]; hostfile?: string; where: ListenChoice }
+    | undefined;
   private readonly probes = new BlockedBacktraces(
     (rank) => this.server?.sendControl(rank, { type: 'backtrace' }) ?? false,
   );
@@ -82,9 +95,13 @@ export class Session {
       server.sendControl(r, message);
   }
 
-  /** End the job at the user's request. */
-  terminate(): Promise<void> {
-    return this.endJob('terminated');
+  /**
+   * End the job at the user's request. With a signal (the one the user sent mpiscope), the launcher gets it
+   * first and may end its ranks as it would without mpiscope (srun gets SIGTERM: one SIGINT only makes it
+   * print its status); whatever is left after a grace period is ended as after a deadlock.
+   */
+  terminate(signal?: NodeJS.Signals): Promise<void> {
+    return this.endJob('terminated', signal);
   }
 
   /** The debug adapter's names (server/src/dap/session-port.ts). */
@@ -165,8 +182,30 @@ export class Session {
         );
     }
     const cwd = resolvePath(o.cwd ?? process.cwd());
-    const plan = await planLaunch(o.program, cwd, o.mpirun);
-    const shim = await ensureShim(plan.flavor, { ...process.env, ...o.env });
+    if (o.hosts !== undefined && o.hosts.length > 0 && o.hostfile !== undefined)
+      throw new UsageError('give the hosts either with --host or with --hostfile, not both');
+    for (const h of o.hosts ?? []) {
+      if (!/^[A-Za-z0-9._-]+(:\d+)?$/.test(h))
+        throw new UsageError(
+          `bad host ${JSON.stringify(h)}: give host names or addresses, each optionally with :SLOTS`,
+        );
+    }
+    if (o.stdin !== undefined && !existsSync(resolvePath(cwd, o.stdin)))
+      throw new UsageError(
+        `the stdin file ${o.stdin} does not exist; give an existing file for rank 0's input`,
+      );
+    const env = { ...process.env, ...o.env };
+    const plan = await planLaunch(o.program, cwd, o.mpirun, o.launcher, env);
+    const hostfile = o.hostfile === undefined ? undefined : resolvePath(cwd, o.hostfile);
+    const fileHosts = hostfile === undefined ? [] : readHostfile(hostfile);
+    let jobHosts = o.hosts !== undefined && o.hosts.length > 0 ? o.hosts : fileHosts;
+    // Under srun with no hosts named, the job runs on the allocation's nodes.
+    if (jobHosts.length === 0 && plan.syntax === 'srun' && env.SLURM_JOB_NODELIST !== undefined)
+      jobHosts = expandHostlist(env.SLURM_JOB_NODELIST);
+    const where = await listenFor(jobHosts, o.listen);
+    if (where.note !== undefined) this.emit('output', `mpiscope: ${where.note}\n`, 'stderr', undefined);
+    this.layout = { hosts: o.hosts ?? [], fileHosts, ...(hostfile !== undefined ? { hostfile } : {}), where };
+    const shim = await ensureShim(plan.flavor, env);
     try {
       if (o.traceFile !== undefined) this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
     } catch (err) {
@@ -196,39 +235,65 @@ export class Session {
   }
 
   private async listen(analysis: Analysis, watch: HangWatch): Promise<RankServer> {
-    return RankServer.listen(this.options.np, {
-      hello: (rank: number, hello: Hello, raw: string) => {
-        this.trace?.write(rank, 'text', raw);
-        analysis.open(rank);
-        this.hold.connected(rank);
-        if (hello.pid > 0 && (hello.host === '' || hello.host === hostname()))
-          this.rankPids.set(rank, hello.pid);
-        watch.activity(Date.now());
-      },
-      frame: (rank: number, data: Buffer) => {
-        this.trace?.write(rank, 'binary', data);
-        const events = analysis.frame(rank, data);
-        if (events.length > 0) {
+    const where = this.layout?.where ?? { bind: '127.0.0.1', advertise: '127.0.0.1', port: 0 };
+    try {
+      return await this.listenAt(analysis, watch, where);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new UsageError(
+        `cannot listen on ${where.bind}:${where.port} (${code}); give an address of this machine and a free port with --listen ADDR[:PORT]`,
+      );
+    }
+  }
+
+  private async listenAt(
+    analysis: Analysis,
+    watch: HangWatch,
+    where: { bind: string; advertise: string; port: number },
+  ): Promise<RankServer> {
+    return RankServer.listen(
+      this.options.np,
+      {
+        hello: (rank: number, hello: Hello, raw: string) => {
+          this.trace?.write(rank, 'text', raw);
+          analysis.open(rank);
+          this.hold.connected(rank);
+          if (hello.pid > 0 && (hello.host === '' || hello.host === hostname()))
+            this.rankPids.set(rank, hello.pid);
+          this.rankHosts.set(rank, hello.host);
           watch.activity(Date.now());
-          this.emit('events', events);
-        }
-        this.collect(analysis.engine.takeFindings());
+        },
+        frame: (rank: number, data: Buffer) => {
+          this.trace?.write(rank, 'binary', data);
+          const events = analysis.frame(rank, data);
+          if (events.length > 0) {
+            watch.activity(Date.now());
+            this.emit('events', events);
+          }
+          this.collect(analysis.engine.takeFindings());
+        },
+        control: (rank: number, text: string) => {
+          this.trace?.write(rank, 'text', text);
+          this.acknowledged(rank, text);
+        },
+        closed: (rank: number, reason: string | undefined) => {
+          if (reason !== undefined)
+            this.emit(
+              'output',
+              `mpiscope: closed the connection of rank ${rank}: ${reason}\n`,
+              'stderr',
+              rank,
+            );
+          analysis.close(rank);
+          this.hold.closed(rank);
+          watch.activity(Date.now());
+          this.collect(analysis.engine.takeFindings());
+        },
+        rejected: (reason: string) =>
+          this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
       },
-      control: (rank: number, text: string) => {
-        this.trace?.write(rank, 'text', text);
-        this.acknowledged(rank, text);
-      },
-      closed: (rank: number, reason: string | undefined) => {
-        if (reason !== undefined)
-          this.emit('output', `mpiscope: closed the connection of rank ${rank}: ${reason}\n`, 'stderr', rank);
-        analysis.close(rank);
-        this.hold.closed(rank);
-        watch.activity(Date.now());
-        this.collect(analysis.engine.takeFindings());
-      },
-      rejected: (reason: string) =>
-        this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
-    });
+      where,
+    );
   }
 
   private async runJob(
@@ -241,8 +306,16 @@ export class Session {
     timeout: number,
   ): Promise<SessionResult> {
     const o = this.options;
-    const args = jobArguments({
+    const layout = this.layout;
+    this.syntax = plan.syntax;
+    const { args, env: launcherEnv } = jobCommand({
+      syntax: plan.syntax,
       flavor: plan.flavor,
+      ...(layout !== undefined && layout.hosts.length > 0 ? { hosts: layout.hosts } : {}),
+      ...(layout?.hostfile !== undefined
+        ? { hostfile: layout.hostfile, hostfileHosts: layout.fileHosts }
+        : {}),
+      ...(layout?.where.subnet !== undefined ? { tcpSubnet: layout.where.subnet } : {}),
       mpirunPrefixArgs: plan.mpirunPrefixArgs,
       mpirunArgs: o.mpirunArgs ?? [],
       np: o.np,
@@ -250,25 +323,51 @@ export class Session {
       args: o.args,
       rankEnv: {
         MPISCOPE_URL: server.url,
-        MPISCOPE_TOKEN: server.token,
+        // The shim says hello from its constructor in this program only (not in processes a rank starts).
+        MPISCOPE_PROGRAM: plan.program,
         LD_PRELOAD: shim,
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
       },
+      secretEnv: { MPISCOPE_TOKEN: server.token },
       isRoot: process.getuid?.() === 0,
     });
+    const stdio = this.stdio(cwd);
     // Its own process group (detached), so the whole job can be signalled at once.
-    const child = (this.child = spawn(plan.mpirun, args, {
-      cwd,
-      env: { ...process.env, ...o.env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    let child: ChildProcess;
+    try {
+      child = this.child = spawn(plan.mpirun, args, {
+        cwd,
+        env: { ...process.env, ...o.env, ...launcherEnv },
+        detached: true,
+        stdio: stdio.stdio,
+      });
+    } finally {
+      stdio.close();
+    }
+    if (stdio.feed && child.stdin !== null) {
+      // A terminal: mpiscope reads it and passes it on (mpirun, in its own process group, could not read a
+      // terminal without being stopped). The job may end without reading it all: that is not an error.
+      child.stdin.on('error', () => undefined);
+      process.stdin.pipe(child.stdin);
+      child.on('close', () => process.stdin.unpipe(child.stdin ?? undefined));
+    }
     const exited = new Promise<number | null>((resolve) => {
       child.on('error', () => resolve(null));
       child.on('close', (code, signal) => resolve(code ?? (signal !== null ? 128 : null)));
     });
-    child.stdout?.on('data', (d: Buffer) => this.emit('output', d.toString(), 'stdout', undefined));
-    child.stderr?.on('data', (d: Buffer) => this.emit('output', d.toString(), 'stderr', undefined));
+    // A multibyte character may be split between two chunks: each stream has its own decoder.
+    for (const [stream, name] of [
+      [child.stdout, 'stdout'],
+      [child.stderr, 'stderr'],
+    ] as const) {
+      if (stream === null) continue;
+      const decoder = new StringDecoder('utf8');
+      stream.on('data', (d: Buffer) => this.emit('output', decoder.write(d), name, undefined));
+      stream.on('end', () => {
+        const rest = decoder.end();
+        if (rest !== '') this.emit('output', rest, name, undefined);
+      });
+    }
     if (child.pid === undefined) {
       await exited;
       throw new UsageError(`could not start ${plan.mpirun}; check that it runs (${plan.mpirun} --version)`);
@@ -298,7 +397,7 @@ export class Session {
     const killed = this.outcome !== undefined;
     analysis.closeAll();
     // After we ended the job, end-of-run checks would only describe the kill (no finalize, pending messages).
-    if (!killed) this.collect(analysis.engine.finish());
+    if (!killed) this.collect(analysis.observedFindings(analysis.engine.finish()));
     else {
       analysis.engine.takeFindings();
       // Held per-rank findings (thread-level call-order) were made before the end: they are real.
@@ -307,11 +406,7 @@ export class Session {
     }
     this.emitStates(analysis.engine.rankStates());
     await this.pending;
-    if (analysis.connectedCount === 0 && !killed) {
-      throw new UsageError(
-        `no rank connected to the analyzer (${plan.mpirun} exited with ${String(exitCode)}); check that the program starts with ${plan.mpirun} alone`,
-      );
-    }
+    this.sayUnobserved(analysis, plan, server, exitCode, killed);
     const outcome = this.outcome ?? (exitCode === 0 ? 'completed' : 'failed');
     const result: SessionResult = {
       findings: this.findings,
@@ -323,6 +418,116 @@ export class Session {
     this.trace?.writeSession({ type: 'end', exitCode: result.exitCode, outcome });
     this.emit('end', result);
     return result;
+  }
+
+  /**
+   * The job's standard streams: the CLI's own (inheritStdio; a terminal on stdin is read and fed, see
+   * runJob), or stdin from the configuration's file and the output piped to 'output' events.
+   */
+  private stdio(cwd: string): {
+    stdio: ['ignore' | 'inherit' | 'pipe' | number, 'inherit' | 'pipe', 'inherit' | 'pipe'];
+    feed: boolean;
+    close: () => void;
+  } {
+    const o = this.options;
+    let input: 'ignore' | 'inherit' | 'pipe' | number = 'ignore';
+    let fd: number | undefined;
+    let feed = false;
+    if (o.stdin !== undefined) {
+      try {
+        fd = input = openSync(resolvePath(cwd, o.stdin), 'r');
+      } catch (err) {
+        throw new UsageError(
+          `cannot read the stdin file ${o.stdin}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; give a readable file`,
+        );
+      }
+    } else if (o.inheritStdio === true) {
+      feed = process.stdin.isTTY === true;
+      input = feed ? 'pipe' : 'inherit';
+    }
+    const out = o.inheritStdio === true ? 'inherit' : 'pipe';
+    return {
+      stdio: [input, out, out],
+      feed,
+      close: () => {
+        if (fd !== undefined) closeSync(fd);
+      },
+    };
+  }
+
+  /**
+   * Ranks none of whose MPI calls has arrived and that did not say they ended: not connected, connected
+   * but their calls not intercepted, or their connection dropped before any call (the process may well
+   * run on, unobserved).
+   */
+  private unobserved(analysis: Analysis): number[] {
+    const out: number[] = [];
+    for (let r = 0; r < this.options.np; r++) if (!analysis.called(r) && !analysis.saidEnd(r)) out.push(r);
+    return out;
+  }
+
+  /** Why the given ranks' calls are missing, as far as the session knows (hello or not). */
+  private silentWhy(analysis: Analysis, ranks: readonly number[]): string {
+    const url = this.server?.url ?? '';
+    const absent = ranks.filter((r) => !analysis.connected(r));
+    const quiet = ranks.filter((r) => analysis.connected(r));
+    const parts: string[] = [];
+    if (absent.length > 0)
+      parts.push(
+        `${ranksText(absent)} never connected to the analyzer at ${url} (a rank that cannot connect says why on its stderr, with its host; if ranks run on other hosts, they must reach that address: choose one with --listen)`,
+      );
+    if (quiet.length > 0)
+      parts.push(
+        `${ranksText(quiet)}${this.onHosts(quiet)} started and connected, but none of ${quiet.length > 1 ? 'their' : 'its'} MPI calls reached mpiscope: the program calls MPI through functions the shim does not intercept (a language binding that calls PMPI_ directly, an MPI linked in statically), or has not called MPI_Init`,
+      );
+    return parts.join('; ');
+  }
+
+  private onHosts(ranks: readonly number[]): string {
+    const hosts = [
+      ...new Set(ranks.map((r) => this.rankHosts.get(r)).filter((h) => h !== undefined && h !== '')),
+    ];
+    return hosts.length === 0 ? '' : ` (on ${hosts.join(', ')})`;
+  }
+
+  /**
+   * After the job: say which ranks mpiscope did not see, in one line; when it saw none, that is the tool
+   * failing to do its job (exit 2), whatever the job did.
+   */
+  private sayUnobserved(
+    analysis: Analysis,
+    plan: LaunchPlan,
+    server: RankServer,
+    exitCode: number | null,
+    killed: boolean,
+  ): void {
+    const silent = analysis.silentRanks();
+    if (silent.length === 0) return;
+    const launcher = basename(plan.mpirun);
+    const job = killed
+      ? this.unobservedFor !== undefined
+        ? `mpiscope ended the job after ${this.unobservedFor} s in which no MPI call arrived`
+        : 'mpiscope ended the job'
+      : exitCode === 0
+        ? 'the job exited with 0'
+        : `${launcher} exited with ${String(exitCode)}`;
+    if (analysis.connectedCount === 0) {
+      if (killed || exitCode === 0)
+        throw new UsageError(
+          `could not observe this job: no rank connected to the analyzer at ${server.url} (${job}); each rank that cannot connect says why on its stderr, with its host`,
+        );
+      throw new UsageError(
+        `could not observe this job: no rank connected to the analyzer (${job}); check that the program starts with ${launcher} alone`,
+      );
+    }
+    if (silent.length === this.options.np)
+      throw new UsageError(`could not observe this job (${job}): ${this.silentWhy(analysis, silent)}`);
+    this.emit(
+      'output',
+      `mpiscope: the findings do not cover ${ranksText(silent)} (and checks that need every rank, such as messages never received, were skipped): ${this.silentWhy(analysis, silent)}\n`,
+      'stderr',
+      undefined,
+    );
   }
 
   /** A rank's text after its hello: `paused` becomes a 'held' event, `backtrace` answers backtrace(). */
@@ -341,6 +546,16 @@ export class Session {
       this.probes.answered(rank, parsed.reply);
       return;
     }
+    if (parsed.type === 'module') {
+      // Not the same file here (another host, another build): the rank resolves that module's sites.
+      if (this.analysis?.module(rank, parsed.module) === true)
+        this.server?.sendControl(rank, { type: 'resolve', module: parsed.module.path });
+      return;
+    }
+    if (parsed.type === 'sites') {
+      this.analysis?.rankSites(rank, parsed.sites);
+      return;
+    }
     const ack = parsed.ack;
     if (this.hold.acknowledged(rank, ack) === undefined) return;
     const held: HeldRank = { rank, seq: ack.seq, function: ack.function, reason: ack.reason, site: ack.site };
@@ -357,11 +572,8 @@ export class Session {
     const states = analysis.engine.rankStates();
     this.emitStates(states);
     if (this.outcome !== undefined || this.hangReported) return;
-    const allConnected = Array.from(
-      { length: this.options.np },
-      (_, r) => analysis.connected(r) || analysis.ended(r),
-    ).every(Boolean);
-    const verdict = watch.tick(Date.now(), states, allConnected);
+    const unobserved = this.unobserved(analysis);
+    const verdict = watch.tick(Date.now(), states, unobserved);
     if (verdict.action === 'ask-engine') {
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
@@ -377,6 +589,36 @@ export class Session {
         this.collect(analysis.engine.takeFindings());
       }
     } else if (verdict.action === 'no-progress') {
+      if (verdict.unobserved.length > 0 && verdict.stuck.length > 0) {
+        this.emit(
+          'output',
+          `mpiscope: no MPI call of ${ranksText(verdict.unobserved)} arrived in ${timeout} s; ${this.silentWhy(analysis, verdict.unobserved)}\n`,
+          'stderr',
+          undefined,
+        );
+      }
+      if (verdict.stuck.length === 0 && analysis.connectedCount === 0) {
+        // No rank has even started as far as we know: a launcher waiting for resources (srun in a queue),
+        // slow remote starts, or hosts that cannot reach us (each of those ranks says so on its stderr).
+        // Said once; the job is not ended for it, since its processes may not exist yet.
+        if (!this.saidNoneConnected)
+          this.emit(
+            'output',
+            `mpiscope: no rank has connected to the analyzer at ${this.server?.url ?? ''} in ${timeout} s; still waiting (a rank that cannot connect says why on its stderr, with its host; Ctrl-C ends the job)\n`,
+            'stderr',
+            undefined,
+          );
+        this.saidNoneConnected = true;
+        return;
+      }
+      if (verdict.stuck.length === 0) {
+        // Nothing observed is stuck: there is no finding to make, only a job that cannot be watched.
+        this.hangReported = true;
+        this.unobservedFor = timeout;
+        this.trace?.writeSession({ type: 'unobserved', ranks: verdict.unobserved, seconds: timeout });
+        if (!this.options.keepAlive) void this.endJob('deadlock');
+        return;
+      }
       this.foundHang(noProgressFinding(verdict.stuck, timeout), {
         type: 'hang',
         how: 'no-progress',
@@ -395,14 +637,31 @@ export class Session {
     if (!this.options.keepAlive) void this.endJob('deadlock');
   }
 
-  private endJob(outcome: 'deadlock' | 'terminated'): Promise<void> {
+  private endJob(outcome: 'deadlock' | 'terminated', signal?: NodeJS.Signals): Promise<void> {
     if (this.ending !== undefined) return this.ending;
     this.outcome = outcome;
-    const pid = this.child?.pid;
-    this.ending =
-      pid === undefined
+    const child = this.child;
+    const pid = child?.pid;
+    if (pid === undefined || child === undefined) return (this.ending = Promise.resolve());
+    const first =
+      signal === undefined
         ? Promise.resolve()
-        : this.pending.then(() => endJob(pid, [...this.rankPids.values()], KILL_GRACE_MS));
+        : new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(resolve, INTERRUPT_GRACE_MS);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            try {
+              process.kill(pid, this.syntax === 'srun' ? 'SIGTERM' : signal);
+            } catch {
+              resolve();
+            }
+          });
+    this.ending = first
+      .then(() => this.pending)
+      .then(() => endJob(pid, [...this.rankPids.values()], KILL_GRACE_MS));
     return this.ending;
   }
 
@@ -431,4 +690,9 @@ export class Session {
   private emit<K extends keyof SessionEvents>(event: K, ...args: Parameters<SessionEvents[K]>): void {
     this.emitter.emit(event, ...args);
   }
+}
+
+/** "rank 3" or "ranks 0, 1, 2". */
+function ranksText(ranks: readonly number[]): string {
+  return ranks.length === 1 ? `rank ${String(ranks[0])}` : `ranks ${ranks.join(', ')}`;
 }

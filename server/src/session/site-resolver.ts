@@ -8,6 +8,11 @@ export interface SiteKey {
   /** Address minus the module's load base. */
   readonly offset: number;
   readonly address: number;
+  /**
+   * Set when the module at that path here is not the rank's (another host, another build): the rank
+   * resolves the site itself and its answer is given with answer(); addr2line is not run here.
+   */
+  readonly byRank?: number;
 }
 
 export interface SourcePosition {
@@ -28,6 +33,8 @@ const ET_EXEC = 2;
 export class SiteResolver {
   private readonly cache = new Map<string, SourcePosition>();
   private readonly fixedAddress = new Map<string, boolean>();
+  /** Sites a rank resolves itself, not answered yet: who waits for them. */
+  private readonly awaited = new Map<string, Array<() => void>>();
 
   /** @param cwd resolves relative paths in debug info (compiled from the job's directory). */
   constructor(private readonly cwd: string) {}
@@ -36,12 +43,38 @@ export class SiteResolver {
     return this.cache.get(this.keyOf(site)) ?? UNKNOWN;
   }
 
-  /** Resolve every site not resolved yet. Never rejects: unresolvable sites stay unknown. */
-  async resolve(sites: readonly SiteKey[]): Promise<void> {
+  /** A rank's own resolution of one of its sites (SiteKey.byRank). */
+  answer(site: SiteKey, position: SourcePosition): void {
+    const key = this.keyOf(site);
+    this.cache.set(key, this.absolute(position));
+    for (const wake of this.awaited.get(key) ?? []) wake();
+    this.awaited.delete(key);
+  }
+
+  /**
+   * Resolve every site not resolved yet. Never rejects: unresolvable sites stay unknown. Sites a rank
+   * resolves itself are waited for, at most waitMs (the rank sends them as soon as it learns it must).
+   */
+  async resolve(sites: readonly SiteKey[], waitMs = 3000): Promise<void> {
     const byModule = new Map<string, Map<string, bigint>>();
+    const waits: Promise<void>[] = [];
     for (const site of sites) {
       const key = this.keyOf(site);
       if (this.cache.has(key) || site.module === '') continue;
+      if (site.byRank !== undefined) {
+        waits.push(
+          new Promise<void>((done) => {
+            const timer = setTimeout(done, waitMs);
+            let list = this.awaited.get(key);
+            if (list === undefined) this.awaited.set(key, (list = []));
+            list.push(() => {
+              clearTimeout(timer);
+              done();
+            });
+          }),
+        );
+        continue;
+      }
       // A return address points after the call; one byte back lands inside the call instruction's line.
       const base = this.isFixedAddress(site.module) ? site.address : site.offset;
       const query = BigInt(base) - 1n;
@@ -50,7 +83,10 @@ export class SiteResolver {
       if (m === undefined) byModule.set(site.module, (m = new Map<string, bigint>()));
       m.set(key, query);
     }
-    await Promise.all([...byModule].map(([module, queries]) => this.resolveModule(module, queries)));
+    await Promise.all([
+      ...[...byModule].map(([module, queries]) => this.resolveModule(module, queries)),
+      ...waits,
+    ]);
   }
 
   private async resolveModule(module: string, queries: Map<string, bigint>): Promise<void> {
@@ -77,7 +113,9 @@ export class SiteResolver {
   }
 
   private keyOf(site: SiteKey): string {
-    return `${site.module}\0${site.offset}`;
+    return site.byRank === undefined
+      ? `${site.module}\0${site.offset}`
+      : `${site.byRank}\0${site.module}\0${site.offset}`;
   }
 
   /** Non-PIE executables (ELF type EXEC) are linked at fixed addresses: addr2line wants the address itself. */
