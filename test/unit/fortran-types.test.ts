@@ -1,20 +1,27 @@
 /** Type matching of Fortran datatypes (datatypes.ts): size-specific twins match, Fortran and C types do not. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { basicTypeNames, signatureMismatch, type DtypeInfo } from '../../server/src/engine/datatypes';
+import {
+  basicTypeNames,
+  signatureFacts,
+  signatureMismatch,
+  type DtypeInfo,
+} from '../../server/src/engine/model/datatypes';
 
 function basic(name: string, size: number): DtypeInfo {
   const id = basicTypeNames.indexOf(name);
   assert.ok(id >= 0, `${name} is in the spec's basicTypes`);
+  const signature: [number, number][] = [[id, 1]];
   return {
     size,
     extent: size,
     trueLb: 0,
     trueExtent: size,
-    signature: [[id, 1]],
+    signature,
     layout: undefined,
     handle: 0x1000 + id,
     name,
+    sig: signatureFacts(signature),
   };
 }
 
