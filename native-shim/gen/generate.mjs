@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { genFortranWrappers } from './fortran.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const specDir = join(here, '..', 'spec');
@@ -329,13 +330,34 @@ function arrayElemKind(ctype) {
   return 'MSC_ARR_INT';
 }
 
+/** The C binding's forwarding: the PMPI entry with the (possibly substituted) C arguments. */
+const C_FORWARD = (f, callArgs) => [`    int rc = P${f.name}(${callArgs.join(', ')});`];
+
 function genWrapper(f) {
+  const args = f.params.map(([, name]) => name);
+  const proto = f.params.length ? f.params.map(([ctype, name]) => decl(ctype, name)).join(', ') : 'void';
+  const L = [];
+  L.push(`MSC_EXPORT int ${f.name}(${proto})`, '{');
+  L.push('    msc_call c;');
+  L.push(`    if (!msc_call_begin(&c, MSC_FN_${f.name}, __builtin_return_address(0)))`);
+  L.push(`        return P${f.name}(${args.join(', ')});`);
+  L.push(...genRecordingBody(f, C_FORWARD));
+  L.push('    return rc;', '}', '');
+  return L.join('\n');
+}
+
+/**
+ * What a wrapper does between msc_call_begin and msc_exit: typed arguments, ENTER words, pre handler, the
+ * forwarding call, EXIT words, post handler. Shared by the C wrappers and the Fortran ones (gen/fortran.mjs),
+ * which declare C locals named like the C parameters before it and forward to the library's own Fortran
+ * entry: forward(f, callArgs) returns the lines that call MPI and declare `int rc`.
+ */
+function genRecordingBody(f, forward) {
   const params = f.params;
   const byName = new Map(params.map((p) => [p[1], p]));
   const byRole = new Map(params.map((p) => [p[2], p]));
   const args = params.map(([, name]) => name);
   const L = [];
-  const proto = params.length ? params.map(([ctype, name]) => decl(ctype, name)).join(', ') : 'void';
   const cls = f.class;
   const sbuf = byRole.get('sbuf')?.[1];
   const comm = byRole.get('comm')?.[1];
@@ -356,10 +378,6 @@ function genWrapper(f) {
     return `(${p[1]} ? ${len} : 0)`;
   };
 
-  L.push(`MSC_EXPORT int ${f.name}(${proto})`, '{');
-  L.push('    msc_call c;');
-  L.push(`    if (!msc_call_begin(&c, MSC_FN_${f.name}, __builtin_return_address(0)))`);
-  L.push(`        return P${f.name}(${args.join(', ')});`);
   // Typed arguments for the handlers.
   const inits = [];
   const callArgs = [...args];
@@ -422,7 +440,7 @@ function genWrapper(f) {
   }
   L.push('    msc_enter(&c);');
   L.push(noArgs ? `    msc_pre_${cls}(&c, NULL);` : `    msc_pre_${cls}(&c, &c_args);`);
-  L.push(`    int rc = P${f.name}(${callArgs.join(', ')});`);
+  L.push(...forward(f, callArgs));
   L.push('    c.x[0] = rc;', '    c.nx = 1;');
   for (const [ctype, name, role] of params) {
     const h = handleType(ctype);
@@ -451,8 +469,7 @@ function genWrapper(f) {
   }
   L.push(noArgs ? `    msc_post_${cls}(&c, NULL, rc);` : `    msc_post_${cls}(&c, &c_args, rc);`);
   L.push('    msc_exit(&c);');
-  L.push('    return rc;', '}', '');
-  return L.join('\n');
+  return L;
 }
 
 function nullOf(h) {
@@ -492,3 +509,7 @@ writeIfChanged('msc_records.h', genRecords());
 writeIfChanged('msc_args.h', genArgs(roleFields()));
 writeIfChanged('msc_tables.c', genTables());
 writeIfChanged('msc_wrappers.c', genWrappers());
+writeIfChanged(
+  'msc_fortran_wrappers.c',
+  genFortranWrappers({ api, ROLE_KIND, handleType, isPointer, genRecordingBody, nullOf, fail }),
+);
