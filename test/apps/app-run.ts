@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { readTrace } from '../../server/src/session/trace-file';
-import { KIND, RECORD_SIZE } from '../../server/src/protocol/spec';
+import { functions, KIND, RECORD_SIZE } from '../../server/src/protocol/spec';
 import { onPath, runCli } from '../lib/mpiscope-cli';
 import { lineDiffers } from './results';
 
@@ -30,11 +30,21 @@ export interface AppCase {
   /** Fewest MPI calls each rank must be seen making (a run mpiscope did not see is no pass). */
   readonly minCallsPerRank: number;
   /**
+   * Fewest calls of particular functions each rank must be seen making: for calls that only one part of
+   * the application makes (NWChem's own Fortran code), proof that mpiscope sees that part.
+   */
+  readonly minCallsOf?: Readonly<Record<string, number>>;
+  /**
    * Findings below error judged real bugs of the application (kind → why it is real). The run must give
    * exactly these kinds: a new one is a false positive to fix in the engine, or a real bug to judge here.
    */
   readonly known?: Readonly<Record<string, string>>;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * How far apart two bare runs' non-integer results can be, when more than two units in the last printed
+   * digit (measured, and said where it is set); the results under mpiscope may differ from the bare run's by as much.
+   */
+  readonly noise?: number;
 }
 
 interface JsonReport {
@@ -108,18 +118,29 @@ function runBare(c: AppCase, dir: string): Promise<Run> {
   });
 }
 
-/** MPI calls per rank in a trace: ENTER records recorded, and calls made (the last seq: idle polls are folded). */
-export function callsIn(trace: string): Map<number, { recorded: number; made: number }> {
-  const calls = new Map<number, { recorded: number; made: number }>();
+interface RankCalls {
+  /** ENTER records. */
+  recorded: number;
+  /** Calls made: the last seq (a run of idle polls, e.g. MPI_Test finding nothing, is recorded as one). */
+  made: number;
+  /** ENTER records per MPI function. */
+  readonly byFunction: Map<string, number>;
+}
+
+/** MPI calls per rank in a trace, from the ENTER records of the ranks' binary frames. */
+export function callsIn(trace: string): Map<number, RankCalls> {
+  const calls = new Map<number, RankCalls>();
   for (const frame of readTrace(trace)) {
     if (frame.kind !== 'binary') continue;
     const data = frame.data;
     let c = calls.get(frame.rank);
-    if (c === undefined) calls.set(frame.rank, (c = { recorded: 0, made: 0 }));
+    if (c === undefined) calls.set(frame.rank, (c = { recorded: 0, made: 0, byFunction: new Map() }));
     for (let at = 0; at + RECORD_SIZE <= data.length; at += RECORD_SIZE) {
       if (data[at] !== KIND.ENTER) continue;
       c.recorded++;
       c.made = Math.max(c.made, data.readUInt32LE(at + 4));
+      const fn = functions[data.readUInt16LE(at + 2)]?.name ?? '?';
+      c.byFunction.set(fn, (c.byFunction.get(fn) ?? 0) + 1);
     }
   }
   return calls;
@@ -199,6 +220,10 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
       seen.recorded >= c.minCallsPerRank,
       `rank ${r}: only ${seen.recorded} MPI calls recorded, expected at least ${c.minCallsPerRank}`,
     );
+    for (const [fn, least] of Object.entries(c.minCallsOf ?? {})) {
+      const n = seen.byFunction.get(fn) ?? 0;
+      assert.ok(n >= least, `rank ${r}: only ${n} calls of ${fn} recorded, expected at least ${least}`);
+    }
   }
 
   const got = c.results(cli.stdout, scopeDir);
@@ -208,7 +233,7 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
     `result lines: bare ${expected.length}, under mpiscope ${got.length}`,
   );
   expected.forEach((line, i) => {
-    const d = lineDiffers(line, got[i] ?? '');
+    const d = lineDiffers(line, got[i] ?? '', c.noise);
     assert.equal(d, undefined, `the application's results changed under mpiscope (line ${i + 1}): ${d}`);
   });
 

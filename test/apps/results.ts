@@ -18,10 +18,10 @@ function lastDigit(token: string): number {
 
 /**
  * Where two result lines differ, or undefined: words and integers (steps, counts) must be equal, other
- * numbers equal up to two units in the last digit printed — the noise of the bare application itself,
- * whose parallel sums are not bitwise reproducible from run to run.
+ * numbers equal up to two units in the last digit printed, or up to `noise` — the spread of the bare
+ * application's own results, whose parallel sums are not bitwise reproducible from run to run.
  */
-export function lineDiffers(a: string, b: string): string | undefined {
+export function lineDiffers(a: string, b: string, noise = 0): string | undefined {
   const ta = a.trim().split(/[\s=,]+/);
   const tb = b.trim().split(/[\s=,]+/);
   if (ta.length !== tb.length) return `different fields: "${a}" vs "${b}"`;
@@ -34,7 +34,7 @@ export function lineDiffers(a: string, b: string): string | undefined {
       const u = Number(x.replace(/[dD]/, 'e'));
       const v = Number(y.replace(/[dD]/, 'e'));
       // Two units, not one: a sum that lands near a rounding boundary may print one unit off each way.
-      const slack = 2 * Math.max(lastDigit(x), lastDigit(y)) * 1.0000001;
+      const slack = Math.max(2 * Math.max(lastDigit(x), lastDigit(y)), noise) * 1.0000001;
       if (Math.abs(u - v) > slack) return `${x} vs ${y} in "${a.trim()}" / "${b.trim()}"`;
     } else if (x !== y) return `"${x}" vs "${y}" in "${a.trim()}" / "${b.trim()}"`;
   }
@@ -61,7 +61,11 @@ export function lammpsResults(stdout: string): string[] {
   return out;
 }
 
-/** The energies and the gradient table: what the calculation is for (not its timings or memory). */
+/**
+ * The energies and the gradient table of the Gaussian-basis DFT, and the plane-wave (PSPW) energies and their
+ * parts: what the calculations are for, not their timings or memory. A PSPW line's per-ion/electron
+ * share in parentheses is left out: it repeats the total with fewer digits.
+ */
 export function nwchemResults(stdout: string): string[] {
   return stdout
     .split('\n')
@@ -69,8 +73,13 @@ export function nwchemResults(stdout: string): string[] {
       (l) =>
         /^\s+(Total DFT energy|One electron energy|Coulomb energy|Exchange-Corr\. energy|Nuclear repulsion energy) =/.test(
           l,
-        ) || /^\s+\d+\s+[A-Z][a-z]?(\s+-?\d+\.\d+){6}\s*$/.test(l),
-    );
+        ) ||
+        /^\s+\d+\s+[A-Z][a-z]?(\s+-?\d+\.\d+){6}\s*$/.test(l) ||
+        /^\s*(Total PSPW energy|total {5}energy|hartree {3}energy|exc-corr {2}energy|ion-ion {3}energy)\s*:/.test(
+          l,
+        ),
+    )
+    .map((l) => l.replace(/\(.*$/, ''));
 }
 
 /**
