@@ -4,7 +4,7 @@
 # Usage: bash scripts/setup.sh [--with-mpich] [--with-apps]
 #   --with-mpich  also installs MPICH, for the test suite
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
-#                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH
+#                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +40,7 @@ if [ "$with_apps" = 1 ]; then
   command -v hpcc >/dev/null 2>&1 || apps+=(hpcc)
   command -v nwchem.openmpi >/dev/null 2>&1 || apps+=(nwchem-openmpi)
   command -v nwchem.mpich >/dev/null 2>&1 || apps+=(nwchem-mpich)
+  command -v elk-lapw >/dev/null 2>&1 || apps+=(elk-lapw)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

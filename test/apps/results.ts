@@ -101,3 +101,12 @@ export function hpccResults(_stdout: string, dir: string): string[] {
     ),
   ];
 }
+
+/** Elk's total energy at each self-consistent iteration and its Fermi energy (files it writes in its folder). */
+export function elkResults(_stdout: string, dir: string): string[] {
+  return ['TOTENERGY.OUT', 'EFERMI.OUT'].flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== ''),
+  );
+}
