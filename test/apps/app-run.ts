@@ -110,8 +110,11 @@ function runBare(c: AppCase, dir: string): Promise<Run> {
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const kill = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    // SIGTERM first: the launcher then ends its ranks; SIGKILL would leave them behind.
+    const term = setTimeout(() => child.kill('SIGTERM'), 300_000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 310_000);
     child.on('close', (code) => {
+      clearTimeout(term);
       clearTimeout(kill);
       done({ code, stdout, stderr, ms: Date.now() - started });
     });
