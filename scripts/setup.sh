@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything mpiscope needs, from a fresh clone, idempotent: an MPI (Open MPI from Debian when run as root
-# without one), addr2line, the npm dependencies, the bundles, and the shim for every installed MPI.
+# without one), gfortran (for mpif90), addr2line, the npm dependencies, the bundles, and the shim for every
+# installed MPI.
 # Usage: bash scripts/setup.sh [--with-mpich] [--with-apps]
 #   --with-mpich  also installs MPICH, for the test suite
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
@@ -51,6 +52,8 @@ if [ ${#apps[@]} -gt 0 ]; then
 fi
 command -v addr2line >/dev/null 2>&1 || missing+=(binutils)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
+# mpif90 needs the Fortran compiler: the Fortran programs of the corpus (and users' Fortran codes).
+command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing from Debian: ${missing[*]}"

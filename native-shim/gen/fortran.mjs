@@ -80,6 +80,7 @@ export function genFortranWrappers(ctx) {
     const fps = fortranParams(f);
     const fproto = [...fps.map((p) => `${fType(kindOf(f, p))}f_${p[1]}`), 'MPI_Fint *f_ierr'].join(', ');
     const fargs = [...fps.map((p) => `f_${p[1]}`), 'f_ierr'];
+    const indexBase = buf === 'f77' ? 'MSC_F77_INDEX_BASE' : 'MSC_F08_INDEX_BASE';
     const out = [];
     out.push(`extern void ${forward}(${fproto}) __attribute__((weak));`);
     out.push(`MSC_EXPORT void ${name}(${fproto})`, '{');
@@ -141,7 +142,7 @@ export function genFortranWrappers(ctx) {
             `    int msc_v_${pname} = MPI_UNDEFINED;`,
             `    int *${pname} = ${fv} ? &msc_v_${pname} : NULL;`,
           );
-          post.push(`    if (${pname}) msc_v_${pname} = msc_f_index(*${fv});`);
+          post.push(`    if (${pname}) msc_v_${pname} = msc_f_index(*${fv}, ${indexBase});`);
           break;
         case 'indices': {
           const n = f.params.find((q) => q[2] === 'count')?.[1] ?? fail(`${f.name}: indices without a count`);
@@ -150,7 +151,7 @@ export function genFortranWrappers(ctx) {
           arrays.push(`    int msc_a_${pname}[MSC_LOCAL_REQUESTS];`);
           arrays.push(`    int *${pname} = msc_f_indices_room(${n}, msc_a_${pname});`);
           post.push(
-            `    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) msc_f_indices_from(${pname}, ${fv}, (${oc} && *${oc} > 0 && *${oc} <= ${n}) ? *${oc} : 0);`,
+            `    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) msc_f_indices_from(${pname}, ${fv}, (${oc} && *${oc} > 0 && *${oc} <= ${n}) ? *${oc} : 0, ${indexBase});`,
           );
           break;
         }

@@ -41,10 +41,10 @@ int *msc_f_indices_room(int n, int *local)
     return room(SLOTS - 1, (size_t)n * sizeof(int));
 }
 
-void msc_f_indices_from(int *c, const MPI_Fint *f, int n)
+void msc_f_indices_from(int *c, const MPI_Fint *f, int n, int base)
 {
     if (!c || !f) return;
-    for (int i = 0; i < n; i++) c[i] = msc_f_index(f[i]);
+    for (int i = 0; i < n; i++) c[i] = msc_f_index(f[i], base);
 }
 
 #if !MSC_F_INT_HANDLES

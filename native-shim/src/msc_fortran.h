@@ -56,9 +56,9 @@ MSC_F2C_FN(MPI_Win, PMPI_Win_f2c)
     if (name) *name = (ok) ? msc_f2c_##T(*(f)) : NULLH
 #define MSC_F_HANDLE_ARRAY(T, name, f, n, slot)                                                                \
     T msc_a_##name[MSC_LOCAL_REQUESTS];                                                                        \
-    T *name = (T *)msc_f_handles(sizeof(T), (f), (n), msc_a_##name, (slot), (void (*)(void *, MPI_Fint))msc_f2c_put_##T)
-static inline void msc_f2c_put_MPI_Request(MPI_Request *out, MPI_Fint f) { *out = msc_f2c_MPI_Request(f); }
-static inline void msc_f2c_put_MPI_Datatype(MPI_Datatype *out, MPI_Fint f) { *out = msc_f2c_MPI_Datatype(f); }
+    T *name = (T *)msc_f_handles(sizeof(T), (f), (n), msc_a_##name, (slot), msc_f2c_put_##T)
+static inline void msc_f2c_put_MPI_Request(void *out, MPI_Fint f) { *(MPI_Request *)out = msc_f2c_MPI_Request(f); }
+static inline void msc_f2c_put_MPI_Datatype(void *out, MPI_Fint f) { *(MPI_Datatype *)out = msc_f2c_MPI_Datatype(f); }
 #endif
 /* An output handle the shim reads again when a request completes (MPI_Comm_idup's new communicator): it must
  * outlive the call, so with pointer handles it lives in a cell of a small static ring, not on the stack. */
@@ -154,12 +154,21 @@ static inline const void *msc_f08ts_buf(const void *desc)
  * and use mpi, TYPE(MPI_Status) in mpi_f08) holds the C MPI_Status's integers in order, which is how their own
  * Fortran bindings pass it to C (Open MPI casts it, MPICH copies the struct): the C view is the same memory. */
 
-/* ---- Fortran indices are 1-based ---- */
+/* ---- Fortran indices are 1-based ----
+ * Except from MPICH 4.0's mpi_f08, whose Waitany/Testany/Waitsome/Testsome return the C indices unchanged
+ * (pmodels/mpich#6270, fixed in 4.1 by pull request #5763): the shim records what the library did, so the
+ * base is the library's. The program itself then reads a 0-based index, with or without mpiscope. */
+#if defined(MPICH) && defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40100000
+#define MSC_F08_INDEX_BASE 0
+#else
+#define MSC_F08_INDEX_BASE 1
+#endif
+#define MSC_F77_INDEX_BASE 1
 /* MPI_Waitany/Testany: the C view of the index the library wrote. */
-static inline int msc_f_index(MPI_Fint f) { return f == MPI_UNDEFINED ? MPI_UNDEFINED : f - 1; }
+static inline int msc_f_index(MPI_Fint f, int base) { return f == MPI_UNDEFINED ? MPI_UNDEFINED : f - base; }
 /* MPI_Waitsome/Testsome: room for n C indices (local when n <= MSC_LOCAL_REQUESTS). */
 int *msc_f_indices_room(int n, int *local);
 /* Fills the C indices from the n Fortran ones the library wrote. */
-void msc_f_indices_from(int *c, const MPI_Fint *f, int n);
+void msc_f_indices_from(int *c, const MPI_Fint *f, int n, int base);
 
 #endif

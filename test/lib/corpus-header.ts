@@ -8,6 +8,19 @@ export interface CorpusHeader {
   readonly mpi: readonly string[];
   /** mpiscope's expected exit status, when the header says it. */
   readonly exit?: number;
+  /**
+   * Fortran programs: the bindings to build it with, each a separate run (`mpi` = `use mpi`, `mpi_f08` =
+   * `use mpi_f08`, `mpifh` = `include 'mpif.h'`; default `mpi mpi_f08`). Empty for C programs.
+   */
+  readonly bindings: readonly FortranBinding[];
+}
+
+export type FortranBinding = 'mpi' | 'mpi_f08' | 'mpifh';
+const BINDINGS: readonly string[] = ['mpi', 'mpi_f08', 'mpifh'];
+
+/** Fortran sources of the corpus, by extension (preprocessed .F90, free-form .f90, fixed-form .f). */
+export function isFortranSource(file: string): boolean {
+  return /\.(F90|f90|f)$/.test(file);
 }
 
 export interface ExpectedFinding {
@@ -15,18 +28,28 @@ export interface ExpectedFinding {
   readonly lines: readonly number[];
 }
 
-/** Parse the `/* mpiscope-test … *\/` comment at the top of a corpus program; throws on a malformed header. */
+/**
+ * Parse the header of a corpus program; throws on a malformed header. C: the `/* mpiscope-test … *\/`
+ * comment at the top. Fortran: the `! mpiscope-test` comment line and the `!` lines that follow it.
+ */
 export function parseCorpusHeader(source: string, name = 'program'): CorpusHeader {
-  const m = /\/\*\s*mpiscope-test\b([\s\S]*?)\*\//.exec(source);
-  if (m === null) throw new Error(`${name}: no /* mpiscope-test ... */ header`);
+  const fortran = isFortranSource(name);
+  const m = fortran
+    ? /^[!cC]\s*mpiscope-test\b[^\n]*\n((?:[!cC][^\n]*\n)*)/m.exec(source)
+    : /\/\*\s*mpiscope-test\b([\s\S]*?)\*\//.exec(source);
+  if (m === null)
+    throw new Error(
+      `${name}: no ${fortran ? '"! mpiscope-test" comment' : '/* mpiscope-test ... */'} header`,
+    );
   let ranks: number | undefined;
+  let bindings: FortranBinding[] = fortran ? ['mpi', 'mpi_f08'] : [];
   let exit: number | undefined;
   let args: string[] = [];
   let mpi = ['openmpi', 'mpich'];
   const expect: ExpectedFinding[] = [];
   let none = false;
   for (const raw of (m[1] ?? '').split('\n')) {
-    const line = raw.replace(/^\s*\*?\s?/, '').trim();
+    const line = (fortran ? raw.replace(/^[!cC]/, '') : raw.replace(/^\s*\*?\s?/, '')).trim();
     if (line === '') continue;
     const [key, ...restParts] = line.split(':');
     const value = restParts.join(':').trim();
@@ -43,6 +66,15 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
       case 'mpi':
         mpi = value.split(/\s+/).filter((a) => a !== '');
         break;
+      case 'bindings': {
+        const list = value.split(/\s+/).filter((a) => a !== '');
+        const bad = list.find((b) => !BINDINGS.includes(b));
+        if (!fortran) throw new Error(`${name}: "bindings:" is for Fortran programs`);
+        if (bad !== undefined || list.length === 0)
+          throw new Error(`${name}: cannot read "bindings: ${value}" (want some of ${BINDINGS.join(' ')})`);
+        bindings = list as FortranBinding[];
+        break;
+      }
       case 'expect': {
         if (value === 'none') {
           none = true;
@@ -66,7 +98,7 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
     throw new Error(`${name}: header needs "ranks: N"`);
   if (none && expect.length > 0) throw new Error(`${name}: "expect: none" together with other expectations`);
   if (!none && expect.length === 0) throw new Error(`${name}: header has no "expect:" line`);
-  return { ranks, expect, args, mpi, ...(exit !== undefined ? { exit } : {}) };
+  return { ranks, expect, args, mpi, bindings, ...(exit !== undefined ? { exit } : {}) };
 }
 
 /** A finding reduced to what the corpus compares: "kind lines a,b,c". */

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** The repository root, found from this bundled test file (dist/test/<tier>/x.js) or its source. */
 export function repoRoot(): string {
@@ -65,6 +65,30 @@ export function compileMpi(flavor: string, source: string, output: string): void
     timeout: 60_000,
   });
   if (r.status !== 0) throw new Error(`mpicc.${flavor} ${source} failed: ${r.stderr}`);
+}
+
+/**
+ * Compile a Fortran MPI program of the corpus with a flavor's mpif90 (-g -O0) for one binding: the source is
+ * preprocessed with MPISCOPE_USE_MPI, MPISCOPE_USE_MPI_F08 or MPISCOPE_MPIFH defined (test/programs/README.md,
+ * "Fortran"). mpif.h has no interfaces, so a program that passes buffers of several types to one MPI routine
+ * needs -fallow-argument-mismatch with gfortran 10 and later, as any mpif.h code does.
+ */
+export function compileMpiFortran(flavor: string, source: string, binding: string, output: string): void {
+  const define = { mpi: 'MPISCOPE_USE_MPI', mpi_f08: 'MPISCOPE_USE_MPI_F08', mpifh: 'MPISCOPE_MPIFH' }[
+    binding
+  ];
+  if (define === undefined) throw new Error(`unknown Fortran binding ${binding}`);
+  const extra = binding === 'mpifh' ? ['-fallow-argument-mismatch'] : [];
+  const r = spawnSync(
+    `mpif90.${flavor}`,
+    ['-g', '-O0', '-cpp', `-D${define}`, ...extra, '-J', dirname(output), '-o', output, source],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  if (r.error !== undefined)
+    throw new Error(
+      `mpif90.${flavor} cannot run (${r.error.message}): install gfortran (scripts/setup.sh does)`,
+    );
+  if (r.status !== 0) throw new Error(`mpif90.${flavor} ${source} (${binding}) failed: ${r.stderr}`);
 }
 
 /** Processes whose command line contains the text (pgrep -f), excluding pgrep itself. */

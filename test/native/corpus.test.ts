@@ -1,19 +1,20 @@
-// Every program of test/programs, under every installed MPI: compiled with -g -O0, run under
-// `mpiscope run --json`, and its findings compared with the header (kind + set of lines, and exit status).
+// Every program of test/programs, under every installed MPI: compiled with -g -O0 (a Fortran program once per
+// binding its header names), run under `mpiscope run --json`, and its findings compared with the header
+// (kind + set of lines, and exit status).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
-import { findingKey, parseCorpusHeader } from '../lib/corpus-header';
-import { compileMpi, installedFlavors, repoRoot, runCli } from '../lib/mpiscope-cli';
+import { findingKey, isFortranSource, parseCorpusHeader } from '../lib/corpus-header';
+import { compileMpi, compileMpiFortran, installedFlavors, repoRoot, runCli } from '../lib/mpiscope-cli';
 
 interface JsonReport {
   findings: {
     kind: string;
     severity: string;
     message: string;
-    locations: { rank: number; file: string; line: number }[];
+    locations: { rank: number; file: string; line: number; function?: string }[];
   }[];
   ranks: number;
   exitCode: number;
@@ -21,7 +22,7 @@ interface JsonReport {
 
 const programsDir = join(repoRoot(), 'test', 'programs');
 const programs = readdirSync(programsDir)
-  .filter((f) => f.endsWith('.c'))
+  .filter((f) => f.endsWith('.c') || isFortranSource(f))
   .sort();
 const only = process.env.MPISCOPE_CORPUS_FILTER; // e.g. "deadlock-" to run a subset while developing
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-corpus-'));
@@ -29,6 +30,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the corpus is not empty', () => {
   assert.ok(programs.length > 0, `no *.c in ${programsDir}`);
+  assert.ok(programs.some(isFortranSource), `no Fortran program in ${programsDir}`);
   assert.ok(installedFlavors().length > 0, 'neither Open MPI nor MPICH (mpicc.X and mpirun.X) is installed');
 });
 
@@ -41,51 +43,65 @@ test('corpus', { concurrency: 2 }, async (t) => {
       const source = join(programsDir, file);
       const header = parseCorpusHeader(readFileSync(source, 'utf8'), file);
       if (!header.mpi.includes(flavor)) continue;
-      runs.push(
-        t.test(`${flavor} ${file}`, async () => {
-          const dir = join(work, flavor, file.replace(/\.c$/, ''));
-          mkdirSync(dir, { recursive: true });
-          const exe = join(dir, 'app');
-          compileMpi(flavor, source, exe);
-          const json = join(dir, 'report.json');
-          const cli = await runCli(
-            [
-              'run',
-              '--json',
-              json,
-              '--mpirun',
-              `mpirun.${flavor}`,
-              '-np',
-              String(header.ranks),
-              '--',
-              exe,
-              ...header.args,
-            ],
-            {
-              cwd: dir,
-              timeoutMs: 90_000,
-            },
-          );
-          const context = `\n--- stdout\n${cli.stdout}\n--- stderr\n${cli.stderr.slice(-3000)}`;
-          assert.notEqual(cli.code, null, `mpiscope did not finish within 90 s${context}`);
-          assert.notEqual(cli.code, 2, `mpiscope could not do its job${context}`);
-          const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
-          const actual = report.findings
-            .map((f) =>
-              findingKey(
-                f.kind,
-                f.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
-              ),
-            )
-            .sort();
-          const expected = header.expect.map((e) => findingKey(e.kind, e.lines)).sort();
-          assert.deepEqual(actual, expected, `findings differ${context}`);
-          const errors = report.findings.some((f) => f.severity === 'error');
-          assert.equal(cli.code, header.exit ?? (errors ? 1 : 0), `exit status${context}`);
-          assert.equal(report.exitCode, cli.code, 'the JSON exitCode is the exit status');
-          assert.equal(report.ranks, header.ranks);
-        }),
-      );
+      // A C program runs once; a Fortran program once per binding.
+      for (const binding of header.bindings.length > 0 ? header.bindings : [undefined]) {
+        const label = binding === undefined ? file : `${file} [${binding}]`;
+        runs.push(
+          t.test(`${flavor} ${label}`, async () => {
+            const dir = join(
+              work,
+              flavor,
+              file.replace(/\.\w+$/, '') + (binding === undefined ? '' : `-${binding}`),
+            );
+            mkdirSync(dir, { recursive: true });
+            const exe = join(dir, 'app');
+            if (binding === undefined) compileMpi(flavor, source, exe);
+            else compileMpiFortran(flavor, source, binding, exe);
+            const json = join(dir, 'report.json');
+            const cli = await runCli(
+              [
+                'run',
+                '--json',
+                json,
+                '--mpirun',
+                `mpirun.${flavor}`,
+                '-np',
+                String(header.ranks),
+                '--',
+                exe,
+                ...header.args,
+              ],
+              {
+                cwd: dir,
+                timeoutMs: 90_000,
+              },
+            );
+            const context = `\n--- stdout\n${cli.stdout}\n--- stderr\n${cli.stderr.slice(-3000)}`;
+            assert.notEqual(cli.code, null, `mpiscope did not finish within 90 s${context}`);
+            assert.notEqual(cli.code, 2, `mpiscope could not do its job${context}`);
+            const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+            const actual = report.findings
+              .map((f) =>
+                findingKey(
+                  f.kind,
+                  f.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
+                ),
+              )
+              .sort();
+            const expected = header.expect.map((e) => findingKey(e.kind, e.lines)).sort();
+            assert.deepEqual(actual, expected, `findings differ${context}`);
+            // A finding on a Fortran program names the MPI function as on its C twin (MPI_Recv, not mpi_recv_).
+            for (const f of report.findings)
+              for (const l of f.locations)
+                if (l.function !== undefined)
+                  assert.doesNotMatch(l.function, /^p?mpi_\w+_$/, `location names ${l.function}`);
+            const errors = report.findings.some((f) => f.severity === 'error');
+            assert.equal(cli.code, header.exit ?? (errors ? 1 : 0), `exit status${context}`);
+            assert.equal(report.exitCode, cli.code, 'the JSON exitCode is the exit status');
+            assert.equal(report.ranks, header.ranks);
+          }),
+        );
+      }
     }
   }
   await Promise.all(runs);

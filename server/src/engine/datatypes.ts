@@ -28,6 +28,10 @@ const PACKED = basicTypeNames.indexOf('MPI_PACKED');
 /**
  * Basic types that are the same representation under another name on LP64 Linux (the platforms the shim
  * builds on): MPI_INT32_T is MPI_INT… Receiving one as the other is not a bug a user wants to hear about.
+ * The same holds within Fortran for the size-specific types whose kind is the default one with gfortran
+ * (MPI_REAL8 is DOUBLE PRECISION, MPI_INTEGER4 is INTEGER). A Fortran type and a C type never match, even of
+ * one size (MPI_INTEGER and MPI_INT): MPI-3.1 §17.2.10 (Interlanguage Communication) keeps the type
+ * matching rules across languages, and a library that lets them match makes code that "is not portable".
  */
 const ALIASES: Readonly<Record<string, string>> = {
   MPI_INT8_T: 'MPI_SIGNED_CHAR',
@@ -44,6 +48,12 @@ const ALIASES: Readonly<Record<string, string>> = {
   MPI_OFFSET: 'MPI_LONG',
   MPI_COUNT: 'MPI_LONG',
   MPI_C_BOOL: 'MPI_UNSIGNED_CHAR',
+  MPI_INTEGER4: 'MPI_INTEGER',
+  MPI_REAL4: 'MPI_REAL',
+  MPI_REAL8: 'MPI_DOUBLE_PRECISION',
+  MPI_COMPLEX8: 'MPI_COMPLEX',
+  MPI_COMPLEX16: 'MPI_DOUBLE_COMPLEX',
+  MPI_LOGICAL4: 'MPI_LOGICAL',
 };
 const canonical: readonly number[] = basicTypeNames.map((n) => {
   const alias = ALIASES[n];

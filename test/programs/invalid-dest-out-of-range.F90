@@ -1,0 +1,23 @@
+! mpiscope-test
+! ranks: 2
+! expect: invalid-argument lines 19
+! bindings: mpi mpi_f08
+!
+! Rank 0 sends to rank 2 in a job of two ranks. MPI_ERRORS_RETURN keeps the job alive.
+#include "mpiscope-fortran.h"
+program invalid_dest_out_of_range
+  MPI_USE
+  implicit none
+  MPI_INCLUDE
+  integer :: ierr, rank, value(4)
+
+  call MPI_Init(ierr)
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  value = 1
+  if (rank == 0) then
+    call MPI_Send(value, 1, MPI_INTEGER, 2, 0, MPI_COMM_WORLD, ierr)
+    if (ierr == MPI_SUCCESS) print '(a)', 'the library accepted it'
+  end if
+  call MPI_Finalize(ierr)
+end program
