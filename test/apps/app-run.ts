@@ -153,7 +153,7 @@ export function callsIn(trace: string): Map<number, RankCalls> {
 export async function checkApp(t: TestContext, c: AppCase, work: string): Promise<void> {
   const slug = `${c.name}-${c.flavor}`.replace(/[^a-z0-9]+/gi, '-');
   const bareDir = join(work, slug, 'bare');
-  const scopeDir = join(work, slug, 'mpiscope');
+  let scopeDir = join(work, slug, 'mpiscope');
   for (const d of [bareDir, scopeDir]) {
     mkdirSync(d, { recursive: true });
     c.prepare(d);
@@ -168,29 +168,47 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
   const expected = c.results(bare.stdout, bareDir);
   assert.ok(expected.length > 0, `no results found in the bare run's output:\n${bare.stdout.slice(-2000)}`);
 
-  const json = join(scopeDir, 'report.json');
-  const trace = join(scopeDir, 'trace.msc');
-  const cli = await runCli(
-    [
-      'run',
-      '--json',
-      json,
-      '--trace',
-      trace,
-      '--mpirun',
-      launcher(c.flavor),
-      '-np',
-      String(RANKS),
-      '--',
-      c.program,
-      ...c.args,
-    ],
-    { cwd: scopeDir, timeoutMs: 600_000, ...(c.env ? { env: c.env } : {}) },
-  );
-  const context = `\n--- stderr\n${cli.stderr.slice(-3000)}`;
+  let json = join(scopeDir, 'report.json');
+  let trace = join(scopeDir, 'trace.msc');
+  const underMpiscope = () =>
+    runCli(
+      [
+        'run',
+        '--json',
+        json,
+        '--trace',
+        trace,
+        '--mpirun',
+        launcher(c.flavor),
+        '-np',
+        String(RANKS),
+        '--',
+        c.program,
+        ...c.args,
+      ],
+      { cwd: scopeDir, timeoutMs: 600_000, ...(c.env ? { env: c.env } : {}) },
+    );
+  let cli = await underMpiscope();
+  let context = `\n--- stderr\n${cli.stderr.slice(-3000)}`;
   assert.notEqual(cli.code, null, `mpiscope did not finish within 600 s${context}`);
   assert.ok(existsSync(json), `mpiscope wrote no report (exit ${cli.code})${context}`);
-  const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+  let report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+  // A shim whose ring filled while the analyzer lagged (a loaded machine: NWChem makes ~500k calls in a few
+  // seconds) loses records, and the checks of that rank are then skipped: no verdict on the engine either
+  // way. Run once more; lost records twice is a failure below.
+  if ((report.lostRecords ?? 0) > 0) {
+    t.diagnostic(`${c.name} (${c.flavor}): ${report.lostRecords} records lost; running again`);
+    // A fresh folder: applications read what their last run left (NWChem its wave functions).
+    scopeDir = join(work, slug, 'mpiscope-again');
+    mkdirSync(scopeDir, { recursive: true });
+    c.prepare(scopeDir);
+    json = join(scopeDir, 'report.json');
+    trace = join(scopeDir, 'trace.msc');
+    cli = await underMpiscope();
+    context = `\n--- stderr\n${cli.stderr.slice(-3000)}`;
+    assert.notEqual(cli.code, null, `mpiscope did not finish within 600 s${context}`);
+    report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+  }
   const listed = report.findings
     .map(
       (f) =>
