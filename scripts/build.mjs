@@ -56,12 +56,13 @@ if (existsSync('webview/src/main.ts')) {
 }
 
 // Tests: unit tests live beside their sources (*.test.ts under server/, webview/) or in test/unit;
-// native and e2e tests in test/native and test/e2e. Each tier gets its own output folder.
+// native, e2e and real-application tests in test/native, test/e2e and test/apps. Each tier gets its own output folder.
 const tiers = {
   unit: [...find('server', '.test.ts'), ...find('webview', '.test.ts'), ...find('test/unit', '.test.ts')],
   native: find('test/native', '.test.ts'),
   e2e: find('test/e2e', '.test.ts'),
   cluster: [...find('test/cluster', '.test.ts'), ...find('test/slurm', '.test.ts')],
+  apps: find('test/apps', '.test.ts'),
 };
 for (const [tier, files] of Object.entries(tiers)) {
   for (const file of files) {

@@ -2,8 +2,11 @@
 # Everything mpiscope needs, from a fresh clone, idempotent: an MPI (Open MPI from Debian when run as root
 # without one), gfortran (for mpif90), addr2line, the npm dependencies, the bundles, and the shim for every
 # installed MPI.
-# Usage: bash scripts/setup.sh [--with-mpich]   (--with-mpich also installs MPICH, for the test suite, and
-# when root what the cluster and slurm tiers use: iproute2 for the namespace hosts, Slurm and munge)
+# Usage: bash scripts/setup.sh [--with-mpich] [--with-apps]
+#   --with-mpich  also installs MPICH, for the test suite, and when root what the cluster and slurm tiers use:
+#                 iproute2 for the namespace hosts, Slurm and munge
+#   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
+#                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +14,14 @@ say() { printf 'mpiscope setup: %s\n' "$*" >&2; }
 fail() { say "$*"; exit 2; }
 
 with_mpich=0
-[ "${1:-}" = "--with-mpich" ] && with_mpich=1
+with_apps=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-mpich) with_mpich=1 ;;
+    --with-apps) with_apps=1 ;;
+    *) fail "unknown option $arg (known: --with-mpich, --with-apps)" ;;
+  esac
+done
 
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 [ "$node_major" -ge 20 ] || fail "Node.js 20 or newer is needed (found: $(node --version 2>/dev/null || echo none)); install it and run again"
@@ -22,6 +32,24 @@ command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 || missing
 if [ "$with_mpich" = 1 ]; then
   command -v mpicc.mpich >/dev/null 2>&1 || missing+=(mpich libmpich-dev)
   command -v mpicc.openmpi >/dev/null 2>&1 || missing+=(openmpi-bin libopenmpi-dev)
+fi
+# The applications are large and only the apps tier needs them: without root, say so and go on (that tier
+# then fails with the same advice), rather than stop the other tiers.
+apps=()
+if [ "$with_apps" = 1 ]; then
+  command -v lmp >/dev/null 2>&1 || apps+=(lammps)
+  [ -f /usr/share/lammps/examples/melt/in.melt ] || apps+=(lammps-examples)
+  command -v hpcc >/dev/null 2>&1 || apps+=(hpcc)
+  command -v nwchem.openmpi >/dev/null 2>&1 || apps+=(nwchem-openmpi)
+  command -v nwchem.mpich >/dev/null 2>&1 || apps+=(nwchem-mpich)
+  command -v elk-lapw >/dev/null 2>&1 || apps+=(elk-lapw)
+fi
+if [ ${#apps[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    missing+=("${apps[@]}")
+  else
+    say "the apps tier needs ${apps[*]}: install them (e.g. sudo apt-get install ${apps[*]}); going on without"
+  fi
 fi
 command -v addr2line >/dev/null 2>&1 || missing+=(binutils)
 # The cluster and slurm tiers need root anyway (namespaces, Slurm's daemons), and skip with the reason

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: set-up (both MPIs when root), static checks, then the tiers.
+# The whole test suite, from a fresh clone: set-up (both MPIs and the real applications when root), static
+# checks, then the tiers: unit, native, cluster and Slurm, e2e, and the real applications.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --with-mpich || exit $?
+bash scripts/setup.sh --with-mpich --with-apps || exit $?
 
 status=0
 step() {
@@ -24,4 +25,6 @@ step native timeout 1800 node --test --test-force-exit --test-concurrency=1 dist
 # and say why they skip without it.
 step cluster timeout 900 node --test --test-force-exit --test-concurrency=1 dist/test/cluster/
 step e2e timeout 900 bash scripts/test-e2e.sh
+# Real MPI applications from Debian (LAMMPS, NWChem, HPC Challenge), bare and under mpiscope.
+step apps timeout 900 node --test --test-force-exit --test-concurrency=1 dist/test/apps/
 exit $status

@@ -85,6 +85,10 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
     done: source === PROC_NULL,
   };
   if (kind !== 'probe') st.replay.post(op);
+  if (kind === 'recv' && source >= 0 && op.tag >= 0) {
+    const src = peerWorld(op.comm, op.rank, source);
+    if (src !== undefined) st.matcher.postRecv(op, src);
+  }
   const span = kind === 'recv' ? spanOf(num(e, 0, 'rbuf', 'rwbuf'), op.count, op.dtype) : undefined;
   if (span !== undefined) {
     op.span = span;

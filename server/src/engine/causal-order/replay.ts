@@ -120,10 +120,23 @@ export class Replay implements RecordedSteps {
       const op = (s as { op: SendOp }).op;
       return `rank ${op.rank} waits in ${op.fn.name} for rank ${op.dest}`;
     });
+    // Ranks stuck in a collective are why a receive is never posted (a send before a collective that its
+    // receiver enters before receiving): say which members each one waits for, or the send alone is a riddle.
+    const inCollective = stuck.flatMap(({ r, s }) => {
+      if (s.k !== 'coll') return [];
+      const absent = s.comm.members.filter((m) => {
+        const at = this.steps.get(m)?.[pos.get(m) ?? 0];
+        return !(at?.k === 'coll' && at.comm === s.comm && at.index === s.index);
+      });
+      return [
+        `rank ${r} waits in collective #${s.index + 1} on ${s.comm.name} for rank${absent.length > 1 ? 's' : ''} ${absent.join(', ')}`,
+      ];
+    });
+    const meanwhile = inCollective.length > 0 ? `, while ${inCollective.join(', ')}` : '';
     return {
       kind: 'potential-deadlock',
       severity: 'warning',
-      message: `Potential deadlock: this run completed only because MPI buffered standard-mode sends. Without buffering (larger messages, another MPI library) ${ring.join(', ')} to post the receive. Post the receives first with MPI_Irecv, or use MPI_Sendrecv or MPI_Isend.`,
+      message: `Potential deadlock: this run completed only because MPI buffered standard-mode sends. Without buffering (larger messages, another MPI library) ${ring.join(', ')} to post the receive${meanwhile}. Post the receives first with MPI_Irecv, or use MPI_Sendrecv or MPI_Isend.`,
       locations,
     };
   }

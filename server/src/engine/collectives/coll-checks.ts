@@ -7,8 +7,8 @@ import type { CollCall, CollInstance, CommInfo } from '../model/comms';
 import { describeData, opNames, signatureMismatch, type DtypeInfo } from '../model/datatypes';
 import type { CheckContext } from '../model/check-context';
 import { checkPairs, type CollReport } from './coll-pairs';
-import { list, num } from '../model/fn-roles';
-import type { FindingKind, RawLocation } from '../model/types';
+import { argOf, list, num } from '../model/fn-roles';
+import type { EnterEvent, FindingKind, Handle, RawLocation } from '../model/types';
 
 interface Side {
   readonly call: CollCall;
@@ -18,16 +18,39 @@ interface Side {
 
 const REDUCTIONS = new Set(['reduce', 'allreduce', 'scan', 'exscan', 'reduce_scatter_block']);
 
-function sideOf(st: CheckContext, call: CollCall, count: string[], type: string[]): Side {
+const TYPE_ROLES = ['datatype', 'stype', 'rtype', 'stypes', 'rtypes'] as const;
+const NO_TYPES: ReadonlyMap<Handle, DtypeInfo> = new Map();
+
+/** The datatypes a collective call names (scalar and per-peer arrays), resolved as they are now, at its ENTER. */
+export function typesAtEntry(st: CheckContext, e: EnterEvent): ReadonlyMap<Handle, DtypeInfo> {
+  let types: Map<Handle, DtypeInfo> | undefined;
+  for (const role of TYPE_ROLES) {
+    const v = argOf(e, role);
+    if (v === undefined) continue;
+    for (const handle of typeof v === 'number' ? [v] : v) {
+      const t = st.dtypes.type(e.rank, handle);
+      if (t !== undefined) (types ??= new Map()).set(handle, t);
+    }
+  }
+  return types ?? NO_TYPES;
+}
+
+function sideOf(call: CollCall, count: string[], type: string[]): Side {
   return {
     call,
     count: num(call.enter, 0, ...count),
-    dtype: st.dtypes.type(call.rank, num(call.enter, 0, ...type)),
+    dtype: call.types.get(num(call.enter, 0, ...type)),
   };
 }
 
 function bytes(s: Side): number | undefined {
   return s.dtype === undefined ? undefined : s.count * s.dtype.size;
+}
+
+/** "4 × MPI_INT (16 bytes)"; one derived type's description already gives its bytes. */
+function amount(s: Side): string {
+  const derived = s.count === 1 && s.dtype !== undefined && s.dtype.name === undefined;
+  return `${describeData(s.count, s.dtype)}${derived ? '' : ` (${bytes(s)} bytes)`}`;
 }
 
 function loc(s: Side, what: string): RawLocation {
@@ -53,7 +76,7 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     });
 
   if (coll === 'bcast' || REDUCTIONS.has(coll)) {
-    const sides = calls.map((c) => sideOf(st, c, ['count'], ['datatype']));
+    const sides = calls.map((c) => sideOf(c, ['count'], ['datatype']));
     const ref =
       (coll === 'bcast' || coll === 'reduce'
         ? sides.find((s) => s.call.root === comm.members.indexOf(s.call.rank))
@@ -66,7 +89,7 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     if (countOff.length > 0) {
       report(
         'count-mismatch',
-        `Rank ${ref.call.rank} ${coll === 'bcast' ? 'broadcasts' : 'contributes'} ${describeData(ref.count, ref.dtype)} (${refBytes} bytes) but ${countOff.map((s) => `rank ${s.call.rank} expects ${describeData(s.count, s.dtype)} (${bytes(s)} bytes)`).join(', ')}. Every rank must give the same count and type`,
+        `Rank ${ref.call.rank} ${coll === 'bcast' ? 'broadcasts' : 'contributes'} ${amount(ref)} but ${countOff.map((s) => `rank ${s.call.rank} expects ${amount(s)}`).join(', ')}. Every rank must give the same count and type`,
         [loc(ref, 'with'), ...countOff.map((s) => loc(s, 'with'))],
       );
       return;
@@ -83,7 +106,7 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
       return;
     }
     if (REDUCTIONS.has(coll)) {
-      const opOf = (c: CollCall) => st.dtypes.op(c.rank, num(c.enter, 0, 'op'));
+      const opOf = (c: CollCall) => c.op;
       const refOp = opOf(ref.call);
       const opOff = calls.filter((c) => {
         const o = opOf(c);
@@ -110,8 +133,8 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     checkSameCounts(calls, report);
     return;
   }
-  checkRootedCounts(st, comm, calls, coll, report);
-  checkPairs(st, comm, inst.calls, coll, report);
+  checkRootedCounts(comm, calls, coll, report);
+  checkPairs(comm, inst.calls, coll, report);
 }
 
 /** MPI_Reduce_scatter: every member must pass the same recvcounts (the blocks each one gets). */
@@ -135,7 +158,6 @@ function checkSameCounts(calls: readonly CollCall[], report: CollReport): void {
 
 /** Rooted gathers and scatters: what each member gives or takes against what the root expects for it. */
 function checkRootedCounts(
-  st: CheckContext,
   comm: CommInfo,
   calls: readonly CollCall[],
   coll: string,
@@ -144,12 +166,12 @@ function checkRootedCounts(
   const rootCall = calls.find((c) => c.root >= 0 && comm.members[c.root] === c.rank);
   if (rootCall === undefined || !['gather', 'gatherv', 'scatter', 'scatterv'].includes(coll)) return;
   const gather = coll.startsWith('gather');
-  const rootType = st.dtypes.type(rootCall.rank, num(rootCall.enter, 0, gather ? 'rtype' : 'stype'));
+  const rootType = rootCall.types.get(num(rootCall.enter, 0, gather ? 'rtype' : 'stype'));
   const perRank = coll.endsWith('v') ? list(rootCall.enter, gather ? 'rcounts' : 'scounts') : undefined;
   const rootCount = num(rootCall.enter, 0, gather ? 'rcount' : 'scount');
   const off: { side: Side; expect: number }[] = [];
   for (const c of calls) {
-    const side = sideOf(st, c, [gather ? 'scount' : 'rcount'], [gather ? 'stype' : 'rtype']);
+    const side = sideOf(c, [gather ? 'scount' : 'rcount'], [gather ? 'stype' : 'rtype']);
     const i = comm.members.indexOf(c.rank);
     const expectCount = perRank !== undefined ? (perRank[i] ?? 0) : rootCount;
     const have = bytes(side);

@@ -8,7 +8,6 @@
  */
 import type { CollCall, CommInfo } from '../model/comms';
 import { describeData, signatureMismatch, type DtypeInfo } from '../model/datatypes';
-import type { CheckContext } from '../model/check-context';
 import { list, num } from '../model/fn-roles';
 import type { FindingKind, RawLocation } from '../model/types';
 
@@ -24,34 +23,35 @@ interface Block {
 
 type BlockOf = (call: CollCall, peer: number) => Block;
 
-function typeOf(st: CheckContext, call: CollCall, handle: number): DtypeInfo | undefined {
-  return st.dtypes.type(call.rank, handle);
+/** A type the call named, as it was when the call was entered. */
+function typeOf(call: CollCall, handle: number): DtypeInfo | undefined {
+  return call.types.get(handle);
 }
 
 /** What member `call` receives from communicator rank `peer`. */
-function recvBlock(st: CheckContext, coll: string): BlockOf {
+function recvBlock(coll: string): BlockOf {
   return (call, peer) => {
     const e = call.enter;
     if (coll === 'alltoallw')
-      return { count: list(e, 'rcounts')[peer] ?? 0, dtype: typeOf(st, call, list(e, 'rtypes')[peer] ?? 0) };
+      return { count: list(e, 'rcounts')[peer] ?? 0, dtype: typeOf(call, list(e, 'rtypes')[peer] ?? 0) };
     const count =
       coll === 'allgatherv' || coll === 'alltoallv' ? (list(e, 'rcounts')[peer] ?? 0) : num(e, 0, 'rcount');
-    return { count, dtype: typeOf(st, call, num(e, 0, 'rtype')) };
+    return { count, dtype: typeOf(call, num(e, 0, 'rtype')) };
   };
 }
 
 /** What member `call` sends to communicator rank `peer`. */
-function sendBlock(st: CheckContext, coll: string, self: (c: CollCall) => number): BlockOf {
-  const recv = recvBlock(st, coll);
+function sendBlock(coll: string, self: (c: CollCall) => number): BlockOf {
+  const recv = recvBlock(coll);
   return (call, peer) => {
     const e = call.enter;
     // In place: the member's own block of the receive buffer is what it contributes.
     if (num(e, 0, 'sbuf') === IN_PLACE)
       return coll.startsWith('alltoall') ? recv(call, peer) : recv(call, self(call));
     if (coll === 'alltoallw')
-      return { count: list(e, 'scounts')[peer] ?? 0, dtype: typeOf(st, call, list(e, 'stypes')[peer] ?? 0) };
+      return { count: list(e, 'scounts')[peer] ?? 0, dtype: typeOf(call, list(e, 'stypes')[peer] ?? 0) };
     const count = coll === 'alltoallv' ? (list(e, 'scounts')[peer] ?? 0) : num(e, 0, 'scount');
-    return { count, dtype: typeOf(st, call, num(e, 0, 'stype')) };
+    return { count, dtype: typeOf(call, num(e, 0, 'stype')) };
   };
 }
 
@@ -71,7 +71,6 @@ export type CollReport = (kind: FindingKind, message: string, locations: RawLoca
  * (count-mismatch first: a type comparison of blocks of different lengths says nothing more).
  */
 export function checkPairs(
-  st: CheckContext,
   comm: CommInfo,
   calls: readonly (CollCall | undefined)[],
   coll: string,
@@ -81,8 +80,8 @@ export function checkPairs(
   const self = (c: CollCall) => comm.members.indexOf(c.rank);
   const pairs = pairsOf(calls, coll, comm);
   if (pairs === undefined) return;
-  const send = sendBlock(st, coll, self);
-  const recv = recvBlock(st, coll);
+  const send = sendBlock(coll, self);
+  const recv = recvBlock(coll);
   const rooted = !coll.startsWith('all');
   const counted: Pair[] = [];
   const typed: Pair[] = [];
@@ -90,8 +89,8 @@ export function checkPairs(
     const from = calls[i];
     const to = calls[j];
     if (from === undefined || to === undefined) continue;
-    const sent = rooted && coll.startsWith('scatter') ? rootedScatter(st, from, j, coll) : send(from, j);
-    const expected = rooted && coll.startsWith('gather') ? rootedGather(st, to, i, coll) : recv(to, i);
+    const sent = rooted && coll.startsWith('scatter') ? rootedScatter(from, j, coll) : send(from, j);
+    const expected = rooted && coll.startsWith('gather') ? rootedGather(to, i, coll) : recv(to, i);
     const a = bytes(sent);
     const b = bytes(expected);
     if (a === undefined || b === undefined || sent.dtype === undefined || expected.dtype === undefined)
@@ -147,17 +146,17 @@ function pairsOf(
 }
 
 /** The root of a gather: what it expects from communicator rank `peer`. */
-function rootedGather(st: CheckContext, root: CollCall, peer: number, coll: string): Block {
+function rootedGather(root: CollCall, peer: number, coll: string): Block {
   const e = root.enter;
   const count = coll === 'gatherv' ? (list(e, 'rcounts')[peer] ?? 0) : num(e, 0, 'rcount');
-  return { count, dtype: typeOf(st, root, num(e, 0, 'rtype')) };
+  return { count, dtype: typeOf(root, num(e, 0, 'rtype')) };
 }
 
 /** The root of a scatter: what it sends to communicator rank `peer`. */
-function rootedScatter(st: CheckContext, root: CollCall, peer: number, coll: string): Block {
+function rootedScatter(root: CollCall, peer: number, coll: string): Block {
   const e = root.enter;
   const count = coll === 'scatterv' ? (list(e, 'scounts')[peer] ?? 0) : num(e, 0, 'scount');
-  return { count, dtype: typeOf(st, root, num(e, 0, 'stype')) };
+  return { count, dtype: typeOf(root, num(e, 0, 'stype')) };
 }
 
 function describePairs(pairs: readonly Pair[]): string {

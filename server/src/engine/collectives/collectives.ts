@@ -5,8 +5,8 @@
  */
 import { commRankOf, type CollInstance, type CommInfo } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
-import { num } from '../model/fn-roles';
-import { checkCollectiveData } from './coll-checks';
+import { hasRole, num } from '../model/fn-roles';
+import { checkCollectiveData, typesAtEntry } from './coll-checks';
 import type { EngineFinding, EnterEvent, RawLocation } from '../model/types';
 
 export interface CollRef {
@@ -24,7 +24,16 @@ export function enterCollective(st: CheckContext, e: EnterEvent, comm: CommInfo)
     inst = { index, calls: new Array<undefined>(comm.size), arrived: 0, mismatched: false };
     comm.open.set(index, inst);
   }
-  const call = { rank: e.rank, fn: e.fn.name, seq: e.seq, site: e.site, root: num(e, -1, 'root'), enter: e };
+  const call = {
+    rank: e.rank,
+    fn: e.fn.name,
+    seq: e.seq,
+    site: e.site,
+    root: num(e, -1, 'root'),
+    enter: e,
+    types: typesAtEntry(st, e),
+    op: hasRole(e.fn, 'op') ? st.dtypes.op(e.rank, num(e, 0, 'op')) : undefined,
+  };
   inst.calls[me] = call;
   inst.arrived++;
   if (!inst.mismatched) {

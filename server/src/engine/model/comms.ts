@@ -4,6 +4,7 @@
  * a new communicator is (parent's identity, index of the creating call among that rank's creating calls on
  * the parent, sorted member world ranks): every member computes the same key, split colours differ by members.
  */
+import type { DtypeInfo } from './datatypes';
 import type { CommEvent, EnterEvent, Handle } from './types';
 
 export interface CollCall {
@@ -14,6 +15,13 @@ export interface CollCall {
   readonly root: number;
   /** The call itself, for the data checks once every member has entered. */
   readonly enter: EnterEvent;
+  /**
+   * The datatypes (by handle) and the op the call named, as they were when it was entered. The data checks
+   * run when the last member enters, and by then a rank ahead in its stream may have freed these handles
+   * and been handed the same values for other types (BLACS builds, uses and frees a type per broadcast).
+   */
+  readonly types: ReadonlyMap<Handle, DtypeInfo>;
+  readonly op: number | undefined;
 }
 
 /** One collective call of a communicator, while not every member has entered it (or when they disagree). */

@@ -15,6 +15,8 @@ interface Channel {
   readonly dst: number;
   readonly sends: Map<number, Fifo<SendOp>>;
   readonly early: Map<number, Fifo<RecvOp>>;
+  /** Receives posted with this exact source and tag, not yet completed, in posting order. */
+  readonly posted: Map<number, Fifo<RecvOp>>;
 }
 
 export type MatchListener = (send: SendOp, recv: RecvOp) => void;
@@ -30,7 +32,7 @@ export class Matcher {
     const key = (comm.id * RANK_SPACE + src) * RANK_SPACE + dst;
     let ch = this.channels.get(key);
     if (ch === undefined) {
-      ch = { comm, src, dst, sends: new Map(), early: new Map() };
+      ch = { comm, src, dst, sends: new Map(), early: new Map(), posted: new Map() };
       this.channels.set(key, ch);
     }
     return ch;
@@ -50,9 +52,31 @@ export class Matcher {
     q.push(send);
   }
 
+  /** A receive was posted with an exact source (world rank) and tag: it takes that channel's messages in turn. */
+  postRecv(recv: RecvOp, srcWorld: number): void {
+    const ch = this.channel(recv.comm, srcWorld, recv.rank);
+    let q = ch.posted.get(recv.tag);
+    if (q === undefined) ch.posted.set(recv.tag, (q = new Fifo()));
+    q.push(recv);
+  }
+
   /** A receive (or matched probe) completed with this actual source (world rank) and tag. */
   complete(recv: RecvOp, srcWorld: number, tag: number): void {
     const ch = this.channel(recv.comm, srcWorld, recv.rank);
+    // Non-overtaking holds for receives too: a receive posted earlier on this channel with this exact
+    // envelope took an earlier message, even if the program has not completed it yet (or never does, as a
+    // request overwritten before its Wait). Match those first, or every later message shifts by one.
+    const posted = ch.posted.get(tag);
+    for (let head = posted?.peek(); head !== undefined && head.order <= recv.order; head = posted?.peek()) {
+      posted?.shift();
+      if (head === recv || head.done) continue;
+      head.done = true;
+      this.take(ch, head, tag);
+    }
+    this.take(ch, recv, tag);
+  }
+
+  private take(ch: Channel, recv: RecvOp, tag: number): void {
     const send = ch.sends.get(tag)?.shift();
     if (send !== undefined) {
       this.match(send, recv);

@@ -1,0 +1,112 @@
+/**
+ * The scientific results of each application, read from its output, and how two runs' results are compared.
+ * Pure functions (the unit tier checks them on sample output).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eEdD][-+]?\d+)?$/;
+
+const INTEGER = /^[-+]?\d+$/;
+
+/** One unit in the last digit printed (0.0072510 → 1e-7; 2.40163e-12 → 1e-17). */
+function lastDigit(token: string): number {
+  const [mantissa = '', exponent = '0'] = token.replace(/[dD]/, 'e').split(/e/i);
+  const decimals = mantissa.includes('.') ? (mantissa.split('.')[1] ?? '').length : 0;
+  return 10 ** (Number(exponent) - decimals);
+}
+
+/**
+ * Where two result lines differ, or undefined: words and integers (steps, counts) must be equal, other
+ * numbers equal up to two units in the last digit printed, or up to `noise` — the spread of the bare
+ * application's own results, whose parallel sums are not bitwise reproducible from run to run.
+ */
+export function lineDiffers(a: string, b: string, noise = 0): string | undefined {
+  const ta = a.trim().split(/[\s=,]+/);
+  const tb = b.trim().split(/[\s=,]+/);
+  if (ta.length !== tb.length) return `different fields: "${a}" vs "${b}"`;
+  for (let i = 0; i < ta.length; i++) {
+    const x = ta[i] ?? '';
+    const y = tb[i] ?? '';
+    if (INTEGER.test(x) && INTEGER.test(y)) {
+      if (x !== y) return `${x} vs ${y} in "${a.trim()}" / "${b.trim()}"`;
+    } else if (NUMBER.test(x) && NUMBER.test(y)) {
+      const u = Number(x.replace(/[dD]/, 'e'));
+      const v = Number(y.replace(/[dD]/, 'e'));
+      // Two units, not one: a sum that lands near a rounding boundary may print one unit off each way.
+      const slack = Math.max(2 * Math.max(lastDigit(x), lastDigit(y)), noise) * 1.0000001;
+      if (Math.abs(u - v) > slack) return `${x} vs ${y} in "${a.trim()}" / "${b.trim()}"`;
+    } else if (x !== y) return `"${x}" vs "${y}" in "${a.trim()}" / "${b.trim()}"`;
+  }
+  return undefined;
+}
+
+/**
+ * What a LAMMPS run computes: each run's thermo output (the one-line table under its "Step" header, or the
+ * "multi" style's "Name = value" lines) and the neighbor statistics after it — not timings, CPU use or memory.
+ */
+export function lammpsResults(stdout: string): string[] {
+  const out: string[] = [];
+  let inRun = false;
+  for (const line of stdout.split('\n')) {
+    if (/^\s*Step\s/.test(line) || /^-+ Step\s/.test(line)) inRun = true;
+    if (/^Loop time/.test(line)) inRun = false;
+    if (/CPU|Mbytes|mpiscope/.test(line)) {
+      if (/^-+ Step\s+\d+/.test(line)) out.push(line.replace(/-+ CPU.*$/, '').replace(/CPU.*$/, ''));
+      continue;
+    }
+    if (inRun && line.trim() !== '') out.push(line);
+    else if (/^(Total # of neighbors|Ave neighs\/atom|Neighbor list builds) =/.test(line)) out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The energies and the gradient table of the Gaussian-basis DFT, and the plane-wave (PSPW) energies and their
+ * parts: what the calculations are for, not their timings or memory. A PSPW line's per-ion/electron
+ * share in parentheses is left out: it repeats the total with fewer digits.
+ */
+export function nwchemResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter(
+      (l) =>
+        /^\s+(Total DFT energy|One electron energy|Coulomb energy|Exchange-Corr\. energy|Nuclear repulsion energy) =/.test(
+          l,
+        ) ||
+        /^\s+\d+\s+[A-Z][a-z]?(\s+-?\d+\.\d+){6}\s*$/.test(l) ||
+        /^\s*(Total PSPW energy|total {5}energy|hartree {3}energy|exc-corr {2}energy|ion-ion {3}energy)\s*:/.test(
+          l,
+        ),
+    )
+    .map((l) => l.replace(/\(.*$/, ''));
+}
+
+/**
+ * HPCC's verdicts and the norms they come from, from hpccoutf.txt: HPL's residual check, the
+ * residuals and error counts of the summary, STREAM's validation and RandomAccess's error counts. Not
+ * the rates and times, and not the star/single DGEMM residual, whose matrices are seeded by the clock.
+ */
+export function hpccResults(_stdout: string, dir: string): string[] {
+  const out = readFileSync(join(dir, 'hpccoutf.txt'), 'utf8').split('\n');
+  const summary = out.slice(out.findIndex((l) => l.startsWith('Begin of Summary section')));
+  return [
+    ...out.filter((l) =>
+      /\.\.\.\. (PASSED|FAILED)|Solution Validates|Found \d+ errors|tests completed and/.test(l),
+    ),
+    ...summary.filter((l) =>
+      /^(HPL_[RAXB]norm(1|I)|HPL_N|PTRANS_residual|MPIRandomAccess(_LCG)?_Errors|MPIFFT_maxErr|Success)=/.test(
+        l,
+      ),
+    ),
+  ];
+}
+
+/** Elk's total energy at each self-consistent iteration and its Fermi energy (files it writes in its folder). */
+export function elkResults(_stdout: string, dir: string): string[] {
+  return ['TOTENERGY.OUT', 'EFERMI.OUT'].flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== ''),
+  );
+}

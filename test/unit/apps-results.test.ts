@@ -1,0 +1,75 @@
+// The apps tier's reading of application output (test/apps/results.ts): what counts as a scientific result,
+// and when two runs' results are the same.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lammpsResults, lineDiffers, nwchemResults } from '../apps/results';
+
+test('result lines agree up to two units in the last printed digit, integers and words exactly', () => {
+  assert.equal(
+    lineDiffers('Total DFT energy = -76.408653519129', '  Total DFT energy =  -76.408653519128'),
+    undefined,
+  );
+  assert.match(
+    lineDiffers('Total DFT energy = -76.408653519129', 'Total DFT energy = -76.408653519139') ?? '',
+    /vs/,
+  );
+  assert.equal(lineDiffers('HPL_RnormI=2.40163e-12', 'HPL_RnormI=2.40165e-12'), undefined);
+  assert.match(lineDiffers('HPL_RnormI=2.40163e-12', 'HPL_RnormI=2.40183e-12') ?? '', /vs/);
+  assert.match(lineDiffers('Neighbor list builds = 12', 'Neighbor list builds = 13') ?? '', /12 vs 13/);
+  assert.match(lineDiffers('...... PASSED', '...... FAILED') ?? '', /PASSED/);
+  assert.match(lineDiffers('1 2 3', '1 2') ?? '', /different fields/);
+  // An application's own measured noise widens the slack for its non-integer numbers, not for its integers.
+  assert.equal(lineDiffers('E = -76.408653519348', 'E = -76.408653519129', 1e-8), undefined);
+  assert.match(lineDiffers('E = -76.408653519348', 'E = -76.408663519129', 1e-8) ?? '', /vs/);
+  assert.match(lineDiffers('builds = 12', 'builds = 13', 1e-8) ?? '', /12 vs 13/);
+});
+
+const LAMMPS = `Setting up Verlet run ...
+Per MPI rank memory allocation (min/avg/max) = 2.805 | 2.805 | 2.805 Mbytes
+Step Temp E_pair E_mol TotEng Press
+       0            3   -6.7733681            0   -2.2744931   -3.7033504
+     250    1.6645597   -4.7774327            0   -2.2812174    5.7526089
+Loop time of 0.30747 on 2 procs for 250 steps with 4000 atoms
+Performance: 351253.343 tau/day, 813.086 timesteps/s
+Neighbor list builds = 12
+---------------- Step        0 ----- CPU =      0.0000000 (sec) ----------------
+TotEng   =     -5237.4580 KinEng   =      1134.9186 Temp     =       282.1005
+Loop time of 1.2 on 2 procs for 100 steps with 2004 atoms
+mpiscope: /usr/bin/lmp, 2 ranks, Open MPI
+`;
+
+test('LAMMPS results: thermo rows of both styles and neighbor counts, no timings, memory or mpiscope report', () => {
+  assert.deepEqual(
+    lammpsResults(LAMMPS).map((l) => l.trim()),
+    [
+      'Step Temp E_pair E_mol TotEng Press',
+      '0            3   -6.7733681            0   -2.2744931   -3.7033504',
+      '250    1.6645597   -4.7774327            0   -2.2812174    5.7526089',
+      'Neighbor list builds = 12',
+      '---------------- Step        0',
+      'TotEng   =     -5237.4580 KinEng   =      1134.9186 Temp     =       282.1005',
+    ],
+  );
+});
+
+test('NWChem results: the DFT energies and gradient table, the PSPW energies without their per-ion share', () => {
+  const out = `         Total DFT energy =      -76.408653519129
+      One electron energy =     -123.1
+                 x          y          z           x          y          z
+   1 O       0.000000   0.000000   0.220720    0.000000   0.000000  -0.016324
+ Time after variat. SCF:      0.4
+ total     energy    :  -0.1523878840E+02 (   -0.50796E+01/ion)
+ Total PSPW energy     :  -0.1523878840E+02
+ total orbital energy:  -0.4743269817E+01 (   -0.11858E+01/electron)
+`;
+  assert.deepEqual(
+    nwchemResults(out).map((l) => l.trim().replace(/\s+/g, ' ')),
+    [
+      'Total DFT energy = -76.408653519129',
+      'One electron energy = -123.1',
+      '1 O 0.000000 0.000000 0.220720 0.000000 0.000000 -0.016324',
+      'total energy : -0.1523878840E+02',
+      'Total PSPW energy : -0.1523878840E+02',
+    ],
+  );
+});
