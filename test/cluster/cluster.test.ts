@@ -97,8 +97,12 @@ for (const flavor of installedFlavors()) {
         timeoutMs: 60_000,
       });
       assert.equal(ran.code, 0, `the launcher failed${context(ran)}`);
+      // Hydra forwards each proxy's output in the chunks it reads, and one rank's line was once written
+      // before another's newline ('rank 1 … BAR=-rank 0 … BAR=-'): what is checked here is where the ranks
+      // ran and what they saw, so each 'rank N of' starts a line of its own.
       const lines = ran.stdout
         .split('\n')
+        .flatMap((l) => l.split(/(?=rank \d+ of \d+ on )/))
         .filter((l) => l.startsWith('rank '))
         .sort();
       assert.deepEqual(
