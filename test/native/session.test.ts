@@ -54,8 +54,13 @@ function rankEnv(info: SessionStart, name: string): string {
   const arg = info.command.find((a) => a.startsWith(`${name}=`));
   if (arg !== undefined) return arg.slice(name.length + 1);
   assert.ok(info.command.includes(name), `${name} is passed to the ranks`);
-  const environ = readFileSync(`/proc/${info.pid}/environ`, 'latin1').split('\0');
-  const entry = environ.find((e) => e.startsWith(`${name}=`));
+  // While the launcher execs (the fake is a script that execs cat), its environ reads empty for a moment.
+  let entry: string | undefined;
+  for (let tries = 0; entry === undefined && tries < 100; tries++) {
+    if (tries > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    const environ = readFileSync(`/proc/${info.pid}/environ`, 'latin1').split('\0');
+    entry = environ.find((e) => e.startsWith(`${name}=`));
+  }
   assert.ok(entry !== undefined, `${name} is in the launcher's environment`);
   return entry.slice(name.length + 1);
 }
