@@ -131,7 +131,8 @@ export function timelineCheck(suite: Suite): Check {
       const live = await waitForTimeline(
         frame,
         'the open timeline to show the deadlock live',
-        showsDeadlock,
+        // The findings list and the header's run status arrive in separate messages: wait for both.
+        (v) => showsDeadlock(v) && /\bdeadlocked\b/.test(v.stats),
         90_000,
         async () => {
           await failOnDialog(page);
