@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { readTrace } from '../../server/src/session/trace-file';
 import { functions, KIND, RECORD_SIZE } from '../../server/src/protocol/spec';
-import { onPath, runCli } from '../lib/mpiscope-cli';
+import { onPath, readReport, runCli } from '../lib/mpiscope-cli';
 import { lineDiffers } from './results';
 
 export type Flavor = 'openmpi' | 'mpich';
@@ -45,19 +45,6 @@ export interface AppCase {
    * digit (measured, and said where it is set); the results under mpiscope may differ from the bare run's by as much.
    */
   readonly noise?: number;
-}
-
-interface JsonReport {
-  findings: {
-    kind: string;
-    severity: string;
-    message: string;
-    locations: { rank: number; function?: string }[];
-  }[];
-  ranks: number;
-  exitCode: number;
-  outcome?: string;
-  lostRecords?: number;
 }
 
 export const RANKS = 2;
@@ -192,7 +179,7 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
   let context = `\n--- stderr\n${cli.stderr.slice(-3000)}`;
   assert.notEqual(cli.code, null, `mpiscope did not finish within 600 s${context}`);
   assert.ok(existsSync(json), `mpiscope wrote no report (exit ${cli.code})${context}`);
-  let report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+  let report = readReport(json);
   // A shim whose ring filled while the analyzer lagged (a loaded machine: NWChem makes ~500k calls in a few
   // seconds) loses records, and the checks of that rank are then skipped: no verdict on the engine either
   // way. Run once more; lost records twice is a failure below.
@@ -207,7 +194,7 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
     cli = await underMpiscope();
     context = `\n--- stderr\n${cli.stderr.slice(-3000)}`;
     assert.notEqual(cli.code, null, `mpiscope did not finish within 600 s${context}`);
-    report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+    report = readReport(json);
   }
   const listed = report.findings
     .map(

@@ -1,10 +1,11 @@
 // What the cluster and slurm tiers share: the emulated hosts (hosts.sh), commands run on a host with a
 // deadline, the live deadlock line and its latency, and the JSON report.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { findingKey } from '../lib/corpus-header';
-import { repoRoot } from '../lib/mpiscope-cli';
+import { repoRoot, type JsonReport } from '../lib/mpiscope-cli';
+
+export { readReport, type JsonReport } from '../lib/mpiscope-cli';
 
 export const clusterDir = join(repoRoot(), 'test', 'cluster');
 const hostsScript = join(clusterDir, 'hosts.sh');
@@ -155,21 +156,6 @@ export function reportLatency(ran: Ran, ranks: number): number | undefined {
   const stamps = [...ran.stderr.matchAll(/blocking at (\d+)/g)].map((m) => Number(m[1]));
   if (ran.reportedAt === undefined || stamps.length < ranks) return undefined;
   return ran.reportedAt - Math.max(...stamps);
-}
-
-export interface JsonReport {
-  findings: {
-    kind: string;
-    severity: string;
-    message: string;
-    locations: { rank: number; file: string; line: number; function?: string }[];
-  }[];
-  ranks: number;
-  exitCode: number;
-}
-
-export function readReport(file: string): JsonReport {
-  return JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
 }
 
 /** The report's findings as the corpus headers write them: kind and the sorted lines in `source`. */

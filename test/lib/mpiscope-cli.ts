@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** The repository root, found from this bundled test file (dist/test/<tier>/x.js) or its source. */
@@ -95,4 +95,22 @@ export function compileMpiFortran(flavor: string, source: string, binding: strin
 export function processesMatching(text: string): string[] {
   const r = spawnSync('pgrep', ['-a', '-f', text], { encoding: 'utf8' });
   return r.stdout.split('\n').filter((l) => l.trim() !== '' && !l.includes('pgrep'));
+}
+
+/** The JSON report (`mpiscope run --json`), as far as the test tiers read it. */
+export interface JsonReport {
+  findings: {
+    kind: string;
+    severity: string;
+    message: string;
+    locations: { rank: number; file: string; line: number; function?: string }[];
+  }[];
+  ranks: number;
+  exitCode: number;
+  outcome?: string;
+  lostRecords?: number;
+}
+
+export function readReport(file: string): JsonReport {
+  return JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
 }

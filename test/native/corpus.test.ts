@@ -7,19 +7,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
 import { findingKey, isFortranSource, parseCorpusHeader } from '../lib/corpus-header';
-import { compileMpi, compileMpiFortran, installedFlavors, repoRoot, runCli } from '../lib/mpiscope-cli';
-
-interface JsonReport {
-  findings: {
-    kind: string;
-    severity: string;
-    message: string;
-    locations: { rank: number; file: string; line: number; function?: string }[];
-  }[];
-  ranks: number;
-  exitCode: number;
-  outcome: string;
-}
+import {
+  compileMpi,
+  compileMpiFortran,
+  installedFlavors,
+  readReport,
+  repoRoot,
+  runCli,
+} from '../lib/mpiscope-cli';
 
 const programsDir = join(repoRoot(), 'test', 'programs');
 const programs = readdirSync(programsDir)
@@ -82,7 +77,7 @@ test('corpus', { concurrency: 2 }, async (t) => {
               const context = `\n--- stdout\n${cli.stdout}\n--- stderr\n${cli.stderr.slice(-3000)}`;
               assert.notEqual(cli.code, null, `mpiscope did not finish within 90 s${context}`);
               assert.notEqual(cli.code, 2, `mpiscope could not do its job${context}`);
-              const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+              const report = readReport(json);
               const actual = report.findings
                 .map((f) =>
                   findingKey(
