@@ -17,6 +17,17 @@ _Atomic int msc_after_finalize;
 _Atomic int msc_before_init = 1;
 _Atomic uint32_t msc_seq;
 __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
+__thread uint32_t msc_tls_seq __attribute__((tls_model("initial-exec")));
+
+/* A new block of seqs for this thread (msc_shim.h): [base + 1, base + MSC_SEQ_BLOCK), never 0. Returns the
+ * first. */
+uint32_t msc_seq_refill(void)
+{
+    uint32_t base = atomic_fetch_add_explicit(&msc_seq, MSC_SEQ_BLOCK, memory_order_relaxed);
+    msc_tls_seq = base + 2;
+    return base + 1;
+}
+
 /* The call this thread is in (from its ENTER to its EXIT), for the fatal-error handler (msc_lifecycle.c). */
 __thread msc_call *msc_tls_call __attribute__((tls_model("initial-exec")));
 /* Which thread this is, for ENTER flags bit1: 0 not known yet, 1 the MPI_Init thread, 2 another thread.
