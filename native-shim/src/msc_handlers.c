@@ -57,7 +57,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
             PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS)
             w[5] = cancelled != 0;
     }
-    msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, msc_exit_stamp(c), c->site, w, 6, NULL, 0);
+    msc_complete_deferred(c, flags, w);
     if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed))
         msc_checksum_complete(c, req, where);
     if (req != MPI_REQUEST_NULL && err == MPI_SUCCESS &&
@@ -68,7 +68,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
 static void complete_send(msc_call *c, int dest, int tag, int rc)
 {
     int64_t w[6] = { 0, msc_w_rank(dest), msc_w_tag(tag), 0, rc, 0 };
-    msc_emit(MSC_KIND_COMPLETE, MSC_COMPLETE_SEND, c->func, c->seq, msc_exit_stamp(c), c->site, w, 6, NULL, 0);
+    msc_complete_deferred(c, MSC_COMPLETE_SEND, w);
 }
 
 /* The error of one entry of a multiple-completion call; MPI_ERR_PENDING means "not completed". */

@@ -40,6 +40,9 @@ static void on_crash(int sig, siginfo_t *info, void *uctx)
     if (!atomic_exchange(&in_crash, 1) && atomic_load(&msc_state) == MSC_STATE_ON) {
         /* A crash inside a call whose ENTER is held back (msc_enter_local): the analyzer must see the call. */
         if (msc_held_call) msc_emit_held();
+        /* A crash after MPI completed operations and before the call's EXIT (a send buffer freed before its
+         * Wait, whose checksum then faults): the COMPLETE records kept back for the EXIT go out. */
+        if (msc_pending_call) msc_emit_pending();
         msc_sender_finish(MSC_END_SIGNAL, sig, 1, crash_timeout_ms);
     }
     if (slot == N_CRASH) return;

@@ -259,6 +259,7 @@ void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64
               const msc_arr *arr, int narr)
 {
     if (MSC_UNLIKELY(msc_held_call != NULL)) msc_emit_held();
+    if (MSC_UNLIKELY(msc_pending_call != NULL)) msc_emit_pending();
     uint64_t hw = head_word(kind, flags, func, seq);
     if (MSC_LIKELY(narr == 0 && nw <= MSC_HEAD_WORDS))
         emit_one(hw, time, site, w, nw);
@@ -415,4 +416,19 @@ int msc_ring_take(msc_record *out, int max, int cap)
         wake_waiters();
     }
     return n;
+}
+
+void msc_emit_completes(const msc_call *c, int with_exit)
+{
+    uint64_t n = (uint64_t)c->ncomp * 2 + (with_exit ? 1 : 0);
+    if (n == 0) return;
+    uint64_t pos = ring_reserve(n);
+    if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+    uint64_t ext = head_word(MSC_KIND_EXT, 0, c->func, c->seq);
+    for (int i = 0; i < c->ncomp; i++)
+        write_two(pos + 2 * (uint64_t)i, head_word(MSC_KIND_COMPLETE, c->comp_flags[i], c->func, c->seq), ext,
+                  c->xtime, c->site, c->comp[i], 6);
+    if (with_exit)
+        write_one(pos + n - 1, head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq), c->xtime, c->site, c->x);
+    commit(pos, n);
 }

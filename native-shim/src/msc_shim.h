@@ -23,6 +23,8 @@
 #define MSC_LOCAL_REQUESTS 16
 #define MSC_MAX_WORDS 16
 #define MSC_MAX_ARRAYS 8
+/* COMPLETE records a call keeps back to write with its EXIT in one reservation (msc_complete_deferred). */
+#define MSC_MAX_COMPLETES 8
 
 /* ENTER flags bit1: the call is made from a thread other than MPI_Init's (set once MPI_Init returned). */
 #define MSC_ENTER_OTHER_THREAD 2
@@ -65,6 +67,12 @@ typedef struct msc_call {
     msc_arr arr[MSC_MAX_ARRAYS];
     int64_t x[8];
     const int *xarr;
+    /* COMPLETE records of this call not written yet: their words and flags (msc_complete_deferred). ncomp is
+     * meaningful only while msc_pending_call is this call (set with its first record, so the hot path of a
+     * call that completes nothing does not pay for zeroing it). */
+    int ncomp;
+    uint8_t comp_flags[MSC_MAX_COMPLETES];
+    int64_t comp[MSC_MAX_COMPLETES][6];
 } msc_call;
 
 enum { MSC_HELD_NONE = 0, MSC_HELD_POLL = 1, MSC_HELD_LOCAL = 2 };
@@ -80,6 +88,13 @@ extern __thread int msc_tls_depth __attribute__((tls_model("initial-exec")));
 /* A poll whose ENTER is held back until it matters (msc_state.c); msc_emit sends it before any other record. */
 extern __thread msc_call *msc_held_call __attribute__((tls_model("initial-exec")));
 void msc_emit_held(void);
+/* A call whose COMPLETE records wait for its EXIT (msc_complete_deferred); msc_emit writes them before any other
+ * record of the thread, so the order of records never changes. */
+extern __thread msc_call *msc_pending_call __attribute__((tls_model("initial-exec")));
+void msc_emit_pending(void);
+/* A COMPLETE of the call (6 words), after PMPI returned: kept back and written with the EXIT in one reservation
+ * when the call's ENTER is out already, else emitted at once (behind a held ENTER). */
+void msc_complete_deferred(msc_call *c, int flags, const int64_t *w);
 
 int msc_lazy_init(void);
 void msc_pause_point(msc_call *c);
@@ -207,6 +222,9 @@ void msc_enter(msc_call *c);
 void msc_enter_local(msc_call *c);
 /* The ENTER and EXIT of a call whose ENTER was held back, in one reservation (msc_ring.c). */
 void msc_emit_pair(const msc_call *c, int enter_flags);
+/* The call's kept-back COMPLETE records, and with with_exit its EXIT (at most MSC_HEAD_WORDS words, no array)
+ * after them, in one reservation (msc_ring.c). */
+void msc_emit_completes(const msc_call *c, int with_exit);
 /* The call this thread is in, between msc_enter and msc_exit (NULL outside). */
 extern __thread msc_call *msc_tls_call;
 /* After MPI_Init: MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD and MPI_COMM_SELF becomes a handler that records the

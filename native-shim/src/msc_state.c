@@ -167,6 +167,34 @@ void msc_emit_held(void)
     }
 }
 
+/* COMPLETE records wait for their call's EXIT: a Waitall of n requests used to make n + 1 reservations after
+ * PMPI returned (each a CAS on the ring's head, a locked instruction), now one. Only once the call's ENTER is
+ * out: a held ENTER (a Test that found something) must precede them, and msc_emit sends it first anyway. */
+__thread msc_call *msc_pending_call __attribute__((tls_model("initial-exec")));
+
+void msc_emit_pending(void)
+{
+    msc_call *c = msc_pending_call;
+    msc_pending_call = NULL;
+    if (atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON) msc_emit_completes(c, 0);
+    c->ncomp = 0;
+}
+
+void msc_complete_deferred(msc_call *c, int flags, const int64_t *w)
+{
+    uint64_t time = msc_exit_stamp(c);
+    if (msc_held_call != NULL || (msc_pending_call != NULL && msc_pending_call != c)) {
+        msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, time, c->site, w, 6, NULL, 0);
+        return;
+    }
+    if (msc_pending_call != c) c->ncomp = 0;
+    else if (c->ncomp == MSC_MAX_COMPLETES) msc_emit_pending();
+    c->comp_flags[c->ncomp] = (uint8_t)flags;
+    __builtin_memcpy(c->comp[c->ncomp], w, sizeof c->comp[0]);
+    c->ncomp++;
+    msc_pending_call = c;
+}
+
 void msc_enter(msc_call *c)
 {
     msc_tls_call = c;
@@ -200,6 +228,21 @@ void msc_enter_local(msc_call *c)
     msc_held_call = c;
 }
 
+/* The EXIT of a call with kept-back COMPLETE records: all in one reservation when the EXIT is one record. */
+static __attribute__((noinline)) void exit_with_completes(msc_call *c, int st)
+{
+    msc_pending_call = NULL;
+    if (st != MSC_STATE_ON) return; /* recording went off during the call: they go nowhere, like the EXIT */
+    msc_exit_stamp(c);
+    if (!c->xarr && c->nx <= MSC_HEAD_WORDS) {
+        msc_emit_completes(c, 1);
+        return;
+    }
+    msc_emit_completes(c, 0);
+    msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
+    msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, c->xtime, c->site, c->x, c->nx, &xa, c->xarr ? 1 : 0);
+}
+
 void msc_exit(msc_call *c)
 {
     int st = atomic_load_explicit(&msc_state, memory_order_relaxed);
@@ -209,6 +252,8 @@ void msc_exit(msc_call *c)
         if (!(c->held == MSC_HELD_POLL && found_nothing(c)) && MSC_LIKELY(st == MSC_STATE_ON))
             msc_emit_pair(c, enter_flags());
         c->held = MSC_HELD_NONE;
+    } else if (msc_pending_call == c) {
+        exit_with_completes(c, st);
     } else if (MSC_LIKELY(st == MSC_STATE_ON)) {
         msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
         msc_emit(MSC_KIND_EXIT, c->xflags, c->func, c->seq, msc_exit_stamp(c), c->site, c->x, c->nx, &xa,
