@@ -64,6 +64,19 @@ if (!input.includes(`run\t\t${steps}`)) {
   process.exit(2);
 }
 writeFileSync(join(work, 'in.melt'), input);
+// Interrupted (Ctrl-C, run-all's timeout): the running job (its own process group, below) is ended and the
+// work folder removed.
+let running;
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    try {
+      if (running) process.kill(-running.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  });
 
 const rootArgs = process.getuid?.() === 0 ? ['--allow-run-as-root'] : [];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -79,7 +92,9 @@ function run(cmd, args) {
     const child = spawn('/usr/bin/time', ['-o', timesFile, '-f', '%U %S %M', cmd, ...args], {
       cwd: work,
       stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true, // a process group of its own, so that an interruption can end the whole job
     });
+    running = child;
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d.toString()));
     let hwm = 0;
@@ -97,8 +112,9 @@ function run(cmd, args) {
         // ended between two readings
       }
     }, 100);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 1_800_000);
+    const timer = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 1_800_000);
     child.on('close', (code) => {
+      running = undefined;
       clearInterval(poll);
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
