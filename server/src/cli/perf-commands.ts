@@ -1,0 +1,8 @@
+/** The network and collective tools (issue 9), each in its own file; main.ts dispatches to them by name. */
+import { netTestCommand } from './net-test-command';
+
+export const PERF_COMMANDS: Readonly<
+  Record<string, ((argv: readonly string[], cwd: string) => Promise<number>) | undefined>
+> = {
+  'net-test': netTestCommand,
+};
