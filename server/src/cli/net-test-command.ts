@@ -36,7 +36,8 @@ Modes (--mode, default one_to_one):
 
 Message lengths B, B+S, … up to E bytes (default 0 to 1024 step 256), R repetitions each (default 20).
 Each length gives N×N matrices of the minimum, median, mean and standard deviation of the delay (s).
-The file (default net-test.json) holds the ranks' hosts, the MPI, the mode and the parameters.
+The file (default net-test.nettest.json; VS Code opens *.nettest.json as heatmaps, and mpiscope view FILE
+writes them as a web page) holds the ranks' hosts, the MPI, the mode and the parameters.
 `;
 
 const MAX_LENGTH = 1 << 30;
@@ -97,7 +98,7 @@ export async function netTestCommand(argv: readonly string[], cwd: string): Prom
     np,
     hosts.hostfile !== undefined ? `the host file ${hosts.hostfile}` : `--host`,
   );
-  const output = resolve(cwd, o.values.get('--output') ?? 'net-test.json');
+  const output = resolve(cwd, o.values.get('--output') ?? 'net-test.nettest.json');
   const csv = o.values.get('--csv');
 
   const flavor = await chooseFlavor(o.values.get('--mpi'), hosts.mpirun, hosts.launcher);
