@@ -1,4 +1,5 @@
 /** The network and collective tools (issue 9), each in its own file; main.ts dispatches to them by name. */
+import { mapCommand } from './map-command';
 import { netTestCommand } from './net-test-command';
 import { viewCommand } from './view-command';
 
@@ -7,4 +8,5 @@ export const PERF_COMMANDS: Readonly<
 > = {
   'net-test': netTestCommand,
   view: viewCommand,
+  map: mapCommand,
 };
