@@ -1,4 +1,5 @@
 /** The network and collective tools (issue 9), each in its own file; main.ts dispatches to them by name. */
+import { collBenchCommand } from './coll-bench-command';
 import { mapCommand } from './map-command';
 import { netTestCommand } from './net-test-command';
 import { viewCommand } from './view-command';
@@ -9,4 +10,5 @@ export const PERF_COMMANDS: Readonly<
   'net-test': netTestCommand,
   view: viewCommand,
   map: mapCommand,
+  'coll-bench': collBenchCommand,
 };
