@@ -26,7 +26,6 @@ export function parseToolOptions(
       let name = eq > 0 ? a.slice(0, eq) : a;
       if (name === '-n' || name === '--np') name = '-np';
       if (name === '-H' || name === '--hosts') name = '--host';
-      if (name === '--machinefile') name = '--hostfile';
       if (flagOptions.includes(name)) {
         flags.add(name);
         continue;

@@ -140,7 +140,8 @@ export function readNetTestText(text: string): NetTestFile {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    fail(`not JSON (${(err as Error).message})`);
+    // V8 quotes the text in its message, newlines included: one line is wanted.
+    fail(`not JSON (${(err as Error).message.replace(/\s+/g, ' ')})`);
   }
   return validateNetTestFile(value);
 }
