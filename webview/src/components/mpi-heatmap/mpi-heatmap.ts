@@ -10,7 +10,7 @@ import {
   type Grid,
   type Normalization,
   type Zoom,
-} from '../../heatmap/heatmap-model';
+} from '../../../../server/src/perf/heatmap-model';
 import { heatGeometry, positionAt, type HeatGeometry } from './heatmap-geometry';
 import { heatmapStyles } from './mpi-heatmap.styles';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { NetTestFile } from '../../../server/src/perf/net-test-file';
+import type { NetTestFile } from './net-test-file';
 import { buildGrid, colourOf, formatSeconds, level } from './heatmap-model';
 
 function run(hosts: string[], perLength: number[][][]): NetTestFile {

@@ -3,12 +3,7 @@
  * ordered by host), its normalization range, the host blocks, and the colour of a value. The component
  * (components/mpi-heatmap) only draws this.
  */
-import {
-  hostOrder,
-  type DelayMatrix,
-  type NetTestFile,
-  type Statistic,
-} from '../../../server/src/perf/net-test-file';
+import { hostOrder, type DelayMatrix, type NetTestFile, type Statistic } from './net-test-file';
 
 export type Normalization = 'global' | 'local';
 export type ColourScale = 'grey' | 'colour';
