@@ -2,6 +2,7 @@
 // page, coll-bench's clock offsets under an injected skew, map from a real trace, and every tool's bad
 // input as one line with exit status 2. The emulated-cluster versions are in test/cluster/perf.test.ts.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -219,5 +220,67 @@ for (const flavor of installedFlavors()) {
         [0, 1, 2, 3].map((k) => `${hostOf.get(k)}:1`),
       );
     });
+  });
+}
+
+for (const flavor of installedFlavors()) {
+  describe(`${flavor} topology-aware MPI_Allgather (lib-topo-allgather.so)`, () => {
+    let lib = '';
+    let exe = '';
+    test('mpiscope map --library builds it and says how to preload it', async () => {
+      const r = await runCli(['map', '--library', '--mpi', flavor], { cwd: work, timeoutMs: 120_000 });
+      assert.equal(r.code, 0, r.stderr);
+      lib = r.stdout.split('\n')[0] ?? '';
+      assert.match(lib, /lib-topo-allgather\.so$/);
+      assert.match(r.stdout, /MPISCOPE_TOPO_ALLGATHER=recursive-doubling or bruck/);
+      exe = join(work, `${flavor}-allgather-check`);
+      compileMpi(flavor, join(repoRoot(), 'test', 'native', 'topo-allgather-check.c'), exe);
+    });
+    /** Cross-host bytes summed over ranks, with the job's two pretend hosts (ranks 0..N/2-1 and the rest). */
+    const run = async (algo: string, order: string, np: number): Promise<number> => {
+      const env = {
+        MPISCOPE_TOPO_ALLGATHER: algo,
+        MPISCOPE_TOPO_ORDER: order,
+        MPISCOPE_TOPO_FAKE_HOSTS: '2',
+        MPISCOPE_TOPO_VERBOSE: '1',
+      };
+      // The library is preloaded into the ranks only (named on the launcher's command line), never into
+      // the launcher; the other variables reach the ranks through the launcher's environment.
+      const launch =
+        flavor === 'openmpi'
+          ? [
+              'mpirun.openmpi',
+              '--oversubscribe',
+              ...(process.getuid?.() === 0 ? ['--allow-run-as-root'] : []),
+              '-x',
+              `LD_PRELOAD=${lib}`,
+              ...Object.keys(env).flatMap((k) => ['-x', k]),
+            ]
+          : ['mpiexec.mpich', '-genv', 'LD_PRELOAD', lib];
+      const r = spawnSync(launch[0] as string, [...launch.slice(1), '-np', String(np), exe], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, ...env },
+      });
+      assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, /allgather ok/);
+      const sent = [...r.stderr.matchAll(/rank \d+ sent (\d+) bytes to other hosts/g)].map((m) =>
+        Number(m[1]),
+      );
+      assert.equal(sent.length, np, r.stderr);
+      return sent.reduce((a, b) => a + b, 0);
+    };
+    for (const algo of ['recursive-doubling', 'bruck'])
+      for (const np of [5, 8])
+        test(`${algo} on ${np} ranks: right results, and no more bytes across hosts than without topology`, async () => {
+          const aware = await run(algo, 'topology', np);
+          const plain = await run(algo, 'identity', np);
+          if (np === 8)
+            assert.ok(
+              aware * 4 <= plain,
+              `${algo}: ${aware} B across hosts with topology, ${plain} B without`,
+            );
+          else assert.ok(aware <= plain, `${algo}: ${aware} B with topology, ${plain} B without`);
+        });
   });
 }

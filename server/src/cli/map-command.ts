@@ -14,6 +14,7 @@ import {
   rankfile,
   type Host,
 } from '../perf/partition';
+import { chooseFlavor, ensureTool } from '../perf/native-tools';
 import { parseHostSlots, readHostfileText } from '../perf/tool-launch';
 import { UsageError } from '../session/session-api';
 import { intOption, parseToolOptions } from './tool-options';
@@ -25,12 +26,17 @@ Usage:
                | --algorithm recursive-doubling|bruck|ring -np N [--block BYTES]   (an allgather's pattern)
              --host H:SLOTS,… | --hostfile F       (every host with its slot count; uneven slots are fine)
              [--placement block|cyclic] [--rankfile FILE] [--machinefile FILE]
+  mpiscope map --library [--mpi openmpi|mpich]     builds the topology-aware MPI_Allgather to preload
 
 The ranks are partitioned onto the hosts by gpmetis (Debian package metis), each host's share weighted by
 its slots. Printed: bytes crossing hosts under the launcher's placement (block: each host's slots filled in
 turn, mpirun's default; cyclic: one rank per host in turn, --map-by node) and under the new one.
 Written: an Open MPI rankfile (mpirun --rankfile FILE, default mapping.rankfile) and an MPICH machinefile
 (mpiexec -f FILE, default mapping.machinefile).
+
+--library prints the path of lib-topo-allgather.so (after TopoMPI): preloaded with
+MPISCOPE_TOPO_ALLGATHER=recursive-doubling|bruck, its MPI_Allgather runs that algorithm over a numbering
+of the ranks, computed at the first call, in which the heavy last steps stay inside a host.
 `;
 
 function formatBytes(b: number): string {
@@ -45,8 +51,27 @@ function formatBytes(b: number): string {
   return `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
 }
 
-export function mapCommand(argv: readonly string[], cwd: string): Promise<number> {
+export async function mapCommand(argv: readonly string[], cwd: string): Promise<number> {
+  if (argv.includes('--library')) return library(argv);
   return Promise.resolve(map(argv, cwd));
+}
+
+/** `mpiscope map --library [--mpi F]`: build the topology-aware MPI_Allgather for that MPI and say how to use it. */
+async function library(argv: readonly string[]): Promise<number> {
+  const o = parseToolOptions('map', argv, ['--mpi', '--mpirun', '--launcher'], ['--library']);
+  if (o.positional.length > 0)
+    throw new UsageError(`unexpected argument ${o.positional[0]}; mpiscope map --library takes --mpi only`);
+  const launcher = o.values.get('--launcher');
+  const flavor = await chooseFlavor(
+    o.values.get('--mpi'),
+    o.values.get('--mpirun'),
+    launcher === 'mpirun' || launcher === 'mpiexec' || launcher === 'srun' ? launcher : undefined,
+  );
+  const lib = await ensureTool('lib-topo-allgather', flavor);
+  process.stdout.write(
+    `${lib}\nfor ${flavor}: run the job with LD_PRELOAD=${lib} and MPISCOPE_TOPO_ALLGATHER=recursive-doubling or bruck (forwarded to the ranks: mpirun -x NAME, mpiexec -genv NAME VALUE); MPISCOPE_TOPO_VERBOSE=1 prints each rank's bytes sent across hosts at MPI_Finalize\n`,
+  );
+  return 0;
 }
 
 function map(argv: readonly string[], cwd: string): number {

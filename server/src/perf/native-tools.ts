@@ -10,7 +10,8 @@ import { FLAVOR_NAMES, type MpiFlavor } from '../session/mpi-flavor';
 import { UsageError } from '../session/session-api';
 import { repoRoot } from '../session/shim-locator';
 
-export type NativeTool = 'net-test' | 'coll-bench';
+/** The programs, and the preloadable library (lib-*.c is built as lib-*.so). */
+export type NativeTool = 'net-test' | 'coll-bench' | 'lib-topo-allgather';
 
 /**
  * The MPI to build and run with: the one named by --mpi; else the flavor of the --mpirun command; else the
@@ -56,7 +57,7 @@ export async function ensureTool(tool: NativeTool, flavor: MpiFlavor): Promise<s
     );
   const srcDir = join(root, 'native-tools');
   const outDir = join(srcDir, 'build', flavor);
-  const bin = join(outDir, tool);
+  const bin = join(outDir, tool.startsWith('lib-') ? `${tool}.so` : tool);
   const src = join(srcDir, `${tool}.c`);
   const fresh = (): boolean => existsSync(bin) && statSync(bin).mtimeMs >= statSync(src).mtimeMs;
   if (fresh()) return bin;
