@@ -237,7 +237,7 @@ for (const flavor of installedFlavors()) {
       compileMpi(flavor, join(repoRoot(), 'test', 'native', 'topo-allgather-check.c'), exe);
     });
     /** Cross-host bytes summed over ranks, with the job's two pretend hosts (ranks 0..N/2-1 and the rest). */
-    const run = async (algo: string, order: string, np: number): Promise<number> => {
+    const run = (algo: string, order: string, np: number): number => {
       const env = {
         MPISCOPE_TOPO_ALLGATHER: algo,
         MPISCOPE_TOPO_ORDER: order,
@@ -272,9 +272,9 @@ for (const flavor of installedFlavors()) {
     };
     for (const algo of ['recursive-doubling', 'bruck'])
       for (const np of [5, 8])
-        test(`${algo} on ${np} ranks: right results, and no more bytes across hosts than without topology`, async () => {
-          const aware = await run(algo, 'topology', np);
-          const plain = await run(algo, 'identity', np);
+        test(`${algo} on ${np} ranks: right results, and no more bytes across hosts than without topology`, () => {
+          const aware = run(algo, 'topology', np);
+          const plain = run(algo, 'identity', np);
           if (np === 8)
             assert.ok(
               aware * 4 <= plain,
