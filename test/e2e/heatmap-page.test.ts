@@ -156,6 +156,11 @@ describe('net-test heatmap page in Chromium', { skip }, () => {
     const intraBeta = await pixel(5, 6); // rank 3 → rank 5
     assert.deepEqual(intra, intraBeta, "both hosts' blocks are painted alike");
     assert.notDeepEqual(intra, inter);
+    // Values are placed on a logarithmic scale by default; linear moves the cross-host cells' colour.
+    await page.selectOption('mpi-heatmap #mapping', 'linear');
+    assert.notDeepEqual(await pixel(0, 4), inter);
+    await page.selectOption('mpi-heatmap #mapping', 'log');
+    assert.deepEqual(await pixel(0, 4), inter);
     await page.screenshot({ path: join(out, 'heatmap-global.png') });
     assert.deepEqual(errors, []);
   });

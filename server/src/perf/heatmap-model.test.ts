@@ -84,6 +84,10 @@ describe('heatmap model', () => {
     assert.equal(colourOf(1, 'colour'), 'rgb(253,231,37)');
     assert.equal(level(5, 5, 5), 0.5);
     assert.equal(level(7.5, 5, 10), 0.5);
+    // Logarithmic: each decade an equal step, so 2 µs, 20 µs and 25 ms stay apart.
+    assert.equal(level(1e-5, 1e-6, 1e-4, 'log'), 0.5);
+    assert.ok(level(20e-6, 2e-6, 25e-3, 'log') - level(2e-6, 2e-6, 25e-3, 'log') > 0.2);
+    assert.ok(level(20e-6, 2e-6, 25e-3, 'linear') < 0.001);
     assert.equal(formatSeconds(5e-6), '5.00 µs');
   });
 });

@@ -9,6 +9,7 @@ import {
   type Compare,
   type Grid,
   type Normalization,
+  type ValueMapping,
   type Zoom,
 } from '../../../../server/src/perf/heatmap-model';
 import { heatGeometry, positionAt, type HeatGeometry } from './heatmap-geometry';
@@ -36,6 +37,7 @@ export class MpiHeatmap extends LitElement {
     lengthIndex: { state: true },
     normalization: { state: true },
     scale: { state: true },
+    mapping: { state: true },
     compare: { state: true },
     zoom: { state: true },
     readout: { state: true },
@@ -47,6 +49,7 @@ export class MpiHeatmap extends LitElement {
   lengthIndex = 0;
   normalization: Normalization = 'global';
   scale: ColourScale = 'colour';
+  mapping: ValueMapping = 'log';
   compare: Compare = 'single';
   zoom: Zoom | undefined;
   private readout = 'Hover a cell for its delay; drag a rectangle to zoom into a sub-matrix.';
@@ -132,6 +135,16 @@ export class MpiHeatmap extends LitElement {
             <option value="grey" ?selected=${this.scale === 'grey'}>grey</option>
           </select></label
         >
+        <label
+          >Values
+          <select
+            id="mapping"
+            @change=${(e: Event) => (this.mapping = (e.target as HTMLSelectElement).value as ValueMapping)}
+          >
+            <option value="log" ?selected=${this.mapping === 'log'}>logarithmic</option>
+            <option value="linear" ?selected=${this.mapping === 'linear'}>linear</option>
+          </select></label
+        >
         ${
           this.runs.length > 1
             ? html`<label
@@ -179,7 +192,7 @@ export class MpiHeatmap extends LitElement {
         <canvas class="ramp" id="ramp" width="160" height="10"></canvas>
         <span>${this.formatValue(this.grids[0]?.hi ?? 0)}</span>
         <span
-          >${
+          >${this.mapping === 'log' ? 'logarithmic, ' : 'linear, '}${
             this.zoom !== undefined
               ? 'zoomed: normalized over the sub-matrix'
               : this.normalization === 'global'
@@ -231,7 +244,7 @@ export class MpiHeatmap extends LitElement {
       const gap = geo.cell >= 6 ? 1 : 0;
       g.values.forEach((row, a) =>
         row.forEach((v, b) => {
-          ctx.fillStyle = v === null ? empty : colourOf(level(v, g.lo, g.hi), this.scale);
+          ctx.fillStyle = v === null ? empty : colourOf(level(v, g.lo, g.hi, this.mapping), this.scale);
           ctx.fillRect(geo.left + b * geo.cell, geo.top + a * geo.cell, geo.cell - gap, geo.cell - gap);
         }),
       );
