@@ -12,7 +12,9 @@
  *    rank 0 a zero-byte message; rank 0 compares each arrival with S + r * STEP plus half the round trip.
  * 3. Each launch: rank 0 broadcasts a start instant in the future; every rank spins until its corrected
  *    clock reaches it, runs the collective once and takes the time from the start instant to its return.
- *    A rank that reached the start late makes the launch void (discarded; the next lead time is doubled).
+ *    A rank that began later than its clock's error bound after the instant (it arrived late, or was
+ *    descheduled while waiting) makes the launch void: discarded, and when it arrived late the next lead
+ *    time is doubled.
  *    Per launch the maximum over ranks; the first launch is not counted (lazy initialization); launches
  *    go on until the relative standard error is under REL_SE (at least MIN_LAUNCHES, at most MAX_LAUNCHES).
  * 4. The barrier-then-loop way: MPI_Barrier, LOOP_REPS calls back to back, the mean per call, maximum over
@@ -250,19 +252,22 @@ int main(int argc, char **argv) {
       for (;;) {
         double start = me == 0 ? global_now() + lead : 0;
         MPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        int was_late = global_now() > start;
+        /* late[0]: the rank reached the instant only after it had passed (the lead time was too short);
+         * late[1]: it began after the instant by more than its clock's error bound plus 2 µs for reading the
+         * clock (it arrived late, or was descheduled while waiting). Either voids the launch. */
+        int late_flags[2] = {global_now() > start, 0}, any_late[2];
         spin_until(start);
+        late_flags[1] = global_now() - start > err + 2e-6;
         run_coll(c, size);
         double t = global_now() - start;
         double tmax;
-        int any_late;
         MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        MPI_Allreduce(&was_late, &any_late, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(late_flags, any_late, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         launches++;
         if (launches == 1) continue; /* the first call: lazy initialization, not counted */
-        if (any_late) {
+        if (any_late[0] || any_late[1]) {
           late++;
-          if (lead < 0.5) lead *= 2;
+          if (any_late[0] && lead < 0.5) lead *= 2;
         } else {
           times[n++] = tmax;
         }
@@ -279,6 +284,13 @@ int main(int argc, char **argv) {
         /* Every rank decides alike: the statistics are those of the same maxima. */
         if (stop) break;
       }
+      if (n >= 2) {
+        double sum = 0, sq = 0;
+        for (int k = 0; k < n; k++) sum += times[k];
+        mean = sum / n;
+        for (int k = 0; k < n; k++) sq += (times[k] - mean) * (times[k] - mean);
+        sd = sqrt(sq / (n - 1));
+      }
       double se = n > 1 ? sd / sqrt(n) : 0;
       /* Barrier-then-loop. */
       MPI_Barrier(MPI_COMM_WORLD);
@@ -286,14 +298,20 @@ int main(int argc, char **argv) {
       for (int k = 0; k < loop_reps; k++) run_coll(c, size);
       double per = (global_now() - t0) / loop_reps, per_max;
       MPI_Reduce(&per, &per_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-      if (me == 0) {
+      if (me == 0 && n < 2) {
+        /* Every launch but at most one had a late rank: no mean to give (the file says null). */
+        fprintf(out,
+                "%s\n  {\"collective\": \"%s\", \"bytes\": %d, \"launches\": %d, \"discardedLate\": %d, "
+                "\"mean\": null, \"standardError\": null, \"ci95\": null, \"barrierLoopMean\": %.9e}",
+                first ? "" : ",", coll_names[c], size, n, late, per_max);
+      } else if (me == 0) {
         fprintf(out,
                 "%s\n  {\"collective\": \"%s\", \"bytes\": %d, \"launches\": %d, \"discardedLate\": %d, "
                 "\"mean\": %.9e, \"standardError\": %.9e, \"ci95\": [%.9e, %.9e], \"barrierLoopMean\": %.9e}",
                 first ? "" : ",", coll_names[c], size, n, late, mean, se, mean - t95(n - 1) * se,
                 mean + t95(n - 1) * se, per_max);
-        fflush(out);
       }
+      if (me == 0) fflush(out);
       first = 0;
     }
   }

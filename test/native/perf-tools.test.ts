@@ -152,9 +152,10 @@ for (const flavor of installedFlavors()) {
           collective: string;
           bytes: number;
           launches: number;
-          mean: number;
-          standardError: number;
-          ci95: number[];
+          discardedLate: number;
+          mean: number | null;
+          standardError: number | null;
+          ci95: number[] | null;
           barrierLoopMean: number;
         }[];
       };
@@ -168,9 +169,11 @@ for (const flavor of installedFlavors()) {
         ['Bcast/8', 'Bcast/1024', 'Allreduce/8', 'Allreduce/1024', 'Alltoallv/8', 'Alltoallv/1024'],
       );
       for (const x of file.results) {
-        assert.ok(x.launches >= 10 && x.launches <= 20, `${x.collective}: ${x.launches} launches`);
-        assert.ok(x.mean > 0 && x.barrierLoopMean > 0);
-        assert.ok((x.ci95[0] ?? NaN) <= x.mean && x.mean <= (x.ci95[1] ?? NaN));
+        // Launches with a late rank are discarded; on a loaded machine that can be most of them.
+        assert.ok(x.launches <= 20, `${x.collective}: ${x.launches} launches`);
+        assert.ok(x.barrierLoopMean > 0);
+        if (x.mean === null) assert.ok(x.launches < 2 && x.discardedLate > 0, `${x.collective}: no mean`);
+        else assert.ok((x.ci95?.[0] ?? NaN) <= x.mean && x.mean <= (x.ci95?.[1] ?? NaN) && x.mean > 0);
       }
       // The printed line; the values are checked in the file above (on a loaded machine the bound can be ms).
       assert.match(r.stdout, /rank 2 \(\S+\): \+\d+\.\d µs ± \d/);

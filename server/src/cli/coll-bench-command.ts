@@ -48,9 +48,10 @@ interface RawResult {
   readonly bytes: number;
   readonly launches: number;
   readonly discardedLate: number;
-  readonly mean: number;
-  readonly standardError: number;
-  readonly ci95: readonly [number, number];
+  /** null when fewer than two launches had every rank on time. */
+  readonly mean: number | null;
+  readonly standardError: number | null;
+  readonly ci95: readonly [number, number] | null;
   readonly barrierLoopMean: number;
 }
 interface RawClock {
@@ -196,10 +197,14 @@ export async function collBenchCommand(argv: readonly string[], cwd: string): Pr
     out.write(
       `${'collective'.padEnd(15)}${'bytes'.padStart(9)}${'launches'.padStart(10)}${'late'.padStart(6)}${'mean'.padStart(12)}${'± SE'.padStart(12)}${'95% CI'.padStart(26)}${'barrier+loop'.padStart(14)}\n`,
     );
-    for (const r of parsed.results)
-      out.write(
-        `${r.collective.padEnd(15)}${String(r.bytes).padStart(9)}${String(r.launches).padStart(10)}${String(r.discardedLate).padStart(6)}${us(r.mean).padStart(12)}${us(r.standardError).padStart(12)}${`${us(r.ci95[0])} – ${us(r.ci95[1])}`.padStart(26)}${us(r.barrierLoopMean).padStart(14)}\n`,
-      );
+    for (const r of parsed.results) {
+      const head = `${r.collective.padEnd(15)}${String(r.bytes).padStart(9)}${String(r.launches).padStart(10)}${String(r.discardedLate).padStart(6)}`;
+      const timed =
+        r.mean === null || r.standardError === null || r.ci95 === null
+          ? '  no launch had every rank on time'.padEnd(50)
+          : `${us(r.mean).padStart(12)}${us(r.standardError).padStart(12)}${`${us(r.ci95[0])} – ${us(r.ci95[1])}`.padStart(26)}`;
+      out.write(`${head}${timed}${us(r.barrierLoopMean).padStart(14)}\n`);
+    }
     out.write(`written to ${output}\n`);
     return 0;
   } finally {
