@@ -54,6 +54,21 @@ if (existsSync('webview/src/main.ts')) {
     }),
   );
 }
+// The net-test heatmap page: its own small bundle, inlined into the standalone page of `mpiscope view`.
+if (existsSync('webview/src/heatmap-main.ts')) {
+  jobs.push(
+    build({
+      ...common,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      sourcemap: false,
+      minify: true,
+      entryPoints: ['webview/src/heatmap-main.ts'],
+      outfile: 'dist/netview.js',
+    }),
+  );
+}
 
 // Tests: unit tests live beside their sources (*.test.ts under server/, webview/) or in test/unit;
 // native, e2e and real-application tests in test/native, test/e2e and test/apps. Each tier gets its own output folder.

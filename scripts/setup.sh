@@ -52,6 +52,8 @@ if [ ${#apps[@]} -gt 0 ]; then
   fi
 fi
 command -v addr2line >/dev/null 2>&1 || missing+=(binutils)
+# mpiscope map partitions ranks onto hosts with METIS's gpmetis.
+command -v gpmetis >/dev/null 2>&1 || missing+=(metis)
 # The cluster and slurm tiers need root anyway (namespaces, Slurm's daemons), and skip with the reason
 # without it: so these are installed when root and never a reason to fail.
 if [ "$with_mpich" = 1 ] && [ "$(id -u)" = 0 ]; then

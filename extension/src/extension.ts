@@ -8,6 +8,7 @@ import * as buildTask from './build-task';
 import * as debugConfig from './debug-config';
 import * as debugRank from './debug-rank';
 import * as languageClient from './language-client';
+import * as netTestEditor from './net-test-editor';
 import * as reportCommand from './report-command';
 import * as runCommands from './run-commands';
 import * as statusBar from './status-bar';
@@ -17,6 +18,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   // Registered before the server starts so that the task and the commands exist immediately.
   buildTask.activate(ctx);
   debugRank.activate(ctx);
+  netTestEditor.activate(ctx);
   const client = await languageClient.activate(ctx);
   debugConfig.activate(ctx, client);
   runCommands.activate(ctx, client);

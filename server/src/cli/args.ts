@@ -69,7 +69,7 @@ export function parseArgs(argv: readonly string[]): Command {
     throw new UsageError(
       sub.startsWith('-')
         ? `unknown option ${sub}; ${HINT}`
-        : `unknown command ${sub}; use mpiscope run or mpiscope report (${HINT})`,
+        : `unknown command ${sub}; use mpiscope run, report, net-test, view, coll-bench or map (${HINT})`,
     );
   }
   const values = new Map<string, string>();
@@ -180,6 +180,7 @@ Usage:
                [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--keep-alive]
                -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
   mpiscope report TRACE [--json FILE] [--sarif FILE]
+  mpiscope net-test | view | coll-bench | map …   the network and collective tools (each has --help)
   mpiscope --help | --version
 
 run       runs PROGRAM on N ranks under the mpiscope shim and prints what it finds

@@ -2,11 +2,14 @@ import { exitStatusOf } from '../report/report-model';
 import { replayTrace } from '../session/replay';
 import { UsageError } from '../session/session-api';
 import { HELP, parseArgs } from './args';
+import { PERF_COMMANDS } from './perf-commands';
 import { runCommand } from './run-command';
 import { checkTargets, toolVersion, writeReports } from './write-reports';
 
 /** Exit statuses: 0 no error finding, 1 error findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
 async function main(argv: readonly string[]): Promise<number> {
+  const tool = PERF_COMMANDS[argv[0] ?? ''];
+  if (tool !== undefined) return tool(argv.slice(1), process.cwd());
   const cmd = parseArgs(argv);
   const cwd = process.cwd();
   switch (cmd.command) {
