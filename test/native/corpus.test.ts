@@ -98,6 +98,19 @@ test('corpus', { concurrency: 2 }, async (t) => {
               ({ cli, context, report, actual } = await runOnce());
             }
             assert.deepEqual(actual, expected, `findings differ${context}`);
+            // A header that names a severity (`expect: invalid-argument note lines 12`) is held to it.
+            for (const e of header.expect) {
+              if (e.severity === undefined) continue;
+              const key = findingKey(e.kind, e.lines);
+              const f = report.findings.find(
+                (g) =>
+                  findingKey(
+                    g.kind,
+                    g.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
+                  ) === key,
+              );
+              assert.equal(f?.severity, e.severity, `severity of ${key}${context}`);
+            }
             // A finding on a Fortran program names the MPI function as on its C twin (MPI_Recv, not mpi_recv_).
             for (const f of report.findings)
               for (const l of f.locations)

@@ -5,7 +5,7 @@ import { HELP, parseArgs } from './args';
 import { runCommand } from './run-command';
 import { checkTargets, toolVersion, writeReports } from './write-reports';
 
-/** Exit statuses: 0 no error finding, 1 error findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
+/** Exit statuses: 0 no finding at or above --fail-on, 1 such findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
 async function main(argv: readonly string[]): Promise<number> {
   const cmd = parseArgs(argv);
   const cwd = process.cwd();
@@ -19,8 +19,8 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'report': {
       checkTargets(cmd, cwd);
       const input = await replayTrace(cmd.trace);
-      writeReports(input, cmd, cwd);
-      return exitStatusOf(input.result.findings, input.result.outcome);
+      writeReports({ ...input, ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}) }, cmd, cwd);
+      return exitStatusOf(input.result.findings, input.result.outcome, cmd.failOn);
     }
     case 'run':
       checkTargets(cmd, cwd);

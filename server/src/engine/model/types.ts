@@ -205,7 +205,8 @@ export type FindingKind =
   | 'call-order'
   | 'rma-race';
 
-export type Severity = 'error' | 'warning' | 'info';
+/** SARIF's three levels: error (the program is wrong), warning (wrong on some MPI or some run), note (legal but suspicious). */
+export type Severity = 'error' | 'warning' | 'note';
 
 /** Where a finding happened, before the session resolves the call site to file:line. */
 export interface RawLocation {
