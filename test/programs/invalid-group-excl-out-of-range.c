@@ -14,6 +14,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_excl(world, 1, ranks, &rest);
+    MPI_Group_free(&rest);
+    MPI_Group_free(&world);
     MPI_Finalize();
     return 0;
 }

@@ -14,6 +14,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_incl(world, 2, ranks, &two);
+    MPI_Group_free(&two);
+    MPI_Group_free(&world);
     MPI_Finalize();
     return 0;
 }

@@ -14,6 +14,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_range_incl(world, 1, ranges, &some);
+    MPI_Group_free(&some);
+    MPI_Group_free(&world);
     MPI_Finalize();
     return 0;
 }

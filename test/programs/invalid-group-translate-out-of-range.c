@@ -14,6 +14,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_translate_ranks(world, 2, from, world, to);
+    MPI_Group_free(&world);
     MPI_Finalize();
     return 0;
 }

@@ -132,9 +132,15 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   }
   // The same check failing at the same call site on several ranks (each rank builds the same bad group) is one
   // finding with a location per rank; a modified send buffer is about one send and stays alone.
+  // Call sites are addresses that differ between processes, so the same site is told by the count: the k-th such
+  // finding of a function on one rank goes with the k-th of the others.
   if (kind === 'invalid-argument') {
-    const siteKey = `${e.check}|${e.fn.name}|site ${e.site}`;
     const byKey = st.memory('shim-findings', (): Merged => new Map());
+    const counts = st.memory('shim-finding-counts', () => new Map<string, number>());
+    const countKey = `${e.rank}|${e.check}|${e.fn.name}`;
+    const k = counts.get(countKey) ?? 0;
+    counts.set(countKey, k + 1);
+    const siteKey = `${e.check}|${e.fn.name}|#${k}`;
     const prior = byKey.get(siteKey);
     if (prior !== undefined) {
       if (st.isPending(prior.finding) && !prior.locations.some((l) => l.rank === e.rank))
