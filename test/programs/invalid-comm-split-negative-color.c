@@ -14,6 +14,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_split(MPI_COMM_WORLD, rank == 0 ? -5 : 0, rank, &half);
+    if (half != MPI_COMM_NULL)
+        MPI_Comm_free(&half);
     MPI_Finalize();
     return 0;
 }

@@ -31,6 +31,8 @@ export interface FunctionSpec {
   readonly coll?: string;
   /** One-sided calls (classes rma and win_sync): the access (put, get, accumulate…) or synchronization (fence, lock…). */
   readonly rma?: string;
+  /** A call that makes a persistent request of a kind the engine does not match (MPI-4 persistent collectives…). */
+  readonly persistent?: boolean;
   readonly params: readonly ParamSpec[];
 }
 
