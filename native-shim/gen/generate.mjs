@@ -299,7 +299,9 @@ function genTables() {
   L.push('const uint64_t msc_role_mask[MSC_FN_COUNT] = {');
   for (const f of api.functions) {
     const bits = [
-      ...new Set(f.params.filter((p) => !(p[2] in EXTRA_ROLE_KIND)).map((p) => `MSC_ROLE_${p[2].toUpperCase()}`)),
+      ...new Set(
+        f.params.filter((p) => !(p[2] in EXTRA_ROLE_KIND)).map((p) => `MSC_ROLE_${p[2].toUpperCase()}`),
+      ),
     ];
     L.push(`    ${bits.length ? bits.join(' | ') : '0'}, /* ${f.name} */`);
   }
@@ -475,7 +477,9 @@ function genRecordingBody(f, forward, lang = 'c') {
   for (const [, name, role] of params) {
     if (role === 'file_out') {
       const comm = byRole.get('comm')?.[1] ?? fail(`${f.name}: file_out without a comm`);
-      L.push(`    if (rc == MPI_SUCCESS && ${name} && *${name} != MPI_FILE_NULL) msc_file_opened(&c, *${name}, ${comm});`);
+      L.push(
+        `    if (rc == MPI_SUCCESS && ${name} && *${name} != MPI_FILE_NULL) msc_file_opened(&c, *${name}, ${comm});`,
+      );
     }
   }
   for (const [, name, role] of params) {
@@ -537,9 +541,13 @@ function genRules(f, lang) {
       const [ctype] = f.params[idx];
       const h = handleType(ctype);
       // Handles passed by pointer (MPI_Type_commit, MPI_Comm_free…) are judged by the handle they point to.
-      const handleFormal = ['comm', 'group', 'datatype', 'op', 'file', 'win', 'info', 'errhandler'].includes(fname);
+      const handleFormal = ['comm', 'group', 'datatype', 'op', 'file', 'win', 'info', 'errhandler'].includes(
+        fname,
+      );
       args.push(
-        handleFormal && h && isPointer(ctype) && !ctype.includes('[') ? `(${actual} ? *${actual} : ${nullOf(h)})` : actual,
+        handleFormal && h && isPointer(ctype) && !ctype.includes('[')
+          ? `(${actual} ? *${actual} : ${nullOf(h)})`
+          : actual,
       );
     });
     L.push(`        msc_rule_${id.replace(/-/g, '_')}(&c, ${at}${args.map((a) => `, ${a}`).join('')});`);
@@ -594,5 +602,13 @@ writeIfChanged('msc_tables.c', genTables());
 writeIfChanged('msc_wrappers.c', genWrappers());
 writeIfChanged(
   'msc_fortran_wrappers.c',
-  genFortranWrappers({ api, ROLE_KIND: ALL_ROLE_KIND, handleType, isPointer, genRecordingBody, nullOf, fail }),
+  genFortranWrappers({
+    api,
+    ROLE_KIND: ALL_ROLE_KIND,
+    handleType,
+    isPointer,
+    genRecordingBody,
+    nullOf,
+    fail,
+  }),
 );

@@ -79,7 +79,9 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   const stopOnFinding = args.stopOnFinding === undefined ? true : args.stopOnFinding === true;
   const failOn = args.failOn ?? 'error';
   if (typeof failOn !== 'string' || !(SEVERITIES as readonly string[]).includes(failOn))
-    throw new Error('"failOn" must be "error", "warning" or "note": the least severity of finding that stops the job.');
+    throw new Error(
+      '"failOn" must be "error", "warning" or "note": the least severity of finding that stops the job.',
+    );
   const mpirun = optionalString(args.mpirun, 'mpirun');
   const cwd = optionalString(args.cwd, 'cwd');
   const traceFile = optionalString(args.traceFile, 'traceFile');

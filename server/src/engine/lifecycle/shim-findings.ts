@@ -46,7 +46,8 @@ function specificMessage(e: ShimFindingEvent): { message: string; detail: string
 function valueText(e: ShimFindingEvent): string {
   if (e.check === 'dims-exceed-comm')
     return `: ${e.values[0]} processes needed, the communicator has ${e.values[1]}`;
-  if (e.check === 'dims-not-divisor') return `: fixed extents multiply to ${e.values[0]}, nnodes is ${e.values[1]}`;
+  if (e.check === 'dims-not-divisor')
+    return `: fixed extents multiply to ${e.values[0]}, nnodes is ${e.values[1]}`;
   if (e.check === 'zero-stride') return `: triplet ${e.values[0]}`;
   return NO_VALUE.has(e.check) ? '' : ` = ${e.values[0]}`;
 }
@@ -68,6 +69,13 @@ const NO_VALUE: ReadonlySet<string> = new Set([
   'buffer-attached-twice',
   'detach-without-attach',
 ]);
+
+/** Locations of a merged finding stay in rank order, whatever order the ranks' streams arrive in. */
+function addInRankOrder(locations: RawLocation[], l: RawLocation): void {
+  const at = locations.findIndex((m) => m.rank > l.rank);
+  if (at < 0) locations.push(l);
+  else locations.splice(at, 0, l);
+}
 
 type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
 
@@ -110,13 +118,14 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
       const me = commRankOf(comm, e.rank);
       id = `${comm.id}|${(comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0)}`;
     }
-    const comm = call?.coll?.comm ?? st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
+    const comm =
+      call?.coll?.comm ?? st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
     key = `${e.check}|${e.fn.name}|${id}`;
     const byKey = st.memory('shim-findings', (): Merged => new Map());
     const prior = byKey.get(key);
     if (prior !== undefined) {
       // Still waiting in the findings queue: add this rank to it; already delivered: the first rank stands for all.
-      if (st.isPending(prior.finding)) prior.locations.push(location);
+      if (st.isPending(prior.finding)) addInRankOrder(prior.locations, location);
       return;
     }
     const locations = [location];
@@ -144,7 +153,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
     const prior = byKey.get(siteKey);
     if (prior !== undefined) {
       if (st.isPending(prior.finding) && !prior.locations.some((l) => l.rank === e.rank))
-        prior.locations.push(location);
+        addInRankOrder(prior.locations, location);
       return;
     }
     const locations = [location];
