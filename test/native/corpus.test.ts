@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
+import { ensureShim } from '../../server/src/session/shim-locator';
+import type { MpiFlavor } from '../../server/src/session/mpi-flavor';
 import { findingKey, isFortranSource, parseCorpusHeader } from '../lib/corpus-header';
 import {
   compileMpi,
@@ -23,6 +25,11 @@ const programs = readdirSync(programsDir)
 const only = process.env.MPISCOPE_CORPUS_FILTER; // e.g. "deadlock-" to run a subset while developing
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-corpus-'));
 after(() => rmSync(work, { recursive: true, force: true }));
+// The shim of each MPI is built once before the programs run (it wraps the whole API: about half a minute of
+// compiling), so that no program's 90-second limit includes the build, nor two programs build it at once.
+before(async () => {
+  for (const flavor of installedFlavors()) await ensureShim(flavor as MpiFlavor);
+});
 
 test('the corpus is not empty', () => {
   assert.ok(programs.length > 0, `no *.c in ${programsDir}`);
