@@ -28,8 +28,20 @@ fi
 
 node "$here/gen/generate.mjs" "$out/gen"
 tmp="$lib.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
-"$mpicc" -O2 -g -fPIC -shared -pthread -fvisibility=hidden -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
-  -I "$here/src" -I "$out/gen" "$here"/src/*.c "$out"/gen/*.c -o "$tmp"
+objs="$out/obj.$$"
+trap 'rm -rf "$tmp" "$objs"' EXIT
+mkdir -p "$objs"
+# One compiler per source file, as many at once as there are cores: the generated wrappers of the whole MPI API
+# (C and Fortran) are most of the work, and one compiler would take them one after the other.
+jobs=$(nproc 2>/dev/null || echo 2)
+export mpicc here out objs
+# shellcheck disable=SC2016 # expanded by the inner shell
+if ! printf '%s\0' "$out"/gen/*.c "$here"/src/*.c | xargs -0 -n 1 -P "$jobs" sh -c \
+  '"$mpicc" -O2 -g -fPIC -pthread -fvisibility=hidden -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+     -I "$here/src" -I "$out/gen" -c "$1" -o "$objs/$(basename "$1" .c).o"' sh; then
+  echo "build.sh: compiling the shim with $mpicc failed" >&2
+  exit 1
+fi
+"$mpicc" -shared -pthread -fvisibility=hidden "$objs"/*.o -o "$tmp"
 mv -f "$tmp" "$lib"
 echo "$mpicc" >"$stamp"

@@ -99,8 +99,13 @@ const ROLE_KIND = {
   stypes: 'array',
   rtypes: 'array',
 };
+// Roles without a bit in the role mask (all 64 bits are taken) and without a field in msc_args: only the ENTER/EXIT
+// words and the generated argument rules read them. A file handle's word is the handle; MPI_File_open's new handle
+// is an EXIT word, and the file is described to the analyzer as the communicator it was opened on (msc_file_opened).
+const EXTRA_ROLE_KIND = { file: 'handle', file_out: 'out' };
+const ALL_ROLE_KIND = { ...ROLE_KIND, ...EXTRA_ROLE_KIND };
 // Roles that get no field in msc_args: a function may have several of them and no handler reads them.
-const NO_FIELD = new Set(['fn', 'ptr', 'other', 'value']);
+const NO_FIELD = new Set(['fn', 'ptr', 'other', 'value', ...Object.keys(EXTRA_ROLE_KIND)]);
 // Arrays on the send side are not read when the send buffer is MPI_IN_PLACE (MPI says they are ignored).
 const SEND_SIDE_ARRAYS = new Set(['scounts', 'sdispls', 'stypes']);
 const HANDLE_TYPES = [
@@ -113,6 +118,7 @@ const HANDLE_TYPES = [
   'MPI_Info',
   'MPI_Errhandler',
   'MPI_Win',
+  'MPI_File',
 ];
 
 const C_TYPES = { u8: 'uint8_t', u16: 'uint16_t', u32: 'uint32_t', u64: 'uint64_t', i64: 'int64_t' };
@@ -211,7 +217,7 @@ function roleFields() {
   for (const f of api.functions) {
     const seen = new Set();
     for (const [ctype, name, role] of f.params) {
-      const kind = ROLE_KIND[role];
+      const kind = ALL_ROLE_KIND[role];
       if (!kind) fail(`${f.name}.${name}: unknown role ${role} (add it to spec/README.md and ROLE_KIND)`);
       if (NO_FIELD.has(role)) continue;
       if (seen.has(role)) fail(`${f.name}: role ${role} used twice`);
@@ -292,7 +298,11 @@ function genTables() {
   L.push('};', '');
   L.push('const uint64_t msc_role_mask[MSC_FN_COUNT] = {');
   for (const f of api.functions) {
-    const bits = [...new Set(f.params.map((p) => `MSC_ROLE_${p[2].toUpperCase()}`))];
+    const bits = [
+      ...new Set(
+        f.params.filter((p) => !(p[2] in EXTRA_ROLE_KIND)).map((p) => `MSC_ROLE_${p[2].toUpperCase()}`),
+      ),
+    ];
     L.push(`    ${bits.length ? bits.join(' | ') : '0'}, /* ${f.name} */`);
   }
   L.push('};', '');
@@ -308,7 +318,7 @@ function genTables() {
 
 // ---------------------------------------------------------------- msc_wrappers.c
 function wordExpr(ctype, name, role) {
-  const kind = ROLE_KIND[role];
+  const kind = ALL_ROLE_KIND[role];
   const h = handleType(ctype);
   switch (kind) {
     case 'buf':
@@ -360,7 +370,7 @@ function genWrapper(f) {
  * which declare C locals named like the C parameters before it and forward to the library's own Fortran
  * entry: forward(f, callArgs) returns the lines that call MPI and declare `int rc`.
  */
-function genRecordingBody(f, forward) {
+function genRecordingBody(f, forward, lang = 'c') {
   const params = f.params;
   const byName = new Map(params.map((p) => [p[1], p]));
   const byRole = new Map(params.map((p) => [p[2], p]));
@@ -451,14 +461,25 @@ function genRecordingBody(f, forward) {
   // those that found nothing.
   const local = api.localClasses.includes(cls) && !POLL_CLASSES.has(cls);
   L.push(local ? '    msc_enter_local(&c);' : '    msc_enter(&c);');
+  L.push(...genRules(f, lang));
   L.push(noArgs ? `    msc_pre_${cls}(&c, NULL);` : `    msc_pre_${cls}(&c, &c_args);`);
   L.push(...forward(f, callArgs));
   L.push('    c.x[0] = rc;', '    c.nx = 1;');
   for (const [ctype, name, role] of params) {
     const h = handleType(ctype);
-    if (ROLE_KIND[role] === 'out') {
+    if (ALL_ROLE_KIND[role] === 'out') {
       const conv = h === 'MPI_Request' ? `msc_w_new_request(&c, *${name})` : `msc_w_${h}(*${name})`;
       L.push(`    c.x[c.nx++] = (rc == MPI_SUCCESS && ${name}) ? ${conv} : 0;`);
+    }
+  }
+  // A new file handle: described to the analyzer as the communicator it was opened on, so that collective file
+  // calls are matched (and seen blocking) like the collectives of that communicator.
+  for (const [, name, role] of params) {
+    if (role === 'file_out') {
+      const comm = byRole.get('comm')?.[1] ?? fail(`${f.name}: file_out without a comm`);
+      L.push(
+        `    if (rc == MPI_SUCCESS && ${name} && *${name} != MPI_FILE_NULL) msc_file_opened(&c, *${name}, ${comm});`,
+      );
     }
   }
   for (const [, name, role] of params) {
@@ -484,6 +505,57 @@ function genRecordingBody(f, forward) {
   return L;
 }
 
+/**
+ * The argument rules of a function (spec "rules", each [rule id, parameter names...] with the rule's meaning in the
+ * spec's top-level "rules"): one call per rule to its hand-written checker msc_rule_ID (native-shim/src/msc_rules.c),
+ * which gets the call, the index of the offending parameter and the named arguments, and emits a FINDING per
+ * violation. They run after the ENTER and before MPI sees the call; findings are flushed before forwarding.
+ * Rules marked "c" read C-only conventions (logicals as 0/1) and are left out of the Fortran wrappers.
+ */
+function genRules(f, lang) {
+  const list = (f.rules ?? []).filter((r) => lang === 'c' || !api.rules[r[0]]?.c);
+  if (!list.length) return [];
+  const L = ['    if (msc_checks_on && msc_mpi_ready) {'];
+  for (const [id, ...names] of list) {
+    const rule = api.rules?.[id] ?? fail(`${f.name}: rule ${id} is not in the spec's rules`);
+    const args = [];
+    let at = -1;
+    rule.params.forEach((formal, k) => {
+      const optional = formal.endsWith('?');
+      const fname = formal.replace(/\?$/, '');
+      const actual = names[k];
+      if (fname === 'kind') {
+        if (!['cart', 'graph', 'dist_graph', 'neighborhood'].includes(actual ?? ''))
+          fail(`${f.name}: rule ${id} needs a topology kind, not ${actual}`);
+        args.push(`MSC_TOPO_${actual.toUpperCase()}`);
+        return;
+      }
+      if (actual === undefined) {
+        if (!optional) fail(`${f.name}: rule ${id} needs a parameter for ${formal}`);
+        args.push(fname === 'root' ? 'MSC_NO_ROOT' : fname === 'comm' ? 'MPI_COMM_NULL' : '0');
+        return;
+      }
+      const idx = f.params.findIndex((p) => p[1] === actual);
+      if (idx < 0) fail(`${f.name}: rule ${id} names ${actual}, which is not a parameter`);
+      if (at < 0 || fname === rule.at) at = idx;
+      const [ctype] = f.params[idx];
+      const h = handleType(ctype);
+      // Handles passed by pointer (MPI_Type_commit, MPI_Comm_free…) are judged by the handle they point to.
+      const handleFormal = ['comm', 'group', 'datatype', 'op', 'file', 'win', 'info', 'errhandler'].includes(
+        fname,
+      );
+      args.push(
+        handleFormal && h && isPointer(ctype) && !ctype.includes('[')
+          ? `(${actual} ? *${actual} : ${nullOf(h)})`
+          : actual,
+      );
+    });
+    L.push(`        msc_rule_${id.replace(/-/g, '_')}(&c, ${at}${args.map((a) => `, ${a}`).join('')});`);
+  }
+  L.push('        msc_rules_done();', '    }');
+  return L;
+}
+
 function nullOf(h) {
   return {
     MPI_Comm: 'MPI_COMM_NULL',
@@ -495,17 +567,24 @@ function nullOf(h) {
     MPI_Info: 'MPI_INFO_NULL',
     MPI_Errhandler: 'MPI_ERRHANDLER_NULL',
     MPI_Win: 'MPI_WIN_NULL',
+    MPI_File: 'MPI_FILE_NULL',
   }[h];
 }
 
 function genWrappers() {
   const L = ['/* Generated by native-shim/gen/generate.mjs from spec/mpi-api.json. Do not edit. */'];
   L.push('#include "msc_shim.h"', '');
+  // MPI-3.1 still has the deprecated calls (MPI_Attr_*, MPI_Keyval_*); their wrappers forward to them on purpose.
+  L.push('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"', '');
   const names = new Set();
   for (const f of api.functions) {
     if (names.has(f.name)) fail(`${f.name} is listed twice`);
     names.add(f.name);
+    // Calls of a later MPI standard (MPICH 4.0's large-count and persistent-collective calls…) exist only where
+    // mpi.h declares them; their id is kept everywhere, so the analyzer decodes every library alike.
+    if (f.since) L.push(`#if MPI_VERSION >= ${f.since}`);
     L.push(genWrapper(f));
+    if (f.since) L.push('#endif', '');
   }
   return L.join('\n');
 }
@@ -523,5 +602,13 @@ writeIfChanged('msc_tables.c', genTables());
 writeIfChanged('msc_wrappers.c', genWrappers());
 writeIfChanged(
   'msc_fortran_wrappers.c',
-  genFortranWrappers({ api, ROLE_KIND, handleType, isPointer, genRecordingBody, nullOf, fail }),
+  genFortranWrappers({
+    api,
+    ROLE_KIND: ALL_ROLE_KIND,
+    handleType,
+    isPointer,
+    genRecordingBody,
+    nullOf,
+    fail,
+  }),
 );

@@ -94,6 +94,27 @@ static void flush_findings(void)
     msc_sender_flush(2000);
 }
 
+void msc_rules_done(void) { flush_findings(); }
+
+int msc_dtype_state(MPI_Datatype t)
+{
+    if (!atomic_load_explicit(&n_dtypes, memory_order_relaxed)) return 0;
+    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    return s ? (int)atomic_load(&s->v[0]) : 0;
+}
+
+int msc_comm_freed(MPI_Comm comm)
+{
+    if (!atomic_load_explicit(&n_comms, memory_order_relaxed)) return 0;
+    slot *s = tbl_find(comms, (uint64_t)msc_w_MPI_Comm(comm));
+    return s && atomic_load(&s->v[0]) == 1;
+}
+
+/* Whether a buffer is attached (a zero-size one too): set when MPI_Buffer_attach and MPI_Buffer_detach succeed. */
+static _Atomic int buffer_attached;
+void msc_buffer_attach_state(int attached) { atomic_store_explicit(&buffer_attached, attached, memory_order_relaxed); }
+int msc_buffer_is_attached(void) { return atomic_load_explicit(&buffer_attached, memory_order_relaxed); }
+
 /* ---- individual checks ---- */
 static int comm_ok(msc_call *c, MPI_Comm comm)
 {
@@ -388,15 +409,16 @@ void msc_check_win(msc_call *c, const msc_args *a)
         return;
     }
     if (m & MSC_ROLE_COUNT) count_ok(c, a->count, MSC_ROLE_COUNT);
-    if (m & MSC_ROLE_SCOUNT) count_ok(c, a->scount, MSC_ROLE_SCOUNT);
+    if ((m & MSC_ROLE_SCOUNT) && !((m & MSC_ROLE_OP) && a->op == MPI_NO_OP)) count_ok(c, a->scount, MSC_ROLE_SCOUNT);
     if (m & MSC_ROLE_RCOUNT) count_ok(c, a->rcount, MSC_ROLE_RCOUNT);
     if (m & MSC_ROLE_TCOUNT) count_ok(c, a->tcount, MSC_ROLE_TCOUNT);
+    /* With MPI_NO_OP the origin arguments are ignored (MPI allows a NULL buffer, and MPI_Get_accumulate's origin
+     * count and datatype may be anything, MPI_DATATYPE_NULL included); the result buffer is always written. */
+    int no_op = (m & MSC_ROLE_OP) && a->op == MPI_NO_OP;
     int dt = (m & MSC_ROLE_DATATYPE) ? dtype_ok(c, a->datatype, MSC_ROLE_DATATYPE) : 0;
-    int st = (m & MSC_ROLE_STYPE) ? dtype_ok(c, a->stype, MSC_ROLE_STYPE) : 0;
+    int st = (m & MSC_ROLE_STYPE) && !no_op ? dtype_ok(c, a->stype, MSC_ROLE_STYPE) : 0;
     if (m & MSC_ROLE_RTYPE) dtype_ok(c, a->rtype, MSC_ROLE_RTYPE);
     int tt = (m & MSC_ROLE_TTYPE) ? dtype_ok(c, a->ttype, MSC_ROLE_TTYPE) : 0;
-    /* With MPI_NO_OP the origin buffer is not read (MPI allows NULL there); the result buffer is always written. */
-    int no_op = (m & MSC_ROLE_OP) && a->op == MPI_NO_OP;
     if ((m & MSC_ROLE_SBUF) && !no_op && c->func != MSC_FN_MPI_Fetch_and_op && c->func != MSC_FN_MPI_Compare_and_swap)
         buf_ok(c, a->sbuf, (m & MSC_ROLE_SCOUNT) ? a->scount : a->count, (m & MSC_ROLE_STYPE) ? a->stype : a->datatype,
                (m & MSC_ROLE_STYPE) ? st : dt, MSC_ROLE_SBUF);

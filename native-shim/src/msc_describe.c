@@ -44,7 +44,24 @@ void msc_describe_comm(MPI_Comm comm, MPI_Comm parent, uint32_t seq, uint64_t ti
     msc_describe_comm_created(comm, parent, seq, seq, time);
 }
 
+static void describe_comm(int64_t word, MPI_Comm comm, MPI_Comm parent, uint32_t creator_seq, uint32_t seq,
+                          uint64_t time);
+
 void msc_describe_comm_created(MPI_Comm comm, MPI_Comm parent, uint32_t creator_seq, uint32_t seq, uint64_t time)
+{
+    describe_comm(msc_w_MPI_Comm(comm), comm, parent, creator_seq, seq, time);
+}
+
+/* A file is described as a communicator with the file handle's word and the opening communicator's members (its
+ * parent): collective file calls then match like that communicator's collectives, but in their own order, as MPI
+ * orders collective I/O per file handle. */
+void msc_file_opened(msc_call *c, MPI_File fh, MPI_Comm comm)
+{
+    describe_comm(msc_w_MPI_File(fh), comm, comm, c->seq, c->seq, msc_stamp());
+}
+
+static void describe_comm(int64_t word, MPI_Comm comm, MPI_Comm parent, uint32_t creator_seq, uint32_t seq,
+                          uint64_t time)
 {
     if (comm == MPI_COMM_NULL || !msc_mpi_ready) return;
     int size = 0, rank = -1, inter = 0, rsize = 0;
@@ -61,7 +78,7 @@ void msc_describe_comm_created(MPI_Comm comm, MPI_Comm parent, uint32_t creator_
         PMPI_Group_free(&rg);
     }
     PMPI_Group_free(&g);
-    int64_t w[7] = { msc_w_MPI_Comm(comm), size, rank, msc_w_MPI_Comm(parent), creator_seq, inter, rsize };
+    int64_t w[7] = { word, size, rank, msc_w_MPI_Comm(parent), creator_seq, inter, rsize };
     msc_arr a[2] = { { MSC_ARR_INT | MSC_ARR_RAW, members, members ? size : 0 },
                      { MSC_ARR_INT | MSC_ARR_RAW, remote, remote ? rsize : 0 } };
     msc_emit(MSC_KIND_COMM, 0, 0, seq, time, 0, w, 7, a, 2);

@@ -35,6 +35,8 @@ MSC_F2C_FN(MPI_Message, PMPI_Message_f2c)
 MSC_F2C_FN(MPI_Info, PMPI_Info_f2c)
 MSC_F2C_FN(MPI_Errhandler, PMPI_Errhandler_f2c)
 MSC_F2C_FN(MPI_Win, PMPI_Win_f2c)
+/* MPI_File is a pointer in both libraries (MPICH's file handles are not ints): always converted. */
+static inline MPI_File msc_f2c_MPI_File(MPI_Fint f) { return PMPI_File_f2c(f); }
 #undef MSC_F2C_FN
 
 /* A handle passed by reference (MPI_Wait's request, MPI_Type_commit's datatype) and a handle the call returns

@@ -332,14 +332,20 @@ void msc_pre_buffer_attach(msc_call *c, msc_args *a) { (void)c, (void)a; }
 void msc_post_buffer_attach(msc_call *c, msc_args *a, int rc)
 {
     (void)c;
-    if (rc == MPI_SUCCESS) msc_buffer_attached(a->size);
+    if (rc == MPI_SUCCESS) {
+        msc_buffer_attached(a->size);
+        msc_buffer_attach_state(1);
+    }
 }
 void msc_pre_buffer_detach(msc_call *c, msc_args *a) { (void)c, (void)a; }
 /* MPI_Buffer_detach returns once every buffered message has left the buffer: nothing is pending after it. */
 void msc_post_buffer_detach(msc_call *c, msc_args *a, int rc)
 {
     (void)c, (void)a;
-    if (rc == MPI_SUCCESS) msc_buffer_attached(0);
+    if (rc == MPI_SUCCESS) {
+        msc_buffer_attached(0);
+        msc_buffer_attach_state(0);
+    }
 }
 
 /* ---- one-sided communication ---- */

@@ -334,6 +334,57 @@ void msc_layout_forget(MPI_Datatype t);
 /* This call's findings were about an earlier call: nothing to flush before forwarding. */
 void msc_findings_clear(void);
 extern _Atomic int msc_checksums_pending;
+/* What the argument rules (msc_rules.c) ask about handles the checks track. */
+int msc_dtype_state(MPI_Datatype t); /* MSC_DT_*, 0 when not tracked (predefined, or made before tracking) */
+int msc_comm_freed(MPI_Comm comm);
+int msc_buffer_is_attached(void);
+void msc_buffer_attach_state(int attached);
+
+/* ---- argument rules (msc_rules.c), called by the generated wrappers (gen/generate.mjs genRules) ---- */
+enum { MSC_TOPO_CART = 1, MSC_TOPO_GRAPH = 2, MSC_TOPO_DIST_GRAPH = 3, MSC_TOPO_NEIGHBORHOOD = 4 };
+#define MSC_NO_ROOT INT32_MIN /* a rule's root argument when the function has none */
+/* Flushes the findings of this call's rules before it is forwarded (MPI may abort on it). */
+void msc_rules_done(void);
+void msc_rule_comm(msc_call *c, int at, MPI_Comm comm);
+void msc_rule_intra(msc_call *c, int at, MPI_Comm comm);
+void msc_rule_inter(msc_call *c, int at, MPI_Comm comm);
+void msc_rule_topology(msc_call *c, int at, MPI_Comm comm, int kind);
+void msc_rule_user_comm(msc_call *c, int at, MPI_Comm comm);
+void msc_rule_datatype(msc_call *c, int at, MPI_Datatype t);
+void msc_rule_datatype_defined(msc_call *c, int at, MPI_Datatype t);
+void msc_rule_datatype_unless(msc_call *c, int at, MPI_Datatype t, const void *buf, int root, MPI_Comm comm);
+void msc_rule_datatype_at_root(msc_call *c, int at, MPI_Datatype t, int root, MPI_Comm comm);
+void msc_rule_user_datatype(msc_call *c, int at, MPI_Datatype t);
+void msc_rule_commit(msc_call *c, int at, MPI_Datatype t);
+void msc_rule_op(msc_call *c, int at, MPI_Op op);
+void msc_rule_user_op(msc_call *c, int at, MPI_Op op);
+void msc_rule_group(msc_call *c, int at, MPI_Group g);
+void msc_rule_group_not_empty(msc_call *c, int at, MPI_Group g);
+void msc_rule_file(msc_call *c, int at, MPI_File f);
+void msc_rule_win(msc_call *c, int at, MPI_Win w);
+void msc_rule_info(msc_call *c, int at, MPI_Info i);
+void msc_rule_errhandler(msc_call *c, int at, MPI_Errhandler e);
+void msc_rule_count(msc_call *c, int at, int64_t n);
+void msc_rule_rank(msc_call *c, int at, int rank, MPI_Comm comm);
+void msc_rule_split_color(msc_call *c, int at, int color);
+void msc_rule_logical(msc_call *c, int at, int v);
+void msc_rule_logicals(msc_call *c, int at, int n, const int *v);
+void msc_rule_cart_logicals(msc_call *c, int at, MPI_Comm comm, const int *v);
+void msc_rule_cart_dims(msc_call *c, int at, MPI_Comm comm, int ndims, const int *dims);
+void msc_rule_dims_create(msc_call *c, int at, int nnodes, int ndims, const int *dims);
+void msc_rule_graph_nodes(msc_call *c, int at, MPI_Comm comm, int nnodes);
+void msc_rule_group_ranks(msc_call *c, int at, int n, const int *ranks, MPI_Group g);
+void msc_rule_group_ranks_or_null(msc_call *c, int at, int n, const int *ranks, MPI_Group g);
+void msc_rule_ranges(msc_call *c, int at, int n, int ranges[][3], MPI_Group g);
+void msc_rule_not_null(msc_call *c, int at, const void *p);
+void msc_rule_not_null_if(msc_call *c, int at, const void *p, int64_t n);
+void msc_rule_not_null_at_root(msc_call *c, int at, const void *p, int root, MPI_Comm comm);
+void msc_rule_not_null_unless(msc_call *c, int at, const void *p, const void *buf);
+void msc_rule_win_memory(msc_call *c, int at, const void *base, int64_t size);
+void msc_rule_attach(msc_call *c, int at, const void *buf, int64_t size);
+void msc_rule_detach(msc_call *c, int at);
+/* MPI_File_open succeeded: the file is described to the analyzer as a communicator over the opening one's group. */
+void msc_file_opened(msc_call *c, MPI_File fh, MPI_Comm comm);
 
 /* ---- requests whose completion means more than a COMPLETE record (msc_requests.c) ---- */
 void msc_persistent_send(msc_call *c, const msc_args *a, MPI_Request req);
@@ -409,6 +460,7 @@ MSC_HANDLE_WORD(MPI_Message, MPI_MESSAGE_NULL)
 MSC_HANDLE_WORD(MPI_Info, MPI_INFO_NULL)
 MSC_HANDLE_WORD(MPI_Errhandler, MPI_ERRHANDLER_NULL)
 MSC_HANDLE_WORD(MPI_Win, MPI_WIN_NULL)
+MSC_HANDLE_WORD(MPI_File, MPI_FILE_NULL)
 
 /* ---- class handlers (msc_handlers.c): one pre and one post per class of spec/mpi-api.json ---- */
 #define MSC_CLASS(name)                                                                                        \

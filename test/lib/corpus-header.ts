@@ -26,6 +26,8 @@ export function isFortranSource(file: string): boolean {
 export interface ExpectedFinding {
   readonly kind: string;
   readonly lines: readonly number[];
+  /** The finding's severity, when the header names it (`expect: KIND SEVERITY lines …`). */
+  readonly severity?: 'error' | 'warning' | 'note';
 }
 
 /**
@@ -80,13 +82,16 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
           none = true;
           break;
         }
-        const e = /^([a-z-]+)\s+lines\s+([\d,\s]+)$/.exec(value);
+        const e = /^([a-z-]+)(?:\s+(error|warning|note))?\s+lines\s+([\d,\s]+)$/.exec(value);
         if (e === null)
-          throw new Error(`${name}: cannot read "expect: ${value}" (want "expect: KIND lines L1,L2")`);
-        const lines = [...new Set((e[2] ?? '').split(',').map((s) => Number(s.trim())))].sort(
+          throw new Error(
+            `${name}: cannot read "expect: ${value}" (want "expect: KIND lines L1,L2" or "expect: KIND SEVERITY lines L1,L2")`,
+          );
+        const lines = [...new Set((e[3] ?? '').split(',').map((s) => Number(s.trim())))].sort(
           (a, b) => a - b,
         );
-        expect.push({ kind: e[1] as string, lines });
+        const severity = e[2] as ExpectedFinding['severity'];
+        expect.push({ kind: e[1] as string, lines, ...(severity !== undefined ? { severity } : {}) });
         break;
       }
       default:

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
+import { ensureShim } from '../../server/src/session/shim-locator';
+import type { MpiFlavor } from '../../server/src/session/mpi-flavor';
 import { findingKey, isFortranSource, parseCorpusHeader } from '../lib/corpus-header';
 import {
   compileMpi,
@@ -23,6 +25,11 @@ const programs = readdirSync(programsDir)
 const only = process.env.MPISCOPE_CORPUS_FILTER; // e.g. "deadlock-" to run a subset while developing
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-corpus-'));
 after(() => rmSync(work, { recursive: true, force: true }));
+// The shim of each MPI is built once before the programs run (it wraps the whole API: about half a minute of
+// compiling), so that no program's 90-second limit includes the build, nor two programs build it at once.
+before(async () => {
+  for (const flavor of installedFlavors()) await ensureShim(flavor as MpiFlavor);
+});
 
 test('the corpus is not empty', () => {
   assert.ok(programs.length > 0, `no *.c in ${programsDir}`);
@@ -98,6 +105,19 @@ test('corpus', { concurrency: 2 }, async (t) => {
               ({ cli, context, report, actual } = await runOnce());
             }
             assert.deepEqual(actual, expected, `findings differ${context}`);
+            // A header that names a severity (`expect: invalid-argument note lines 12`) is held to it.
+            for (const e of header.expect) {
+              if (e.severity === undefined) continue;
+              const key = findingKey(e.kind, e.lines);
+              const f = report.findings.find(
+                (g) =>
+                  findingKey(
+                    g.kind,
+                    g.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
+                  ) === key,
+              );
+              assert.equal(f?.severity, e.severity, `severity of ${key}${context}`);
+            }
             // A finding on a Fortran program names the MPI function as on its C twin (MPI_Recv, not mpi_recv_).
             for (const f of report.findings)
               for (const l of f.locations)

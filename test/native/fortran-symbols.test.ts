@@ -78,7 +78,12 @@ for (const flavor of installedFlavors()) {
     const forwards = symbols(shim, 'weak-undefined');
     let seen = 0;
     const missing: string[] = [];
-    for (const f of api.functions) {
+    // Functions the spec gives no Fortran wrapper ("fortran": false: strings with hidden lengths, MPI-IO, status
+    // inputs…; "since": MPI-4 calls) are left to the library's Fortran layer, and not looked for here.
+    const fortranFunctions = api.functions.filter(
+      (f) => !('fortran' in f && f.fortran === false) && !('since' in f),
+    );
+    for (const f of fortranFunctions) {
       const lower = f.name.toLowerCase();
       const spellings = [
         lower,
@@ -95,7 +100,7 @@ for (const flavor of installedFlavors()) {
       }
     }
     assert.deepEqual(missing, [], 'Fortran symbols of spec functions the shim does not wrap');
-    assert.ok(seen >= api.functions.length * 4, `only ${seen} Fortran symbols found in ${libs.join(' ')}`);
+    assert.ok(seen >= fortranFunctions.length * 4, `only ${seen} Fortran symbols found in ${libs.join(' ')}`);
     // Each forwarding target the library's Fortran layer should have: the profiling twin of a wrapped symbol.
     const unresolved = [...forwards]
       .filter((s) => /^pmpir?_\w+_$/.test(s))

@@ -34,3 +34,18 @@ test('bad bindings and a missing Fortran header are errors', () => {
     /for Fortran programs/,
   );
 });
+
+test('an expectation may name the severity the finding must have', () => {
+  const h = parseCorpusHeader(
+    '/* mpiscope-test\n * ranks: 2\n * expect: invalid-argument note lines 12\n * expect: deadlock lines 9\n */\n',
+    'n.c',
+  );
+  assert.deepEqual(h.expect, [
+    { kind: 'invalid-argument', lines: [12], severity: 'note' },
+    { kind: 'deadlock', lines: [9] },
+  ]);
+  assert.throws(
+    () => parseCorpusHeader('/* mpiscope-test\n * ranks: 1\n * expect: deadlock fatal lines 3\n */', 'f.c'),
+    /cannot read/,
+  );
+});

@@ -97,3 +97,54 @@ test('send-buffer-modified, found by the shim in the Wait, points at the Isend t
   ]);
   assert.equal(f?.locations[0]?.site, isendSite);
 });
+
+/** Both ranks call `name` with `args`, and the shim finds `checkId` in each call. */
+function bothRanksFind(name: string, args: Record<string, number>, checkId: string, values: number[]): Job {
+  const job = new Job(2);
+  const fn = functionNamed(name);
+  for (const r of job.ranks) {
+    const seq = r.call(name, args, { hang: true, site: 0x40 + r.rank });
+    r.events.push(
+      {
+        type: 'shim-finding',
+        rank: r.rank,
+        seq,
+        time: 1e6,
+        fn,
+        site: 0x40 + r.rank,
+        check: checkId,
+        message: 'spec text',
+        param: 2,
+        values,
+      },
+      { type: 'exit', rank: r.rank, seq, time: 1e6 + 1, fn, returnCode: 0, outputs: {} },
+    );
+    r.finalize();
+  }
+  return job;
+}
+
+test('the same argument rule broken by every rank at its k-th call of a function is one finding, every rank in it', () => {
+  const job = bothRanksFind(
+    'MPI_Group_incl',
+    { group: 0x77, n: 2, ranks: 0x5000, newgroup: 0 },
+    'duplicate-rank',
+    [0, 1],
+  );
+  const [f] = check(job, [
+    {
+      kind: 'invalid-argument',
+      ranks: [0, 1],
+      message: ['MPI_Group_incl is called with an invalid argument', '(ranks = 0)'],
+    },
+  ]);
+  assert.equal(f?.severity, 'error');
+});
+
+test('a check the spec declares a note gives a note, worded as legal but suspicious', () => {
+  const job = bothRanksFind('MPI_Type_commit', { datatype: 0x99 }, 'commit-committed', [0x99, 0]);
+  const [f] = check(job, [
+    { kind: 'invalid-argument', ranks: [0, 1], message: ['a legal but suspicious argument'] },
+  ]);
+  assert.equal(f?.severity, 'note');
+});

@@ -113,7 +113,7 @@ const findings: Finding[] = [
     message: 'Relies on buffering.',
     locations: [loc(0, '/elsewhere/lib.c', 3, 'helper')],
   },
-  { kind: 'resource-leak', severity: 'info', message: 'A leak.', locations: [] },
+  { kind: 'resource-leak', severity: 'note', message: 'A leak.', locations: [] },
   {
     kind: 'call-order',
     severity: 'error',

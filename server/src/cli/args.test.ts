@@ -106,3 +106,16 @@ test('mistakes are one-line usage errors', () => {
   assert.throws(() => parseArgs(['report', 'a', '--trace', 'b']), /unknown option --trace/);
   assert.throws(() => parseArgs(['fly']), /unknown command fly/);
 });
+
+test('--fail-on takes error, warning or note, for run and report; anything else is a usage error', () => {
+  const r = parseArgs(['run', '--fail-on', 'warning', '-np', '2', 'app']);
+  assert.equal(r.command === 'run' ? r.failOn : undefined, 'warning');
+  const p = parseArgs(['report', 't.trace', '--fail-on=note']);
+  assert.equal(p.command === 'report' ? p.failOn : undefined, 'note');
+  const d = parseArgs(['run', '-np', '2', 'app']);
+  assert.equal(d.command === 'run' ? d.failOn : 'x', undefined);
+  assert.throws(
+    () => parseArgs(['run', '--fail-on', 'info', '-np', '2', 'app']),
+    /--fail-on must be error, warning or note/,
+  );
+});

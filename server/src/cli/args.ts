@@ -1,3 +1,5 @@
+import type { Severity } from '../engine/model/types';
+import { SEVERITIES } from '../report/report-model';
 import { UsageError } from '../session/session-api';
 
 export interface RunCommand {
@@ -15,6 +17,8 @@ export interface RunCommand {
   readonly listen?: string;
   readonly deadlockTimeout?: number;
   readonly keepAlive: boolean;
+  /** The least severity that makes the exit status 1 (default error). */
+  readonly failOn?: Severity;
 }
 
 export interface ReportCommand {
@@ -22,6 +26,7 @@ export interface ReportCommand {
   readonly trace: string;
   readonly json?: string;
   readonly sarif?: string;
+  readonly failOn?: Severity;
 }
 
 export type Command =
@@ -52,9 +57,10 @@ const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
     '--hostfile',
     '--listen',
     '--deadlock-timeout',
+    '--fail-on',
     '-np',
   ],
-  report: ['--json', '--sarif'],
+  report: ['--json', '--sarif', '--fail-on'],
 };
 
 /**
@@ -112,6 +118,12 @@ export function parseArgs(argv: readonly string[]): Command {
   }
   const json = values.get('--json');
   const sarif = values.get('--sarif');
+  const failOnText = values.get('--fail-on');
+  if (failOnText !== undefined && !(SEVERITIES as readonly string[]).includes(failOnText))
+    throw new UsageError(
+      `--fail-on must be error, warning or note: the least severity of finding that makes the exit status 1 (got ${failOnText})`,
+    );
+  const failOn = failOnText as Severity | undefined;
   if (sub === 'report') {
     const [trace, extra] = positional;
     if (trace === undefined)
@@ -125,6 +137,7 @@ export function parseArgs(argv: readonly string[]): Command {
       trace,
       ...(json !== undefined ? { json } : {}),
       ...(sarif !== undefined ? { sarif } : {}),
+      ...(failOn !== undefined ? { failOn } : {}),
     };
   }
   const npText = values.get('-np');
@@ -170,6 +183,7 @@ export function parseArgs(argv: readonly string[]): Command {
     ...opt('hostfile', values.get('--hostfile')),
     ...opt('listen', values.get('--listen')),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
+    ...(failOn !== undefined ? { failOn } : {}),
   };
 }
 
@@ -178,8 +192,8 @@ export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
                [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--keep-alive]
-               -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
-  mpiscope report TRACE [--json FILE] [--sarif FILE]
+                 [--fail-on error|warning|note] -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
+  mpiscope report TRACE [--json FILE] [--sarif FILE] [--fail-on error|warning|note]
   mpiscope net-test | view | coll-bench | map …   the network and collective tools (each has --help)
   mpiscope --help | --version
 
@@ -199,6 +213,9 @@ report    rebuilds the report of a run from its trace file (written with --trace
   --deadlock-timeout S    report a hang after S seconds without progress, also when no rank's MPI calls
                           arrive at all (default 30)
   --keep-alive            leave a deadlocked job running for inspection (Ctrl-C ends it)
+  --fail-on SEVERITY      the least severity that makes the exit status 1: error (default), warning (also
+                          wrong on some MPI or some run: potential deadlocks, leaks, races) or note (also legal
+                          but suspicious)
 
 The job's stdin, stdout and stderr are mpiscope's own, as under mpirun: stdin reaches rank 0 only.
 Ctrl-C (SIGINT) or SIGTERM ends the job as it would end mpirun, and the report of what was seen is printed.

@@ -6,7 +6,7 @@ import { PERF_COMMANDS } from './perf-commands';
 import { runCommand } from './run-command';
 import { checkTargets, toolVersion, writeReports } from './write-reports';
 
-/** Exit statuses: 0 no error finding, 1 error findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
+/** Exit statuses: 0 no finding at or above --fail-on, 1 such findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
 async function main(argv: readonly string[]): Promise<number> {
   const tool = PERF_COMMANDS[argv[0] ?? ''];
   if (tool !== undefined) return tool(argv.slice(1), process.cwd());
@@ -22,8 +22,8 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'report': {
       checkTargets(cmd, cwd);
       const input = await replayTrace(cmd.trace);
-      writeReports(input, cmd, cwd);
-      return exitStatusOf(input.result.findings, input.result.outcome);
+      writeReports({ ...input, ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}) }, cmd, cwd);
+      return exitStatusOf(input.result.findings, input.result.outcome, cmd.failOn);
     }
     case 'run':
       checkTargets(cmd, cwd);

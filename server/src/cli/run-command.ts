@@ -47,12 +47,16 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
   try {
     const result = await session.run();
     writeReports(
-      { start: start ?? { program: cmd.program, ranks: cmd.np, mpi: '', command: [], pid: 0 }, result },
+      {
+        start: start ?? { program: cmd.program, ranks: cmd.np, mpi: '', command: [], pid: 0 },
+        result,
+        ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}),
+      },
       cmd,
       cwd,
     );
     if (interrupted !== undefined) return 128 + (osConstants.signals[interrupted] ?? 2);
-    return exitStatusOf(result.findings, result.outcome);
+    return exitStatusOf(result.findings, result.outcome, cmd.failOn);
   } finally {
     for (const s of signals) process.off(s, onSignal);
   }

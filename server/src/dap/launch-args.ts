@@ -1,5 +1,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { parseListen } from '../session/listen-address';
+import type { Severity } from '../engine/model/types';
+import { SEVERITIES } from '../report/report-model';
 import type { SessionOptions } from '../session/session-api';
 
 /** The attributes of an `"type": "mpi"` launch configuration (schema: package.json contributes.debuggers). */
@@ -12,6 +14,7 @@ export interface MpiLaunchArguments extends DebugProtocol.LaunchRequestArguments
   cwd?: unknown;
   env?: unknown;
   stopOnFinding?: unknown;
+  failOn?: unknown;
   deadlockTimeout?: unknown;
   traceFile?: unknown;
   launcher?: unknown;
@@ -25,6 +28,8 @@ export interface MpiLaunchArguments extends DebugProtocol.LaunchRequestArguments
 export interface LaunchPlan {
   readonly options: SessionOptions;
   readonly stopOnFinding: boolean;
+  /** The least severity of finding that stops the job (like `mpiscope run --fail-on`; default error). */
+  readonly failOn: Severity;
   readonly noDebug: boolean;
 }
 
@@ -72,6 +77,11 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   }
   const noDebug = args.noDebug === true;
   const stopOnFinding = args.stopOnFinding === undefined ? true : args.stopOnFinding === true;
+  const failOn = args.failOn ?? 'error';
+  if (typeof failOn !== 'string' || !(SEVERITIES as readonly string[]).includes(failOn))
+    throw new Error(
+      '"failOn" must be "error", "warning" or "note": the least severity of finding that stops the job.',
+    );
   const mpirun = optionalString(args.mpirun, 'mpirun');
   const cwd = optionalString(args.cwd, 'cwd');
   const traceFile = optionalString(args.traceFile, 'traceFile');
@@ -115,5 +125,5 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
     // terminate ends it.
     keepAlive: !noDebug && stopOnFinding,
   };
-  return { options, stopOnFinding: stopOnFinding && !noDebug, noDebug };
+  return { options, stopOnFinding: stopOnFinding && !noDebug, failOn: failOn as Severity, noDebug };
 }

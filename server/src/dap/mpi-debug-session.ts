@@ -14,7 +14,8 @@ import {
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
-import type { RankState } from '../engine/model/types';
+import type { RankState, Severity } from '../engine/model/types';
+import { failsOn } from '../report/report-model';
 import type { Finding, HeldRank, SessionResult } from '../session/session-api';
 import { planLaunch, type MpiLaunchArguments } from './launch-args';
 import { isDebugRankArguments, nativeAttachConfiguration } from './native-attach';
@@ -41,6 +42,7 @@ export class MpiDebugSession extends DebugSession {
   private np = 0;
   private program = '';
   private stopOnFinding = true;
+  private failOn: Severity = 'error';
   private stopped = false;
   private ended = false;
   private supportsStartDebugging = false;
@@ -106,6 +108,7 @@ export class MpiDebugSession extends DebugSession {
       this.np = plan.options.np;
       this.program = plan.options.program;
       this.stopOnFinding = plan.stopOnFinding;
+      this.failOn = plan.failOn;
       // Function breakpoints arrive between 'initialized' and configurationDone; start after them, with
       // them, so that the ranks break from their first call.
       await this.configurationDone;
@@ -414,7 +417,8 @@ export class MpiDebugSession extends DebugSession {
 
   private onFinding(finding: Finding): void {
     // When the job stops, the exception widget shows the finding; otherwise a notification does.
-    const stops = this.stopOnFinding && !this.stopped;
+    // Findings below the launch configuration's failOn severity are shown, not stopped at.
+    const stops = this.stopOnFinding && !this.stopped && failsOn(finding.severity, this.failOn);
     this.sendEvent(
       new OutputEvent(
         `mpiscope found ${finding.kind} — ${finding.message}\n`,

@@ -244,7 +244,8 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   }
   // Any other call that hands out a request (generalised, nonblocking comm creation, I/O…): tracked so that
   // waiting on it is known to be waiting on something local.
-  if (cur.creates === undefined && argOf(e, 'request_out') !== undefined) creates(cur, 'other', false);
+  if (cur.creates === undefined && argOf(e, 'request_out') !== undefined)
+    creates(cur, 'other', e.fn.persistent === true);
 }
 
 /**
@@ -320,7 +321,8 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   const cur = t.call(e.seq);
   if (cur === undefined || cur.exited) return;
   t.exit(cur);
-  st.resources.onExit(e, cur.enter);
+  // A call the shim found invalid creates nothing (MPICH makes communicators of a negative split color).
+  if (!cur.rejected) st.resources.onExit(e, cur.enter);
   if (ONE_SIDED.has(e.fn.cls)) st.rma.onExit(st, cur, e);
   else if (e.fn.cls === 'group') st.groups.onExit(e, cur.enter);
   if (e.returnCode !== 0) {

@@ -25,7 +25,7 @@ export interface PlacedDiagnostic {
 const severities: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
   warning: DiagnosticSeverity.Warning,
-  info: DiagnosticSeverity.Information,
+  note: DiagnosticSeverity.Information,
 };
 
 export function fileUri(file: string): string {

@@ -25,7 +25,7 @@ export const FINDING_KINDS: readonly FindingKind[] = [
   'rma-race',
 ];
 const kinds: ReadonlySet<string> = new Set(FINDING_KINDS);
-const severities: ReadonlySet<string> = new Set<Severity>(['error', 'warning', 'info']);
+const severities: ReadonlySet<string> = new Set<Severity>(['error', 'warning', 'note']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -47,6 +47,7 @@ interface RawFunction {
   readonly mode?: string;
   readonly coll?: string;
   readonly rma?: string;
+  readonly persistent?: boolean;
   readonly params: readonly RawParam[];
 }
 
@@ -67,6 +68,7 @@ function layoutOf(raw: RawFunction, id: number): FunctionLayout {
     ...(raw.mode !== undefined ? { mode: raw.mode } : {}),
     ...(raw.coll !== undefined ? { coll: raw.coll } : {}),
     ...(raw.rma !== undefined ? { rma: raw.rma } : {}),
+    ...(raw.persistent === true ? { persistent: true } : {}),
     params,
   };
   const byRole = (role: string): string | undefined => params.find((p) => p.role === role)?.name;

@@ -64,7 +64,7 @@ function summary(input: ReportInput, c: Palette): string {
     `${count('error')} error${count('error') === 1 ? '' : 's'}`,
     `${count('warning')} warning${count('warning') === 1 ? '' : 's'}`,
   ];
-  if (count('info') > 0) parts.push(`${count('info')} info`);
+  if (count('note') > 0) parts.push(`${count('note')} note${count('note') === 1 ? '' : 's'}`);
   return c.bold(`${fs.length} finding${fs.length === 1 ? '' : 's'} (${parts.join(', ')}); ${ended}`);
 }
 
@@ -86,7 +86,7 @@ function palette(color: boolean): Palette {
   const sevColor: Record<Severity, (s: string) => string> = {
     error: wrap('1;31'),
     warning: wrap('1;33'),
-    info: wrap('1;36'),
+    note: wrap('1;36'),
   };
   return { bold: wrap('1'), good: wrap('32'), severity: (sev, s) => sevColor[sev](s) };
 }

@@ -23,7 +23,7 @@ export function jsonReport(input: ReportInput): string {
       })),
     })),
     ranks: result.ranks,
-    exitCode: exitStatusOf(result.findings, result.outcome),
+    exitCode: exitStatusOf(result.findings, result.outcome, input.failOn),
     jobExitCode: result.exitCode,
     outcome: result.outcome,
     lostRecords: result.lostRecords ?? 0,

@@ -65,7 +65,7 @@ function ruleName(kind: FindingKind): { name?: string } {
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   error: 'error',
   warning: 'warning',
-  info: 'note',
+  note: 'note',
 };
 
 export interface SarifOptions {

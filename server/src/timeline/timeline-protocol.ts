@@ -90,7 +90,7 @@ export interface TimelineFinding {
   readonly id: number;
   /** A FindingKind ('deadlock', 'message-race', …). */
   readonly kind: string;
-  readonly severity: 'error' | 'warning' | 'info';
+  readonly severity: 'error' | 'warning' | 'note';
   readonly message: string;
   readonly locations: readonly TimelineLocation[];
   /** For each location: where on its rank's lane the finding sits (start of the named call). */

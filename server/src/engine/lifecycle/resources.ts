@@ -18,6 +18,7 @@ const OUT_ROLES: readonly (readonly [string, string])[] = [
   ['group_out', 'group'],
   ['op_out', 'op'],
   ['win_out', 'window'],
+  ['file_out', 'file'],
 ];
 
 const outCache = new Map<FunctionSpec, readonly (readonly [string, string])[]>();
@@ -43,6 +44,11 @@ const FREES: Readonly<Record<string, string>> = {
   win_free: 'win',
 };
 
+/** Collective calls that free a handle (MPI_File_close is a collective over the file). */
+const FREES_COLL: Readonly<Record<string, string>> = {
+  file_close: 'file',
+};
+
 /** The call that frees each kind of handle, for the advice. */
 const FREE_CALL: Readonly<Record<string, string>> = {
   communicator: 'MPI_Comm_free',
@@ -50,6 +56,7 @@ const FREE_CALL: Readonly<Record<string, string>> = {
   group: 'MPI_Group_free',
   op: 'MPI_Op_free',
   window: 'MPI_Win_free',
+  file: 'MPI_File_close',
 };
 
 /** Calls that MPI allows before MPI_Init and after MPI_Finalize. */
@@ -80,7 +87,7 @@ export class Resources {
         locs.push({ rank: e.rank, site: e.site, call: e.fn.name, detail: key });
       this.outside.set(key, locs);
     }
-    const free = FREES[cls];
+    const free = FREES[cls] ?? (e.fn.coll !== undefined ? FREES_COLL[e.fn.coll] : undefined);
     if (free !== undefined) this.of(e.rank).delete(num(e, 0, free));
     if (cls === 'buffer_detach') this.of(e.rank).delete(-1);
   }

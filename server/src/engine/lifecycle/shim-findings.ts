@@ -5,7 +5,20 @@
 import { commRankOf } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
-import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from '../model/types';
+import type { EngineFinding, FindingKind, RawLocation, Severity, ShimFindingEvent } from '../model/types';
+import api from '../../../../native-shim/spec/mpi-api.json';
+
+/** Each check's severity, as the spec declares it (error when it says none). */
+const SEVERITY: ReadonlyMap<string, Severity> = new Map(
+  api.checks.map((c): [string, Severity] => [c.id, 'severity' in c ? (c.severity as Severity) : 'error']),
+);
+
+/** How a finding of each severity calls the argument. */
+const WHAT: Readonly<Record<Severity, string>> = {
+  error: 'an invalid argument',
+  warning: 'an argument that fails on some MPI libraries',
+  note: 'a legal but suspicious argument',
+};
 
 /** Checks whose id is itself a finding kind (send-buffer-modified); the others are invalid arguments. */
 const OWN_KIND: ReadonlySet<string> = new Set(['send-buffer-modified']);
@@ -26,6 +39,44 @@ function specificMessage(e: ShimFindingEvent): { message: string; detail: string
   return undefined;
 }
 
+/**
+ * The value of the offending argument, when the check's value word is one (a rank, a count, an extent); handle
+ * words and flags say nothing to a reader, and checks about NULL carry 0.
+ */
+function valueText(e: ShimFindingEvent): string {
+  if (e.check === 'dims-exceed-comm')
+    return `: ${e.values[0]} processes needed, the communicator has ${e.values[1]}`;
+  if (e.check === 'dims-not-divisor')
+    return `: fixed extents multiply to ${e.values[0]}, nnodes is ${e.values[1]}`;
+  if (e.check === 'zero-stride') return `: triplet ${e.values[0]}`;
+  return NO_VALUE.has(e.check) ? '' : ` = ${e.values[0]}`;
+}
+
+/** Checks whose value word is a handle or nothing. */
+const NO_VALUE: ReadonlySet<string> = new Set([
+  'null-pointer',
+  'null-group',
+  'null-file',
+  'null-info',
+  'null-errhandler',
+  'empty-group',
+  'intercomm-not-allowed',
+  'intracomm-not-allowed',
+  'missing-topology',
+  'free-predefined',
+  'commit-predefined',
+  'commit-committed',
+  'buffer-attached-twice',
+  'detach-without-attach',
+]);
+
+/** Locations of a merged finding stay in rank order, whatever order the ranks' streams arrive in. */
+function addInRankOrder(locations: RawLocation[], l: RawLocation): void {
+  const at = locations.findIndex((m) => m.rank > l.rank);
+  if (at < 0) locations.push(l);
+  else locations.splice(at, 0, l);
+}
+
 type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
 
 export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
@@ -36,6 +87,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   const kind: FindingKind = OWN_KIND.has(e.check) ? (e.check as FindingKind) : 'invalid-argument';
   const param = e.param >= 0 ? e.fn.params[e.param] : undefined;
   const specific = specificMessage(e);
+  const severity = SEVERITY.get(e.check) ?? 'error';
   let location: RawLocation = {
     rank: e.rank,
     site: e.site,
@@ -55,37 +107,76 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   }
 
   let key: string | undefined;
-  if (e.fn.cls === 'collective' || e.fn.cls === 'icollective') {
-    const comm = st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
-    const me = commRankOf(comm, e.rank);
-    const index = (comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0);
-    key = `${e.check}|${e.fn.name}|${comm.id}|${index}`;
+  // A collective call (communicator constructors and topologies included: they are collective too) made with the
+  // same invalid argument on several ranks is one finding for that instance.
+  if (e.fn.cls === 'collective' || e.fn.cls === 'icollective' || call?.coll !== undefined) {
+    let id: string;
+    if (call?.coll !== undefined) {
+      id = `${call.coll.comm.id}|${call.coll.index}`;
+    } else {
+      const comm = st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
+      const me = commRankOf(comm, e.rank);
+      id = `${comm.id}|${(comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0)}`;
+    }
+    const comm =
+      call?.coll?.comm ?? st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
+    key = `${e.check}|${e.fn.name}|${id}`;
     const byKey = st.memory('shim-findings', (): Merged => new Map());
     const prior = byKey.get(key);
     if (prior !== undefined) {
       // Still waiting in the findings queue: add this rank to it; already delivered: the first rank stands for all.
-      if (st.isPending(prior.finding)) prior.locations.push(location);
+      if (st.isPending(prior.finding)) addInRankOrder(prior.locations, location);
       return;
     }
     const locations = [location];
     const finding: EngineFinding = {
       kind,
-      severity: 'error',
-      message: `${e.fn.name} is called with an invalid argument on ${comm.name}: ${e.message}${param ? ` (${param.name})` : ''}. Fix the argument on every rank.`,
+      severity,
+      message: `${e.fn.name} is called with ${WHAT[severity]} on ${comm.name}: ${e.message}${param ? ` (${param.name})` : ''}. ${severity === 'note' ? 'Check that this is what is meant' : 'Fix the argument'} on every rank.`,
       locations,
     };
     byKey.set(key, { finding, locations });
     st.report(finding);
     return;
   }
+  // The same check failing at the same call site on several ranks (each rank builds the same bad group) is one
+  // finding with a location per rank; a modified send buffer is about one send and stays alone.
+  // Call sites are addresses that differ between processes, so the same site is told by the count: the k-th such
+  // finding of a function on one rank goes with the k-th of the others.
+  if (kind === 'invalid-argument') {
+    const byKey = st.memory('shim-findings', (): Merged => new Map());
+    const counts = st.memory('shim-finding-counts', () => new Map<string, number>());
+    const countKey = `${e.rank}|${e.check}|${e.fn.name}`;
+    const k = counts.get(countKey) ?? 0;
+    counts.set(countKey, k + 1);
+    const siteKey = `${e.check}|${e.fn.name}|#${k}`;
+    const prior = byKey.get(siteKey);
+    if (prior !== undefined) {
+      if (st.isPending(prior.finding) && !prior.locations.some((l) => l.rank === e.rank))
+        addInRankOrder(prior.locations, location);
+      return;
+    }
+    const locations = [location];
+    const finding: EngineFinding = {
+      kind,
+      severity,
+      message:
+        specific?.message ??
+        `${e.fn.name} is called with ${WHAT[severity]}: ${e.message}${param ? ` (${param.name}${valueText(e)})` : ''}.`,
+      locations,
+    };
+    byKey.set(siteKey, { finding, locations });
+    st.report(finding);
+    return;
+  }
   st.report({
     kind,
-    severity: 'error',
+    severity,
     message:
       specific?.message ??
       (kind === 'send-buffer-modified'
         ? `Rank ${e.rank} wrote into the buffer of a pending ${send?.fn.name ?? 'send'} before it completed: the message may carry the new data or the old. Wait for the send (MPI_Wait) before reusing its buffer.`
-        : `Rank ${e.rank} calls ${e.fn.name} with an invalid argument: ${e.message}${param ? ` (${param.name} = ${e.values[0]})` : ''}.`),
+        : `Rank ${e.rank} calls ${e.fn.name} with ${WHAT[severity]}: ${e.message}${param ? ` (${param.name}${valueText(e)})` : ''}.`),
     locations: [location],
   });
 }

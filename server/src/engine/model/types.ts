@@ -31,6 +31,8 @@ export interface FunctionSpec {
   readonly coll?: string;
   /** One-sided calls (classes rma and win_sync): the access (put, get, accumulate…) or synchronization (fence, lock…). */
   readonly rma?: string;
+  /** A call that makes a persistent request of a kind the engine does not match (MPI-4 persistent collectives…). */
+  readonly persistent?: boolean;
   readonly params: readonly ParamSpec[];
 }
 
@@ -205,7 +207,8 @@ export type FindingKind =
   | 'call-order'
   | 'rma-race';
 
-export type Severity = 'error' | 'warning' | 'info';
+/** SARIF's three levels: error (the program is wrong), warning (wrong on some MPI or some run), note (legal but suspicious). */
+export type Severity = 'error' | 'warning' | 'note';
 
 /** Where a finding happened, before the session resolves the call site to file:line. */
 export interface RawLocation {

@@ -19,7 +19,7 @@ export function nextIndex(current: number, key: string, count: number): number |
   }
 }
 
-/** Errors first, then warnings, then info; within a severity, in the order they were found. */
+/** Errors first, then warnings, then notes; within a severity, in the order they were found. */
 export function sortFindings<T extends { readonly severity: string; readonly id: number }>(
   list: readonly T[],
 ): T[] {

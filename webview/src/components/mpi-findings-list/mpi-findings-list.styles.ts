@@ -46,7 +46,7 @@ export const findingsListStyles = css`
   .sev.warning {
     color: var(--vscode-editorWarning-foreground, #cca700);
   }
-  .sev.info {
+  .sev.note {
     color: var(--vscode-editorInfo-foreground, #3794ff);
   }
   .kind {

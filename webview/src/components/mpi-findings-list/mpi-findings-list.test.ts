@@ -18,7 +18,7 @@ describe('findings list navigation', () => {
     const list = [
       { id: 0, severity: 'warning' },
       { id: 1, severity: 'error' },
-      { id: 2, severity: 'info' },
+      { id: 2, severity: 'note' },
       { id: 3, severity: 'error' },
     ];
     assert.deepEqual(
