@@ -192,7 +192,7 @@ export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
                [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--keep-alive]
-                 [--fail-on error|warning|note] -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
+               [--fail-on error|warning|note] -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
   mpiscope report TRACE [--json FILE] [--sarif FILE] [--fail-on error|warning|note]
   mpiscope net-test | view | coll-bench | map …   the network and collective tools (each has --help)
   mpiscope --help | --version
