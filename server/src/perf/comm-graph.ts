@@ -73,15 +73,16 @@ export function traceGraph(path: string): CommGraph {
     throw new UsageError(`${path} is a run of ${String(ranks)} rank(s); mapping needs at least 2`);
   const model = new TimelineModel(ranks);
   const decoders = new Map<number, FrameDecoder>();
+  const damaged = new Set<number>();
   for (const f of frames) {
-    if (f.kind !== 'binary' || f.rank >= ranks) continue;
+    if (f.kind !== 'binary' || f.rank >= ranks || damaged.has(f.rank)) continue;
     let d = decoders.get(f.rank);
     if (d === undefined) decoders.set(f.rank, (d = createFrameDecoder(f.rank)));
     try {
       for (const e of d.decode(f.data)) model.push(e);
     } catch {
       // A damaged frame ends what this rank contributes, as it closed the rank's connection in the run.
-      decoders.set(f.rank, { decode: () => [] });
+      damaged.add(f.rank);
     }
   }
   const batch = model.takeBatch();
