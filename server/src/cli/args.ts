@@ -1,4 +1,5 @@
 import { UsageError } from '../session/session-api';
+import { analyzersProblem } from '../shards/analyzers';
 
 export interface RunCommand {
   readonly command: 'run';
@@ -14,6 +15,7 @@ export interface RunCommand {
   readonly hostfile?: string;
   readonly listen?: string;
   readonly deadlockTimeout?: number;
+  readonly analyzers?: number;
   readonly keepAlive: boolean;
 }
 
@@ -52,6 +54,7 @@ const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
     '--hostfile',
     '--listen',
     '--deadlock-timeout',
+    '--analyzers',
     '-np',
   ],
   report: ['--json', '--sarif'],
@@ -142,6 +145,14 @@ export function parseArgs(argv: readonly string[]): Command {
       throw new UsageError(`--deadlock-timeout must be a positive number of seconds (got ${timeoutText})`);
     }
   }
+  const analyzersText = values.get('--analyzers');
+  let analyzers: number | undefined;
+  if (analyzersText !== undefined) {
+    analyzers = /^\d+$/.test(analyzersText) ? Number(analyzersText) : Number.NaN;
+    const problem = analyzersProblem(analyzers);
+    if (problem !== undefined)
+      throw new UsageError(`--analyzers ${problem.replace(String(analyzers), analyzersText)}`);
+  }
   const launcher = values.get('--launcher');
   if (launcher !== undefined && launcher !== 'mpirun' && launcher !== 'mpiexec' && launcher !== 'srun')
     throw new UsageError(`--launcher must be mpirun, mpiexec or srun (got ${launcher})`);
@@ -170,6 +181,7 @@ export function parseArgs(argv: readonly string[]): Command {
     ...opt('hostfile', values.get('--hostfile')),
     ...opt('listen', values.get('--listen')),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
+    ...(analyzers !== undefined ? { analyzers } : {}),
   };
 }
 
@@ -177,8 +189,8 @@ export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 
 Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
-               [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--keep-alive]
-               -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
+               [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--analyzers K]
+               [--keep-alive] -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
   mpiscope report TRACE [--json FILE] [--sarif FILE]
   mpiscope --help | --version
 
@@ -197,6 +209,8 @@ report    rebuilds the report of a run from its trace file (written with --trace
                           this machine, else the address of the interface on the hosts' subnet
   --deadlock-timeout S    report a hang after S seconds without progress, also when no rank's MPI calls
                           arrive at all (default 30)
+  --analyzers K           split the analysis into K shard threads (rank pairs and communicators spread over
+                          them; the findings do not depend on K); 1 runs it on one thread; default: the cores
   --keep-alive            leave a deadlocked job running for inspection (Ctrl-C ends it)
 
 The job's stdin, stdout and stderr are mpiscope's own, as under mpirun: stdin reaches rank 0 only.

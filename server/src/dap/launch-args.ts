@@ -1,5 +1,6 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { parseListen } from '../session/listen-address';
+import { analyzersProblem } from '../shards/analyzers';
 import type { SessionOptions } from '../session/session-api';
 
 /** The attributes of an `"type": "mpi"` launch configuration (schema: package.json contributes.debuggers). */
@@ -13,6 +14,7 @@ export interface MpiLaunchArguments extends DebugProtocol.LaunchRequestArguments
   env?: unknown;
   stopOnFinding?: unknown;
   deadlockTimeout?: unknown;
+  analyzers?: unknown;
   traceFile?: unknown;
   launcher?: unknown;
   hosts?: unknown;
@@ -59,6 +61,9 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   if (deadlockTimeout !== undefined && (typeof deadlockTimeout !== 'number' || !(deadlockTimeout > 0))) {
     throw new Error('"deadlockTimeout" must be a positive number of seconds.');
   }
+  const analyzers = args.analyzers;
+  const analyzersWrong = analyzers === undefined ? undefined : analyzersProblem(analyzers);
+  if (analyzersWrong !== undefined) throw new Error(`"analyzers" ${analyzersWrong}.`);
   let env: Record<string, string> | undefined;
   if (args.env !== undefined) {
     if (typeof args.env !== 'object' || args.env === null || Array.isArray(args.env)) {
@@ -105,6 +110,7 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
     ...(cwd !== undefined ? { cwd } : {}),
     ...(env !== undefined ? { env } : {}),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
+    ...(typeof analyzers === 'number' ? { analyzers } : {}),
     ...(traceFile !== undefined ? { traceFile } : {}),
     ...(launcher !== undefined ? { launcher } : {}),
     ...(hosts.length > 0 ? { hosts } : {}),

@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/engine-api';
 import type { EngineFinding, RankEvent, RawLocation, SkippedCheck } from '../engine/model/types';
+import type { ShardedEngine } from '../shards/sharded-engine';
 import { createEngine, createFrameDecoder, type FrameDecoder } from './engine-port';
 import type { Finding, Location } from './session-api';
 import type { RankSite } from './held-ack';
@@ -38,17 +38,19 @@ interface RankProgress {
  * so a report rebuilt from a trace is the report the run printed.
  */
 export class Analysis {
-  readonly engine: Engine;
+  readonly engine: ShardedEngine;
   private readonly ranks = new Map<number, RankProgress>();
   private readonly resolver: SiteResolver;
   /** Module descriptions already compared with the files here. */
   private readonly sameHere = new Map<string, boolean>();
 
+  /** `analyzers`: the engine's shard threads (1: the lone engine on this thread; see server/src/shards). */
   constructor(
     readonly size: number,
     cwd: string,
+    analyzers = 1,
   ) {
-    this.engine = createEngine(size);
+    this.engine = createEngine(size, analyzers);
     this.resolver = new SiteResolver(cwd);
   }
 
@@ -141,6 +143,7 @@ export class Analysis {
       if (e.type === 'enter') r.called = true;
       this.engine.push(e);
     }
+    this.engine.endFrame(rank, data);
     return events;
   }
 
@@ -162,6 +165,12 @@ export class Analysis {
       dropped: 0,
     };
     this.engine.push(end);
+    this.engine.endClose(rank, end.seq, end.time);
+  }
+
+  /** Ends the engine's shard threads, if any. */
+  dispose(): Promise<unknown> {
+    return this.engine.dispose();
   }
 
   /** Close every rank 0..size-1 that has not ended, including ranks that never connected. */

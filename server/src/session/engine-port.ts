@@ -2,10 +2,9 @@
  * The one place the session meets the decoder (server/src/protocol) and the engine (server/src/engine),
  * so the rest of the session codes against these two small interfaces only.
  */
-import type { Engine } from '../engine/engine-api';
-import { createEngine as createPureEngine } from '../engine/engine';
 import type { RankEvent } from '../engine/model/types';
 import { RankDecoder } from '../protocol/decoder';
+import { ShardedEngine } from '../shards/sharded-engine';
 
 /** Turns one rank's binary frames into events; stateful (a call's EXT records may span frames). Throws on a bad frame. */
 export interface FrameDecoder {
@@ -16,6 +15,7 @@ export function createFrameDecoder(rank: number): FrameDecoder {
   return new RankDecoder(rank);
 }
 
-export function createEngine(ranks: number): Engine {
-  return createPureEngine({ ranks });
+/** The engine, on this thread alone (`analyzers` 1) or with that many shard threads (server/src/shards). */
+export function createEngine(ranks: number, analyzers: number): ShardedEngine {
+  return new ShardedEngine(ranks, analyzers);
 }

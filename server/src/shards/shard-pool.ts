@@ -1,0 +1,161 @@
+/**
+ * The coordinator's side of K shard threads: the stream goes to every shard in shared batches, findings come
+ * back tagged with their position and are merged (finding-merge.ts). Everything here is synchronous for the
+ * caller: replies are read with receiveMessageOnPort, and the waits (sync, finish) block on each shard's
+ * control word with Atomics.wait, which Node allows on its main thread.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { EngineFinding } from '../engine/model/types';
+import type { FindingMerge } from './finding-merge';
+import { CONTROL_ITEMS, CONTROL_TOKEN, type FromShard, type ShardInit, type ToShard } from './shard-protocol';
+import { BatchWriter, type Batch } from './stream-batch';
+
+/** A shard that takes no item for this long while the coordinator waits on it is given up (its checks are then named as skipped). */
+const STALL_MS = 60_000;
+
+interface Shard {
+  readonly worker: Worker;
+  readonly port: MessagePort;
+  readonly control: Int32Array;
+  failed: string | undefined;
+}
+
+/** The bundled worker script: beside the bundle that runs (dist/), or two levels up for the test bundles (dist/test/TIER/). */
+export function shardWorkerScript(): string {
+  for (const dir of [__dirname, join(__dirname, '..', '..')]) {
+    const p = join(dir, 'shard-worker.js');
+    if (existsSync(p)) return p;
+  }
+  throw new Error(`shard-worker.js is not beside ${__dirname}: run node scripts/build.mjs`);
+}
+
+export class ShardPool {
+  private readonly shards: Shard[] = [];
+  private readonly writer = new BatchWriter();
+  private token = 0;
+  private flushQueued = false;
+
+  /**
+   * `merge` has a source per shard, numbered from `firstSource`. `ranks`: the job's size, as for a lone
+   * engine.
+   */
+  constructor(
+    count: number,
+    ranks: number,
+    private readonly merge: FindingMerge,
+    private readonly firstSource: number,
+  ) {
+    const script = shardWorkerScript();
+    for (let index = 0; index < count; index++) {
+      const control = new SharedArrayBuffer(8);
+      const { port1, port2 } = new MessageChannel();
+      const init: ShardInit & { port: MessagePort } = { index, shards: count, ranks, control, port: port2 };
+      const worker = new Worker(script, { workerData: init, transferList: [port2] });
+      // The shards never keep the process alive: the session ends them (dispose), a crash ends them anyway.
+      worker.unref();
+      port1.unref();
+      this.shards.push({ worker, port: port1, control: new Int32Array(control), failed: undefined });
+    }
+  }
+
+  get count(): number {
+    return this.shards.length;
+  }
+
+  /** Shards that failed, and why (their checks are missing: the report names them). */
+  failures(): string[] {
+    return this.shards.flatMap((s) => (s.failed === undefined ? [] : [s.failed]));
+  }
+
+  frame(rank: number, data: Uint8Array): void {
+    this.post(this.writer.frame(rank, data));
+    this.queueFlush();
+  }
+
+  close(rank: number, seq: number, time: number): void {
+    this.post(this.writer.close(rank, seq, time));
+    this.queueFlush();
+  }
+
+  /** Posts what is written so far. */
+  flush(): void {
+    this.post(this.writer.take());
+  }
+
+  /** Reads the replies that arrived, without waiting. */
+  pump(): void {
+    this.shards.forEach((s, i) => this.drainPort(s, i));
+  }
+
+  /** Returns once every shard has taken every item posted so far; their findings are in the merge. */
+  sync(): void {
+    this.flush();
+    this.request((token) => ({ type: 'sync', token }));
+  }
+
+  /** Every shard's end-of-run findings, after every item posted so far. */
+  finish(): EngineFinding[] {
+    this.flush();
+    const out: EngineFinding[] = [];
+    this.request((token) => ({ type: 'finish', token }), out);
+    return out;
+  }
+
+  dispose(): Promise<unknown> {
+    return Promise.all(this.shards.map((s) => s.worker.terminate()));
+  }
+
+  private request(make: (token: number) => ToShard, finished?: EngineFinding[]): void {
+    const token = ++this.token;
+    for (const s of this.shards) s.worker.postMessage(make(token));
+    this.shards.forEach((s, i) => {
+      let items = Atomics.load(s.control, CONTROL_ITEMS);
+      let since = Date.now();
+      while (s.failed === undefined && Atomics.load(s.control, CONTROL_TOKEN) !== token) {
+        Atomics.wait(s.control, CONTROL_TOKEN, Atomics.load(s.control, CONTROL_TOKEN), 1000);
+        const now = Atomics.load(s.control, CONTROL_ITEMS);
+        if (now !== items) {
+          items = now;
+          since = Date.now();
+        } else if (Date.now() - since > STALL_MS) {
+          s.failed = `shard ${i} took no record for ${STALL_MS / 1000} s`;
+          this.merge.progress(this.firstSource + i, Number.MAX_SAFE_INTEGER);
+        }
+      }
+      this.drainPort(s, i, finished);
+    });
+  }
+
+  private drainPort(s: Shard, i: number, finished?: EngineFinding[]): void {
+    for (let m = receiveMessageOnPort(s.port); m !== undefined; m = receiveMessageOnPort(s.port)) {
+      const msg = m.message as FromShard;
+      const source = this.firstSource + i;
+      if (msg.type === 'found') this.merge.add(source, msg.item, msg.findings);
+      else if (msg.type === 'passed') this.merge.progress(source, msg.items);
+      else if (msg.type === 'finished') finished?.push(...msg.findings);
+      else {
+        s.failed = `shard ${i} failed: ${msg.reason.split('\n')[0] ?? ''}`;
+        // Its findings will not come: the others' must not wait for them.
+        this.merge.progress(source, Number.MAX_SAFE_INTEGER);
+      }
+    }
+  }
+
+  private post(batch: Batch | undefined): void {
+    if (batch === undefined) return;
+    for (const s of this.shards)
+      s.worker.postMessage({ type: 'batch', buffer: batch.buffer, length: batch.length } satisfies ToShard);
+  }
+
+  /** Frames arriving in one turn of the event loop go out as one batch. */
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      this.flush();
+    }).unref();
+  }
+}
