@@ -24,6 +24,7 @@ export interface ReportCommand {
   readonly trace: string;
   readonly json?: string;
   readonly sarif?: string;
+  readonly analyzers?: number;
 }
 
 export type Command =
@@ -57,7 +58,7 @@ const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
     '--analyzers',
     '-np',
   ],
-  report: ['--json', '--sarif'],
+  report: ['--json', '--sarif', '--analyzers'],
 };
 
 /**
@@ -115,11 +116,18 @@ export function parseArgs(argv: readonly string[]): Command {
   }
   const json = values.get('--json');
   const sarif = values.get('--sarif');
+  const analyzersText = values.get('--analyzers');
+  let analyzers: number | undefined;
+  if (analyzersText !== undefined) {
+    analyzers = /^\d+$/.test(analyzersText) ? Number(analyzersText) : Number.NaN;
+    const problem = analyzersProblem(analyzers, analyzersText);
+    if (problem !== undefined) throw new UsageError(`--analyzers ${problem}`);
+  }
   if (sub === 'report') {
     const [trace, extra] = positional;
     if (trace === undefined)
       throw new UsageError(
-        `mpiscope report needs a trace file: mpiscope report TRACE [--json FILE] [--sarif FILE]`,
+        `mpiscope report needs a trace file: mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K]`,
       );
     if (extra !== undefined)
       throw new UsageError(`unexpected argument ${extra}; mpiscope report takes one trace file`);
@@ -128,6 +136,7 @@ export function parseArgs(argv: readonly string[]): Command {
       trace,
       ...(json !== undefined ? { json } : {}),
       ...(sarif !== undefined ? { sarif } : {}),
+      ...(analyzers !== undefined ? { analyzers } : {}),
     };
   }
   const npText = values.get('-np');
@@ -144,14 +153,6 @@ export function parseArgs(argv: readonly string[]): Command {
     if (!(deadlockTimeout > 0) || !Number.isFinite(deadlockTimeout)) {
       throw new UsageError(`--deadlock-timeout must be a positive number of seconds (got ${timeoutText})`);
     }
-  }
-  const analyzersText = values.get('--analyzers');
-  let analyzers: number | undefined;
-  if (analyzersText !== undefined) {
-    analyzers = /^\d+$/.test(analyzersText) ? Number(analyzersText) : Number.NaN;
-    const problem = analyzersProblem(analyzers);
-    if (problem !== undefined)
-      throw new UsageError(`--analyzers ${problem.replace(String(analyzers), analyzersText)}`);
   }
   const launcher = values.get('--launcher');
   if (launcher !== undefined && launcher !== 'mpirun' && launcher !== 'mpiexec' && launcher !== 'srun')
@@ -191,7 +192,7 @@ Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
                [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--analyzers K]
                [--keep-alive] -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
-  mpiscope report TRACE [--json FILE] [--sarif FILE]
+  mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K]
   mpiscope --help | --version
 
 run       runs PROGRAM on N ranks under the mpiscope shim and prints what it finds

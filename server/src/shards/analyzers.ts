@@ -11,8 +11,8 @@ export function defaultAnalyzers(): number {
   return Math.min(MAX_ANALYZERS, Math.max(1, availableParallelism()));
 }
 
-/** Why `k` is not a number of analyzers, or undefined when it is one. */
-export function analyzersProblem(k: unknown): string | undefined {
+/** Why `k` is not a number of analyzers, or undefined when it is one. `given`: how the user wrote it. */
+export function analyzersProblem(k: unknown, given = String(k)): string | undefined {
   if (typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= MAX_ANALYZERS) return undefined;
-  return `must be a whole number of analyzer shards from 1 to ${MAX_ANALYZERS} (got ${String(k)})`;
+  return `must be a whole number of analyzer shards from 1 to ${MAX_ANALYZERS} (got ${given}); 1 analyzes on one thread`;
 }
