@@ -17,6 +17,10 @@ import { MAX_STEPS } from './causal-order/replay';
 import { MAX_SENDS } from './point-to-point/bsend-space';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
 import { shimFinding } from './lifecycle/shim-findings';
+import { appendEvent } from '../protocol/append-event';
+import { eventAt } from '../protocol/build-event';
+import { RecordColumns } from '../protocol/columns';
+import { RankDecoder } from '../protocol/decoder';
 
 export type { EngineOptions } from './engine-state';
 
@@ -40,7 +44,32 @@ class MpiEngine implements Engine {
     installP2pChecks(this.st);
   }
 
+  /** Per rank: a call may straddle two frames. */
+  private readonly decoders: RankDecoder[] = [];
+  /** Rows of the frame being fed (pushRecords), and of one pushed event (push); reused. */
+  private readonly batch = new RecordColumns(1024);
+  private readonly one = new RecordColumns(4);
+
+  pushRecords(rank: number, frame: Uint8Array): void {
+    const decoder = (this.decoders[rank] ??= new RankDecoder(rank));
+    const batch = this.batch;
+    batch.clear();
+    decoder.decodeInto(frame, batch);
+    this.pushColumns(batch, 0, batch.length);
+  }
+
   push(e: RankEvent): void {
+    const one = this.one;
+    one.clear();
+    appendEvent(one, e);
+    this.pushColumns(one, 0, 1);
+  }
+
+  pushColumns(cols: RecordColumns, from = 0, to = cols.length): void {
+    for (let row = from; row < to; row++) this.pushEvent(eventAt(cols, row));
+  }
+
+  private pushEvent(e: RankEvent): void {
     const st = this.st;
     switch (e.type) {
       case 'enter':

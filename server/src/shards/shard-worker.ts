@@ -8,7 +8,6 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Engine } from '../engine/engine-api';
 import { createEngine } from '../engine/engine';
 import type { RankEvent } from '../engine/model/types';
-import { RankDecoder } from '../protocol/decoder';
 import { shardOwnership } from './ownership-map';
 import { CONTROL_ITEMS, CONTROL_TOKEN, type FromShard, type ShardInit, type ToShard } from './shard-protocol';
 import { readBatch } from './stream-batch';
@@ -17,18 +16,11 @@ const init = workerData as ShardInit & { readonly port: MessagePort };
 const control = new Int32Array(init.control);
 const port = init.port;
 const engine: Engine = createEngine({ ranks: init.ranks, owns: shardOwnership(init.index, init.shards) });
-const decoders = new Map<number, RankDecoder>();
 let items = 0;
 let failure: string | undefined;
 
 function send(m: FromShard): void {
   port.postMessage(m);
-}
-
-function decoder(rank: number): RankDecoder {
-  let d = decoders.get(rank);
-  if (d === undefined) decoders.set(rank, (d = new RankDecoder(rank)));
-  return d;
 }
 
 function take(): void {
@@ -41,8 +33,9 @@ function take(): void {
 function batch(buffer: SharedArrayBuffer, length: number): void {
   for (const item of readBatch(buffer, length)) {
     if (item.kind === 'frame') {
-      // The coordinator decoded this frame without error before forwarding it.
-      for (const e of decoder(item.rank).decode(item.data)) engine.push(e);
+      // The coordinator decoded this frame without error before forwarding it; the engine decodes it into
+      // its own columns with its own decoder per rank.
+      engine.pushRecords(item.rank, item.data);
     } else {
       const end: RankEvent = {
         type: 'end',

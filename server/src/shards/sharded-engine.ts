@@ -6,10 +6,12 @@
  * thread: the lone engine owns everything and its findings go through the same merge, so the report is the
  * same for any K.
  *
- * The caller feeds decoded events with push(), then says where an item of the stream ends (endFrame,
- * endClose), which forwards the raw item to the shards.
+ * The caller feeds a frame's decoded rows with pushColumns() and then says which frame that was (endFrame),
+ * or a closed connection's END with push() and then endClose(): each is an item of the stream, which is
+ * forwarded raw to the shards and after which every engine's findings are taken.
  */
 import type { Engine } from '../engine/engine-api';
+import type { RecordColumns } from '../protocol/columns';
 import { createEngine } from '../engine/engine';
 import type { EngineFinding, RankEvent, RankState, SkippedCheck } from '../engine/model/types';
 import { FindingMerge, inContentOrder } from './finding-merge';
@@ -37,11 +39,22 @@ export class ShardedEngine implements Engine {
     return this.pool?.count ?? 0;
   }
 
+  /** A frame as one item of the stream (the caller that does not decode itself: trace replays, tests). */
+  pushRecords(rank: number, frame: Uint8Array): void {
+    this.inner.pushRecords(rank, frame);
+    this.endFrame(rank, frame);
+  }
+
+  /** Rows the caller decoded from one frame; endFrame() then says which frame they were. */
+  pushColumns(cols: RecordColumns, from?: number, to?: number): void {
+    this.inner.pushColumns(cols, from, to);
+  }
+
   push(event: RankEvent): void {
     this.inner.push(event);
   }
 
-  /** The events of this rank's frame were pushed: the frame is an item of the stream. */
+  /** The rows of this rank's frame were pushed (pushColumns): the frame is an item of the stream. */
   endFrame(rank: number, data: Uint8Array): void {
     this.pool?.frame(rank, data);
     this.endItem();
