@@ -20,11 +20,16 @@ interface Shard {
   readonly port: MessagePort;
   readonly control: Int32Array;
   failed: string | undefined;
+  /** The peak V8 heap of its thread, as it said when finishing (0 before). */
+  heapPeak: number;
 }
 
-/** The bundled worker script: beside the bundle that runs (dist/), or two levels up for the test bundles (dist/test/TIER/). */
+/**
+ * The bundled worker script: beside the bundle that runs (dist/), one level up for the benchmarks
+ * (dist/bench/), two for the test bundles (dist/test/TIER/).
+ */
 export function shardWorkerScript(): string {
-  for (const dir of [__dirname, join(__dirname, '..', '..')]) {
+  for (const dir of [__dirname, join(__dirname, '..'), join(__dirname, '..', '..')]) {
     const p = join(dir, 'shard-worker.js');
     if (existsSync(p)) return p;
   }
@@ -56,7 +61,13 @@ export class ShardPool {
       // The shards never keep the process alive: the session ends them (dispose), a crash ends them anyway.
       worker.unref();
       port1.unref();
-      this.shards.push({ worker, port: port1, control: new Int32Array(control), failed: undefined });
+      this.shards.push({
+        worker,
+        port: port1,
+        control: new Int32Array(control),
+        failed: undefined,
+        heapPeak: 0,
+      });
     }
   }
 
@@ -77,6 +88,11 @@ export class ShardPool {
   close(rank: number, seq: number, time: number): void {
     this.post(this.writer.close(rank, seq, time));
     this.queueFlush();
+  }
+
+  /** Each shard's peak heap in bytes, known after finish(). */
+  heapPeaks(): number[] {
+    return this.shards.map((s) => s.heapPeak);
   }
 
   /** Posts what is written so far. */
@@ -134,8 +150,10 @@ export class ShardPool {
       const source = this.firstSource + i;
       if (msg.type === 'found') this.merge.add(source, msg.item, msg.findings);
       else if (msg.type === 'passed') this.merge.progress(source, msg.items);
-      else if (msg.type === 'finished') finished?.push(...msg.findings);
-      else {
+      else if (msg.type === 'finished') {
+        finished?.push(...msg.findings);
+        s.heapPeak = msg.heapPeak;
+      } else {
         s.failed = `shard ${i} failed: ${msg.reason.split('\n')[0] ?? ''}`;
         // Its findings will not come: the others' must not wait for them.
         this.merge.progress(source, Number.MAX_SAFE_INTEGER);

@@ -26,7 +26,8 @@ export type FromShard =
   /** Findings taken after the item at this position of the stream. */
   | { readonly type: 'found'; readonly item: number; readonly findings: EngineFinding[] }
   | { readonly type: 'passed'; readonly items: number }
-  | { readonly type: 'finished'; readonly findings: EngineFinding[] }
+  /** `heapPeak`: the most V8 heap this shard's thread used after a batch, in bytes (memory per shard). */
+  | { readonly type: 'finished'; readonly findings: EngineFinding[]; readonly heapPeak: number }
   /** The shard could not go on (a bug of ours): its checks are missing from the report, which says so. */
   | { readonly type: 'failed'; readonly reason: string };
 

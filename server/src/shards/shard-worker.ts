@@ -4,6 +4,7 @@
  * findings after every item and answers syncs; it never throws at the coordinator (a failure is reported and
  * every later request is still answered, so that the coordinator never waits forever).
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Engine } from '../engine/engine-api';
 import { createEngine } from '../engine/engine';
@@ -18,6 +19,7 @@ const port = init.port;
 const engine: Engine = createEngine({ ranks: init.ranks, owns: shardOwnership(init.index, init.shards) });
 let items = 0;
 let failure: string | undefined;
+let heapPeak = 0;
 
 function send(m: FromShard): void {
   port.postMessage(m);
@@ -51,6 +53,7 @@ function batch(buffer: SharedArrayBuffer, length: number): void {
     take();
   }
   send({ type: 'passed', items });
+  heapPeak = Math.max(heapPeak, getHeapStatistics().used_heap_size);
 }
 
 function answer(token: number): void {
@@ -62,7 +65,7 @@ parentPort?.on('message', (m: ToShard) => {
   try {
     if (failure === undefined && m.type === 'batch') batch(m.buffer, m.length);
     if (m.type === 'finish')
-      send({ type: 'finished', findings: failure === undefined ? engine.finish() : [] });
+      send({ type: 'finished', findings: failure === undefined ? engine.finish() : [], heapPeak });
   } catch (err) {
     failure = err instanceof Error ? (err.stack ?? err.message) : String(err);
     send({ type: 'failed', reason: failure });

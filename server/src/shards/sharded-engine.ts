@@ -137,6 +137,11 @@ export class ShardedEngine implements Engine {
     return out;
   }
 
+  /** Each shard thread's peak V8 heap in bytes, after finish() (none without threads). */
+  shardHeaps(): number[] {
+    return this.pool?.heapPeaks() ?? [];
+  }
+
   /** Ends the shard threads. */
   dispose(): Promise<unknown> {
     return this.pool?.dispose() ?? Promise.resolve();
