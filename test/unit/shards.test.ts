@@ -137,6 +137,8 @@ test('a bad number of analyzers is one clear line, on the command line and in a 
   assert.equal(run.command === 'run' ? run.analyzers : 0, 3);
   const rep = parseArgs(['report', 't.bin', '--analyzers', '2']);
   assert.equal(rep.command === 'report' ? rep.analyzers : 0, 2);
+  const auto = parseArgs(['run', '--analyzers', 'auto', '-np', '2', 'a.out']);
+  assert.ok(auto.command === 'run' && (auto.analyzers ?? 0) >= 1, 'auto is one per core');
   assert.equal(analyzersProblem(1), undefined);
   assert.match(analyzersProblem('4') ?? '', /whole number/);
 });

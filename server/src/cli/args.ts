@@ -1,5 +1,5 @@
 import { UsageError } from '../session/session-api';
-import { analyzersProblem } from '../shards/analyzers';
+import { analyzersProblem, parseAnalyzers } from '../shards/analyzers';
 
 export interface RunCommand {
   readonly command: 'run';
@@ -119,7 +119,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const analyzersText = values.get('--analyzers');
   let analyzers: number | undefined;
   if (analyzersText !== undefined) {
-    analyzers = /^\d+$/.test(analyzersText) ? Number(analyzersText) : Number.NaN;
+    analyzers = parseAnalyzers(analyzersText);
     const problem = analyzersProblem(analyzers, analyzersText);
     if (problem !== undefined) throw new UsageError(`--analyzers ${problem}`);
   }
@@ -190,9 +190,9 @@ export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 
 Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
-               [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--analyzers K]
+               [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--analyzers K|auto]
                [--keep-alive] -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
-  mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K]
+  mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K|auto]
   mpiscope --help | --version
 
 run       runs PROGRAM on N ranks under the mpiscope shim and prints what it finds
@@ -210,8 +210,9 @@ report    rebuilds the report of a run from its trace file (written with --trace
                           this machine, else the address of the interface on the hosts' subnet
   --deadlock-timeout S    report a hang after S seconds without progress, also when no rank's MPI calls
                           arrive at all (default 30)
-  --analyzers K           split the analysis into K shard threads (rank pairs and communicators spread over
-                          them; the findings do not depend on K); 1 runs it on one thread; default: the cores
+  --analyzers K|auto      split the analysis into K shard threads, or one per core (rank pairs and
+                          communicators spread over them; the findings do not depend on K); default 1: one
+                          thread
   --keep-alive            leave a deadlocked job running for inspection (Ctrl-C ends it)
 
 The job's stdin, stdout and stderr are mpiscope's own, as under mpirun: stdin reaches rank 0 only.

@@ -1,6 +1,6 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { parseListen } from '../session/listen-address';
-import { analyzersProblem } from '../shards/analyzers';
+import { analyzersProblem, coreAnalyzers } from '../shards/analyzers';
 import type { SessionOptions } from '../session/session-api';
 
 /** The attributes of an `"type": "mpi"` launch configuration (schema: package.json contributes.debuggers). */
@@ -61,7 +61,7 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   if (deadlockTimeout !== undefined && (typeof deadlockTimeout !== 'number' || !(deadlockTimeout > 0))) {
     throw new Error('"deadlockTimeout" must be a positive number of seconds.');
   }
-  const analyzers = args.analyzers;
+  const analyzers = args.analyzers === 'auto' ? coreAnalyzers() : args.analyzers;
   const analyzersWrong = analyzers === undefined ? undefined : analyzersProblem(analyzers);
   if (analyzersWrong !== undefined) throw new Error(`"analyzers" ${analyzersWrong}.`);
   let env: Record<string, string> | undefined;

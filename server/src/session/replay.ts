@@ -1,5 +1,5 @@
 import type { EngineFinding, SkippedCheck } from '../engine/model/types';
-import { defaultAnalyzers } from '../shards/analyzers';
+import { DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { Analysis } from './analysis';
 import { noProgressFinding } from './hang-watch';
 import { parseRankText } from './held-ack';
@@ -38,7 +38,7 @@ interface EndRecord {
  */
 export async function replayTrace(
   path: string,
-  analyzers = defaultAnalyzers(),
+  analyzers = DEFAULT_ANALYZERS,
 ): Promise<{ start: SessionStart; result: SessionResult }> {
   let frames;
   try {

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
-import { analyzersProblem, defaultAnalyzers } from '../shards/analyzers';
+import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
@@ -176,7 +176,7 @@ export class Session {
         `--deadlock-timeout must be a positive number of seconds (got ${String(o.deadlockTimeout)})`,
       );
     }
-    const analyzers = o.analyzers ?? defaultAnalyzers();
+    const analyzers = o.analyzers ?? DEFAULT_ANALYZERS;
     const analyzersWrong = analyzersProblem(analyzers);
     if (analyzersWrong !== undefined) throw new UsageError(`--analyzers ${analyzersWrong}`);
     for (const name of o.breakOn ?? []) {
