@@ -5,6 +5,8 @@
 #   bash bench/run-all.sh            (after `node scripts/build.mjs`)
 # Rows and where they come from:
 #   decode + engine events per second               bench/engine-throughput/run.mjs
+#   the analysis in K = 1, 2, 4 shards on 1,024 synthetic ranks (records/s, heap per shard)
+#                                                   bench/shard-sim/run.mjs
 #   end-to-end many-calls wall time, both MPIs      bench/end-to-end/run.mjs
 #   shim cost per call (Comm_rank, Irecv+Isend+Waitall) and the message-size sweep
 #                                                   bench/shim-overhead/run.sh
@@ -22,6 +24,9 @@ section() { printf '\n==== %s\n' "$*"; }
 
 section "decode + engine throughput (bench/engine-throughput)"
 timeout 1800 node bench/engine-throughput/run.mjs || echo "(engine-throughput failed: $?)"
+
+section "shards: 1,024 synthetic ranks into K = 1, 2, 4 shard threads (bench/shard-sim)"
+timeout 1800 node bench/shard-sim/run.mjs || echo "(shard-sim failed: $?)"
 
 for flavor in openmpi mpich; do
   section "end-to-end many-calls, $flavor (bench/end-to-end)"

@@ -11,6 +11,8 @@ import { GLOBAL_ONLY, shardOfComm, shardOfPair, shardOwnership } from '../../ser
 import { BatchWriter, readBatch } from '../../server/src/shards/stream-batch';
 import { analyzersProblem } from '../../server/src/shards/analyzers';
 import { parseArgs } from '../../server/src/cli/args';
+import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
+import { ShardedEngine } from '../../server/src/shards/sharded-engine';
 import { FLOAT, INT, Job, ANY } from './engine-dsl';
 
 test('every ordered pair and every communicator has exactly one owner', () => {
@@ -267,4 +269,60 @@ test('an owning engine reports only the checks of what it owns; the global one o
     }
   assert.ok(perShard.flat().some((f) => f.kind === 'type-mismatch'));
   assert.ok(perShard.flat().some((f) => f.kind === 'collective-mismatch'));
+});
+
+/** Each rank's events as frames of `per` records, interleaved round robin, as the session receives them. */
+function framesOf(job: Job, per: number): { rank: number; data: Uint8Array }[] {
+  const lists = job.ranks.map((r) => {
+    const out: Uint8Array[] = [];
+    let batch: Uint8Array[] = [];
+    let n = 0;
+    for (const e of r.events) {
+      const rec = encodeEvent(e);
+      batch.push(rec);
+      n += rec.length / 64;
+      if (n >= per) {
+        out.push(frameOf(batch));
+        batch = [];
+        n = 0;
+      }
+    }
+    if (batch.length > 0) out.push(frameOf(batch));
+    return out;
+  });
+  const order: { rank: number; data: Uint8Array }[] = [];
+  for (let i = 0; lists.some((l) => l.length > i); i++)
+    lists.forEach((l, rank) => {
+      const data = l[i];
+      if (data !== undefined) order.push({ rank, data });
+    });
+  return order;
+}
+
+test('shard threads, fed raw frames, give the findings of the lone engine, in its order (live, deadlock, end of run)', async () => {
+  for (const [name, job] of jobs()) {
+    const frames = framesOf(job, 3);
+    const run = async (k: number) => {
+      const engine = new ShardedEngine(job.size, k);
+      assert.equal(engine.shardThreads, k > 1 ? k : 0, 'K = 1 starts no thread');
+      const out: EngineFinding[] = [];
+      try {
+        for (const f of frames) {
+          engine.pushRecords(f.rank, f.data);
+          out.push(...engine.takeFindings());
+        }
+        engine.settle();
+        out.push(...engine.takeFindings());
+        const deadlock = engine.findDeadlock();
+        if (deadlock !== undefined) out.push(deadlock, ...engine.takeFindings());
+        else out.push(...engine.finish());
+        return out.map(findingKey);
+      } finally {
+        await engine.dispose();
+      }
+    };
+    const one = await run(1);
+    assert.ok(one.length > 0, `${name}: findings`);
+    assert.deepEqual(await run(3), one, `${name}: K=3`);
+  }
 });
