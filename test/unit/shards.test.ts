@@ -57,12 +57,14 @@ test('rings, their reverse and random pairs spread over the shards', () => {
 test('a batch gives back its frames and ends of connections in order, across full batches', () => {
   const w = new BatchWriter(256);
   const sent: string[] = [];
-  const batches: { buffer: SharedArrayBuffer; length: number; items: number }[] = [];
+  const batches: { buffer: SharedArrayBuffer; start: number; end: number; items: number }[] = [];
   const keep = (b: ReturnType<BatchWriter['take']>) => b && batches.push(b);
   for (let i = 0; i < 40; i++) {
     const data = new Uint8Array(i % 3 === 0 ? 300 : 64 * (i % 4)).map((_, j) => (i * 7 + j) & 255);
     keep(w.frame(i % 5, data));
     sent.push(`f${i % 5}:${data.length}:${data.reduce((a, b) => (a * 31 + b) >>> 0, 7)}`);
+    // Posted at once now and then, as at the end of a turn of the event loop: the buffer goes on.
+    if (i % 11 === 5) keep(w.take());
     if (i % 7 === 0) {
       keep(w.close(i % 5, i * 1000 + 0.5, i / 3));
       sent.push(`c${i % 5}:${i * 1000 + 0.5}:${i / 3}`);
@@ -71,9 +73,13 @@ test('a batch gives back its frames and ends of connections in order, across ful
   keep(w.take());
   assert.equal(w.take(), undefined, 'an empty writer closes no batch');
   assert.ok(batches.length > 5, 'small batches were closed when full');
+  assert.ok(
+    batches.some((b, i) => i > 0 && b.buffer === batches[i - 1]?.buffer && b.start > 0),
+    'a batch taken before the buffer is full leaves the rest of the buffer to the next',
+  );
   const got: string[] = [];
   for (const b of batches)
-    for (const it of readBatch(b.buffer, b.length))
+    for (const it of readBatch(b.buffer, b.start, b.end))
       got.push(
         it.kind === 'frame'
           ? `f${it.rank}:${it.data.length}:${it.data.reduce((a, x) => (a * 31 + x) >>> 0, 7)}`

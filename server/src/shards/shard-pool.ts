@@ -164,7 +164,12 @@ export class ShardPool {
   private post(batch: Batch | undefined): void {
     if (batch === undefined) return;
     for (const s of this.shards)
-      s.worker.postMessage({ type: 'batch', buffer: batch.buffer, length: batch.length } satisfies ToShard);
+      s.worker.postMessage({
+        type: 'batch',
+        buffer: batch.buffer,
+        start: batch.start,
+        end: batch.end,
+      } satisfies ToShard);
   }
 
   /** Frames arriving in one turn of the event loop go out as one batch. */

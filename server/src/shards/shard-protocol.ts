@@ -16,7 +16,12 @@ export interface ShardInit {
 }
 
 export type ToShard =
-  | { readonly type: 'batch'; readonly buffer: SharedArrayBuffer; readonly length: number }
+  | {
+      readonly type: 'batch';
+      readonly buffer: SharedArrayBuffer;
+      readonly start: number;
+      readonly end: number;
+    }
   /** Answer with 'passed' once every batch before this is done, then store `token` in control[0]. */
   | { readonly type: 'sync'; readonly token: number }
   /** As 'sync', after the engine's end-of-run checks (answered with 'finished'). */

@@ -32,8 +32,8 @@ function take(): void {
   Atomics.store(control, CONTROL_ITEMS, items);
 }
 
-function batch(buffer: SharedArrayBuffer, length: number): void {
-  for (const item of readBatch(buffer, length)) {
+function batch(buffer: SharedArrayBuffer, start: number, end: number): void {
+  for (const item of readBatch(buffer, start, end)) {
     if (item.kind === 'frame') {
       // The coordinator decoded this frame without error before forwarding it; the engine decodes it into
       // its own columns with its own decoder per rank.
@@ -63,7 +63,7 @@ function answer(token: number): void {
 
 parentPort?.on('message', (m: ToShard) => {
   try {
-    if (failure === undefined && m.type === 'batch') batch(m.buffer, m.length);
+    if (failure === undefined && m.type === 'batch') batch(m.buffer, m.start, m.end);
     if (m.type === 'finish')
       send({ type: 'finished', findings: failure === undefined ? engine.finish() : [], heapPeak });
   } catch (err) {

@@ -2,8 +2,10 @@
  * The stream of what the analysis is fed, in the order the coordinator took it: a rank's binary frame (its
  * raw records, undecoded) or the end of a rank's connection. Items are written into SharedArrayBuffers that
  * every shard reads in place: a batch is posted once per shard as a shared reference, never copied nor
- * cloned record by record. A buffer is never reused, so a decoder that keeps a view of a frame (a call
- * straddling two frames) keeps valid bytes.
+ * cloned record by record. A batch is a range of a buffer: the next batch goes on in the same buffer until it
+ * is full, so that posting often (every turn of the event loop) does not allocate a buffer each time. Bytes
+ * once written are never overwritten, so a decoder that keeps a view of a frame (a call straddling two
+ * frames) keeps valid bytes.
  */
 
 const FRAME = 1;
@@ -16,7 +18,9 @@ export const BATCH_BYTES = 1 << 20;
 
 export interface Batch {
   readonly buffer: SharedArrayBuffer;
-  readonly length: number;
+  /** The batch's bytes are buffer[start, end). */
+  readonly start: number;
+  readonly end: number;
   readonly items: number;
 }
 
@@ -31,6 +35,8 @@ export class BatchWriter {
   private view: DataView | undefined;
   private bytes: Uint8Array | undefined;
   private used = 0;
+  /** Where the batch being written starts in the buffer (the earlier part was posted). */
+  private start = 0;
   private items = 0;
 
   constructor(private readonly batchBytes = BATCH_BYTES) {}
@@ -40,7 +46,7 @@ export class BatchWriter {
   }
 
   get pendingBytes(): number {
-    return this.used;
+    return this.used - this.start;
   }
 
   /** Appends an item; returns the batch that had to be closed to make room, if any. */
@@ -69,9 +75,9 @@ export class BatchWriter {
   /** Closes the batch being written (undefined when empty). */
   take(): Batch | undefined {
     if (this.buffer === undefined || this.items === 0) return undefined;
-    const batch = { buffer: this.buffer, length: this.used, items: this.items };
-    this.buffer = this.view = this.bytes = undefined;
-    this.used = this.items = 0;
+    const batch = { buffer: this.buffer, start: this.start, end: this.used, items: this.items };
+    this.start = this.used;
+    this.items = 0;
     return batch;
   }
 
@@ -85,8 +91,12 @@ export class BatchWriter {
 
   private room(size: number): Batch | undefined {
     let closed: Batch | undefined;
-    if (this.buffer !== undefined && this.used + size > this.buffer.byteLength) closed = this.take();
+    if (this.buffer !== undefined && this.used + size > this.buffer.byteLength) {
+      closed = this.take();
+      this.buffer = this.view = this.bytes = undefined;
+    }
     if (this.buffer === undefined) {
+      this.used = this.start = 0;
       this.buffer = new SharedArrayBuffer(Math.max(this.batchBytes, size));
       this.view = new DataView(this.buffer);
       this.bytes = new Uint8Array(this.buffer);
@@ -96,10 +106,10 @@ export class BatchWriter {
 }
 
 /** The items of a batch, in order; frames are views into the shared buffer. */
-export function* readBatch(buffer: SharedArrayBuffer, length: number): Generator<StreamItem> {
-  const view = new DataView(buffer, 0, length);
-  let at = 0;
-  while (at < length) {
+export function* readBatch(buffer: SharedArrayBuffer, start: number, end: number): Generator<StreamItem> {
+  const view = new DataView(buffer, 0, end);
+  let at = start;
+  while (at < end) {
     const kind = view.getUint32(at, true);
     const rank = view.getUint32(at + 4, true);
     if (kind === FRAME) {
