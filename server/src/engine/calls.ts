@@ -17,15 +17,15 @@ import {
   DONE_REQUEST,
   PROC_NULL,
   type CompleteEvent,
-  type EnterEvent,
+  type CallEnter,
   type Handle,
-  type ExitEvent,
+  type ExitView,
 } from './model/types';
 
 /** Classes of the one-sided calls (rma.ts). */
 const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
 
-function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | undefined {
+function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
   const dest = num(e, PROC_NULL, 'dest');
   if (dest === PROC_NULL) return undefined;
   const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
@@ -64,7 +64,7 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
   return op;
 }
 
-function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: number): RecvOp {
+function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
   const source = num(e, ANY_SOURCE, 'source');
   const op: RecvOp = {
     kind,
@@ -121,7 +121,7 @@ function withHandle(c: Omit<RequestInfo, 'handle'>, handle: Handle, active: bool
   return req;
 }
 
-export function onEnter(st: EngineState, e: EnterEvent): void {
+export function onEnter(st: EngineState, e: CallEnter): void {
   const t = st.track(e.rank);
   t.started = true;
   st.resources.onEnter(e, t.ended);
@@ -315,7 +315,7 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   if (req.active && req.op?.kind === 'send' && req.statusSeen !== true) st.freedSends.freed(req.op);
 }
 
-export function onExit(st: EngineState, e: ExitEvent): void {
+export function onExit(st: EngineState, e: ExitView): void {
   const t = st.track(e.rank);
   const cur = t.call(e.seq);
   if (cur === undefined || cur.exited) return;
@@ -351,7 +351,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'improbe':
       // A probe consumes nothing; an Improbe that found nothing completes no receive.
       if (cur.recv) cur.recv.done = true;
-      if (cur.recv && e.fn.cls === 'improbe' && e.outputs['flag'] === 1) st.replay.wait(cur.recv);
+      if (cur.recv && e.fn.cls === 'improbe' && e.flag === 1) st.replay.wait(cur.recv);
       break;
     case 'comm_free':
       st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
@@ -359,7 +359,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'request_get_status': {
       // flag true: the program knows the operation completed, although the request is still to be freed.
       const req = t.requests.get(num(cur.enter, 0, 'request'));
-      if (req !== undefined && e.outputs['flag'] === 1) req.statusSeen = true;
+      if (req !== undefined && e.flag === 1) req.statusSeen = true;
       break;
     }
     case 'buffer_attach':
@@ -373,7 +373,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   }
   if (cur.creates !== undefined) {
     const name = paramName(cur.enter.fn, 'request_out');
-    const handle = name !== undefined ? e.outputs[name] : undefined;
+    const handle = name !== undefined ? e.out(name) : undefined;
     if (typeof handle === 'number' && handle !== 0) {
       const req = withHandle(cur.creates, handle, cur.creates.active);
       if (req.op !== undefined) req.op.request = handle;

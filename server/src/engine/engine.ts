@@ -21,6 +21,8 @@ import { appendEvent } from '../protocol/append-event';
 import { eventAt } from '../protocol/build-event';
 import { RecordColumns } from '../protocol/columns';
 import { RankDecoder } from '../protocol/decoder';
+import { KIND } from '../protocol/spec';
+import { CompleteRow, enterOf, ExitRow } from './call-rows';
 
 export type { EngineOptions } from './engine-state';
 
@@ -65,22 +67,27 @@ class MpiEngine implements Engine {
     this.pushColumns(one, 0, 1);
   }
 
+  private readonly exitRow = new ExitRow();
+  private readonly completeRow = new CompleteRow();
+
   pushColumns(cols: RecordColumns, from = 0, to = cols.length): void {
-    for (let row = from; row < to; row++) this.pushEvent(eventAt(cols, row));
+    const st = this.st;
+    const kinds = cols.kind;
+    for (let row = from; row < to; row++) {
+      const kind = kinds[row];
+      // The kinds every MPI call makes are read in place; the rest (descriptions of communicators, types,
+      // ops, call sites; the shim's findings; END, LOST) are a few per run or per new handle, and take the
+      // event form their registries keep.
+      if (kind === KIND.ENTER) onEnter(st, enterOf(cols, row));
+      else if (kind === KIND.EXIT) onExit(st, this.exitRow.at(cols, row));
+      else if (kind === KIND.COMPLETE) onComplete(st, this.completeRow.at(cols, row));
+      else if (kind !== KIND.CLOCK) this.pushEvent(eventAt(cols, row));
+    }
   }
 
   private pushEvent(e: RankEvent): void {
     const st = this.st;
     switch (e.type) {
-      case 'enter':
-        onEnter(st, e);
-        break;
-      case 'exit':
-        onExit(st, e);
-        break;
-      case 'complete':
-        onComplete(st, e);
-        break;
       case 'comm':
         st.track(e.rank).started = true;
         st.comms.onComm(e);

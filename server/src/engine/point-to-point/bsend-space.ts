@@ -21,13 +21,13 @@ import type { CausalClocks } from '../causal-order/causal-clocks';
 import { PendingSpace } from './pending-space';
 import type { Replay } from '../causal-order/replay';
 import type { SendOp } from '../model/ops';
-import type { BsendEvent, EngineFinding, EnterEvent, RawLocation } from '../model/types';
+import type { BsendEvent, EngineFinding, CallEnter, RawLocation } from '../model/types';
 
 /** A buffered send as it entered the buffer. */
 interface Buffered {
   readonly op: SendOp;
   /** The call that put it in the buffer: the Bsend/Ibsend itself, or the MPI_Start of a Bsend_init request. */
-  readonly by: EnterEvent;
+  readonly by: CallEnter;
   /** Which attached buffer (counted per rank: every attach and detach starts a new one) and its size. */
   readonly buffer: number;
   readonly attached: number;
@@ -76,7 +76,7 @@ export class BsendSpace {
   }
 
   /** A buffered send was posted (by the call `by`: itself, or the Start of its persistent request). */
-  posted(op: SendOp, by: EnterEvent): void {
+  posted(op: SendOp, by: CallEnter): void {
     if (!this.enabled) return;
     if (++this.count > MAX_SENDS) {
       this.enabled = false;
