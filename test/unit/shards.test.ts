@@ -332,3 +332,23 @@ test('shard threads, fed raw frames, give the findings of the lone engine, in it
     assert.deepEqual(await run(3), one, `${name}: K=3`);
   }
 });
+
+test('a shard that fails is named in the skipped checks, and the coordinator neither hangs nor throws', async () => {
+  const [, job] = jobs()[0] as [string, Job];
+  const engine = new ShardedEngine(job.size, 2);
+  try {
+    // A frame the coordinator never decoded (it is not a whole number of records): every shard's engine
+    // throws on it, as it would on a bug of ours.
+    engine.endFrame(0, new Uint8Array(10));
+    for (const f of framesOf(job, 4)) engine.pushRecords(f.rank, f.data);
+    engine.settle();
+    engine.takeFindings();
+    engine.finish();
+    const skipped = engine.skippedChecks().find((s) => s.reason.includes('analyzer shard stopped'));
+    assert.ok(skipped, 'the failure is named');
+    assert.ok(skipped.checks.includes('type-mismatch'));
+    assert.match(skipped.reason, /--analyzers 1/);
+  } finally {
+    await engine.dispose();
+  }
+});
