@@ -229,7 +229,11 @@ export class Session {
     });
     const analysis = (this.analysis = new Analysis(o.np, cwd, analyzers));
     const watch = new HangWatch({ quietMs: QUIET_MS, noProgressMs: timeout * 1000 }, Date.now());
-    const server = (this.server = await this.listen(analysis, watch));
+    const server = (this.server = await this.listen(analysis, watch).catch(async (err: unknown) => {
+      // No job will run: the engine's shard threads end here rather than with the session's language server.
+      await analysis.dispose();
+      throw err;
+    }));
     try {
       return await this.runJob(plan, shim, cwd, analysis, server, watch, timeout);
     } finally {
