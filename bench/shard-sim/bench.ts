@@ -6,8 +6,12 @@
  * eighth step receives from MPI_ANY_SOURCE what its left neighbour sends; every 16th step is an Allreduce
  * on MPI_COMM_WORLD, every 32nd a Bcast on a split half. Printed per K: events per second (wall, and per
  * CPU-second of the whole process, all threads), the same findings as K = 1, and the memory of each shard
- * (V8 heap used, peak over the run) beside the coordinator's. A benchmark, not a test.
+ * (V8 heap used, peak over the run) beside the coordinator's; before that, the CPU of one engine on this
+ * thread as the lone engine, as the coordinator's and as one shard's of four. A benchmark, not a test.
  */
+import { createEngine } from '../../server/src/engine/engine';
+import type { Ownership } from '../../server/src/engine/model/ownership';
+import { GLOBAL_ONLY, shardOwnership } from '../../server/src/shards/ownership-map';
 import { ShardedEngine } from '../../server/src/shards/sharded-engine';
 import { findingKey } from '../../server/src/shards/finding-merge';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
@@ -92,6 +96,32 @@ console.log(
 );
 
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * One engine's CPU on this thread over every frame (no threads, no batches): the lone engine, the
+ * coordinator's (global, owning no pair or communicator) and one shard's of four (owning a quarter).
+ */
+function engineCpuMs(owns: Ownership | undefined): number {
+  gc?.();
+  const engine = createEngine({ ranks: RANKS, ...(owns !== undefined ? { owns } : {}) });
+  const c0 = process.cpuUsage();
+  for (const f of frames) {
+    engine.pushRecords(f.rank, f.data);
+    engine.takeFindings();
+  }
+  engine.finish();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+// The first pass warms the JIT up; the second is measured.
+for (const owns of [undefined, GLOBAL_ONLY, shardOwnership(0, 4)]) engineCpuMs(owns);
+const lone = engineCpuMs(undefined);
+const coordinator = engineCpuMs(GLOBAL_ONLY);
+const shard = engineCpuMs(shardOwnership(0, 4));
+console.log(
+  `one engine on this thread, CPU: lone ${lone.toFixed(0)} ms; coordinator's ${coordinator.toFixed(0)} ms (${((coordinator / lone) * 100).toFixed(0)}%); one shard of four ${shard.toFixed(0)} ms (${((shard / lone) * 100).toFixed(0)}%)`,
+);
+
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 const rows: string[][] = [
   [
