@@ -13,6 +13,7 @@ import { analyzersProblem } from '../../server/src/shards/analyzers';
 import { parseArgs } from '../../server/src/cli/args';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
 import { ShardedEngine } from '../../server/src/shards/sharded-engine';
+import type { PoolTuning } from '../../server/src/shards/shard-pool';
 import { FLOAT, INT, Job, ANY } from './engine-dsl';
 
 test('every ordered pair and every communicator has exactly one owner', () => {
@@ -308,8 +309,8 @@ function framesOf(job: Job, per: number): { rank: number; data: Uint8Array }[] {
 test('shard threads, fed raw frames, give the findings of the lone engine, in its order (live, deadlock, end of run)', async () => {
   for (const [name, job] of jobs()) {
     const frames = framesOf(job, 3);
-    const run = async (k: number) => {
-      const engine = new ShardedEngine(job.size, k);
+    const run = async (k: number, tuning?: PoolTuning) => {
+      const engine = new ShardedEngine(job.size, k, tuning);
       assert.equal(engine.shardThreads, k > 1 ? k : 0, 'K = 1 starts no thread');
       const out: EngineFinding[] = [];
       try {
@@ -330,6 +331,13 @@ test('shard threads, fed raw frames, give the findings of the lone engine, in it
     const one = await run(1);
     assert.ok(one.length > 0, `${name}: findings`);
     assert.deepEqual(await run(3), one, `${name}: K=3`);
+    // Batches of a frame or two, shards allowed one item of lag: the coordinator waits for them at almost
+    // every frame.
+    assert.deepEqual(
+      await run(2, { batchBytes: 256, maxLagItems: 1 }),
+      one,
+      `${name}: K=2, waiting on the shards`,
+    );
   }
 });
 

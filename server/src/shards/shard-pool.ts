@@ -14,6 +14,13 @@ import { BatchWriter, type Batch } from './stream-batch';
 
 /** A shard that takes no item for this long while the coordinator waits on it is given up (its checks are then named as skipped). */
 const STALL_MS = 60_000;
+/**
+ * Items (frames) a shard may be behind the coordinator before the coordinator waits for it. The coordinator's
+ * thread then stops reading the ranks' sockets, their rings fill and the ranks wait in the shim, as they do
+ * for a slow lone engine: memory stays bounded (about this many frames of up to 16 KiB) instead of the
+ * frames piling up in a slow shard's queue.
+ */
+export const MAX_LAG_ITEMS = 2048;
 
 interface Shard {
   readonly worker: Worker;
@@ -36,22 +43,35 @@ export function shardWorkerScript(): string {
   throw new Error(`shard-worker.js is not beside ${__dirname}: run node scripts/build.mjs`);
 }
 
+export interface PoolTuning {
+  /** A batch buffer's size (stream-batch.ts BATCH_BYTES). */
+  readonly batchBytes?: number;
+  /** How many items a shard may be behind before the coordinator waits for it (MAX_LAG_ITEMS). */
+  readonly maxLagItems?: number;
+}
+
 export class ShardPool {
   private readonly shards: Shard[] = [];
-  private readonly writer = new BatchWriter();
+  private readonly writer: BatchWriter;
   private token = 0;
+  private readonly maxLag: number;
+  /** Items posted to the shards so far. */
+  private posted = 0;
   private flushQueued = false;
 
   /**
    * `merge` has a source per shard, numbered from `firstSource`. `ranks`: the job's size, as for a lone
-   * engine.
+   * engine. `tuning`: smaller batches and lag than the defaults, for the tests of the waits.
    */
   constructor(
     count: number,
     ranks: number,
     private readonly merge: FindingMerge,
     private readonly firstSource: number,
+    tuning: PoolTuning = {},
   ) {
+    this.writer = new BatchWriter(tuning.batchBytes);
+    this.maxLag = tuning.maxLagItems ?? MAX_LAG_ITEMS;
     const script = shardWorkerScript();
     for (let index = 0; index < count; index++) {
       const control = new SharedArrayBuffer(8);
@@ -127,21 +147,32 @@ export class ShardPool {
     const token = ++this.token;
     for (const s of this.shards) s.worker.postMessage(make(token));
     this.shards.forEach((s, i) => {
-      let items = Atomics.load(s.control, CONTROL_ITEMS);
-      let since = Date.now();
-      while (s.failed === undefined && Atomics.load(s.control, CONTROL_TOKEN) !== token) {
-        Atomics.wait(s.control, CONTROL_TOKEN, Atomics.load(s.control, CONTROL_TOKEN), 1000);
-        const now = Atomics.load(s.control, CONTROL_ITEMS);
-        if (now !== items) {
-          items = now;
-          since = Date.now();
-        } else if (Date.now() - since > STALL_MS) {
-          s.failed = `shard ${i} took no record for ${STALL_MS / 1000} s`;
-          this.merge.progress(this.firstSource + i, Number.MAX_SAFE_INTEGER);
-        }
-      }
+      // The shard notifies its token word when it answers.
+      this.waitOn(s, i, CONTROL_TOKEN, 1000, () => Atomics.load(s.control, CONTROL_TOKEN) === token);
       this.drainPort(s, i, finished);
     });
+  }
+
+  /**
+   * Blocks this thread until `done()`, or the shard failed (its replies are read while waiting), or it took no
+   * item for STALL_MS (then it is given up). `word` is the control word the shard notifies, if any; without a
+   * notification the wait is polled every `sliceMs`.
+   */
+  private waitOn(s: Shard, i: number, word: number, sliceMs: number, done: () => boolean): void {
+    let items = Atomics.load(s.control, CONTROL_ITEMS);
+    let since = Date.now();
+    while (s.failed === undefined && !done()) {
+      Atomics.wait(s.control, word, Atomics.load(s.control, word), sliceMs);
+      this.drainPort(s, i);
+      const now = Atomics.load(s.control, CONTROL_ITEMS);
+      if (now !== items) {
+        items = now;
+        since = Date.now();
+      } else if (Date.now() - since > STALL_MS) {
+        s.failed = `shard ${i} took no record for ${STALL_MS / 1000} s`;
+        this.merge.progress(this.firstSource + i, Number.MAX_SAFE_INTEGER);
+      }
+    }
   }
 
   private drainPort(s: Shard, i: number, finished?: EngineFinding[]): void {
@@ -163,6 +194,7 @@ export class ShardPool {
 
   private post(batch: Batch | undefined): void {
     if (batch === undefined) return;
+    this.posted += batch.items;
     for (const s of this.shards)
       s.worker.postMessage({
         type: 'batch',
@@ -170,6 +202,17 @@ export class ShardPool {
         start: batch.start,
         end: batch.end,
       } satisfies ToShard);
+    // A shard far behind holds up the stream here (see MAX_LAG_ITEMS), until it is halfway back.
+    this.shards.forEach((s, n) => {
+      if (this.posted - Atomics.load(s.control, CONTROL_ITEMS) <= this.maxLag) return;
+      this.waitOn(
+        s,
+        n,
+        CONTROL_ITEMS,
+        2,
+        () => this.posted - Atomics.load(s.control, CONTROL_ITEMS) <= this.maxLag / 2,
+      );
+    });
   }
 
   /** Frames arriving in one turn of the event loop go out as one batch. */

@@ -16,7 +16,7 @@ import { createEngine } from '../engine/engine';
 import type { EngineFinding, RankEvent, RankState, SkippedCheck } from '../engine/model/types';
 import { FindingMerge, inContentOrder } from './finding-merge';
 import { GLOBAL_ONLY } from './ownership-map';
-import { ShardPool } from './shard-pool';
+import { ShardPool, type PoolTuning } from './shard-pool';
 
 export class ShardedEngine implements Engine {
   private readonly inner: Engine;
@@ -26,12 +26,15 @@ export class ShardedEngine implements Engine {
   /** Findings the coordinator's engine made outside an item (held ones released with a deadlock or an end). */
   private outside: EngineFinding[] = [];
 
-  /** `analyzers`: the number of shard threads; 1 runs the lone engine on this thread. */
-  constructor(ranks: number, analyzers: number) {
+  /**
+   * `analyzers`: the number of shard threads; 1 runs the lone engine on this thread. `tuning`: batch size and
+   * lag other than the defaults (shard-pool.ts), for tests.
+   */
+  constructor(ranks: number, analyzers: number, tuning?: PoolTuning) {
     const sharded = analyzers > 1;
     this.inner = createEngine({ ranks, ...(sharded ? { owns: GLOBAL_ONLY } : {}) });
     this.merge = new FindingMerge(sharded ? 1 + analyzers : 1);
-    this.pool = sharded ? new ShardPool(analyzers, ranks, this.merge, 1) : undefined;
+    this.pool = sharded ? new ShardPool(analyzers, ranks, this.merge, 1, tuning) : undefined;
   }
 
   /** The number of shard threads (0: the lone engine). */
