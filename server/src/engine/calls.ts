@@ -51,6 +51,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     dtype: st.dtypes.type(e.rank, num(e, 0, 'stype', 'datatype')),
     matched: false,
     done: false,
+    span: undefined,
   };
   const span = spanOf(num(e, 0, 'sbuf', 'rwbuf'), op.count, op.dtype);
   if (span !== undefined) {
@@ -83,6 +84,7 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     dtype: st.dtypes.type(e.rank, num(e, 0, 'rtype', 'datatype')),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
+    span: undefined,
   };
   if (kind !== 'probe') st.replay.post(op);
   if (kind === 'recv' && source >= 0 && op.tag >= 0) {
@@ -99,7 +101,16 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
 }
 
 function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
-  cur.creates = { what, persistent, created: cur.enter, active: !persistent, op };
+  cur.creates = {
+    what,
+    persistent,
+    created: cur.enter,
+    active: !persistent,
+    op,
+    coll: undefined,
+    misused: undefined,
+    statusSeen: undefined,
+  };
 }
 
 /**
@@ -107,18 +118,18 @@ function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean,
  * `creates`: this runs at the exit of every nonblocking call, and a spread copies through a slow path.
  */
 function withHandle(c: Omit<RequestInfo, 'handle'>, handle: Handle, active: boolean): RequestInfo {
-  const req: RequestInfo = {
+  // Every field in the literal (undefined ones too): one object shape for every request, no shape changes.
+  return {
     handle,
     what: c.what,
     persistent: c.persistent,
     created: c.created,
     active,
     op: c.op,
+    coll: c.coll,
+    misused: c.misused,
+    statusSeen: c.statusSeen,
   };
-  if (c.coll !== undefined) req.coll = c.coll;
-  if (c.misused !== undefined) req.misused = c.misused;
-  if (c.statusSeen !== undefined) req.statusSeen = c.statusSeen;
-  return req;
 }
 
 export function onEnter(st: EngineState, e: CallEnter): void {
@@ -129,7 +140,18 @@ export function onEnter(st: EngineState, e: CallEnter): void {
   if (t.ended !== undefined) return;
   checkStale(st, t, e);
   checkThreadLevel(st, t, e);
-  const cur: CallState = { enter: e, exited: false };
+  // Every field in the literal: a field added later changes the object's shape, and a deleted one makes it
+  // a dictionary; this object is made for every call.
+  const cur: CallState = {
+    enter: e,
+    exited: false,
+    send: undefined,
+    recv: undefined,
+    coll: undefined,
+    waits: undefined,
+    rejected: undefined,
+    creates: undefined,
+  };
   t.enter(cur);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
@@ -212,7 +234,16 @@ export function onEnter(st: EngineState, e: CallEnter): void {
     }
     case 'icollective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
-      cur.creates = { what: 'coll', persistent: false, created: e, active: true, ...(coll ? { coll } : {}) };
+      cur.creates = {
+        what: 'coll',
+        persistent: false,
+        created: e,
+        active: true,
+        op: undefined,
+        coll,
+        misused: undefined,
+        statusSeen: undefined,
+      };
       if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
@@ -281,7 +312,7 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
   req.active = true;
   if (req.what === 'send') {
     const op = postSend(st, req.created, handle);
-    if (op === undefined) delete req.op;
+    if (op === undefined) req.op = undefined;
     else req.op = op;
   } else if (req.what === 'recv') {
     req.op = newRecv(st, req.created, 'recv', handle);
@@ -400,7 +431,7 @@ function failed(st: EngineState, cur: CallState): void {
   if (op?.kind === 'send') st.bsend.withdrawn(op);
   if (op?.kind === 'send' && !op.matched) st.matcher.cancel(op);
   if (op !== undefined) op.done = true;
-  delete cur.creates;
+  cur.creates = undefined;
 }
 
 /** The shim gives a status for every completed receive; this covers records lost in transit. */
@@ -431,7 +462,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
     t.earlyDone.push(withHandle(cur.creates, e.request, false));
     if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
-    delete cur.creates;
+    cur.creates = undefined;
     return;
   }
   if (req === undefined) {
@@ -453,7 +484,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   if (orphan) t.orphans.splice(t.orphans.indexOf(req), 1);
   else if (req.persistent) {
     req.active = false;
-    delete req.op;
+    req.op = undefined;
   } else {
     t.requests.delete(e.request);
     retire(t, e.request, e.fn.name);

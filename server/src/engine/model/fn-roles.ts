@@ -12,7 +12,7 @@ function slotOf(fn: FunctionSpec, role: string): number | undefined {
 }
 
 /** Index of the length word of array section k (>= 0) in an ENTER's words. */
-function sectionAt(fn: FunctionSpec, words: Float64Array, k: number): number {
+function sectionAt(fn: FunctionSpec, words: readonly number[], k: number): number {
   let at = layouts[fn.id]?.scalars.length ?? 0;
   for (let j = 0; j < k; j++) at += 1 + (words[at] ?? 0);
   return at;

@@ -73,7 +73,7 @@ export interface EnterEvent extends EventBase {
 export interface CallEnter extends EventBase {
   readonly fn: FunctionSpec;
   readonly site: number;
-  readonly words: Float64Array;
+  readonly words: readonly number[];
   /** ENTER flags bit1 (see EnterEvent.otherThread). */
   readonly otherThread: boolean;
 }
