@@ -4,8 +4,8 @@
  * may use.
  *
  * The default is one, not the cores: every shard still decodes every record and rebuilds the whole model
- * (ARCHITECTURE.md, "Shards"), so on bench/shard-sim (1,024 ranks) two shards cost 3.5 times the CPU of one
- * engine and four 6 times, for the same findings. The default follows the cores once shards take only the
+ * (ARCHITECTURE.md, "Shards"), so on bench/shard-sim (1,024 ranks) two shards cost 2.8 times the CPU of one
+ * engine and four 4.8 times, for the same findings. The default follows the cores once shards take only the
  * records of what they own.
  */
 import { availableParallelism } from 'node:os';
