@@ -35,6 +35,8 @@ const entries = [
   ['extension/src/extension.ts', 'dist/extension.js'],
   ['server/src/lsp/main.ts', 'dist/server.js'],
   ['server/src/cli/main.ts', 'dist/cli.js'],
+  // The engine's shard threads (server/src/shards), started by the CLI and the language server from dist/.
+  ['server/src/shards/shard-worker.ts', 'dist/shard-worker.js'],
 ].filter(([src]) => existsSync(src));
 
 // The extension bundle is loaded on every VS Code start, and is mostly vscode-languageclient: minify it.

@@ -38,8 +38,16 @@ test('the corpus is not empty', () => {
 });
 
 // Two cores: two jobs at a time.
+//
+// The analysis runs with one engine (--analyzers 1) or split into four shard threads (--analyzers 4), and
+// its findings must not depend on it. Each run goes live at one K, alternately (every other program of each
+// MPI at K=4), so the live session with and without threads meets half the corpus each, at the cost of one
+// run; then its trace is reported again at K=1 and at K=4, and the two reports must be the same byte for
+// byte: the same stream through one engine and through four shards, on every program, which no second live
+// run could show (a second run of a racy program may legitimately differ).
 test('corpus', { concurrency: 2 }, async (t) => {
   const runs: Promise<void>[] = [];
+  let index = 0;
   for (const flavor of installedFlavors()) {
     for (const file of programs) {
       if (only !== undefined && !file.includes(only)) continue;
@@ -48,7 +56,8 @@ test('corpus', { concurrency: 2 }, async (t) => {
       if (!header.mpi.includes(flavor)) continue;
       // A C program runs once; a Fortran program once per binding.
       for (const binding of header.bindings.length > 0 ? header.bindings : [undefined]) {
-        const label = binding === undefined ? file : `${file} [${binding}]`;
+        const analyzers = index++ % 2 === 0 ? 1 : 4;
+        const label = `${binding === undefined ? file : `${file} [${binding}]`} (K=${analyzers})`;
         runs.push(
           t.test(`${flavor} ${label}`, async (st) => {
             const dir = join(
@@ -61,11 +70,16 @@ test('corpus', { concurrency: 2 }, async (t) => {
             if (binding === undefined) compileMpi(flavor, source, exe);
             else compileMpiFortran(flavor, source, binding, exe);
             const json = join(dir, 'report.json');
+            const trace = join(dir, 'trace.bin');
             const expected = header.expect.map((e) => findingKey(e.kind, e.lines)).sort();
             const runOnce = async () => {
               const cli = await runCli(
                 [
                   'run',
+                  '--analyzers',
+                  String(analyzers),
+                  '--trace',
+                  trace,
                   '--json',
                   json,
                   '--mpirun',
@@ -129,6 +143,28 @@ test('corpus', { concurrency: 2 }, async (t) => {
             assert.equal(cli.code, header.exit ?? (errors ? 1 : failed ? 3 : 0), `exit status${context}`);
             assert.equal(report.exitCode, cli.code, 'the JSON exitCode is the exit status');
             assert.equal(report.ranks, header.ranks);
+            const again = async (k: number) => {
+              const out = join(dir, `report-k${k}.json`);
+              const r = await runCli(['report', trace, '--analyzers', String(k), '--json', out], {
+                cwd: dir,
+                timeoutMs: 60_000,
+              });
+              assert.notEqual(r.code, 2, `mpiscope report --analyzers ${k} failed\n${r.stderr}`);
+              return { code: r.code, stdout: r.stdout, json: readFileSync(out, 'utf8') };
+            };
+            const one = await again(1);
+            const four = await again(4);
+            assert.equal(
+              four.json,
+              one.json,
+              'the JSON report of the same trace differs between K=1 and K=4',
+            );
+            assert.equal(
+              four.stdout,
+              one.stdout,
+              'the printed report of the same trace differs between K=1 and K=4',
+            );
+            assert.equal(four.code, one.code);
           }),
         );
       }

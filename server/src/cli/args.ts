@@ -1,6 +1,7 @@
 import type { Severity } from '../engine/model/types';
 import { SEVERITIES } from '../report/report-model';
 import { UsageError } from '../session/session-api';
+import { analyzersProblem, parseAnalyzers } from '../shards/analyzers';
 
 export interface RunCommand {
   readonly command: 'run';
@@ -16,6 +17,7 @@ export interface RunCommand {
   readonly hostfile?: string;
   readonly listen?: string;
   readonly deadlockTimeout?: number;
+  readonly analyzers?: number;
   readonly keepAlive: boolean;
   /** The least severity that makes the exit status 1 (default error). */
   readonly failOn?: Severity;
@@ -27,6 +29,7 @@ export interface ReportCommand {
   readonly json?: string;
   readonly sarif?: string;
   readonly failOn?: Severity;
+  readonly analyzers?: number;
 }
 
 export type Command =
@@ -58,9 +61,10 @@ const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
     '--listen',
     '--deadlock-timeout',
     '--fail-on',
+    '--analyzers',
     '-np',
   ],
-  report: ['--json', '--sarif', '--fail-on'],
+  report: ['--json', '--sarif', '--fail-on', '--analyzers'],
 };
 
 /**
@@ -124,11 +128,18 @@ export function parseArgs(argv: readonly string[]): Command {
       `--fail-on must be error, warning or note: the least severity of finding that makes the exit status 1 (got ${failOnText})`,
     );
   const failOn = failOnText as Severity | undefined;
+  const analyzersText = values.get('--analyzers');
+  let analyzers: number | undefined;
+  if (analyzersText !== undefined) {
+    analyzers = parseAnalyzers(analyzersText);
+    const problem = analyzersProblem(analyzers, analyzersText);
+    if (problem !== undefined) throw new UsageError(`--analyzers ${problem}`);
+  }
   if (sub === 'report') {
     const [trace, extra] = positional;
     if (trace === undefined)
       throw new UsageError(
-        `mpiscope report needs a trace file: mpiscope report TRACE [--json FILE] [--sarif FILE]`,
+        `mpiscope report needs a trace file: mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K]`,
       );
     if (extra !== undefined)
       throw new UsageError(`unexpected argument ${extra}; mpiscope report takes one trace file`);
@@ -138,6 +149,7 @@ export function parseArgs(argv: readonly string[]): Command {
       ...(json !== undefined ? { json } : {}),
       ...(sarif !== undefined ? { sarif } : {}),
       ...(failOn !== undefined ? { failOn } : {}),
+      ...(analyzers !== undefined ? { analyzers } : {}),
     };
   }
   const npText = values.get('-np');
@@ -184,6 +196,7 @@ export function parseArgs(argv: readonly string[]): Command {
     ...opt('listen', values.get('--listen')),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
     ...(failOn !== undefined ? { failOn } : {}),
+    ...(analyzers !== undefined ? { analyzers } : {}),
   };
 }
 
@@ -191,9 +204,9 @@ export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 
 Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
-               [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--keep-alive]
-               [--fail-on error|warning|note] -np N [--] PROGRAM [ARGS...]          (stdin goes to rank 0)
-  mpiscope report TRACE [--json FILE] [--sarif FILE] [--fail-on error|warning|note]
+               [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--analyzers K|auto]
+               [--keep-alive] [--fail-on error|warning|note] -np N [--] PROGRAM [ARGS...]   (stdin goes to rank 0)
+  mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K|auto] [--fail-on error|warning|note]
   mpiscope net-test | view | coll-bench | map …   the network and collective tools (each has --help)
   mpiscope --help | --version
 
@@ -212,6 +225,9 @@ report    rebuilds the report of a run from its trace file (written with --trace
                           this machine, else the address of the interface on the hosts' subnet
   --deadlock-timeout S    report a hang after S seconds without progress, also when no rank's MPI calls
                           arrive at all (default 30)
+  --analyzers K|auto      split the analysis into K shard threads, or one per core (rank pairs and
+                          communicators spread over them; the findings do not depend on K); default 1: one
+                          thread
   --keep-alive            leave a deadlocked job running for inspection (Ctrl-C ends it)
   --fail-on SEVERITY      the least severity that makes the exit status 1: error (default), warning (also
                           wrong on some MPI or some run: potential deadlocks, leaks, races) or note (also legal

@@ -21,7 +21,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case 'report': {
       checkTargets(cmd, cwd);
-      const input = await replayTrace(cmd.trace);
+      const input = await replayTrace(cmd.trace, cmd.analyzers);
       writeReports({ ...input, ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}) }, cmd, cwd);
       return exitStatusOf(input.result.findings, input.result.outcome, cmd.failOn);
     }

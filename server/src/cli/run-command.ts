@@ -20,6 +20,7 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     ...(cmd.hostfile !== undefined ? { hostfile: cmd.hostfile } : {}),
     ...(cmd.listen !== undefined ? { listen: cmd.listen } : {}),
     ...(cmd.deadlockTimeout !== undefined ? { deadlockTimeout: cmd.deadlockTimeout } : {}),
+    ...(cmd.analyzers !== undefined ? { analyzers: cmd.analyzers } : {}),
     ...(cmd.trace !== undefined ? { traceFile: cmd.trace } : {}),
   });
   let start: SessionStart | undefined;

@@ -42,6 +42,9 @@ describe('launch arguments', () => {
     fails({ program: 'a', args: 'x' }, /"args" must be an array of strings/);
     fails({ program: 'a', env: { A: 1 } }, /"env.A" must be a string/);
     fails({ program: 'a', deadlockTimeout: -1 }, /"deadlockTimeout"/);
+    fails({ program: 'a', analyzers: 0 }, /"analyzers" must be a whole number of analyzer shards from 1/);
+    fails({ program: 'a', analyzers: '4' }, /"analyzers"/);
+    assert.ok((planLaunch({ program: 'a', analyzers: 'auto' }).options.analyzers ?? 0) >= 1);
     fails({ program: 'a', launcher: 'aprun' }, /"launcher" must be "mpirun", "mpiexec" or "srun"/);
     fails({ program: 'a', hosts: 'n1,n2' }, /"hosts" must be an array of strings/);
     fails({ program: 'a', hosts: ['n1', 'bad host'] }, /"hosts" must hold host names/);

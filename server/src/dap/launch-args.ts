@@ -2,6 +2,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { parseListen } from '../session/listen-address';
 import type { Severity } from '../engine/model/types';
 import { SEVERITIES } from '../report/report-model';
+import { analyzersProblem, coreAnalyzers } from '../shards/analyzers';
 import type { SessionOptions } from '../session/session-api';
 
 /** The attributes of an `"type": "mpi"` launch configuration (schema: package.json contributes.debuggers). */
@@ -16,6 +17,7 @@ export interface MpiLaunchArguments extends DebugProtocol.LaunchRequestArguments
   stopOnFinding?: unknown;
   failOn?: unknown;
   deadlockTimeout?: unknown;
+  analyzers?: unknown;
   traceFile?: unknown;
   launcher?: unknown;
   hosts?: unknown;
@@ -64,6 +66,9 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
   if (deadlockTimeout !== undefined && (typeof deadlockTimeout !== 'number' || !(deadlockTimeout > 0))) {
     throw new Error('"deadlockTimeout" must be a positive number of seconds.');
   }
+  const analyzers = args.analyzers === 'auto' ? coreAnalyzers() : args.analyzers;
+  const analyzersWrong = analyzers === undefined ? undefined : analyzersProblem(analyzers);
+  if (analyzersWrong !== undefined) throw new Error(`"analyzers" ${analyzersWrong}.`);
   let env: Record<string, string> | undefined;
   if (args.env !== undefined) {
     if (typeof args.env !== 'object' || args.env === null || Array.isArray(args.env)) {
@@ -115,6 +120,7 @@ export function planLaunch(args: MpiLaunchArguments): LaunchPlan {
     ...(cwd !== undefined ? { cwd } : {}),
     ...(env !== undefined ? { env } : {}),
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
+    ...(typeof analyzers === 'number' ? { analyzers } : {}),
     ...(traceFile !== undefined ? { traceFile } : {}),
     ...(launcher !== undefined ? { launcher } : {}),
     ...(hosts.length > 0 ? { hosts } : {}),

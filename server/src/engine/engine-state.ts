@@ -17,6 +17,7 @@ import { FreedSendReuse } from './point-to-point/freed-send-reuse';
 import { RmaTracker } from './one-sided/rma';
 import { WindowRegistry } from './one-sided/windows';
 import type { CheckContext } from './model/check-context';
+import { OWNS_ALL, type Ownership } from './model/ownership';
 import type { EngineFinding } from './model/types';
 
 export interface EngineOptions {
@@ -24,6 +25,11 @@ export interface EngineOptions {
   readonly ranks?: number;
   /** The replay's memory bound, in blocking steps (default 2,000,000); beyond it its checks are skipped. */
   readonly replaySteps?: number;
+  /**
+   * This engine is one shard of several (server/src/shards): the pairs and communicators whose checks it
+   * runs, and whether it is the global shard. Absent: it owns everything.
+   */
+  readonly owns?: Ownership;
 }
 
 export type MatchHook = MatchListener;
@@ -52,16 +58,28 @@ export class EngineState implements CheckContext {
   /** Records lost in transit: findings that depend on completeness are softened. */
   lost = 0;
   worldSize: number;
+  readonly owns: Ownership;
+  /** Inside an owned check (asOwner): a shard that is not global reports only there. */
+  private owning = 0;
 
   constructor(options: EngineOptions) {
     this.worldSize = options.ranks ?? 0;
+    const owns = (this.owns = options.owns ?? OWNS_ALL);
     this.replay = new Replay(options.replaySteps);
+    // Only the global shard replays the run (potential deadlocks, races, buffered-send space).
+    if (!owns.global) this.replay.enabled = false;
     this.comms = new CommRegistry(this.worldSize);
     this.windows = new WindowRegistry(this.comms);
     this.groups = new Groups(this.comms);
+    // Every shard matches every channel: a receive completed without a status (MPI_ERR_TRUNCATE on a
+    // wildcard receive, records lost) takes the oldest send its envelope accepts on any channel, so matching
+    // is decided with all of them. The checks of a matched message run in the shard that owns its pair.
     this.matcher = new Matcher((s, r) => {
       this.replay.matched(s, r);
-      for (const hook of this.matchHooks) hook(s, r);
+      if (this.matchHooks.length === 0 || !owns.pair(s.rank, r.rank)) return;
+      this.asOwner(() => {
+        for (const hook of this.matchHooks) hook(s, r);
+      });
     });
     for (let r = 0; r < this.worldSize; r++) this.tracks.push(new RankTrack(r));
   }
@@ -77,7 +95,19 @@ export class EngineState implements CheckContext {
   }
 
   report(f: EngineFinding): void {
+    // A shard that is not global computes the rest of the model only to run its owned checks; the global
+    // shard reports what that rest finds, once.
+    if (!this.owns.global && this.owning === 0) return;
     this.findings.push(f);
+  }
+
+  asOwner(check: () => void): void {
+    this.owning++;
+    try {
+      check();
+    } finally {
+      this.owning--;
+    }
   }
 
   isPending(f: EngineFinding): boolean {

@@ -165,6 +165,8 @@ class MpiEngine implements Engine {
     if (completed && whole && !sequential)
       this.concurrentRanks = st.tracks.filter((t) => t.concurrent).map((t) => t.rank);
     if (!completed) checkOpenCollectives(st);
+    // A shard that is not global has only its owned checks to give (the open collectives above).
+    if (!st.owns.global) return this.takeFindings();
     const needClocks =
       st.replay.wildcardMatches > 0 || st.bsend.hasBufferedSends || st.freedSends.hasCandidates;
     const clocks =

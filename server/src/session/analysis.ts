@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/engine-api';
 import type { EngineFinding, RankEvent, RawLocation, SkippedCheck } from '../engine/model/types';
+import type { ShardedEngine } from '../shards/sharded-engine';
 import {
   createEngine,
   createFrameDecoder,
@@ -45,7 +45,7 @@ interface RankProgress {
  * so a report rebuilt from a trace is the report the run printed.
  */
 export class Analysis {
-  readonly engine: Engine;
+  readonly engine: ShardedEngine;
   /** The rows of the frame being fed, reused frame after frame. */
   private readonly rows = new RecordColumns(1024);
   private readonly ranks = new Map<number, RankProgress>();
@@ -53,11 +53,13 @@ export class Analysis {
   /** Module descriptions already compared with the files here. */
   private readonly sameHere = new Map<string, boolean>();
 
+  /** `analyzers`: the engine's shard threads (1: the lone engine on this thread; see server/src/shards). */
   constructor(
     readonly size: number,
     cwd: string,
+    analyzers = 1,
   ) {
-    this.engine = createEngine(size);
+    this.engine = createEngine(size, analyzers);
     this.resolver = new SiteResolver(cwd);
   }
 
@@ -158,6 +160,7 @@ export class Analysis {
       if (kind === KIND.ENTER) r.called = true;
     }
     this.engine.pushColumns(rows, 0, rows.length);
+    this.engine.endFrame(rank, data);
     const out: RankEvent[] = [];
     if (events) for (let row = 0; row < rows.length; row++) out.push(eventAt(rows, row));
     return { calls: rows.length, events: out };
@@ -181,6 +184,12 @@ export class Analysis {
       dropped: 0,
     };
     this.engine.push(end);
+    this.engine.endClose(rank, end.seq, end.time);
+  }
+
+  /** Ends the engine's shard threads, if any. */
+  dispose(): Promise<unknown> {
+    return this.engine.dispose();
   }
 
   /** Close every rank 0..size-1 that has not ended, including ranks that never connected. */

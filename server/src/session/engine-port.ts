@@ -2,11 +2,10 @@
  * The one place the session meets the decoder (server/src/protocol) and the engine (server/src/engine),
  * so the rest of the session codes against these two small interfaces only.
  */
-import type { Engine } from '../engine/engine-api';
-import { createEngine as createPureEngine } from '../engine/engine';
 import type { RankEvent } from '../engine/model/types';
 import { RankDecoder } from '../protocol/decoder';
 import type { RecordColumns } from '../protocol/columns';
+import { ShardedEngine } from '../shards/sharded-engine';
 
 export { RecordColumns } from '../protocol/columns';
 export { eventAt } from '../protocol/build-event';
@@ -25,6 +24,7 @@ export function createFrameDecoder(rank: number): FrameDecoder {
   return new RankDecoder(rank);
 }
 
-export function createEngine(ranks: number): Engine {
-  return createPureEngine({ ranks });
+/** The engine, on this thread alone (`analyzers` 1) or with that many shard threads (server/src/shards). */
+export function createEngine(ranks: number, analyzers: number): ShardedEngine {
+  return new ShardedEngine(ranks, analyzers);
 }

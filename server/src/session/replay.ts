@@ -1,4 +1,5 @@
 import type { EngineFinding, SkippedCheck } from '../engine/model/types';
+import { DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { Analysis } from './analysis';
 import { noProgressFinding } from './hang-watch';
 import { parseRankText } from './held-ack';
@@ -35,7 +36,10 @@ interface EndRecord {
  * decoder and engine, in the order they arrived. A job we ended for a deadlock is asked for that deadlock
  * again once its frames are replayed.
  */
-export async function replayTrace(path: string): Promise<{ start: SessionStart; result: SessionResult }> {
+export async function replayTrace(
+  path: string,
+  analyzers = DEFAULT_ANALYZERS,
+): Promise<{ start: SessionStart; result: SessionResult }> {
   let frames;
   try {
     frames = readTrace(path);
@@ -54,76 +58,85 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   const ranks = session.ranks ?? 0;
   if (!Number.isInteger(ranks) || ranks < 1)
     throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
-  const analysis = new Analysis(ranks, session.cwd ?? process.cwd());
-  const raw: EngineFinding[] = [];
-  const refused = new Set<number>();
-  let end: EndRecord = {};
-  let hangSeen = false;
-  for (const f of frames.slice(1)) {
-    if (f.rank === SESSION_RANK) {
-      const rec = JSON.parse(f.data.toString('utf8')) as EndRecord & HangRecord & { type?: string };
-      if (rec.type === 'end') end = rec;
-      if (rec.type === 'hang') {
-        // The live session found the hang here, before the job was ended (and ranks sent their last records).
-        hangSeen = true;
-        const found = rec.how === 'graph' ? analysis.engine.findDeadlock() : noProgressAt(analysis, rec);
-        if (found !== undefined) raw.push(found);
-        raw.push(...analysis.engine.takeFindings());
-      }
-      continue;
-    }
-    if (refused.has(f.rank)) continue;
-    if (f.kind === 'text') {
-      const text = f.data.toString('utf8');
-      if (!analysis.connected(f.rank)) {
-        if (typeof parseHello(text, ranks) !== 'string') analysis.open(f.rank);
+  const analysis = new Analysis(ranks, session.cwd ?? process.cwd(), analyzers);
+  try {
+    const raw: EngineFinding[] = [];
+    const refused = new Set<number>();
+    let end: EndRecord = {};
+    let hangSeen = false;
+    for (const f of frames.slice(1)) {
+      if (f.rank === SESSION_RANK) {
+        const rec = JSON.parse(f.data.toString('utf8')) as EndRecord & HangRecord & { type?: string };
+        if (rec.type === 'end') end = rec;
+        if (rec.type === 'hang') {
+          // The live session found the hang here, before the job was ended (and ranks sent their last records).
+          hangSeen = true;
+          // Every shard's findings of the stream so far come first, as with one engine (session.ts tick).
+          analysis.engine.settle();
+          raw.push(...analysis.engine.takeFindings());
+          const found = rec.how === 'graph' ? analysis.engine.findDeadlock() : noProgressAt(analysis, rec);
+          if (found !== undefined) raw.push(found);
+          raw.push(...analysis.engine.takeFindings());
+        }
         continue;
       }
-      // Modules and the sites a rank resolved itself (its binary is not on this machine).
-      const parsed = parseRankText(text);
-      if (typeof parsed !== 'string' && parsed.type === 'module') analysis.module(f.rank, parsed.module);
-      if (typeof parsed !== 'string' && parsed.type === 'sites') analysis.rankSites(f.rank, parsed.sites);
-      continue;
+      if (refused.has(f.rank)) continue;
+      if (f.kind === 'text') {
+        const text = f.data.toString('utf8');
+        if (!analysis.connected(f.rank)) {
+          if (typeof parseHello(text, ranks) !== 'string') analysis.open(f.rank);
+          continue;
+        }
+        // Modules and the sites a rank resolved itself (its binary is not on this machine).
+        const parsed = parseRankText(text);
+        if (typeof parsed !== 'string' && parsed.type === 'module') analysis.module(f.rank, parsed.module);
+        if (typeof parsed !== 'string' && parsed.type === 'sites') analysis.rankSites(f.rank, parsed.sites);
+        continue;
+      }
+      try {
+        analysis.frame(f.rank, f.data);
+      } catch {
+        // The live session closed this connection at the same frame.
+        refused.add(f.rank);
+        analysis.close(f.rank);
+      }
+      raw.push(...analysis.engine.takeFindings());
     }
-    try {
-      analysis.frame(f.rank, f.data);
-    } catch {
-      // The live session closed this connection at the same frame.
-      refused.add(f.rank);
-      analysis.close(f.rank);
+    let killed = end.outcome === 'deadlock' || end.outcome === 'terminated';
+    const unfinished = Array.from({ length: ranks }, (_, r) => r).some((r) => !analysis.ended(r));
+    // A trace without a hang marker whose ranks did not all end was cut short (the analyzer died): ask now.
+    if (!hangSeen && unfinished && end.outcome !== 'terminated') {
+      analysis.engine.settle();
+      raw.push(...analysis.engine.takeFindings());
+      const deadlock = analysis.engine.findDeadlock();
+      if (deadlock !== undefined) {
+        raw.push(deadlock, ...analysis.engine.takeFindings());
+        killed = true;
+      }
     }
-    raw.push(...analysis.engine.takeFindings());
-  }
-  let killed = end.outcome === 'deadlock' || end.outcome === 'terminated';
-  const unfinished = Array.from({ length: ranks }, (_, r) => r).some((r) => !analysis.ended(r));
-  // A trace without a hang marker whose ranks did not all end was cut short (the analyzer died): ask now.
-  if (!hangSeen && unfinished && end.outcome !== 'terminated') {
-    const deadlock = analysis.engine.findDeadlock();
-    if (deadlock !== undefined) {
-      raw.push(deadlock, ...analysis.engine.takeFindings());
-      killed = true;
+    analysis.closeAll();
+    if (!killed) raw.push(...analysis.observedFindings(analysis.engine.finish()));
+    else {
+      analysis.engine.releaseHeld();
+      raw.push(...analysis.engine.takeFindings());
     }
+    const findings: Finding[] = [];
+    for (const f of raw) findings.push(await analysis.resolve(f));
+    const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
+    return {
+      start: { program: session.program ?? '', ranks, mpi: session.mpi ?? '', command: [], pid: 0 },
+      result: {
+        findings,
+        ranks,
+        exitCode: end.exitCode ?? null,
+        outcome,
+        ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
+        ...skippedOf(analysis.engine),
+      },
+    };
+  } finally {
+    await analysis.dispose();
   }
-  analysis.closeAll();
-  if (!killed) raw.push(...analysis.observedFindings(analysis.engine.finish()));
-  else {
-    analysis.engine.releaseHeld();
-    raw.push(...analysis.engine.takeFindings());
-  }
-  const findings: Finding[] = [];
-  for (const f of raw) findings.push(await analysis.resolve(f));
-  const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
-  return {
-    start: { program: session.program ?? '', ranks, mpi: session.mpi ?? '', command: [], pid: 0 },
-    result: {
-      findings,
-      ranks,
-      exitCode: end.exitCode ?? null,
-      outcome,
-      ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
-      ...skippedOf(analysis.engine),
-    },
-  };
 }
 
 /** The engine's skipped checks, as an optional field of the result (absent when every check ran). */

@@ -31,6 +31,8 @@ export interface SessionOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Seconds all live ranks may sit in MPI with no event before a hang the wait-for graph cannot explain is reported. */
   readonly deadlockTimeout?: number;
+  /** The engine's shard threads (default 1: none; server/src/shards/analyzers.ts). */
+  readonly analyzers?: number;
   /** Leave the job running after a deadlock is found (for inspection) instead of ending it. */
   readonly keepAlive?: boolean;
   /** Append every event to this trace file as it arrives. */

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
+import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
@@ -175,6 +176,9 @@ export class Session {
         `--deadlock-timeout must be a positive number of seconds (got ${String(o.deadlockTimeout)})`,
       );
     }
+    const analyzers = o.analyzers ?? DEFAULT_ANALYZERS;
+    const analyzersWrong = analyzersProblem(analyzers);
+    if (analyzersWrong !== undefined) throw new UsageError(`--analyzers ${analyzersWrong}`);
     for (const name of o.breakOn ?? []) {
       if (!/^MPI_[A-Za-z0-9_]+$/.test(name))
         throw new UsageError(
@@ -223,14 +227,19 @@ export class Session {
       cwd,
       started: new Date().toISOString(),
     });
-    const analysis = (this.analysis = new Analysis(o.np, cwd));
+    const analysis = (this.analysis = new Analysis(o.np, cwd, analyzers));
     const watch = new HangWatch({ quietMs: QUIET_MS, noProgressMs: timeout * 1000 }, Date.now());
-    const server = (this.server = await this.listen(analysis, watch));
+    const server = (this.server = await this.listen(analysis, watch).catch(async (err: unknown) => {
+      // No job will run: the engine's shard threads end here rather than with the session's language server.
+      await analysis.dispose();
+      throw err;
+    }));
     try {
       return await this.runJob(plan, shim, cwd, analysis, server, watch, timeout);
     } finally {
       await server.close();
       this.trace?.close();
+      await analysis.dispose();
     }
   }
 
@@ -395,10 +404,14 @@ export class Session {
     }
     await this.ending;
     const killed = this.outcome !== undefined;
+    // What every shard found in the frames so far, before what the ends of the connections bring.
+    analysis.engine.settle();
+    this.collect(analysis.engine.takeFindings());
     analysis.closeAll();
     // After we ended the job, end-of-run checks would only describe the kill (no finalize, pending messages).
     if (!killed) this.collect(analysis.observedFindings(analysis.engine.finish()));
     else {
+      analysis.engine.settle();
       analysis.engine.takeFindings();
       // Held per-rank findings (thread-level call-order) were made before the end: they are real.
       analysis.engine.releaseHeld();
@@ -576,6 +589,9 @@ export class Session {
     const unobserved = this.unobserved(analysis);
     const verdict = watch.tick(Date.now(), states, unobserved);
     if (verdict.action === 'ask-engine') {
+      // Every shard's findings of what arrived so far come before the answer, as with one engine.
+      analysis.engine.settle();
+      this.collect(analysis.engine.takeFindings());
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
         if (process.env.MPISCOPE_DEBUG === '1')
@@ -620,6 +636,8 @@ export class Session {
         if (!this.options.keepAlive) void this.endJob('deadlock');
         return;
       }
+      analysis.engine.settle();
+      this.collect(analysis.engine.takeFindings());
       this.foundHang(noProgressFinding(verdict.stuck, timeout), {
         type: 'hang',
         how: 'no-progress',

@@ -40,12 +40,14 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
     const first = inst.calls.find((c) => c !== undefined && c !== call);
     if (first !== undefined && (first.fn !== call.fn || first.root !== call.root)) {
       inst.mismatched = true;
-      st.report(mismatchFinding(comm, inst));
+      // Every shard follows the instances (the wait-for graph and the replay need them); the owner of the
+      // communicator checks them.
+      if (st.owns.comm(comm.id)) st.asOwner(() => st.report(mismatchFinding(comm, inst)));
     }
   }
   if (inst.arrived === comm.size && !inst.mismatched) {
     comm.open.delete(index);
-    checkCollectiveData(st, comm, inst);
+    if (st.owns.comm(comm.id)) st.asOwner(() => checkCollectiveData(st, comm, inst));
   }
   return { comm, index };
 }
@@ -79,5 +81,6 @@ function mismatchFinding(comm: CommInfo, inst: CollInstance): EngineFinding {
 export function checkOpenCollectives(st: CheckContext): void {
   for (const comm of st.comms.all())
     for (const inst of comm.open.values())
-      if (!inst.mismatched && inst.arrived >= 2) checkCollectiveData(st, comm, inst);
+      if (!inst.mismatched && inst.arrived >= 2 && st.owns.comm(comm.id))
+        st.asOwner(() => checkCollectiveData(st, comm, inst));
 }

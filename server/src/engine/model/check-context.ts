@@ -10,6 +10,7 @@ import type { CommRegistry } from './comms';
 import type { Datatypes } from './datatypes';
 import type { Groups } from './groups';
 import type { HeldFindings } from './held-findings';
+import type { Ownership } from './ownership';
 import type { RankTrack } from './rank-track';
 import type { EngineFinding } from './types';
 
@@ -34,4 +35,8 @@ export interface CheckContext {
    * under the check's name: kept by the engine, so that two engines never share it.
    */
   memory<T>(check: string, make: () => T): T;
+  /** What this engine owns when the analysis is sharded (everything when it is alone). */
+  readonly owns: Ownership;
+  /** Run an owned check: its findings are reported even by a shard that reports nothing else. */
+  asOwner(check: () => void): void;
 }

@@ -1,0 +1,38 @@
+/**
+ * Which shard owns what: an ordered pair of world ranks (the matching's checks of messages from i to j) and
+ * a communicator (its collectives' checks), by a hash, so that rings (i → i+1), stencils and all-to-all
+ * patterns spread over the shards instead of landing on one. A pure function of the pair or the
+ * communicator's global identity, which every shard computes alike from the same records.
+ */
+import type { Ownership } from '../engine/model/ownership';
+
+/** A 32-bit integer mix (the finalizer of MurmurHash3): neighbouring keys land far apart. */
+function mix(x: number): number {
+  let h = x | 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+export function shardOfPair(src: number, dst: number, shards: number): number {
+  return mix(Math.imul(src, 0x9e3779b1) ^ mix(dst + 1)) % shards;
+}
+
+export function shardOfComm(id: number, shards: number): number {
+  return mix(id ^ 0x5bd1e995) % shards;
+}
+
+/** What shard `index` of `shards` owns: its pairs and communicators, nothing global. */
+export function shardOwnership(index: number, shards: number): Ownership {
+  return {
+    global: false,
+    pair: (src, dst) => shardOfPair(src, dst, shards) === index,
+    comm: (id) => shardOfComm(id, shards) === index,
+  };
+}
+
+/** The coordinator's engine beside K shards: the whole model and the global questions, no pair or communicator checks. */
+export const GLOBAL_ONLY: Ownership = { global: true, pair: () => false, comm: () => false };

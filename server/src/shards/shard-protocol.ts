@@ -1,0 +1,40 @@
+/**
+ * The messages between the coordinator and its shard threads, in one place (both sides import this file).
+ * Batches travel as SharedArrayBuffers (stream-batch.ts); findings as structured clones, which are few.
+ * Replies go through a dedicated MessagePort that the coordinator reads synchronously
+ * (receiveMessageOnPort) after waiting on the shard's control word (Atomics.wait), so that the engine's
+ * synchronous interface (findDeadlock, finish) holds with shards on other threads.
+ */
+import type { EngineFinding } from '../engine/model/types';
+
+export interface ShardInit {
+  readonly index: number;
+  readonly shards: number;
+  readonly ranks: number;
+  /** [0]: the last sync token answered; [1]: items taken so far (a stall shows here). */
+  readonly control: SharedArrayBuffer;
+}
+
+export type ToShard =
+  | {
+      readonly type: 'batch';
+      readonly buffer: SharedArrayBuffer;
+      readonly start: number;
+      readonly end: number;
+    }
+  /** Answer with 'passed' once every batch before this is done, then store `token` in control[0]. */
+  | { readonly type: 'sync'; readonly token: number }
+  /** As 'sync', after the engine's end-of-run checks (answered with 'finished'). */
+  | { readonly type: 'finish'; readonly token: number };
+
+export type FromShard =
+  /** Findings taken after the item at this position of the stream. */
+  | { readonly type: 'found'; readonly item: number; readonly findings: EngineFinding[] }
+  | { readonly type: 'passed'; readonly items: number }
+  /** `heapPeak`: the most V8 heap this shard's thread used after a batch, in bytes (memory per shard). */
+  | { readonly type: 'finished'; readonly findings: EngineFinding[]; readonly heapPeak: number }
+  /** The shard could not go on (a bug of ours): its checks are missing from the report, which says so. */
+  | { readonly type: 'failed'; readonly reason: string };
+
+export const CONTROL_TOKEN = 0;
+export const CONTROL_ITEMS = 1;

@@ -1,0 +1,362 @@
+// The shard layer's pieces without threads: who owns what (the router), the stream's batches, the merge of
+// findings, and — the property the whole layer rests on — that K engines each owning their pairs and
+// communicators, beside the coordinator's global engine, find exactly what one engine finds.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createEngine } from '../../server/src/engine/engine';
+import type { Engine } from '../../server/src/engine/engine-api';
+import type { EngineFinding } from '../../server/src/engine/model/types';
+import { FindingMerge, findingKey, inContentOrder } from '../../server/src/shards/finding-merge';
+import { GLOBAL_ONLY, shardOfComm, shardOfPair, shardOwnership } from '../../server/src/shards/ownership-map';
+import { BatchWriter, readBatch } from '../../server/src/shards/stream-batch';
+import { analyzersProblem } from '../../server/src/shards/analyzers';
+import { parseArgs } from '../../server/src/cli/args';
+import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
+import { ShardedEngine } from '../../server/src/shards/sharded-engine';
+import type { PoolTuning } from '../../server/src/shards/shard-pool';
+import { FLOAT, INT, Job, ANY } from './engine-dsl';
+
+test('every ordered pair and every communicator has exactly one owner', () => {
+  for (const k of [1, 2, 3, 4, 7]) {
+    const owners = Array.from({ length: k }, (_, i) => shardOwnership(i, k));
+    for (let s = 0; s < 40; s++)
+      for (let d = 0; d < 40; d++) {
+        const n = owners.filter((o) => o.pair(s, d)).length;
+        assert.equal(n, 1, `pair ${s}→${d} at K=${k} has ${n} owners`);
+        assert.equal(shardOfPair(s, d, k) < k, true);
+      }
+    for (let c = 0; c < 200; c++) assert.equal(owners.filter((o) => o.comm(c)).length, 1);
+    assert.equal(GLOBAL_ONLY.pair(0, 1) || GLOBAL_ONLY.comm(0), false);
+  }
+});
+
+test('rings, their reverse and random pairs spread over the shards', () => {
+  const k = 4;
+  const n = 1024;
+  const load = (pairs: [number, number][]) => {
+    const per = new Array<number>(k).fill(0);
+    for (const [s, d] of pairs) per[shardOfPair(s, d, k)] = (per[shardOfPair(s, d, k)] ?? 0) + 1;
+    return per;
+  };
+  const ring = Array.from({ length: n }, (_, i): [number, number] => [i, (i + 1) % n]);
+  const back = Array.from({ length: n }, (_, i): [number, number] => [(i + 1) % n, i]);
+  const stride = Array.from({ length: n }, (_, i): [number, number] => [i, (i + 32) % n]);
+  for (const [name, pairs] of [
+    ['ring', ring],
+    ['reverse ring', back],
+    ['stride 32', stride],
+  ] as const) {
+    const per = load([...pairs]);
+    // A fair share is n/k = 256: no shard may get less than half or more than one and a half of it.
+    for (const p of per) assert.ok(p > n / k / 2 && p < (n / k) * 1.5, `${name}: ${per.join(', ')}`);
+  }
+  const comms = new Array<number>(k).fill(0);
+  for (let c = 0; c < 400; c++) comms[shardOfComm(c, k)] = (comms[shardOfComm(c, k)] ?? 0) + 1;
+  for (const c of comms) assert.ok(c > 50 && c < 150, `communicators: ${comms.join(', ')}`);
+});
+
+test('a batch gives back its frames and ends of connections in order, across full batches', () => {
+  const w = new BatchWriter(256);
+  const sent: string[] = [];
+  const batches: { buffer: SharedArrayBuffer; start: number; end: number; items: number }[] = [];
+  const keep = (b: ReturnType<BatchWriter['take']>) => b && batches.push(b);
+  for (let i = 0; i < 40; i++) {
+    const data = new Uint8Array(i % 3 === 0 ? 300 : 64 * (i % 4)).map((_, j) => (i * 7 + j) & 255);
+    keep(w.frame(i % 5, data));
+    sent.push(`f${i % 5}:${data.length}:${data.reduce((a, b) => (a * 31 + b) >>> 0, 7)}`);
+    // Posted at once now and then, as at the end of a turn of the event loop: the buffer goes on.
+    if (i % 11 === 5) keep(w.take());
+    if (i % 7 === 0) {
+      keep(w.close(i % 5, i * 1000 + 0.5, i / 3));
+      sent.push(`c${i % 5}:${i * 1000 + 0.5}:${i / 3}`);
+    }
+  }
+  keep(w.take());
+  assert.equal(w.take(), undefined, 'an empty writer closes no batch');
+  assert.ok(batches.length > 5, 'small batches were closed when full');
+  assert.ok(
+    batches.some((b, i) => i > 0 && b.buffer === batches[i - 1]?.buffer && b.start > 0),
+    'a batch taken before the buffer is full leaves the rest of the buffer to the next',
+  );
+  const got: string[] = [];
+  for (const b of batches)
+    for (const it of readBatch(b.buffer, b.start, b.end))
+      got.push(
+        it.kind === 'frame'
+          ? `f${it.rank}:${it.data.length}:${it.data.reduce((a, x) => (a * 31 + x) >>> 0, 7)}`
+          : `c${it.rank}:${it.seq}:${it.time}`,
+      );
+  assert.deepEqual(got, sent);
+  assert.equal(
+    batches.reduce((a, b) => a + b.items, 0),
+    sent.length,
+  );
+});
+
+const finding = (kind: EngineFinding['kind'], message: string, rank = 0): EngineFinding => ({
+  kind,
+  severity: 'error',
+  message,
+  locations: [{ rank, site: 0, call: 'MPI_Send', detail: '' }],
+});
+
+test('the merge releases a position only once every source passed it, in (position, content) order', () => {
+  const m = new FindingMerge(3);
+  m.add(2, 4, [finding('type-mismatch', 'b')]);
+  m.add(0, 4, [finding('leak' as EngineFinding['kind'], 'a')]);
+  m.add(1, 1, [finding('count-mismatch', 'c')]);
+  m.progress(0, 10);
+  m.progress(2, 10);
+  assert.deepEqual(m.release(), [], 'source 1 has passed nothing yet');
+  m.progress(1, 2);
+  assert.deepEqual(
+    m.release().map((f) => f.message),
+    ['c'],
+  );
+  m.progress(1, 5);
+  const out = m.release();
+  // Position 4 from two sources: content order, whatever the source.
+  assert.deepEqual(
+    out.map((f) => f.message),
+    [finding('leak' as EngineFinding['kind'], 'a'), finding('type-mismatch', 'b')]
+      .sort((x, y) => (findingKey(x) < findingKey(y) ? -1 : 1))
+      .map((f) => f.message),
+  );
+  m.add(1, 7, [finding('deadlock', 'z')]);
+  assert.deepEqual(m.release(), []);
+  assert.deepEqual(
+    m.releaseAll().map((f) => f.message),
+    ['z'],
+  );
+  assert.deepEqual(
+    inContentOrder([finding('deadlock', 'y'), finding('count-mismatch', 'x')]).map((f) => f.kind),
+    ['count-mismatch', 'deadlock'],
+  );
+});
+
+test('a bad number of analyzers is one clear line, on the command line and in a launch configuration', () => {
+  for (const bad of ['0', '-1', 'x', '65', '2.5'])
+    assert.throws(
+      () => parseArgs(['run', '--analyzers', bad, '-np', '2', 'a.out']),
+      (e: Error) =>
+        e.message.startsWith(`--analyzers must be a whole number`) && e.message.includes(`(got ${bad})`),
+    );
+  assert.equal(parseArgs(['run', '--analyzers', '4', '-np', '2', 'a.out']).command, 'run');
+  const run = parseArgs(['run', '--analyzers=3', '-np', '2', 'a.out']);
+  assert.equal(run.command === 'run' ? run.analyzers : 0, 3);
+  const rep = parseArgs(['report', 't.bin', '--analyzers', '2']);
+  assert.equal(rep.command === 'report' ? rep.analyzers : 0, 2);
+  const auto = parseArgs(['run', '--analyzers', 'auto', '-np', '2', 'a.out']);
+  assert.ok(auto.command === 'run' && (auto.analyzers ?? 0) >= 1, 'auto is one per core');
+  assert.equal(analyzersProblem(1), undefined);
+  assert.match(analyzersProblem('4') ?? '', /whole number/);
+});
+
+/** What the coordinator's engine and K owning engines find together, merged as the shard layer merges. */
+function shardedFindings(job: Job, seed: number, k: number): string[] {
+  const engines: Engine[] = [
+    createEngine({ ranks: job.size, owns: GLOBAL_ONLY }),
+    ...Array.from({ length: k }, (_, i) => createEngine({ ranks: job.size, owns: shardOwnership(i, k) })),
+  ];
+  return runAll(engines, job, seed);
+}
+
+function runAll(engines: Engine[], job: Job, seed: number): string[] {
+  const merge = new FindingMerge(engines.length);
+  let item = 0;
+  for (const e of job.interleave(seed)) {
+    engines.forEach((en, i) => {
+      en.push(e);
+      merge.add(i, item, en.takeFindings());
+      merge.progress(i, item + 1);
+    });
+    item++;
+  }
+  const live = merge.release();
+  const [global, ...shards] = engines as [Engine, ...Engine[]];
+  const deadlock = global.findDeadlock();
+  const over =
+    deadlock !== undefined ||
+    global.rankStates().every((r) => r.state === 'finalized' || r.state === 'ended');
+  const end = over ? inContentOrder([...global.finish(), ...shards.flatMap((s) => s.finish())]) : [];
+  return [...live, ...(deadlock ? [deadlock] : []), ...end].map(findingKey);
+}
+
+/** Jobs with findings of every owned kind (messages, collectives) and of the global ones beside them. */
+function jobs(): [string, Job][] {
+  const out: [string, Job][] = [];
+  {
+    const job = new Job(6);
+    for (const r of job.ranks) {
+      const next = (r.rank + 1) % 6;
+      const prev = (r.rank + 5) % 6;
+      // A ring whose odd ranks send floats to even ones that receive ints: type mismatches on three pairs.
+      const h = r.irecv(prev, { type: INT, site: 0x10 });
+      r.send(next, { type: r.rank % 2 === 1 ? FLOAT : INT, site: 0x20 });
+      r.wait(h);
+      // Truncation on 2 → 3 only.
+      if (r.rank === 2) r.send(3, { count: 8, tag: 5, site: 0x30 });
+      if (r.rank === 3) r.recv(2, { count: 4, tag: 5, site: 0x40 });
+      r.bcast(r.rank === 4 ? 1 : 0, { site: 0x50 });
+      r.allreduce({ site: 0x60 });
+      r.finalize();
+    }
+    out.push(['ring with mismatches and a root mismatch', job.relocate()]);
+  }
+  {
+    const job = new Job(4);
+    const [r0, r1, r2, r3] = job.ranks as [
+      Job['ranks'][0],
+      Job['ranks'][0],
+      Job['ranks'][0],
+      Job['ranks'][0],
+    ];
+    // A farm: rank 0 receives from any source; ranks 1..3 send, rank 3 with the wrong type.
+    for (const src of [1, 2, 3]) r0.recv(ANY, { got: [src, 0], type: INT, site: 0x11 });
+    r1.send(0, { site: 0x21 });
+    r2.send(0, { site: 0x21 });
+    r3.send(0, { type: FLOAT, site: 0x21 });
+    // A message never received, for the end-of-run checks.
+    r2.send(1, { tag: 9, site: 0x31 });
+    for (const r of job.ranks) r.finalize();
+    out.push(['wildcard farm with an unmatched message', job.relocate()]);
+  }
+  {
+    const job = new Job(3);
+    const [r0, r1, r2] = job.ranks as [Job['ranks'][0], Job['ranks'][0], Job['ranks'][0]];
+    // A deadlock beside a type mismatch made before it.
+    r0.send(1, { type: FLOAT });
+    r1.recv(0, { type: INT });
+    r1.recv(2, { hang: true });
+    r2.recv(1, { hang: true });
+    r0.barrier({ hang: true });
+    out.push(['deadlock after a mismatch', job]);
+  }
+  return out;
+}
+
+test('K owning engines beside the global one find exactly what one engine finds, in the same order', () => {
+  for (const [name, job] of jobs()) {
+    for (const seed of [0, 1, 2, 3]) {
+      const lone = runAll([createEngine({ ranks: job.size })], job, seed);
+      assert.ok(lone.length > 0, `${name}: the job has findings`);
+      for (const k of [1, 2, 4, 5])
+        assert.deepEqual(shardedFindings(job, seed, k), lone, `${name}, seed ${seed}, K=${k}`);
+    }
+  }
+});
+
+test('an owning engine reports only the checks of what it owns; the global one only the rest', () => {
+  const [, job] = jobs()[0] as [string, Job];
+  const kinds = (e: Engine) => {
+    const found: EngineFinding[] = [];
+    for (const ev of job.interleave(0)) {
+      e.push(ev);
+      found.push(...e.takeFindings());
+    }
+    return found;
+  };
+  const global = kinds(createEngine({ ranks: job.size, owns: GLOBAL_ONLY }));
+  assert.deepEqual(
+    global.filter((f) => ['type-mismatch', 'count-mismatch', 'collective-mismatch'].includes(f.kind)),
+    [],
+  );
+  const k = 3;
+  const perShard = Array.from({ length: k }, (_, i) =>
+    kinds(createEngine({ ranks: job.size, owns: shardOwnership(i, k) })),
+  );
+  for (const [i, found] of perShard.entries())
+    for (const f of found) {
+      if (f.kind === 'collective-mismatch') continue;
+      const [s, r] = f.locations;
+      assert.ok(
+        s !== undefined && r !== undefined && shardOfPair(s.rank, r.rank, k) === i,
+        `${f.kind} in shard ${i}`,
+      );
+    }
+  assert.ok(perShard.flat().some((f) => f.kind === 'type-mismatch'));
+  assert.ok(perShard.flat().some((f) => f.kind === 'collective-mismatch'));
+});
+
+/** Each rank's events as frames of `per` records, interleaved round robin, as the session receives them. */
+function framesOf(job: Job, per: number): { rank: number; data: Uint8Array }[] {
+  const lists = job.ranks.map((r) => {
+    const out: Uint8Array[] = [];
+    let batch: Uint8Array[] = [];
+    let n = 0;
+    for (const e of r.events) {
+      const rec = encodeEvent(e);
+      batch.push(rec);
+      n += rec.length / 64;
+      if (n >= per) {
+        out.push(frameOf(batch));
+        batch = [];
+        n = 0;
+      }
+    }
+    if (batch.length > 0) out.push(frameOf(batch));
+    return out;
+  });
+  const order: { rank: number; data: Uint8Array }[] = [];
+  for (let i = 0; lists.some((l) => l.length > i); i++)
+    lists.forEach((l, rank) => {
+      const data = l[i];
+      if (data !== undefined) order.push({ rank, data });
+    });
+  return order;
+}
+
+test('shard threads, fed raw frames, give the findings of the lone engine, in its order (live, deadlock, end of run)', async () => {
+  for (const [name, job] of jobs()) {
+    const frames = framesOf(job, 3);
+    const run = async (k: number, tuning?: PoolTuning) => {
+      const engine = new ShardedEngine(job.size, k, tuning);
+      assert.equal(engine.shardThreads, k > 1 ? k : 0, 'K = 1 starts no thread');
+      const out: EngineFinding[] = [];
+      try {
+        for (const f of frames) {
+          engine.pushRecords(f.rank, f.data);
+          out.push(...engine.takeFindings());
+        }
+        engine.settle();
+        out.push(...engine.takeFindings());
+        const deadlock = engine.findDeadlock();
+        if (deadlock !== undefined) out.push(deadlock, ...engine.takeFindings());
+        else out.push(...engine.finish());
+        return out.map(findingKey);
+      } finally {
+        await engine.dispose();
+      }
+    };
+    const one = await run(1);
+    assert.ok(one.length > 0, `${name}: findings`);
+    assert.deepEqual(await run(3), one, `${name}: K=3`);
+    // Batches of a frame or two, shards allowed one item of lag: the coordinator waits for them at almost
+    // every frame.
+    assert.deepEqual(
+      await run(2, { batchBytes: 256, maxLagItems: 1 }),
+      one,
+      `${name}: K=2, waiting on the shards`,
+    );
+  }
+});
+
+test('a shard that fails is named in the skipped checks, and the coordinator neither hangs nor throws', async () => {
+  const [, job] = jobs()[0] as [string, Job];
+  const engine = new ShardedEngine(job.size, 2);
+  try {
+    // A frame the coordinator never decoded (it is not a whole number of records): every shard's engine
+    // throws on it, as it would on a bug of ours.
+    engine.endFrame(0, new Uint8Array(10));
+    for (const f of framesOf(job, 4)) engine.pushRecords(f.rank, f.data);
+    engine.settle();
+    engine.takeFindings();
+    engine.finish();
+    const skipped = engine.skippedChecks().find((s) => s.reason.includes('analyzer shard stopped'));
+    assert.ok(skipped, 'the failure is named');
+    assert.ok(skipped.checks.includes('type-mismatch'));
+    assert.match(skipped.reason, /--analyzers 1/);
+  } finally {
+    await engine.dispose();
+  }
+});
