@@ -40,6 +40,9 @@ static void on_crash(int sig, siginfo_t *info, void *uctx)
     if (!atomic_exchange(&in_crash, 1) && atomic_load(&msc_state) == MSC_STATE_ON) {
         /* A crash inside a call whose ENTER is held back (msc_enter_local): the analyzer must see the call. */
         if (msc_held_call) msc_emit_held();
+        /* Where it happened: the analyzer names the faulting call site in its report. SIGTERM is how the
+         * launcher ends the other ranks of a failed job, not a fault of this one: no stack for it. */
+        if (sig != SIGTERM) msc_control_crash(sig, info);
         msc_sender_finish(MSC_END_SIGNAL, sig, 1, crash_timeout_ms);
     }
     if (slot == N_CRASH) return;
@@ -75,6 +78,7 @@ void msc_lifecycle_signals(void)
 {
     const char *off = getenv("MPISCOPE_NO_SIGNALS");
     if (off && strcmp(off, "1") == 0) return;
+    msc_control_crash_warm();
     for (int i = 0; i < N_CRASH; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);

@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Severity } from '../engine/model/types';
 import type { Finding, Location } from '../session/session-api';
+import { describeEnding } from '../session/rank-endings';
 import type { ReportInput } from './report-model';
 
 export interface HumanOptions {
@@ -34,6 +35,21 @@ export function humanReport(input: ReportInput, options: HumanOptions): string {
   for (const s of result.skippedChecks ?? [])
     if (s.cause !== 'lost-records')
       lines.push('', c.severity('warning', `Not checked: ${s.checks.join(', ')}: ${s.reason}`));
+  // A rank that did not finalize says how and where it ended: that is often the bug itself (a crash). The
+  // ranks mpiscope ended (after a deadlock, at the user's Ctrl-C) are not news.
+  const unusual = (result.endings ?? []).filter(
+    (e) => e.how !== 'finalized' && e.how !== 'never-connected' && e.endedByMpiscope !== true,
+  );
+  if (unusual.length > 0) {
+    lines.push('');
+    for (const e of unusual) {
+      const where =
+        e.file === ''
+          ? ''
+          : `${shortPath(e.file, options.cwd)}:${e.line}${e.function ? ` (${e.function})` : ''}`;
+      lines.push(describeEnding(e, where));
+    }
+  }
   lines.push('', summary(input, c));
   return lines.join('\n') + '\n';
 }

@@ -61,11 +61,23 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   let hangSeen = false;
   for (const f of frames.slice(1)) {
     if (f.rank === SESSION_RANK) {
-      const rec = JSON.parse(f.data.toString('utf8')) as EndRecord & HangRecord & { type?: string };
+      const rec = JSON.parse(f.data.toString('utf8')) as EndRecord &
+        HangRecord & { type?: string; rank?: number };
       if (rec.type === 'end') end = rec;
+      // The rank's connection closed here in the live session.
+      if (
+        rec.type === 'closed' &&
+        Number.isInteger(rec.rank) &&
+        (rec.rank ?? -1) >= 0 &&
+        (rec.rank ?? ranks) < ranks
+      ) {
+        analysis.close(rec.rank ?? 0);
+        raw.push(...analysis.engine.takeFindings());
+      }
       if (rec.type === 'hang') {
         // The live session found the hang here, before the job was ended (and ranks sent their last records).
         hangSeen = true;
+        analysis.endingJob();
         const found = rec.how === 'graph' ? analysis.engine.findDeadlock() : noProgressAt(analysis, rec);
         if (found !== undefined) raw.push(found);
         raw.push(...analysis.engine.takeFindings());
@@ -83,6 +95,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
       const parsed = parseRankText(text);
       if (typeof parsed !== 'string' && parsed.type === 'module') analysis.module(f.rank, parsed.module);
       if (typeof parsed !== 'string' && parsed.type === 'sites') analysis.rankSites(f.rank, parsed.sites);
+      if (typeof parsed !== 'string' && parsed.type === 'crash') analysis.crash(f.rank, parsed.crash);
       continue;
     }
     try {
@@ -122,6 +135,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
       outcome,
       ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
       ...skippedOf(analysis.engine),
+      endings: await analysis.endings(),
     },
   };
 }

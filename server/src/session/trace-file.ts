@@ -7,7 +7,9 @@
  *   then frames, each: u32 rank, u32 kind, u32 payload length, payload bytes
  *     kind 0  a binary frame of the rank, byte for byte (whole 64-byte records, native-shim/spec/records.json)
  *     kind 1  a text (JSON control) frame of the rank; the first one is its hello
- *     kind 2  a session record (rank = 0xFFFFFFFF): JSON, {"type":"session",...} first, {"type":"end",...} last
+ *     kind 2  a session record (rank = 0xFFFFFFFF): JSON, {"type":"session",...} first, {"type":"end",...} last;
+ *             between them {"type":"hang",...} where the live session found a hang and {"type":"closed","rank":R}
+ *             where a rank's connection closed
  * A trace cut short (the analyzer was killed) is still readable up to its last whole frame.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
