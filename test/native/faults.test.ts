@@ -273,5 +273,20 @@ for (const flavor of installedFlavors()) {
         assert.deepEqual(processesMatching(exe), [], 'processes of the job still running');
       });
     }
+    test('a trace cut mid-record: mpiscope report reads up to the cut and says where it stopped', async () => {
+      const trace = join(dir, 'segv.trace');
+      const whole = readFileSync(trace);
+      const cutTrace = join(dir, 'cut.trace');
+      // 100 bytes before the end: inside the last frame, whatever it is.
+      writeFileSync(cutTrace, whole.subarray(0, whole.length - 100));
+      const r = await runCli(['report', cutTrace, '--json', join(dir, 'cut.json')], { cwd: dir });
+      assert.ok(r.code === 0 || r.code === 1 || r.code === 3, `exit ${r.code}: ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(`cut\\.trace stops at byte \\d+ of ${whole.length - 100}: it ends inside`),
+      );
+      const report = JSON.parse(readFileSync(join(dir, 'cut.json'), 'utf8')) as { rankEndings: Ending[] };
+      assert.equal(report.rankEndings.length, 2, 'a report of both ranks');
+    });
   });
 }

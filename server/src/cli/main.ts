@@ -19,6 +19,11 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'report': {
       checkTargets(cmd, cwd);
       const input = await replayTrace(cmd.trace);
+      // A trace cut short (the analyzer was killed while writing it) is reported up to the cut, and says so.
+      if (input.cut !== undefined)
+        process.stderr.write(
+          `mpiscope: ${cmd.trace} stops at byte ${input.cut.at} of ${input.cut.size}: ${input.cut.why}; the report covers the frames before it\n`,
+        );
       writeReports(input, cmd, cwd);
       return exitStatusOf(input.result.findings, input.result.outcome);
     }

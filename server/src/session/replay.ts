@@ -4,7 +4,7 @@ import { noProgressFinding } from './hang-watch';
 import { parseRankText } from './held-ack';
 import { parseHello } from './rank-server';
 import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
-import { readTrace, SESSION_RANK } from './trace-file';
+import { readTraceUpToCut, SESSION_RANK, type TraceCut } from './trace-file';
 
 interface SessionRecord {
   readonly program?: string;
@@ -35,10 +35,13 @@ interface EndRecord {
  * decoder and engine, in the order they arrived. A job we ended for a deadlock is asked for that deadlock
  * again once its frames are replayed.
  */
-export async function replayTrace(path: string): Promise<{ start: SessionStart; result: SessionResult }> {
+export async function replayTrace(
+  path: string,
+): Promise<{ start: SessionStart; result: SessionResult; cut?: TraceCut }> {
   let frames;
+  let cut: TraceCut | undefined;
   try {
-    frames = readTrace(path);
+    ({ frames, cut } = readTraceUpToCut(path));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UsageError(
@@ -50,7 +53,8 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   const head = frames[0];
   if (head === undefined || head.rank !== SESSION_RANK)
     throw new UsageError(`${path} has no session record; it was cut short before the job started`);
-  const session = JSON.parse(head.data.toString('utf8')) as SessionRecord;
+  const session = parseRecord(head.data) as SessionRecord | undefined;
+  if (session === undefined) throw new UsageError(`${path} has a damaged session record (not JSON)`);
   const ranks = session.ranks ?? 0;
   if (!Number.isInteger(ranks) || ranks < 1)
     throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
@@ -61,8 +65,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   let hangSeen = false;
   for (const f of frames.slice(1)) {
     if (f.rank === SESSION_RANK) {
-      const rec = JSON.parse(f.data.toString('utf8')) as EndRecord &
-        HangRecord & { type?: string; rank?: number };
+      const rec = (parseRecord(f.data) ?? {}) as EndRecord & HangRecord & { type?: string; rank?: number };
       if (rec.type === 'end') end = rec;
       // The rank's connection closed here in the live session.
       if (
@@ -127,6 +130,7 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
   for (const f of raw) findings.push(await analysis.resolve(f));
   const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
   return {
+    ...(cut !== undefined ? { cut } : {}),
     start: { program: session.program ?? '', ranks, mpi: session.mpi ?? '', command: [], pid: 0 },
     result: {
       findings,
@@ -138,6 +142,16 @@ export async function replayTrace(path: string): Promise<{ start: SessionStart; 
       endings: await analysis.endings(),
     },
   };
+}
+
+/** A session record's JSON object, or undefined when it is damaged (the replay goes on without it). */
+function parseRecord(data: Buffer): object | undefined {
+  try {
+    const v: unknown = JSON.parse(data.toString('utf8'));
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The engine's skipped checks, as an optional field of the result (absent when every check ran). */
