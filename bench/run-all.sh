@@ -5,6 +5,7 @@
 #   bash bench/run-all.sh            (after `node scripts/build.mjs`)
 # Rows and where they come from:
 #   decode + engine events per second               bench/engine-throughput/run.mjs
+#   frame fuzzer: 10^6 mutated inputs, no failure    bench/fuzz/run.mjs (CI: a 4000-input smoke, unit tier)
 #   end-to-end many-calls wall time, both MPIs      bench/end-to-end/run.mjs
 #   shim cost per call (Comm_rank, Irecv+Isend+Waitall) and the message-size sweep
 #                                                   bench/shim-overhead/run.sh
@@ -22,6 +23,9 @@ section() { printf '\n==== %s\n' "$*"; }
 
 section "decode + engine throughput (bench/engine-throughput)"
 timeout 1800 node bench/engine-throughput/run.mjs || echo "(engine-throughput failed: $?)"
+
+section "frame fuzzer, 10^6 inputs (bench/fuzz): failures must be 0"
+timeout 3600 node bench/fuzz/run.mjs --traces || echo "(fuzz failed: $?)"
 
 for flavor in openmpi mpich; do
   section "end-to-end many-calls, $flavor (bench/end-to-end)"
