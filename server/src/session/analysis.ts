@@ -250,6 +250,15 @@ export class Analysis {
 
   /** How every rank ended, with the place resolved (see RankEnding). */
   async endings(): Promise<RankEnding[]> {
+    // Every place at once: addr2line runs once per module for the whole job, not once per rank.
+    const keys: SiteKey[] = [];
+    for (const [rank, r] of this.ranks) {
+      if (r.end?.how === 'signal' && r.crash !== undefined) keys.push(...r.crash.frames);
+      const last =
+        r.lastSite === 0 ? undefined : this.siteOf({ rank, site: r.lastSite, call: '', detail: '' });
+      if (last !== undefined) keys.push(last);
+    }
+    await this.resolver.resolve(keys);
     const out: RankEnding[] = [];
     for (let rank = 0; rank < this.size; rank++) {
       const r = this.ranks.get(rank);
@@ -261,7 +270,7 @@ export class Analysis {
       let pos: SourcePosition | undefined;
       if (how === 'signal' && r.crash !== undefined && r.crash.frames.length > 0) {
         const frames = r.crash.frames;
-        const resolved = await this.resolveKeys(frames);
+        const resolved = frames.map((k) => this.resolver.lookup(k));
         let inLibrary: SourcePosition | undefined;
         for (const [i, p] of resolved.entries()) {
           if (p.file === '') continue;
@@ -273,7 +282,9 @@ export class Analysis {
         }
         pos ??= inLibrary;
       }
-      if (pos === undefined && r.lastSite !== 0) pos = await this.resolveSite(rank, r.lastSite);
+      const last =
+        r.lastSite === 0 ? undefined : this.siteOf({ rank, site: r.lastSite, call: '', detail: '' });
+      if (pos === undefined && last !== undefined) pos = this.resolver.lookup(last);
       const code = r.end?.code;
       out.push({
         rank,
