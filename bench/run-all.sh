@@ -10,6 +10,7 @@
 #   decode + engine events per second               bench/engine-throughput/run.mjs
 #   LAMMPS melt wall time at 2 and 4 ranks, CPU added per CPU-second, analyzer peak memory
 #                                                   bench/lammps/run.mjs
+#   frame fuzzer: 10^6 mutated inputs, no failure    bench/fuzz/run.mjs (CI: a 4000-input smoke, unit tier)
 #   end-to-end many-calls wall time, both MPIs      bench/end-to-end/run.mjs
 #   shim cost per call (Comm_rank, Irecv+Isend+Waitall) and the message-size sweep
 #                                                   bench/shim-overhead/run.sh
@@ -57,6 +58,9 @@ bench 1800 node bench/engine-throughput/run.mjs "$engine_steps"
 
 section "LAMMPS melt, 2 and 4 ranks (bench/lammps)"
 bench 3600 node bench/lammps/run.mjs "${lammps[@]}"
+
+section "frame fuzzer, 10^6 inputs (bench/fuzz): failures must be 0"
+bench 3600 node bench/fuzz/run.mjs --traces
 
 for flavor in openmpi mpich; do
   section "end-to-end many-calls, $flavor (bench/end-to-end)"

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { timelineNotification } from './lsp-ext';
@@ -6,6 +7,7 @@ import {
   type TimelineMessage,
   type WebviewRequest,
 } from '../../server/src/timeline/timeline-protocol';
+import { parseWebviewRequest } from '../../server/src/timeline/webview-request';
 
 /**
  * mpiscope.showTimeline: a webview panel with the job's timeline (dist/webview.js). The language server
@@ -46,8 +48,15 @@ function createPanel(ctx: vscode.ExtensionContext, history: readonly TimelineMes
   const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
   panel.webview.html = html(panel.webview.cspSource, script.toString(), nonce());
   panel.webview.onDidReceiveMessage(
-    (request: unknown) => {
-      if (!isWebviewRequest(request)) return;
+    (message: unknown) => {
+      const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+      const request: WebviewRequest | string = parseWebviewRequest(message, folders);
+      if (typeof request === 'string') {
+        // Said, not acted on: a file outside the workspace is not opened on the webview's word.
+        if (request.endsWith('outside the workspace'))
+          void vscode.window.showWarningMessage(`mpiscope: not opening ${request}.`);
+        return;
+      }
       if (request.type === 'ready') {
         // The page (re)loaded: it starts empty, so give it the whole job so far.
         for (const m of history) void panel.webview.postMessage(m);
@@ -74,19 +83,9 @@ async function reveal(file: string, line: number): Promise<void> {
   }
 }
 
-/** The webview is a different trust domain: check what it posts before acting on it. */
-function isWebviewRequest(value: unknown): value is WebviewRequest {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as { type?: unknown; file?: unknown; line?: unknown };
-  if (v.type === 'ready') return true;
-  return v.type === 'reveal' && typeof v.file === 'string' && v.file !== '' && typeof v.line === 'number';
-}
-
+/** The script's nonce: unpredictable (a CSP nonce guessed is a script injected), new for every page. */
 function nonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let out = '';
-  for (let i = 0; i < 32; i++) out += chars.charAt(Math.floor(Math.random() * chars.length));
-  return out;
+  return randomBytes(24).toString('base64url');
 }
 
 /** Only our one script (by nonce) runs; styles come from lit's constructable stylesheets and inline theme. */

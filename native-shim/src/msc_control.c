@@ -224,6 +224,39 @@ void msc_pause_point(msc_call *c)
     pthread_mutex_unlock(&pause_mu);
 }
 
+/* ---- where a crash happened ----
+ *
+ * Called by the crash handler (msc_lifecycle.c) of the faulting thread, before the stream's END: the stack of
+ * that thread, as {"type":"crash","signal":S,"address":A,"frames":[...],"modules":[...]} (address: the
+ * faulting data address of SIGSEGV/SIGBUS/SIGFPE/SIGILL, else 0; frames: innermost first, below the shim's own
+ * handler frames, so the signal trampoline, then the faulting instruction, then its callers). The analyzer
+ * resolves them and names the first frame in the program's own code as where the rank died. backtrace() is
+ * warmed up when the handlers are installed, so it loads nothing here; like the backtrace probe, it could
+ * deadlock only if the thread crashed while holding the loader's or the unwinder's lock, and the crash path is
+ * bounded only by the launcher then (the same risk as any handler that prints a backtrace, as MPI's own do). */
+void msc_control_crash(int sig, const siginfo_t *info)
+{
+    static char msg[ACK_CAP];
+    void *bt[MAX_FRAMES];
+    int n = backtrace(bt, MAX_FRAMES);
+    size_t len = 0;
+    int faulting = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+    append(msg, &len, "{\"type\":\"crash\",\"signal\":%d,\"address\":%llu", sig,
+           (unsigned long long)(uintptr_t)(faulting && info ? info->si_addr : NULL));
+    int from = 0;
+    while (from < n && in_shim(bt[from])) from++;
+    frames_json(msg, &len, bt, from, n);
+    append(msg, &len, "}");
+    msc_sender_queue_text(msg);
+}
+
+void msc_control_crash_warm(void)
+{
+    void *warm[4];
+    backtrace(warm, 4);
+    (void)own_base();
+}
+
 /* ---- the backtrace of a thread blocked inside MPI (a deadlocked rank under the debugger) ----
  *
  * A blocked thread is not at a call entry, so it cannot answer by itself. On the analyzer's `backtrace`

@@ -43,6 +43,9 @@ static void on_crash(int sig, siginfo_t *info, void *uctx)
         /* A crash after MPI completed operations and before the call's EXIT (a send buffer freed before its
          * Wait, whose checksum then faults): the COMPLETE records kept back for the EXIT go out. */
         if (msc_pending_call) msc_emit_pending();
+        /* Where it happened: the analyzer names the faulting call site in its report. SIGTERM is how the
+         * launcher ends the other ranks of a failed job, not a fault of this one: no stack for it. */
+        if (sig != SIGTERM) msc_control_crash(sig, info);
         msc_sender_finish(MSC_END_SIGNAL, sig, 1, crash_timeout_ms);
     }
     if (slot == N_CRASH) return;
@@ -78,6 +81,7 @@ void msc_lifecycle_signals(void)
 {
     const char *off = getenv("MPISCOPE_NO_SIGNALS");
     if (off && strcmp(off, "1") == 0) return;
+    msc_control_crash_warm();
     for (int i = 0; i < N_CRASH; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);

@@ -7,6 +7,7 @@
 #define MSC_SHIM_H
 
 #include <mpi.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
@@ -112,6 +113,9 @@ int msc_addr_module(uint64_t addr, uint64_t *offset, char *path, size_t cap);
 /* The backtrace of a thread blocked inside MPI, on the analyzer's request (see msc_control.c for why a signal
  * and when it is safe): install on the MPI_Init thread after PMPI_Init; request and poll on the sender thread. */
 void msc_control_probe_install(void);
+/* The crashing thread's stack, queued as a `crash` text before the stream's END (from the crash handler). */
+void msc_control_crash(int sig, const siginfo_t *info);
+void msc_control_crash_warm(void);
 void msc_control_probe_request(void);
 void msc_control_probe_poll(void);
 

@@ -22,6 +22,12 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'report': {
       checkTargets(cmd, cwd);
       const input = await replayTrace(cmd.trace, cmd.analyzers);
+      // A trace cut short (the analyzer was killed while writing it) is reported up to the cut, and says so.
+      if (input.cut !== undefined)
+        process.stderr.write(
+          `mpiscope: ${cmd.trace} stops at byte ${input.cut.at} of ${input.cut.size}: ${input.cut.why}; the report covers the frames before it
+`,
+        );
       writeReports({ ...input, ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}) }, cmd, cwd);
       return exitStatusOf(input.result.findings, input.result.outcome, cmd.failOn);
     }

@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Severity } from '../engine/model/types';
 import type { Finding, Location } from '../session/session-api';
+import { describeEnding } from '../session/rank-endings';
 import type { ReportInput } from './report-model';
 
 export interface HumanOptions {
@@ -18,7 +19,7 @@ export function humanReport(input: ReportInput, options: HumanOptions): string {
   const mpi = MPI_NAMES[start.mpi] ?? start.mpi;
   lines.push(
     c.bold(
-      `mpiscope: ${shortPath(start.program, options.cwd)}, ${result.ranks} rank${result.ranks === 1 ? '' : 's'}, ${mpi}`,
+      `mpiscope: ${printable(shortPath(start.program, options.cwd))}, ${result.ranks} rank${result.ranks === 1 ? '' : 's'}, ${mpi}`,
     ),
   );
   for (const f of result.findings) lines.push('', ...finding(f, options.cwd, c));
@@ -34,20 +35,49 @@ export function humanReport(input: ReportInput, options: HumanOptions): string {
   for (const s of result.skippedChecks ?? [])
     if (s.cause !== 'lost-records')
       lines.push('', c.severity('warning', `Not checked: ${s.checks.join(', ')}: ${s.reason}`));
+  // A rank that did not finalize says how and where it ended: that is often the bug itself (a crash). The
+  // ranks mpiscope ended (after a deadlock, at the user's Ctrl-C) are not news.
+  const unusual = (result.endings ?? []).filter(
+    (e) => e.how !== 'finalized' && e.how !== 'never-connected' && e.endedByMpiscope !== true,
+  );
+  if (unusual.length > 0) {
+    lines.push('');
+    for (const e of unusual) {
+      const where =
+        e.file === ''
+          ? ''
+          : printable(`${shortPath(e.file, options.cwd)}:${e.line}${e.function ? ` (${e.function})` : ''}`);
+      lines.push(describeEnding(e, where));
+    }
+  }
   lines.push('', summary(input, c));
   return lines.join('\n') + '\n';
 }
 
+// Matching control characters is the point here.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text from the job (file names and functions a binary's debug information chose, messages that quote them)
+ * shown on a terminal: control characters become visible escapes, so a name with an ANSI escape sequence
+ * cannot recolour, move the cursor or retitle the terminal, and a newline in a name cannot forge a report line.
+ */
+export function printable(s: string): string {
+  // C0 and C1 controls and DEL; tab too (it would misalign the columns).
+  return s.replace(CONTROL, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 function finding(f: Finding, cwd: string, c: Palette): string[] {
-  const out = [`${c.severity(f.severity, `${f.kind}  ${f.severity}`)}  ${f.message}`];
+  const out = [`${c.severity(f.severity, `${f.kind}  ${f.severity}`)}  ${printable(f.message)}`];
   for (const l of f.locations) out.push(`  ${locationLine(l, cwd)}`);
   return out;
 }
 
 function locationLine(l: Location, cwd: string): string {
-  const where = l.file === '' ? '(unknown location)' : `${shortPath(l.file, cwd)}:${l.line}`;
-  const detail = l.detail || l.call;
-  return [`rank ${l.rank}`, where, l.function || '?', detail].join('  ');
+  const where = l.file === '' ? '(unknown location)' : `${printable(shortPath(l.file, cwd))}:${l.line}`;
+  const detail = printable(l.detail || l.call);
+  return [`rank ${l.rank}`, where, printable(l.function) || '?', detail].join('  ');
 }
 
 function summary(input: ReportInput, c: Palette): string {

@@ -32,6 +32,18 @@ export function jsonReport(input: ReportInput): string {
       reason: s.reason,
       cause: s.cause,
     })),
+    rankEndings: (result.endings ?? []).map((e) => ({
+      rank: e.rank,
+      how: e.how,
+      ...(e.code !== undefined ? { code: e.code } : {}),
+      ...(e.signal !== undefined ? { signal: e.signal } : {}),
+      ...(e.address !== undefined ? { address: e.address } : {}),
+      ...(e.endedByMpiscope === true ? { endedByMpiscope: true } : {}),
+      lastCall: e.lastCall,
+      file: e.file,
+      line: e.line,
+      function: e.function,
+    })),
     program: input.start.program,
     mpi: input.start.mpi,
   };

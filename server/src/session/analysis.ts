@@ -1,9 +1,11 @@
-import type { EngineFinding, RankEvent, RawLocation, SkippedCheck } from '../engine/model/types';
+import type { EndHow, EngineFinding, RankEvent, RawLocation, SkippedCheck } from '../engine/model/types';
 import type { ShardedEngine } from '../shards/sharded-engine';
 import {
   createEngine,
   createFrameDecoder,
+  END_HOWS,
   eventAt,
+  functions,
   KIND,
   RecordColumns,
   type FrameDecoder,
@@ -11,7 +13,11 @@ import {
 import type { Finding, Location } from './session-api';
 import type { RankSite } from './held-ack';
 import { sameModuleHere, type RemoteModule } from './module-identity';
+import { constants } from 'node:os';
+import { isSystemModule, signalName, type CrashReport, type RankEnding } from './rank-endings';
 import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver';
+
+const { SIGSEGV, SIGBUS } = constants.signals;
 
 /** Finding kinds about how ranks interact, which a rank whose calls never arrived makes meaningless. */
 const NEEDS_EVERY_RANK: ReadonlySet<string> = new Set([
@@ -34,6 +40,15 @@ interface RankProgress {
   said: boolean;
   lastSeq: number;
   lastTime: number;
+  /** The last MPI call that arrived (its name and site), for the report of how the rank ended. */
+  lastCall: string;
+  lastSite: number;
+  /** The rank's END record, when it sent one. */
+  end: { how: EndHow; code: number } | undefined;
+  /** The crashing thread's stack, when the rank died of a signal. */
+  crash: CrashReport | undefined;
+  /** The rank's stream ended after mpiscope began to end the job (a deadlock, the user's Ctrl-C). */
+  endedByUs: boolean;
   /** This rank's return addresses → module and offset (ASLR gives every process its own addresses). */
   readonly sites: Map<number, SiteKey>;
   /** Modules whose file here is not the rank's: the rank resolves their sites itself. */
@@ -52,6 +67,7 @@ export class Analysis {
   private readonly resolver: SiteResolver;
   /** Module descriptions already compared with the files here. */
   private readonly sameHere = new Map<string, boolean>();
+  private ending = false;
 
   /** `analyzers`: the engine's shard threads (1: the lone engine on this thread; see server/src/shards). */
   constructor(
@@ -81,6 +97,11 @@ export class Analysis {
           said: false,
           lastSeq: 0,
           lastTime: 0,
+          lastCall: '',
+          lastSite: 0,
+          end: undefined,
+          crash: undefined,
+          endedByUs: false,
           sites: new Map(),
           foreign: new Set(),
         }),
@@ -156,8 +177,16 @@ export class Analysis {
           ...(r.foreign.has(module) ? { byRank: rank } : {}),
         });
       }
-      if (kind === KIND.END) r.ended = r.said = true;
-      if (kind === KIND.ENTER) r.called = true;
+      if (kind === KIND.END) {
+        r.ended = r.said = true;
+        r.end ??= { how: END_HOWS[rows.word(row, 0)] ?? 'disconnected', code: rows.word(row, 1) };
+        r.endedByUs ||= this.ending;
+      }
+      if (kind === KIND.ENTER) {
+        r.called = true;
+        r.lastCall = functions[rows.func[row] as number]?.name ?? '';
+        r.lastSite = rows.site[row] as number;
+      }
     }
     this.engine.pushColumns(rows, 0, rows.length);
     this.engine.endFrame(rank, data);
@@ -174,6 +203,7 @@ export class Analysis {
     const r = this.progress(rank);
     if (r.ended) return;
     r.ended = true;
+    r.endedByUs = this.ending;
     const end: RankEvent = {
       type: 'end',
       rank,
@@ -235,6 +265,74 @@ export class Analysis {
 
   ended(rank: number): boolean {
     return this.ranks.get(rank)?.ended ?? false;
+  }
+
+  /** mpiscope begins to end the job: the ranks that end from now on are its doing. */
+  endingJob(): void {
+    this.ending = true;
+  }
+
+  /** The crashing thread's stack a rank sent before its END (a `crash` message). */
+  crash(rank: number, report: CrashReport): void {
+    const r = this.ranks.get(rank);
+    if (r !== undefined) r.crash ??= report;
+  }
+
+  /** How every rank ended, with the place resolved (see RankEnding). */
+  async endings(): Promise<RankEnding[]> {
+    // Every place at once: addr2line runs once per module for the whole job, not once per rank.
+    const keys: SiteKey[] = [];
+    for (const [rank, r] of this.ranks) {
+      if (r.end?.how === 'signal' && r.crash !== undefined) keys.push(...r.crash.frames);
+      const last =
+        r.lastSite === 0 ? undefined : this.siteOf({ rank, site: r.lastSite, call: '', detail: '' });
+      if (last !== undefined) keys.push(last);
+    }
+    await this.resolver.resolve(keys);
+    const out: RankEnding[] = [];
+    for (let rank = 0; rank < this.size; rank++) {
+      const r = this.ranks.get(rank);
+      if (r?.hello !== true) {
+        out.push({ rank, how: 'never-connected', lastCall: '', file: '', line: 0, function: '' });
+        continue;
+      }
+      const how: EndHow = r.end?.how ?? 'disconnected';
+      let pos: SourcePosition | undefined;
+      if (how === 'signal' && r.crash !== undefined && r.crash.frames.length > 0) {
+        const frames = r.crash.frames;
+        const resolved = frames.map((k) => this.resolver.lookup(k));
+        let inLibrary: SourcePosition | undefined;
+        for (const [i, p] of resolved.entries()) {
+          if (p.file === '') continue;
+          if (!isSystemModule(frames[i]?.module ?? '')) {
+            pos = p;
+            break;
+          }
+          inLibrary ??= p;
+        }
+        pos ??= inLibrary;
+      }
+      const last =
+        r.lastSite === 0 ? undefined : this.siteOf({ rank, site: r.lastSite, call: '', detail: '' });
+      if (pos === undefined && last !== undefined) pos = this.resolver.lookup(last);
+      const code = r.end?.code;
+      out.push({
+        rank,
+        how,
+        ...(how === 'signal' || how === 'abort' ? { code: code ?? 0 } : {}),
+        ...(how === 'signal' ? { signal: signalName(code ?? 0) } : {}),
+        // The address a SIGSEGV or SIGBUS touched (0 for a null pointer); the shim sends 0 for other signals.
+        ...(how === 'signal' && r.crash !== undefined && (code === SIGSEGV || code === SIGBUS)
+          ? { address: r.crash.address }
+          : {}),
+        ...(r.endedByUs ? { endedByMpiscope: true } : {}),
+        lastCall: r.lastCall,
+        file: pos?.file ?? '',
+        line: pos?.line ?? 0,
+        function: pos?.function ?? '',
+      });
+    }
+    return out;
   }
 
   /** Resolve a finding's call sites (addr2line, cached) into the report's shape. */

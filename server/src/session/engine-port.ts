@@ -7,9 +7,9 @@ import { RankDecoder } from '../protocol/decoder';
 import type { RecordColumns } from '../protocol/columns';
 import { ShardedEngine } from '../shards/sharded-engine';
 
-export { RecordColumns } from '../protocol/columns';
+export { END_HOWS, RecordColumns } from '../protocol/columns';
 export { eventAt } from '../protocol/build-event';
-export { KIND } from '../protocol/spec';
+export { functions, KIND } from '../protocol/spec';
 
 /**
  * Turns one rank's binary frames into rows of columns (what the engine reads) or events (what the timeline

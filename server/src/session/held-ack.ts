@@ -1,4 +1,5 @@
 import type { RemoteModule } from './module-identity';
+import type { CrashReport } from './rank-endings';
 import type { SiteKey } from './site-resolver';
 
 /** Why a rank stopped: it entered a function breakpoint, or it was asked to stop at its next MPI call. */
@@ -40,7 +41,8 @@ export type RankText =
   | { readonly type: 'paused'; readonly ack: HeldAck }
   | { readonly type: 'backtrace'; readonly reply: BacktraceReply }
   | { readonly type: 'module'; readonly module: RemoteModule }
-  | { readonly type: 'sites'; readonly module: string; readonly sites: readonly RankSite[] };
+  | { readonly type: 'sites'; readonly module: string; readonly sites: readonly RankSite[] }
+  | { readonly type: 'crash'; readonly crash: CrashReport };
 
 const MAX_FRAMES = 256;
 
@@ -88,6 +90,15 @@ export function parseRankText(text: string): RankText | string {
       sites.push({ address: address as number, function: fn, file, line: line as number });
     }
     return { type: 'sites', module: o.module, sites };
+  }
+  if (o.type === 'crash') {
+    const { signal, address } = o;
+    if (!Number.isInteger(signal) || (signal as number) < 1 || (signal as number) > 64)
+      return 'a crash message has a bad signal number';
+    if (!isCount(address)) return 'a crash message has a bad address';
+    const frames = parseFrames(o, 'a crash message');
+    if (typeof frames === 'string') return frames;
+    return { type: 'crash', crash: { signal: signal as number, address, frames } };
   }
   return `unknown control message type ${JSON.stringify(o.type)}`;
 }

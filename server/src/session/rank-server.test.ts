@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Socket } from 'node:net';
 import { test } from 'node:test';
 import WebSocket from 'ws';
 import { RankServer, parseHello, type RankServerHandlers } from './rank-server';
@@ -147,4 +148,91 @@ test('every field of a hello is checked', () => {
   );
   const ok = parseHello(hello(1, 2), 2);
   assert.equal(typeof ok, 'object');
+});
+
+test('an oversized frame, a frame cut mid-way and a malformed WebSocket frame close that connection only', async () => {
+  await withServer(3, async (s, log, closedOnce) => {
+    // Oversized: past the 64 MiB payload bound, refused by ws while reading the header (1009).
+    const big = await open(`${s.url}?token=${s.token}`);
+    const bigClosed = closedOnce(0);
+    big.send(hello(0, 3));
+    big.send(Buffer.alloc(64 * 1024 * 1024 + 64));
+    await bigClosed;
+    assert.match(log.closed.find(([r]) => r === 0)?.[1] ?? '', /bad WebSocket frame from rank 0: .*payload/i);
+    // Cut: a binary frame header announcing 6400 bytes, 100 of them sent, then the connection dropped.
+    const cut = await open(`${s.url}?token=${s.token}`);
+    const cutClosed = closedOnce(1);
+    // Written in order on the one socket: the hello goes out before the raw bytes below.
+    cut.send(hello(1, 3));
+    const raw = (cut as unknown as { _socket: Socket })._socket;
+    const header = Buffer.from([0x82, 0xfe, 6400 >> 8, 6400 & 0xff, 0, 0, 0, 0]);
+    raw.write(Buffer.concat([header, Buffer.alloc(100)]));
+    raw.destroy();
+    await cutClosed;
+    // Malformed: a reserved opcode (0x3).
+    const bad = await open(`${s.url}?token=${s.token}`);
+    const badClosed = closedOnce(2);
+    bad.send(hello(2, 3));
+    (bad as unknown as { _socket: Socket })._socket.write(Buffer.from([0x83, 0x80, 0, 0, 0, 0]));
+    await badClosed;
+    assert.match(log.closed.find(([r]) => r === 2)?.[1] ?? '', /bad WebSocket frame from rank 2/);
+    // No frame of theirs was taken, and the server still serves a rank.
+    assert.deepEqual(log.frames, []);
+    assert.equal(s.openConnections, 0);
+  });
+});
+
+test('a connection with the token that never says hello is closed with a reason', async () => {
+  const rejected: string[] = [];
+  const server = await RankServer.listen(
+    1,
+    {
+      hello: () => undefined,
+      frame: () => undefined,
+      control: () => undefined,
+      closed: () => undefined,
+      rejected: (r) => rejected.push(r),
+    },
+    {},
+    { helloTimeoutMs: 200 },
+  );
+  try {
+    const quiet = await open(`${server.url}?token=${server.token}`);
+    const [code, reason] = await new Promise<[number, string]>((r) =>
+      quiet.once('close', (c, why) => r([c, why.toString()])),
+    );
+    assert.equal(code, 1008);
+    assert.match(reason, /no hello within 0.2 s/);
+    assert.match(rejected.join('\n'), /sent no hello/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('1,000 concurrent connection attempts without the token are all refused; a real rank meanwhile is served', async () => {
+  await withServer(1, async (s, log, closedOnce) => {
+    const rank = await open(`${s.url}?token=${s.token}`);
+    const rankClosed = closedOnce(0);
+    rank.send(hello(0, 1));
+    const strangers = Array.from({ length: 1000 }, (_, i) =>
+      open(i % 2 === 0 ? s.url : `${s.url}?token=${'0'.repeat(s.token.length)}`).then(
+        () => 'open',
+        (err: Error) => err.message,
+      ),
+    );
+    // The rank keeps sending while the flood goes on.
+    for (let i = 0; i < 50; i++) rank.send(Buffer.alloc(64 * 16));
+    const outcomes = await Promise.all(strangers);
+    rank.close();
+    await rankClosed;
+    assert.equal(
+      outcomes.filter((o) => /401/.test(o)).length,
+      1000,
+      'every stranger refused at the handshake',
+    );
+    assert.equal(log.rejected.length, 1000);
+    assert.deepEqual(log.hellos, [0]);
+    assert.equal(log.frames.length, 50, 'every frame of the real rank arrived');
+    assert.equal(s.openConnections, 0);
+  });
 });

@@ -31,6 +31,17 @@ export interface RankServerHandlers {
 
 const POLICY_VIOLATION = 1008;
 
+/**
+ * How long a connection that presented the token may stay without saying hello. The shim sends its hello right
+ * after the handshake, so only a stranger (or a wedged process) waits this long; without the bound, connections
+ * that never speak would each hold a socket and its buffers for the whole session.
+ */
+export const HELLO_TIMEOUT_MS = 30_000;
+
+export interface RankServerOptions {
+  readonly helloTimeoutMs?: number;
+}
+
 /** The address to bind, the one the ranks are told (they differ when binding 0.0.0.0), and the port. */
 export interface ListenAt {
   readonly bind: string;
@@ -51,6 +62,7 @@ export class RankServer {
     private readonly expectedRanks: number,
     private readonly handlers: RankServerHandlers,
     private readonly where: ListenAt,
+    private readonly helloTimeoutMs: number,
   ) {
     this.wss = new WebSocketServer({
       host: where.bind,
@@ -66,9 +78,10 @@ export class RankServer {
     expectedRanks: number,
     handlers: RankServerHandlers,
     where: Partial<ListenAt> = {},
+    options: RankServerOptions = {},
   ): Promise<RankServer> {
     const at: ListenAt = { bind: '127.0.0.1', advertise: '127.0.0.1', port: 0, ...where };
-    const server = new RankServer(expectedRanks, handlers, at);
+    const server = new RankServer(expectedRanks, handlers, at, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS);
     await new Promise<void>((resolve, reject) => {
       server.wss.once('listening', resolve);
       server.wss.once('error', reject);
@@ -125,6 +138,13 @@ export class RankServer {
       // A peer that ignores the close handshake must not keep the session waiting.
       setTimeout(() => ws.terminate(), 1000).unref();
     };
+    const silent = setTimeout(() => {
+      if (rank !== undefined || reason !== undefined) return;
+      const why = `no hello within ${this.helloTimeoutMs / 1000} s`;
+      this.handlers.rejected(`a connection sent ${why}`);
+      reject(why);
+    }, this.helloTimeoutMs);
+    silent.unref();
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (reason !== undefined) return;
       const bytes = toBuffer(data);
@@ -141,6 +161,7 @@ export class RankServer {
           return reject(`rank ${parsed.rank} is already connected`);
         }
         rank = parsed.rank;
+        clearTimeout(silent);
         this.sockets.set(rank, ws);
         this.handlers.hello(rank, parsed, text);
         return;
@@ -156,12 +177,16 @@ export class RankServer {
       }
     });
     ws.on('close', () => {
+      clearTimeout(silent);
       if (rank === undefined) return;
       this.sockets.delete(rank);
       this.handlers.closed(rank, reason);
     });
-    ws.on('error', () => {
-      /* 'close' follows and reports the end of this rank. */
+    ws.on('error', (err: Error & { code?: string }) => {
+      // A frame that breaks WebSocket itself (oversized, bad opcode, bad UTF-8 in a text frame): ws closes the
+      // connection (1009, 1002, 1007) and says why here; 'close' follows and reports it with the reason.
+      if (reason === undefined && err.code?.startsWith('WS_ERR_') === true)
+        reason = `bad WebSocket frame${rank === undefined ? '' : ` from rank ${rank}`}: ${err.message}`;
     });
   }
 }

@@ -5,7 +5,7 @@ import { noProgressFinding } from './hang-watch';
 import { parseRankText } from './held-ack';
 import { parseHello } from './rank-server';
 import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
-import { readTrace, SESSION_RANK } from './trace-file';
+import { readTraceUpToCut, SESSION_RANK, type TraceCut } from './trace-file';
 
 interface SessionRecord {
   readonly program?: string;
@@ -39,10 +39,11 @@ interface EndRecord {
 export async function replayTrace(
   path: string,
   analyzers = DEFAULT_ANALYZERS,
-): Promise<{ start: SessionStart; result: SessionResult }> {
+): Promise<{ start: SessionStart; result: SessionResult; cut?: TraceCut }> {
   let frames;
+  let cut: TraceCut | undefined;
   try {
-    frames = readTrace(path);
+    ({ frames, cut } = readTraceUpToCut(path));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UsageError(
@@ -54,7 +55,8 @@ export async function replayTrace(
   const head = frames[0];
   if (head === undefined || head.rank !== SESSION_RANK)
     throw new UsageError(`${path} has no session record; it was cut short before the job started`);
-  const session = JSON.parse(head.data.toString('utf8')) as SessionRecord;
+  const session = parseRecord(head.data) as SessionRecord | undefined;
+  if (session === undefined) throw new UsageError(`${path} has a damaged session record (not JSON)`);
   const ranks = session.ranks ?? 0;
   if (!Number.isInteger(ranks) || ranks < 1)
     throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
@@ -66,11 +68,22 @@ export async function replayTrace(
     let hangSeen = false;
     for (const f of frames.slice(1)) {
       if (f.rank === SESSION_RANK) {
-        const rec = JSON.parse(f.data.toString('utf8')) as EndRecord & HangRecord & { type?: string };
+        const rec = (parseRecord(f.data) ?? {}) as EndRecord & HangRecord & { type?: string; rank?: number };
         if (rec.type === 'end') end = rec;
+        // The rank's connection closed here in the live session.
+        if (
+          rec.type === 'closed' &&
+          Number.isInteger(rec.rank) &&
+          (rec.rank ?? -1) >= 0 &&
+          (rec.rank ?? ranks) < ranks
+        ) {
+          analysis.close(rec.rank ?? 0);
+          raw.push(...analysis.engine.takeFindings());
+        }
         if (rec.type === 'hang') {
           // The live session found the hang here, before the job was ended (and ranks sent their last records).
           hangSeen = true;
+          analysis.endingJob();
           // Every shard's findings of the stream so far come first, as with one engine (session.ts tick).
           analysis.engine.settle();
           raw.push(...analysis.engine.takeFindings());
@@ -91,6 +104,7 @@ export async function replayTrace(
         const parsed = parseRankText(text);
         if (typeof parsed !== 'string' && parsed.type === 'module') analysis.module(f.rank, parsed.module);
         if (typeof parsed !== 'string' && parsed.type === 'sites') analysis.rankSites(f.rank, parsed.sites);
+        if (typeof parsed !== 'string' && parsed.type === 'crash') analysis.crash(f.rank, parsed.crash);
         continue;
       }
       try {
@@ -124,6 +138,7 @@ export async function replayTrace(
     for (const f of raw) findings.push(await analysis.resolve(f));
     const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
     return {
+      ...(cut !== undefined ? { cut } : {}),
       start: { program: session.program ?? '', ranks, mpi: session.mpi ?? '', command: [], pid: 0 },
       result: {
         findings,
@@ -132,10 +147,21 @@ export async function replayTrace(
         outcome,
         ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
         ...skippedOf(analysis.engine),
+        endings: await analysis.endings(),
       },
     };
   } finally {
     await analysis.dispose();
+  }
+}
+
+/** A session record's JSON object, or undefined when it is damaged (the replay goes on without it). */
+function parseRecord(data: Buffer): object | undefined {
+  try {
+    const v: unknown = JSON.parse(data.toString('utf8'));
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { FindingKind, RankEvent, RankState, Severity, SkippedCheck } from '../engine/model/types';
+import type { RankEnding } from './rank-endings';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
 export interface Finding {
@@ -71,6 +72,8 @@ export interface SessionResult {
   readonly lostRecords?: number;
   /** Checks that did not run or ran on part of the run, and why (set when there are some): never silently off. */
   readonly skippedChecks?: readonly SkippedCheck[];
+  /** How each rank ended (finalized, exited, a signal and where, aborted, vanished), in rank order. */
+  readonly endings?: readonly RankEnding[];
 }
 
 /** What was launched, once the options are checked and the job is started. */

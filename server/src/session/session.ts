@@ -293,6 +293,8 @@ export class Session {
               'stderr',
               rank,
             );
+          // In the trace too, so that a report rebuilt from it closes the rank at the same point of the stream.
+          this.trace?.writeSession({ type: 'closed', rank });
           analysis.close(rank);
           this.hold.closed(rank);
           watch.activity(Date.now());
@@ -428,6 +430,7 @@ export class Session {
       outcome,
       ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
       ...skippedOf(analysis),
+      endings: await analysis.endings(),
     };
     this.trace?.writeSession({ type: 'end', exitCode: result.exitCode, outcome });
     this.emit('end', result);
@@ -570,6 +573,10 @@ export class Session {
       this.analysis?.rankSites(rank, parsed.sites);
       return;
     }
+    if (parsed.type === 'crash') {
+      this.analysis?.crash(rank, parsed.crash);
+      return;
+    }
     const ack = parsed.ack;
     if (this.hold.acknowledged(rank, ack) === undefined) return;
     const held: HeldRank = { rank, seq: ack.seq, function: ack.function, reason: ack.reason, site: ack.site };
@@ -659,6 +666,8 @@ export class Session {
   private endJob(outcome: 'deadlock' | 'terminated', signal?: NodeJS.Signals): Promise<void> {
     if (this.ending !== undefined) return this.ending;
     this.outcome = outcome;
+    // Ranks that end from now on were ended by us: the report does not present that as news.
+    this.analysis?.endingJob();
     const child = this.child;
     const pid = child?.pid;
     if (pid === undefined || child === undefined) return (this.ending = Promise.resolve());

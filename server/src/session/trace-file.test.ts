@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readTrace, SESSION_RANK, TraceWriter } from './trace-file';
+import { readTrace, readTraceUpToCut, SESSION_RANK, TraceWriter } from './trace-file';
 
 test('a trace reads back frame by frame, and a trace cut short keeps its whole frames', () => {
   const dir = mkdtempSync(join(tmpdir(), 'trace-'));
@@ -29,6 +29,44 @@ test('a trace reads back frame by frame, and a trace cut short keeps its whole f
     assert.equal(readTrace(path).length, 2);
     writeFileSync(path, 'not a trace at all');
     assert.throws(() => readTrace(path), /not an mpiscope trace/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a trace cut mid-record, or with a damaged frame header, says where it stops', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trace-'));
+  try {
+    const path = join(dir, 't.trace');
+    const w = new TraceWriter(path);
+    w.writeSession({ type: 'session', ranks: 1 });
+    w.write(0, 'binary', Buffer.alloc(128, 1));
+    w.close();
+    const whole = readFileSync(path);
+    assert.equal(readTraceUpToCut(path).cut, undefined, 'a whole trace has no cut');
+    const lastFrame = whole.length - 12 - 128;
+    // Cut inside the second record of the binary frame: the frame is left out and the cut named.
+    writeFileSync(path, whole.subarray(0, whole.length - 30));
+    let r = readTraceUpToCut(path);
+    assert.equal(r.frames.length, 1);
+    assert.deepEqual(r.cut, {
+      at: lastFrame,
+      size: whole.length - 30,
+      why: 'it ends inside a frame of 128 bytes (98 of them written)',
+    });
+    writeFileSync(path, whole.subarray(0, lastFrame + 5));
+    assert.match(readTraceUpToCut(path).cut?.why ?? '', /inside a frame header/);
+    // A kind that does not exist, and a binary frame that is not whole records.
+    const bad = Buffer.from(whole);
+    bad.writeUInt32LE(9, lastFrame + 4);
+    writeFileSync(path, bad);
+    r = readTraceUpToCut(path);
+    assert.equal(r.frames.length, 1);
+    assert.match(r.cut?.why ?? '', /unknown kind 9/);
+    const odd = Buffer.from(whole.subarray(0, whole.length - 1));
+    odd.writeUInt32LE(127, lastFrame + 8);
+    writeFileSync(path, odd);
+    assert.match(readTraceUpToCut(path).cut?.why ?? '', /not whole 64-byte records/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,9 @@
  *   then frames, each: u32 rank, u32 kind, u32 payload length, payload bytes
  *     kind 0  a binary frame of the rank, byte for byte (whole 64-byte records, native-shim/spec/records.json)
  *     kind 1  a text (JSON control) frame of the rank; the first one is its hello
- *     kind 2  a session record (rank = 0xFFFFFFFF): JSON, {"type":"session",...} first, {"type":"end",...} last
+ *     kind 2  a session record (rank = 0xFFFFFFFF): JSON, {"type":"session",...} first, {"type":"end",...} last;
+ *             between them {"type":"hang",...} where the live session found a hang and {"type":"closed","rank":R}
+ *             where a rank's connection closed
  * A trace cut short (the analyzer was killed) is still readable up to its last whole frame.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -58,8 +60,27 @@ export class TraceWriter {
   }
 }
 
+/** Where a trace stopped being readable before its end, and why (see readTraceUpToCut). */
+export interface TraceCut {
+  /** Byte offset of the first frame that is not whole or not well-formed. */
+  readonly at: number;
+  /** The file's size. */
+  readonly size: number;
+  readonly why: string;
+}
+
 /** Read a whole trace. Throws an Error with a one-line reason when the file is not a trace. */
 export function readTrace(path: string): TraceFrame[] {
+  return readTraceUpToCut(path).frames;
+}
+
+/**
+ * Read a trace up to its last whole, well-formed frame, and say where it stopped when that is before the end:
+ * a trace the analyzer was killed while writing ends mid-frame, and a damaged one has a frame header that
+ * makes no sense (an unknown kind, a binary frame that is not whole 64-byte records). Throws an Error with a
+ * one-line reason when the file is not a trace at all.
+ */
+export function readTraceUpToCut(path: string): { frames: TraceFrame[]; cut?: TraceCut } {
   const bytes = readFileSync(path);
   if (bytes.length < 16 || bytes.toString('ascii', 0, 8) !== TRACE_MAGIC) {
     throw new Error(`${path} is not an mpiscope trace (it does not start with ${TRACE_MAGIC})`);
@@ -69,13 +90,23 @@ export function readTrace(path: string): TraceFrame[] {
     throw new Error(`${path} is a version ${version} trace; this mpiscope reads version ${TRACE_VERSION}`);
   const frames: TraceFrame[] = [];
   let at = 16;
-  while (at + 12 <= bytes.length) {
+  const cut = (why: string): { frames: TraceFrame[]; cut: TraceCut } => ({
+    frames,
+    cut: { at, size: bytes.length, why },
+  });
+  while (at < bytes.length) {
+    if (at + 12 > bytes.length) return cut('it ends inside a frame header');
     const rank = bytes.readUInt32LE(at);
-    const kind = KIND_NAMES[bytes.readUInt32LE(at + 4)];
+    const kindId = bytes.readUInt32LE(at + 4);
+    const kind = KIND_NAMES[kindId];
     const length = bytes.readUInt32LE(at + 8);
-    if (kind === undefined || at + 12 + length > bytes.length) break; // cut short: keep what is whole
+    if (kind === undefined) return cut(`a frame has an unknown kind ${kindId}`);
+    if (at + 12 + length > bytes.length)
+      return cut(`it ends inside a frame of ${length} bytes (${bytes.length - at - 12} of them written)`);
+    if (kind === 'binary' && length % 64 !== 0)
+      return cut(`a binary frame of ${length} bytes is not whole 64-byte records`);
     frames.push({ rank, kind, data: bytes.subarray(at + 12, at + 12 + length) });
     at += 12 + length;
   }
-  return frames;
+  return { frames };
 }

@@ -1,0 +1,179 @@
+// The analyzer dies mid-run (kill -9 of mpiscope itself): the application goes on and finishes with the same
+// output and exit status as without mpiscope. The analyzer is stopped (SIGSTOP) for seconds: the ranks wait on
+// their full rings (native-shim/README.md, "The ring") and nothing is lost. The shim sees its connection drop and becomes a pass-through
+// (native-shim/README.md, "How a rank's stream ends"); the launcher, in its own process group, outlives the
+// CLI. mpirun's exit status is caught by a wrapper given as --mpirun, since the CLI that started it is gone.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { functions } from '../../server/src/protocol/spec';
+import { readTrace } from '../../server/src/session/trace-file';
+import { compileMpi, installedFlavors, processesMatching, repoRoot } from '../lib/mpiscope-cli';
+
+const work = mkdtempSync(join(tmpdir(), 'mpiscope-analyzer-dies-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+// Long enough to be killed under (a few seconds on a loaded machine): ITERATIONS exchanges, each after a short sleep; the result and a status of 5.
+const ITERATIONS = 500;
+const SOURCE = `#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int rank, v, w = 0;
+    long sum = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int i = 0; i < ${ITERATIONS}; i++) {
+        v = i * (rank + 1);
+        usleep(500);
+        MPI_Sendrecv(&v, 1, MPI_INT, 1 - rank, 0, &w, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        sum += w;
+    }
+    printf("rank %d sum %ld\\n", rank, sum);
+    MPI_Finalize();
+    return 5;
+}
+`;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+}
+
+function run(
+  cmd: string,
+  args: string[],
+  onStdout?: (child: ReturnType<typeof spawn>) => void,
+): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.resume();
+    onStdout?.(child);
+    const limit = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    // 'close': every holder of the pipes is done, the launcher and the ranks included.
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      done({ code, stdout });
+    });
+  });
+}
+
+function plainLauncher(flavor: string): string[] {
+  if (flavor === 'mpich') return ['mpiexec.mpich'];
+  return ['mpirun.openmpi', '--oversubscribe', ...(process.getuid?.() === 0 ? ['--allow-run-as-root'] : [])];
+}
+
+/** MPI_Sendrecv's function id in the records (spec order). */
+const SENDRECV = functions.findIndex((f) => f.name === 'MPI_Sendrecv');
+
+const sorted = (s: string): string[] =>
+  s
+    .split('\n')
+    .filter((l) => /^rank \d+ sum/.test(l))
+    .sort();
+
+for (const flavor of installedFlavors()) {
+  test(`${flavor}: the analyzer stopped for 3 s mid-run: the job is throttled, not broken, and nothing is lost`, async () => {
+    const dir = join(work, `${flavor}-stop`);
+    mkdirSync(dir);
+    const app = join(dir, `stop-probe-${process.pid}-${flavor}`);
+    writeFileSync(`${app}.c`, SOURCE);
+    compileMpi(flavor, `${app}.c`, app);
+    const trace = join(dir, 'run.trace');
+    const json = join(dir, 'run.json');
+    let stopped = false;
+    const under = await run(
+      process.execPath,
+      [
+        join(repoRoot(), 'dist', 'cli.js'),
+        'run',
+        '--json',
+        json,
+        '--trace',
+        trace,
+        // A 64-record ring, so that the stop fills it and the ranks must wait for room.
+        '--mpirun',
+        flavor === 'openmpi'
+          ? 'mpirun.openmpi -x MPISCOPE_RING_RECORDS=64'
+          : 'mpiexec.mpich -genv MPISCOPE_RING_RECORDS 64',
+        '-np',
+        '2',
+        app,
+      ],
+      (cli) => {
+        const poll = (): void => {
+          const frames = existsSync(trace) ? readTrace(trace).filter((f) => f.kind === 'binary') : [];
+          if (new Set(frames.map((f) => f.rank)).size < 2) return void setTimeout(poll, 20);
+          stopped = true;
+          cli.kill('SIGSTOP');
+          // The stop is what is under test, not a wait for readiness: the ranks fill their 64-record rings
+          // within a few exchanges, then wait for the analyzer.
+          setTimeout(() => cli.kill('SIGCONT'), 3000);
+        };
+        poll();
+      },
+    );
+    assert.ok(stopped, 'the analyzer was stopped while records arrived');
+    // The program exits 5 on its own: no finding, and the job's own failure is mpiscope's 3.
+    assert.equal(under.code, 3);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { lostRecords: number; findings: unknown[] };
+    assert.equal(report.lostRecords, 0, 'no record dropped');
+    assert.deepEqual(report.findings, []);
+    // Every exchange of both ranks is in the trace: one MPI_Sendrecv ENTER each.
+    const sendrecvs = [0, 0];
+    for (const f of readTrace(trace))
+      if (f.kind === 'binary')
+        for (let at = 0; at + 64 <= f.data.length; at += 64)
+          if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === SENDRECV)
+            sendrecvs[f.rank] = (sendrecvs[f.rank] ?? 0) + 1;
+    assert.deepEqual(sendrecvs, [ITERATIONS, ITERATIONS]);
+    assert.deepEqual(sorted(under.stdout).length, 2);
+  });
+
+  test(`${flavor}: kill -9 of the analyzer mid-run: the job finishes with the output and status it has without mpiscope`, async () => {
+    const dir = join(work, flavor);
+    mkdirSync(dir);
+    const app = join(dir, `dies-probe-${process.pid}-${flavor}`);
+    writeFileSync(`${app}.c`, SOURCE);
+    compileMpi(flavor, `${app}.c`, app);
+    const [launcher = '', ...largs] = plainLauncher(flavor);
+    const plain = await run(launcher, [...largs, '-np', '2', app]);
+    assert.equal(sorted(plain.stdout).length, 2, `the plain run printed both results: ${plain.stdout}`);
+
+    const status = join(dir, 'status');
+    const wrapper = join(dir, 'launcher.sh');
+    writeFileSync(wrapper, `#!/bin/sh\nmpirun.${flavor} "$@"\nrc=$?\necho $rc > ${status}\nexit $rc\n`);
+    chmodSync(wrapper, 0o755);
+    const trace = join(dir, 'run.trace');
+    let killedAt = 0;
+    const under = await run(
+      process.execPath,
+      [join(repoRoot(), 'dist', 'cli.js'), 'run', '--trace', trace, '--mpirun', wrapper, '-np', '2', app],
+      (cli) => {
+        // Killed once both ranks' records are arriving: the analyzer dies in the middle of the exchanges.
+        const poll = (): void => {
+          const frames = existsSync(trace) ? readTrace(trace).filter((f) => f.kind === 'binary') : [];
+          if (new Set(frames.map((f) => f.rank)).size === 2) {
+            killedAt = frames.length;
+            cli.kill('SIGKILL');
+          } else setTimeout(poll, 20);
+        };
+        poll();
+      },
+    );
+    assert.ok(killedAt > 0, 'the analyzer was killed while records arrived');
+    assert.equal(under.code, null, 'the CLI died of SIGKILL');
+    assert.deepEqual(sorted(under.stdout), sorted(plain.stdout), 'the same results');
+    assert.equal(
+      Number(readFileSync(status, 'utf8')),
+      plain.code,
+      "the launcher's exit status, as without mpiscope",
+    );
+    assert.deepEqual(processesMatching(app), [], 'no process of the job left');
+  });
+}
