@@ -7,6 +7,7 @@ import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
+import { keepDraining } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
@@ -33,8 +34,6 @@ const QUIET_MS = 200;
 const KILL_GRACE_MS = 1000;
 /** How long the launcher has to end its ranks after the user's signal before they are ended for it. */
 const INTERRUPT_GRACE_MS = 3000;
-/** After mpirun exits, how long ranks' sockets may take to deliver their last frames. */
-const DRAIN_MS = 2000;
 
 /**
  * One MPI job under the shim: checks the options, starts mpirun with the shim preloaded into every rank,
@@ -59,6 +58,8 @@ export class Session {
   private outcome: SessionResult['outcome'] | undefined;
   /** Findings are resolved (addr2line) asynchronously; this chain keeps them in the order they were made. */
   private pending: Promise<void> = Promise.resolve();
+  /** When the last binary frame of any rank arrived (Date.now()): the drain waits while frames still flow. */
+  private lastFrameAt = 0;
   private ending: Promise<void> | undefined;
   private readonly lastStates = new Map<number, string>();
   /** A hang was reported; with keepAlive the job goes on, but the same hang is not reported twice. */
@@ -273,6 +274,7 @@ export class Session {
           watch.activity(Date.now());
         },
         frame: (rank: number, data: Buffer) => {
+          this.lastFrameAt = Date.now();
           this.trace?.write(rank, 'binary', data);
           const fed = analysis.frame(rank, data, this.emitter.listenerCount('events') > 0);
           if (fed.calls > 0) {
@@ -583,10 +585,16 @@ export class Session {
     this.emit('held', held);
   }
 
-  /** Wait until every connected rank's socket has closed, or DRAIN_MS, whichever is first. */
+  /**
+   * Wait until every connected rank's socket has closed (drain.ts): while frames still arrive, however long
+   * after mpirun exited; a connection silent for DRAIN_QUIET_MS is given up.
+   */
   private async drain(server: RankServer): Promise<void> {
-    const deadline = Date.now() + DRAIN_MS;
-    while (Date.now() < deadline && server.openConnections > 0) await new Promise((r) => setTimeout(r, 20));
+    const since = Date.now();
+    while (
+      keepDraining({ open: server.openConnections, now: Date.now(), since, lastFrameAt: this.lastFrameAt })
+    )
+      await new Promise((r) => setTimeout(r, 20));
   }
 
   private tick(analysis: Analysis, watch: HangWatch, timeout: number): void {

@@ -1,0 +1,30 @@
+/**
+ * After the launcher exits, the analyzer keeps reading the ranks' connections until each has closed: a rank
+ * that exited may leave megabytes of its last frames in the socket buffers (the shim's flush at MPI_Finalize
+ * only waits until they are written to the socket), and on a loaded machine the analyzer can be seconds
+ * behind. Cutting those streams short drops the tail of a rank's records (its last receives' completions),
+ * and the end-of-run checks then see messages that were received as never received (false unmatched-message).
+ * So the bound is on silence, not on the time since the launcher exited: a connection that stays open and
+ * sends nothing (a process that kept the socket, a host that went away) is given up after DRAIN_QUIET_MS;
+ * one that is still delivering is read to its end, within DRAIN_MAX_MS (a process still running MPI calls
+ * long after its launcher exited must not keep the session open forever).
+ */
+export const DRAIN_QUIET_MS = 2000;
+export const DRAIN_MAX_MS = 300_000;
+
+export interface DrainState {
+  /** Connections of ranks still open. */
+  readonly open: number;
+  readonly now: number;
+  /** When the launcher exited (the drain started). */
+  readonly since: number;
+  /** When the last frame of any rank arrived (0 if none). */
+  readonly lastFrameAt: number;
+}
+
+/** True while the session should keep reading the ranks' connections. */
+export function keepDraining(s: DrainState): boolean {
+  if (s.open === 0) return false;
+  if (s.now - s.since >= DRAIN_MAX_MS) return false;
+  return s.now - Math.max(s.since, s.lastFrameAt) < DRAIN_QUIET_MS;
+}
