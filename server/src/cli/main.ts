@@ -3,6 +3,7 @@ import { replayTrace } from '../session/replay';
 import { UsageError } from '../session/session-api';
 import { HELP, parseArgs } from './args';
 import { runCommand } from './run-command';
+import { compilerCommand } from './compiler-command';
 import { checkTargets, toolVersion, writeReports } from './write-reports';
 
 /** Exit statuses: 0 no error finding, 1 error findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
@@ -25,6 +26,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'run':
       checkTargets(cmd, cwd);
       return runCommand(cmd, cwd);
+    case 'cc':
+    case 'cxx':
+    case 'fc':
+      return compilerCommand(cmd.command, cmd.args);
   }
 }
 

@@ -17,6 +17,7 @@ import { MAX_STEPS } from './causal-order/replay';
 import { MAX_SENDS } from './point-to-point/bsend-space';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
 import { shimFinding } from './lifecycle/shim-findings';
+import { localWindowAccess } from './lifecycle/memory-access';
 
 export type { EngineOptions } from './engine-state';
 
@@ -68,7 +69,9 @@ class MpiEngine implements Engine {
         break;
       }
       case 'shim-finding':
-        shimFinding(st, e);
+        // The memcheck mode's record of a rank's own loads and stores of its window memory in an epoch.
+        if (e.check === 'window-local-access') st.rma.onLocalAccess(st, localWindowAccess(e), e.fn);
+        else shimFinding(st, e);
         break;
       case 'datatype':
         st.dtypes.onDatatype(e);

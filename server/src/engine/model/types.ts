@@ -203,7 +203,8 @@ export type FindingKind =
   | 'invalid-argument'
   | 'request-misuse'
   | 'call-order'
-  | 'rma-race';
+  | 'rma-race'
+  | 'local-concurrency';
 
 export type Severity = 'error' | 'warning' | 'info';
 
