@@ -26,6 +26,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
      * is known by the variable that holds it. */
     if (msc_request_shared(req)) {
         if (atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed)) msc_checksum_complete(c, req, where);
+        MSC_MC(msc_mc_completed(req, where, 0);)
         return;
     }
     int64_t w[6] = { msc_w_MPI_Request(req), -1, -1, 0, err, 0 };
@@ -40,7 +41,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
             w[5] = cancelled != 0;
     }
     msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, msc_exit_stamp(c), c->site, w, 6, NULL, 0);
-    MSC_MC(msc_mc_completed(req, 0);)
+    MSC_MC(msc_mc_completed(req, where, 0);)
     if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed))
         msc_checksum_complete(c, req, where);
     if (req != MPI_REQUEST_NULL && err == MPI_SUCCESS &&
@@ -237,7 +238,7 @@ void msc_post_request_free(msc_call *c, msc_args *a, int rc)
     if (rc == MPI_SUCCESS) msc_requests_freed(a->request, a->request_p);
     /* A freed active request's buffer stays MPI's until an unseen completion: the memcheck mode stops
      * watching it rather than risk a false alarm after that completion. */
-    MSC_MC(if (rc == MPI_SUCCESS) msc_mc_completed(a->request, 1);)
+    MSC_MC(if (rc == MPI_SUCCESS) msc_mc_completed(a->request, a->request_p, 1);)
 }
 void msc_pre_cancel(msc_call *c, msc_args *a)
 {

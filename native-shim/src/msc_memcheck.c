@@ -19,8 +19,10 @@
  * A hit (the runtime calls back on the accessing thread) becomes a FINDING record whose site is the access's
  * return address, resolved to file:line like a call site, and whose words name the owning operation's call
  * site: [check, -1, owner's site, byte offset in the owned buffer, size | store << 32]; the header's function
- * is the owner's. Each (access, owner site) pair is reported once per process: a loop that writes a pending
- * buffer a thousand times is one finding. Accesses made while the thread is inside an MPI call (user reduction
+ * is the owner's. A pending operation is reported once (its first offending access; it is then no longer
+ * watched until started again), and each (access, owner site) pair once per process: a loop that writes a pending
+ * buffer a thousand times, or each iteration, is one finding; a store found so is not reported again by the
+ * send's checksum. Accesses made while the thread is inside an MPI call (user reduction
  * functions, the shim itself) are MPI's, not the program's, and never reported. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -106,7 +108,13 @@ typedef struct own {
     uintptr_t lo, hi, base;
     MPI_Datatype dt; /* with gaps: a hit must meet a byte of the type map (msc_layout_touches) */
     int64_t count;
+    /* A send's request and the caller's variable: a store found here makes its checksum moot (on_hit). */
+    MPI_Request req;
+    const MPI_Request *where;
 } own;
+/* The request being published (msc_mc_post, msc_mc_started), for own_add; mc_mutex held. */
+static MPI_Request pub_req = MPI_REQUEST_NULL;
+static const MPI_Request *pub_where;
 static own owns[OWN_MAX];
 static int own_top;
 
@@ -141,7 +149,7 @@ static void own_add(msc_call *c, int state, uint64_t key, const void *buf, MPI_A
     *o = (own){ .state = state, .gen = (uint16_t)(o->gen + 1), .check = check, .key = key, .win = win,
                 .target = target, .func = c->func, .site = c->site, .lo = base + (uintptr_t)lb,
                 .hi = base + (uintptr_t)lb + (uintptr_t)span, .base = base, .dt = gaps ? t : MPI_DATATYPE_NULL,
-                .count = count };
+                .count = count, .req = pub_req, .where = pub_where };
     /* The type map's layout is flattened now, inside MPI, so that a hit never has to ask MPI. */
     if (gaps) msc_layout_touches(t, count, 0, 1);
     o->rt = rt_add(o->lo, o->hi, modes, ((uint64_t)o->gen << 32) | (uint64_t)i);
@@ -283,10 +291,17 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
     int check = o->check, func = o->func;
     uint64_t site = o->site;
     int64_t off = a < o->lo ? 0 : (int64_t)(a - o->lo);
+    MPI_Request req = o->req;
+    const MPI_Request *where = o->where;
+    /* One finding per pending operation: its other loads and stores (the next element, another line) are the
+     * same defect, and the operation is not watched again until it is started again. */
+    own_drop(o);
     pthread_mutex_unlock(&mc_mutex);
-    if (!first_time((uint64_t)(uintptr_t)pc, site)) return;
-    msc_tls_depth = 1; /* nothing the emit does is the program's */
-    emit_finding(check, func, (uint64_t)(uintptr_t)pc, (int64_t)site, off, (int64_t)size | ((int64_t)write << 32));
+    msc_tls_depth = 1; /* nothing done here is the program's */
+    /* The store is reported here, at its line: the send's checksum would report it again at the Wait. */
+    if (check == MSC_CHECK_PENDING_SEND_STORE && req != MPI_REQUEST_NULL) msc_checksum_forget(req, where);
+    if (first_time((uint64_t)(uintptr_t)pc, site))
+        emit_finding(check, func, (uint64_t)(uintptr_t)pc, (int64_t)site, off, (int64_t)size | ((int64_t)write << 32));
     msc_tls_depth = 0;
 }
 
@@ -458,16 +473,27 @@ typedef struct persist {
 } persist;
 static persist persists[PERSIST_MAX];
 
+/* The key of a request: its word, or for a request MPI handed out already complete and shared between calls
+ * (MPICH's builtin requests) the address of the caller's variable, which its Wait/Test passes back. The
+ * operation is then complete for MPI, but not for the program, which may touch its buffer only after the Wait:
+ * the same program must give the same finding on every MPI. */
+static uint64_t req_key(MPI_Request req, const MPI_Request *where)
+{
+    if (msc_request_shared(req)) return where ? (1ull << 63) | (uint64_t)(uintptr_t)where : 0;
+    return (uint64_t)msc_w_MPI_Request(req);
+}
+
 void msc_mc_post(msc_call *c, msc_args *a, int rc)
 {
     if (!mc_on || rc != MPI_SUCCESS) return;
     const char *cls = NULL;
     MPI_Request req = a->request_out ? *a->request_out : MPI_REQUEST_NULL;
-    /* A request MPI handed out already complete owns nothing. */
-    if (a->request_out && (req == MPI_REQUEST_NULL || msc_request_shared(req))) return;
-    uint64_t key = (uint64_t)msc_w_MPI_Request(req);
+    if (a->request_out && req == MPI_REQUEST_NULL) return;
+    uint64_t key = a->request_out ? req_key(req, a->request_out) : 0;
+    if (a->request_out && !key) return;
     int w = what[c->func];
     pthread_mutex_lock(&mc_mutex);
+    pub_req = req, pub_where = a->request_out;
     if (w >= W_PUT) {
         rma(c, a, key);
     } else if (w != W_NONE) {
@@ -485,6 +511,7 @@ void msc_mc_post(msc_call *c, msc_args *a, int rc)
                 break;
             }
     }
+    pub_req = MPI_REQUEST_NULL, pub_where = NULL;
     pthread_mutex_unlock(&mc_mutex);
 }
 
@@ -494,16 +521,18 @@ void msc_mc_started(msc_call *c, const MPI_Request *reqs, int n)
     if (!mc_on || !reqs) return;
     pthread_mutex_lock(&mc_mutex);
     for (int k = 0; k < n; k++) {
-        uint64_t key = (uint64_t)msc_w_MPI_Request(reqs[k]);
+        uint64_t key = req_key(reqs[k], NULL);
         for (int i = 0; key && i < PERSIST_MAX; i++) {
             persist *p = &persists[i];
             if (p->key != key) continue;
             /* The finding names the operation's creating call (Send_init) with the Start's call site. */
             msc_call at = *c;
             at.func = p->func;
+            pub_req = reqs[k], pub_where = NULL;
             own_add(&at, OWN_REQ, key, p->buf, 0, p->count, p->dt,
                     p->send ? MSC_MC_WRITE : MSC_MC_READ | MSC_MC_WRITE,
                     p->send ? MSC_CHECK_PENDING_SEND_STORE : MSC_CHECK_PENDING_RECV_ACCESS, 0, -1);
+            pub_req = MPI_REQUEST_NULL;
             break;
         }
     }
@@ -511,10 +540,11 @@ void msc_mc_started(msc_call *c, const MPI_Request *reqs, int n)
 }
 
 /* ---- operations complete ---- */
-void msc_mc_completed(MPI_Request req, int freed)
+void msc_mc_completed(MPI_Request req, const MPI_Request *where, int freed)
 {
     if (!mc_on || req == MPI_REQUEST_NULL) return;
-    uint64_t key = (uint64_t)msc_w_MPI_Request(req);
+    uint64_t key = req_key(req, where);
+    if (!key) return;
     pthread_mutex_lock(&mc_mutex);
     for (int i = 0; i < own_top; i++)
         if (owns[i].state != OWN_FREE && owns[i].key == key) own_drop(&owns[i]);

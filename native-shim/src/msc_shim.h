@@ -381,7 +381,8 @@ MSC_HANDLE_WORD(MPI_Win, MPI_WIN_NULL)
 void msc_mc_init(void);
 void msc_mc_post(msc_call *c, msc_args *a, int rc);
 void msc_mc_started(msc_call *c, const MPI_Request *reqs, int n);
-void msc_mc_completed(MPI_Request req, int freed);
+/* where: the caller's request variable, which names a request MPI handed out already complete (shared). */
+void msc_mc_completed(MPI_Request req, const MPI_Request *where, int freed);
 void msc_mc_win_created(MPI_Win win);
 void msc_mc_win_pre(msc_call *c, msc_args *a);
 void msc_mc_win_post(msc_call *c, msc_args *a, int rc);

@@ -21,6 +21,9 @@ const programs = readdirSync(programsDir)
   .filter((f) => f.endsWith('.c') || isFortranSource(f))
   .sort();
 const only = process.env.MPISCOPE_CORPUS_FILTER; // e.g. "deadlock-" to run a subset while developing
+// MPISCOPE_CORPUS_MEMCHECK=1: every correct program (ok-*) is built with mpiscope cc/fc and run in the memcheck
+// mode too, and must stay silent there (the mode's false-positive rate; slow, so not in every run).
+const memcheckAll = process.env.MPISCOPE_CORPUS_MEMCHECK === '1';
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-corpus-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -39,20 +42,25 @@ test('corpus', { concurrency: 2 }, async (t) => {
       const source = join(programsDir, file);
       const header = parseCorpusHeader(readFileSync(source, 'utf8'), file);
       if (!header.mpi.includes(flavor)) continue;
+      // A correct program in the memcheck mode must stay silent as in the default one.
+      const memcheck = header.memcheck || (memcheckAll && file.startsWith('ok-'));
+      if (memcheckAll && !memcheck) continue;
       // A C program runs once; a Fortran program once per binding.
       for (const binding of header.bindings.length > 0 ? header.bindings : [undefined]) {
-        const label = binding === undefined ? file : `${file} [${binding}]`;
+        const label = `${binding === undefined ? file : `${file} [${binding}]`}${memcheck ? ' (memcheck)' : ''}`;
         runs.push(
           t.test(`${flavor} ${label}`, async (st) => {
             const dir = join(
               work,
               flavor,
-              file.replace(/\.\w+$/, '') + (binding === undefined ? '' : `-${binding}`),
+              file.replace(/\.\w+$/, '') +
+                (binding === undefined ? '' : `-${binding}`) +
+                (memcheck ? '-mc' : ''),
             );
             mkdirSync(dir, { recursive: true });
             const exe = join(dir, 'app');
-            if (binding === undefined) compileMpi(flavor, source, exe);
-            else compileMpiFortran(flavor, source, binding, exe);
+            if (binding === undefined) compileMpi(flavor, source, exe, memcheck);
+            else compileMpiFortran(flavor, source, binding, exe, memcheck);
             const json = join(dir, 'report.json');
             const expected = header.expect.map((e) => findingKey(e.kind, e.lines)).sort();
             const runOnce = async () => {
@@ -65,6 +73,7 @@ test('corpus', { concurrency: 2 }, async (t) => {
                   `mpirun.${flavor}`,
                   '-np',
                   String(header.ranks),
+                  ...(memcheck ? ['--memcheck'] : []),
                   '--',
                   exe,
                   ...header.args,

@@ -48,11 +48,6 @@ export function localWindowAccess(e: ShimFindingEvent): LocalWindowAccess {
   };
 }
 
-/** (rank, owner site) of sends whose store was found here: their checksum finding says the same thing again. */
-export function storesFound(st: CheckContext): Set<string> {
-  return st.memory('memory-access:sends', () => new Set<string>());
-}
-
 export function memoryFinding(st: CheckContext, e: ShimFindingEvent): void {
   const [ownerSite = 0, offset = 0, info = 0] = e.values;
   const store = Math.floor(info / TWO32) % 2 === 1;
@@ -66,12 +61,13 @@ export function memoryFinding(st: CheckContext, e: ShimFindingEvent): void {
       if (r.created.site === ownerSite) ownerName = r.created.fn.name;
   }
   const access = store ? 'store' : 'load';
-  if (e.check === 'pending-send-store') storesFound(st).add(`${e.rank}|${ownerSite}`);
-  let what: string;
+  // The subject is every rank the held finding merges (held-findings.ts): "Rank 0 reads", "Ranks 0, 1 read".
+  let what: (ranks: readonly number[]) => string;
   let fix: string;
   let accessLoc: RawLocation;
   if (pending) {
-    what = `${e.fn.name}'s origin buffer overlaps the buffer of a pending ${ownerName} (${size} bytes from byte ${offset} of it): the one-sided access and the point-to-point operation use the same memory at once, and which data each sees is undefined`;
+    what = () =>
+      `${e.fn.name}'s origin buffer overlaps the buffer of a pending ${ownerName} (${size} bytes from byte ${offset} of it): the one-sided access and the point-to-point operation use the same memory at once, and which data each sees is undefined`;
     fix = `Complete the ${ownerName} (MPI_Wait) before the ${e.fn.name}, or give them separate buffers.`;
     accessLoc = {
       rank: e.rank,
@@ -102,7 +98,11 @@ export function memoryFinding(st: CheckContext, e: ShimFindingEvent): void {
           : store
             ? 'the target may receive the old value or the new one'
             : 'the value read may be the old data or what MPI_Get brings';
-    what = `Rank ${e.rank} ${store ? 'stores into' : 'reads'} ${buffer} (byte ${offset}, ${size} bytes) ${until}: ${effect}`;
+    what = (ranks) => {
+      const one = ranks.length <= 1;
+      const verb = store ? (one ? 'stores into' : 'store into') : one ? 'reads' : 'read';
+      return `${one ? 'Rank' : 'Ranks'} ${ranks.join(', ')} ${verb} ${buffer} (byte ${offset}, ${size} bytes) ${until}: ${effect}`;
+    };
     fix =
       e.check === 'rma-origin-access'
         ? 'Touch it only after the closing MPI_Win_fence, MPI_Win_unlock or MPI_Win_flush (or the Wait of an R* request).'
@@ -116,7 +116,7 @@ export function memoryFinding(st: CheckContext, e: ShimFindingEvent): void {
   st.held.add(`local-concurrency|${e.check}|${access}`, e.rank, locations, (ranks, locs) => ({
     kind: 'local-concurrency',
     severity: 'error',
-    message: `${ranks.length > 1 ? `On ranks ${ranks.join(', ')}: ` : ''}${what}. ${fix}`,
+    message: `${what(ranks)}. ${fix}`,
     locations: [...locs],
   }));
 }

@@ -6,7 +6,7 @@ import { commRankOf } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { EngineFinding, FindingKind, RawLocation, ShimFindingEvent } from '../model/types';
-import { MEMORY_CHECKS, memoryFinding, storesFound } from './memory-access';
+import { MEMORY_CHECKS, memoryFinding } from './memory-access';
 
 /** Checks whose id is itself a finding kind (send-buffer-modified); the others are invalid arguments. */
 const OWN_KIND: ReadonlySet<string> = new Set(['send-buffer-modified']);
@@ -48,8 +48,6 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   // The shim finds a modified send buffer when the send completes (in its Wait/Test); values[0] is the send's
   // request id. The finding belongs to the send that was given the buffer.
   const send = e.check === 'send-buffer-modified' ? t.sendCreators.get(e.values[0] ?? 0) : undefined;
-  // In the memcheck mode the store itself was already reported (local-concurrency): not the checksum again.
-  if (send !== undefined && storesFound(st).has(`${e.rank}|${send.site}`)) return;
   if (send !== undefined) {
     location = {
       rank: e.rank,
