@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "msc_mcrt.h"
@@ -39,6 +40,7 @@ static mc_iv slots[MC_MAX];
 static int slot_used[MC_MAX];
 static int slot_top;
 static pthread_mutex_t mc_lock = PTHREAD_MUTEX_INITIALIZER;
+static int batching, batch_dirty;
 
 /* The readers' snapshot: intervals sorted by lo; maxhi[i] is the largest hi of entries 0..i, so a search can
  * stop walking left as soon as nothing further left reaches the access. */
@@ -71,16 +73,7 @@ static void republish(void)
         if (slots[i].lo < lo) lo = slots[i].lo;
         if (slots[i].hi > hi) hi = slots[i].hi;
     }
-    /* Insertion order is nearly sorted (buffers are often published in address order); n is small. */
-    for (int i = 1; i < n; i++) {
-        mc_iv v = tmp[i];
-        int j = i - 1;
-        while (j >= 0 && by_lo(&tmp[j], &v) > 0) {
-            tmp[j + 1] = tmp[j];
-            j--;
-        }
-        tmp[j + 1] = v;
-    }
+    qsort(tmp, (size_t)n, sizeof tmp[0], by_lo);
     atomic_fetch_add_explicit(&snap_seq, 1, memory_order_acq_rel); /* odd: a write is under way */
     atomic_thread_fence(memory_order_release);
     uintptr_t m = 0;
@@ -110,7 +103,8 @@ EXPORT int msc_mcrt_add(uintptr_t lo, uintptr_t hi, int modes, uint64_t token)
     if (h >= 0) {
         slots[h] = (mc_iv){ lo, hi, token, modes };
         slot_used[h] = 1;
-        republish();
+        if (batching) batch_dirty = 1;
+        else republish();
     }
     pthread_mutex_unlock(&mc_lock);
     return h;
@@ -123,8 +117,18 @@ EXPORT void msc_mcrt_remove(int h)
     if (slot_used[h]) {
         slot_used[h] = 0;
         while (slot_top > 0 && !slot_used[slot_top - 1]) slot_top--;
-        republish();
+        if (batching) batch_dirty = 1;
+        else republish();
     }
+    pthread_mutex_unlock(&mc_lock);
+}
+
+EXPORT void msc_mcrt_batch(int on)
+{
+    pthread_mutex_lock(&mc_lock);
+    batching = on;
+    if (!on && batch_dirty) republish();
+    if (!on) batch_dirty = 0;
     pthread_mutex_unlock(&mc_lock);
 }
 

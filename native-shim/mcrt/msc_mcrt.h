@@ -29,6 +29,9 @@ void msc_mcrt_set_hit(msc_mcrt_hit_fn fn);
  * table is full (the operation is then not followed: silence, never a false alarm). */
 int msc_mcrt_add(uintptr_t lo, uintptr_t hi, int modes, uint64_t token);
 void msc_mcrt_remove(int handle);
+/* Between msc_mcrt_batch(1) and msc_mcrt_batch(0), adds and removes are published together, once, at the end
+ * (an operation with a strided type publishes one interval per block). */
+void msc_mcrt_batch(int on);
 /* Number of intervals published now (tests and statistics). */
 int msc_mcrt_live(void);
 

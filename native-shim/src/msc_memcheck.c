@@ -36,6 +36,7 @@
 
 static int (*rt_add)(uintptr_t, uintptr_t, int, uint64_t);
 static void (*rt_remove)(int);
+static void (*rt_batch)(int);
 static int mc_on;
 static pthread_mutex_t mc_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -111,11 +112,26 @@ typedef struct own {
     /* A send's request and the caller's variable: a store found here makes its checksum moot (on_hit). */
     MPI_Request req;
     const MPI_Request *where;
+    /* A request MPI handed out already complete (shared): its order among them (see msc_mc_completed). */
+    uint64_t shared;
 } own;
+static uint64_t shared_made;
 /* The request being published (msc_mc_post, msc_mc_started), for own_add; mc_mutex held. */
 static MPI_Request pub_req = MPI_REQUEST_NULL;
 static const MPI_Request *pub_where;
 static own owns[OWN_MAX];
+
+/* The shim's changes to the runtime's intervals are published once per MPI call (or hit), not one by one. */
+static void mc_lock(void)
+{
+    pthread_mutex_lock(&mc_mutex);
+    rt_batch(1);
+}
+static void mc_unlock(void)
+{
+    rt_batch(0);
+    pthread_mutex_unlock(&mc_mutex);
+}
 static int own_top;
 
 static int64_t span_of(MPI_Datatype t, int64_t count, MPI_Aint *lb, int *gaps)
@@ -131,7 +147,15 @@ static int64_t span_of(MPI_Datatype t, int64_t count, MPI_Aint *lb, int *gaps)
     return (count - 1) * (int64_t)ext + (int64_t)text;
 }
 
-/* Publishes count elements of t at buf (plus elem_off elements) for the given accesses; mutex held. */
+static void own_one(msc_call *c, int state, uint64_t key, uintptr_t base, int64_t lb, int64_t span, MPI_Datatype dt,
+                    int64_t count, int modes, int check, int64_t win, int target);
+
+/* A type with gaps whose type map is at most this many blocks is published block by block: the runtime then
+ * answers exactly, and an access between the blocks (the other columns of a matrix whose column is being
+ * received) stays on its fast path instead of asking the shim. */
+#define OWN_BLOCKS 256
+
+/* Publishes count elements of t at buf + byte_off for the given accesses; mutex held. */
 static void own_add(msc_call *c, int state, uint64_t key, const void *buf, MPI_Aint byte_off, int64_t count,
                     MPI_Datatype t, int modes, int check, int64_t win, int target)
 {
@@ -140,18 +164,31 @@ static void own_add(msc_call *c, int state, uint64_t key, const void *buf, MPI_A
     int gaps = 0;
     int64_t span = span_of(t, count, &lb, &gaps);
     if (span <= 0) return;
+    uintptr_t base = (uintptr_t)buf + (uintptr_t)byte_off;
+    if (gaps) {
+        static int64_t off[OWN_BLOCKS], len[OWN_BLOCKS];
+        int n = msc_layout_blocks(t, count, off, len, OWN_BLOCKS);
+        for (int k = 0; k < n; k++)
+            own_one(c, state, key, base, off[k], len[k], MPI_DATATYPE_NULL, count, modes, check, win, target);
+        if (n > 0) return;
+    }
+    own_one(c, state, key, base, lb, span, gaps ? t : MPI_DATATYPE_NULL, count, modes, check, win, target);
+}
+
+/* One interval [base + lb, base + lb + span); dt: a type with gaps whose hits the shim checks; mutex held. */
+static void own_one(msc_call *c, int state, uint64_t key, uintptr_t base, int64_t lb, int64_t span, MPI_Datatype dt,
+                    int64_t count, int modes, int check, int64_t win, int target)
+{
     int i = 0;
     while (i < own_top && owns[i].state != OWN_FREE) i++;
     if (i == OWN_MAX) return; /* not followed: silence, never a false alarm */
     if (i == own_top) own_top++;
     own *o = &owns[i];
-    uintptr_t base = (uintptr_t)buf + (uintptr_t)byte_off;
     *o = (own){ .state = state, .gen = (uint16_t)(o->gen + 1), .check = check, .key = key, .win = win,
                 .target = target, .func = c->func, .site = c->site, .lo = base + (uintptr_t)lb,
-                .hi = base + (uintptr_t)lb + (uintptr_t)span, .base = base, .dt = gaps ? t : MPI_DATATYPE_NULL,
-                .count = count, .req = pub_req, .where = pub_where };
-    /* The type map's layout is flattened now, inside MPI, so that a hit never has to ask MPI. */
-    if (gaps) msc_layout_touches(t, count, 0, 1);
+                .hi = base + (uintptr_t)lb + (uintptr_t)span, .base = base, .dt = dt,
+                .count = count, .req = pub_req, .where = pub_where,
+                .shared = msc_request_shared(pub_req) ? shared_made : 0 };
     o->rt = rt_add(o->lo, o->hi, modes, ((uint64_t)o->gen << 32) | (uint64_t)i);
     if (o->rt < 0) o->state = OWN_FREE;
 }
@@ -270,22 +307,22 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
     /* MPI's own accesses (a user op called by MPI, the shim) are not the program's. */
     if (msc_tls_depth) return;
     if (atomic_load_explicit(&msc_state, memory_order_relaxed) != MSC_STATE_ON) return;
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
     if (token & WIN_TOKEN) {
         mwin *m = &wins[token & (WIN_MAX - 1)];
         if (m->rt >= 0) win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
-        pthread_mutex_unlock(&mc_mutex);
+        mc_unlock();
         return;
     }
     own *o = &owns[token & 0xffffffffu];
     if (o->state == OWN_FREE || o->gen != (uint16_t)(token >> 32)) {
-        pthread_mutex_unlock(&mc_mutex);
+        mc_unlock();
         return;
     }
     /* A type with gaps owns only the bytes of its type map. */
     if (o->dt != MPI_DATATYPE_NULL &&
         !msc_layout_touches(o->dt, o->count, (int64_t)(a - o->base), (int64_t)size)) {
-        pthread_mutex_unlock(&mc_mutex);
+        mc_unlock();
         return;
     }
     int check = o->check, func = o->func;
@@ -294,9 +331,12 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
     MPI_Request req = o->req;
     const MPI_Request *where = o->where;
     /* One finding per pending operation: its other loads and stores (the next element, another line) are the
-     * same defect, and the operation is not watched again until it is started again. */
+     * same defect, and the operation (each of its intervals) is not watched again until it is started again. */
+    uint64_t key = o->key;
     own_drop(o);
-    pthread_mutex_unlock(&mc_mutex);
+    for (int i = 0; key && i < own_top; i++)
+        if (owns[i].state != OWN_FREE && owns[i].key == key) own_drop(&owns[i]);
+    mc_unlock();
     msc_tls_depth = 1; /* nothing done here is the program's */
     /* The store is reported here, at its line: the send's checksum would report it again at the Wait. */
     if (check == MSC_CHECK_PENDING_SEND_STORE && req != MPI_REQUEST_NULL) msc_checksum_forget(req, where);
@@ -311,8 +351,9 @@ void msc_mc_init(void)
     void (*set_hit)(msc_mcrt_hit_fn) = (void (*)(msc_mcrt_hit_fn))dlsym(RTLD_DEFAULT, "msc_mcrt_set_hit");
     rt_add = (int (*)(uintptr_t, uintptr_t, int, uint64_t))dlsym(RTLD_DEFAULT, "msc_mcrt_add");
     rt_remove = (void (*)(int))dlsym(RTLD_DEFAULT, "msc_mcrt_remove");
+    rt_batch = (void (*)(int))dlsym(RTLD_DEFAULT, "msc_mcrt_batch");
     /* A program not built with `mpiscope cc` has no runtime: nothing to publish (mpiscope run says so). */
-    if (!version || !set_hit || !rt_add || !rt_remove || version() != MSC_MCRT_VERSION) return;
+    if (!version || !set_hit || !rt_add || !rt_remove || !rt_batch || version() != MSC_MCRT_VERSION) return;
     for (int i = 0; i < MSC_FN_COUNT; i++) what[i] = (unsigned char)what_of(msc_func_what[i]);
     for (int i = 0; i < WIN_MAX; i++) wins[i].rt = -1;
     set_hit(on_hit);
@@ -492,8 +533,9 @@ void msc_mc_post(msc_call *c, msc_args *a, int rc)
     uint64_t key = a->request_out ? req_key(req, a->request_out) : 0;
     if (a->request_out && !key) return;
     int w = what[c->func];
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
     pub_req = req, pub_where = a->request_out;
+    if (msc_request_shared(req)) shared_made++;
     if (w >= W_PUT) {
         rma(c, a, key);
     } else if (w != W_NONE) {
@@ -512,14 +554,14 @@ void msc_mc_post(msc_call *c, msc_args *a, int rc)
             }
     }
     pub_req = MPI_REQUEST_NULL, pub_where = NULL;
-    pthread_mutex_unlock(&mc_mutex);
+    mc_unlock();
 }
 
 /* MPI_Start/MPI_Startall: each persistent request owns its buffer again until it completes. */
 void msc_mc_started(msc_call *c, const MPI_Request *reqs, int n)
 {
     if (!mc_on || !reqs) return;
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
     for (int k = 0; k < n; k++) {
         uint64_t key = req_key(reqs[k], NULL);
         for (int i = 0; key && i < PERSIST_MAX; i++) {
@@ -536,7 +578,7 @@ void msc_mc_started(msc_call *c, const MPI_Request *reqs, int n)
             break;
         }
     }
-    pthread_mutex_unlock(&mc_mutex);
+    mc_unlock();
 }
 
 /* ---- operations complete ---- */
@@ -545,13 +587,25 @@ void msc_mc_completed(MPI_Request req, const MPI_Request *where, int freed)
     if (!mc_on || req == MPI_REQUEST_NULL) return;
     uint64_t key = req_key(req, where);
     if (!key) return;
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
+    int found = 0;
     for (int i = 0; i < own_top; i++)
-        if (owns[i].state != OWN_FREE && owns[i].key == key) own_drop(&owns[i]);
+        if (owns[i].state != OWN_FREE && owns[i].key == key) own_drop(&owns[i]), found = 1;
+    /* A shared request's variable is not always the one the program created it with (a Fortran binding's C view
+     * converts handles into locals of each call): then the oldest shared operation is the one completed, the
+     * order in which the engine consumes them too. */
+    if (!found && msc_request_shared(req)) {
+        uint64_t oldest = 0;
+        for (int i = 0; i < own_top; i++)
+            if (owns[i].state != OWN_FREE && owns[i].shared && (!oldest || owns[i].shared < oldest))
+                oldest = owns[i].shared;
+        for (int i = 0; oldest && i < own_top; i++)
+            if (owns[i].state != OWN_FREE && owns[i].shared == oldest) own_drop(&owns[i]);
+    }
     if (freed)
         for (int i = 0; i < PERSIST_MAX; i++)
             if (persists[i].key == key) persists[i].key = 0;
-    pthread_mutex_unlock(&mc_mutex);
+    mc_unlock();
 }
 
 /* ---- windows ---- */
@@ -564,10 +618,10 @@ void msc_mc_win_created(MPI_Win win)
     int flag = 0;
     if (PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag) base = NULL;
     if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sizep, &flag) == MPI_SUCCESS && flag && sizep) size = *sizep;
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
     mwin *m = win_of(0);
     if (m && base && size > 0) *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
-    pthread_mutex_unlock(&mc_mutex);
+    mc_unlock();
 }
 
 /* Before a window synchronization reaches MPI: the epoch it closes ends here (local accesses are sent). */
@@ -576,11 +630,11 @@ void msc_mc_win_pre(msc_call *c, msc_args *a)
     if (!mc_on) return;
     const char *w = msc_func_what[c->func];
     int64_t key = msc_w_MPI_Win(a->win);
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
     mwin *m = win_of(key);
     if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || c->func == MSC_FN_MPI_Win_free))
         win_close(m, c);
-    pthread_mutex_unlock(&mc_mutex);
+    mc_unlock();
 }
 
 /* After it returned: origin buffers it completes are free again, and an epoch it opens is watched. */
@@ -592,7 +646,7 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
     int all = !strcmp(w, "fence") || !strcmp(w, "unlock_all") || !strcmp(w, "flush_all") ||
               !strcmp(w, "flush_local_all") || !strcmp(w, "complete");
     int one = !strcmp(w, "unlock") || !strcmp(w, "flush") || !strcmp(w, "flush_local");
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
     if (all || one)
         for (int i = 0; i < own_top; i++) {
             own *o = &owns[i];
@@ -607,14 +661,14 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
         m->posts++;
         win_open(m, -(int64_t)m->posts);
     }
-    pthread_mutex_unlock(&mc_mutex);
+    mc_unlock();
 }
 
 void msc_mc_win_freed(MPI_Win win)
 {
     if (!mc_on) return;
     int64_t key = msc_w_MPI_Win(win);
-    pthread_mutex_lock(&mc_mutex);
+    mc_lock();
     for (int i = 0; i < own_top; i++)
         if (owns[i].state == OWN_RMA && owns[i].win == key) own_drop(&owns[i]);
     mwin *m = win_of(key);
@@ -622,7 +676,7 @@ void msc_mc_win_freed(MPI_Win win)
         if (m->rt >= 0) rt_remove(m->rt);
         m->key = 0, m->rt = -1;
     }
-    pthread_mutex_unlock(&mc_mutex);
+    mc_unlock();
 }
 
 #endif

@@ -393,6 +393,9 @@ void msc_mc_win_freed(MPI_Win win);
 /* Does [off, off + len) (bytes from a buffer's start) meet a byte of count elements of t? 1 when the layout is
  * unknown (msc_checksum.c; flattens t on first use, so call it once inside MPI before relying on it outside). */
 int msc_layout_touches(MPI_Datatype t, int64_t count, int64_t off, int64_t len);
+/* The bytes of count elements of t as blocks (offset from the buffer's start, length), adjacent ones merged:
+ * their number, or -1 when there are more than max or the layout is unknown (msc_checksum.c). */
+int msc_layout_blocks(MPI_Datatype t, int64_t count, int64_t *off, int64_t *len, int max);
 
 /* ---- class handlers (msc_handlers.c): one pre and one post per class of spec/mpi-api.json ---- */
 #define MSC_CLASS(name)                                                                                        \
