@@ -24,6 +24,7 @@
  * buffer a thousand times, or each iteration, is one finding; a store found so is not reported again by the
  * send's checksum. Accesses made while the thread is inside an MPI call (user reduction
  * functions, the shim itself) are MPI's, not the program's, and never reported. */
+#ifdef MSC_MEMCHECK
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -31,8 +32,6 @@
 
 #include "msc_mcrt.h"
 #include "msc_shim.h"
-
-#ifdef MSC_MEMCHECK
 
 static int (*rt_add)(uintptr_t, uintptr_t, int, uint64_t);
 static void (*rt_remove)(int);
@@ -679,4 +678,4 @@ void msc_mc_win_freed(MPI_Win win)
     mc_unlock();
 }
 
-#endif
+#endif /* MSC_MEMCHECK */
