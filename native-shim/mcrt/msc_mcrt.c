@@ -25,7 +25,7 @@
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* Pending operations a rank owns at once; beyond, an operation is not followed (msc_mcrt_add returns -1). */
-#define MC_MAX 4096
+#define MC_MAX 65536
 /* Hits collected by one access before they are handed to the shim (one access rarely meets more). */
 #define MC_HITS 8
 
@@ -39,6 +39,9 @@ typedef struct {
 static mc_iv slots[MC_MAX];
 static int slot_used[MC_MAX];
 static int slot_top;
+/* Free handles below slot_top, as a stack: adding and removing are O(1) before the one republish of a batch. */
+static int free_stack[MC_MAX];
+static int free_n;
 static pthread_mutex_t mc_lock = PTHREAD_MUTEX_INITIALIZER;
 static int batching, batch_dirty;
 
@@ -94,11 +97,10 @@ EXPORT int msc_mcrt_add(uintptr_t lo, uintptr_t hi, int modes, uint64_t token)
     if (hi <= lo || !modes) return -1;
     pthread_mutex_lock(&mc_lock);
     int h = -1;
-    for (int i = 0; i < slot_top; i++)
-        if (!slot_used[i]) {
-            h = i;
-            break;
-        }
+    while (free_n > 0 && h < 0) {
+        int f = free_stack[--free_n];
+        if (f < slot_top && !slot_used[f]) h = f; /* entries above a lowered slot_top are stale */
+    }
     if (h < 0 && slot_top < MC_MAX) h = slot_top++;
     if (h >= 0) {
         slots[h] = (mc_iv){ lo, hi, token, modes };
@@ -116,6 +118,7 @@ EXPORT void msc_mcrt_remove(int h)
     pthread_mutex_lock(&mc_lock);
     if (slot_used[h]) {
         slot_used[h] = 0;
+        if (free_n < MC_MAX) free_stack[free_n++] = h;
         while (slot_top > 0 && !slot_used[slot_top - 1]) slot_top--;
         if (batching) batch_dirty = 1;
         else republish();
@@ -132,16 +135,30 @@ EXPORT void msc_mcrt_batch(int on)
     pthread_mutex_unlock(&mc_lock);
 }
 
+/* Gaps between owned intervals that a thread's accesses recently fell into, valid for one snapshot (seq): an
+ * access inside one touches nothing owned. A stencil sweeping rows between the blocks of a strided receive
+ * (a matrix column) reads three rows in turn, a few KiB apart: four entries, chosen by the access's 4 KiB page. */
+#define GAPS 4
+static __thread struct {
+    uintptr_t lo, hi;
+    unsigned seq;
+} gaps[GAPS] __attribute__((tls_model("initial-exec")));
+
 /* The access met the bounding range: find the intervals it touches, then report each hit. */
 static __attribute__((noinline)) void mc_slow(uintptr_t a, size_t size, int write, void *pc)
 {
     uintptr_t end = a + size;
+    unsigned g = (unsigned)(a >> 12) & (GAPS - 1);
+    if (gaps[g].lo <= a && end <= gaps[g].hi &&
+        gaps[g].seq == atomic_load_explicit(&snap_seq, memory_order_acquire))
+        return;
     int mode = write ? MSC_MC_WRITE : MSC_MC_READ;
     mc_iv hits[MC_HITS];
-    int nh;
+    int nh, touched;
+    uintptr_t gap_lo, gap_hi;
     unsigned seq;
     do {
-        nh = 0;
+        nh = 0, touched = 0;
         seq = atomic_load_explicit(&snap_seq, memory_order_acquire);
         if (seq & 1) continue;
         int n = atomic_load_explicit(&snap_n, memory_order_relaxed);
@@ -154,10 +171,20 @@ static __attribute__((noinline)) void mc_slow(uintptr_t a, size_t size, int writ
             else hi = mid;
         }
         for (int i = lo - 1; i >= 0 && snap_maxhi[i] > a; i--) {
-            if (snap[i].hi > a && (snap[i].modes & mode) && nh < MC_HITS) hits[nh++] = snap[i];
+            if (snap[i].hi <= a) continue;
+            touched = 1;
+            if ((snap[i].modes & mode) && nh < MC_HITS) hits[nh++] = snap[i];
         }
+        /* Nothing starting before the access's end reaches it: the gap runs from the farthest end among them to
+         * the next start. */
+        gap_lo = lo > 0 ? snap_maxhi[lo - 1] : 0;
+        gap_hi = lo < n ? snap[lo].lo : UINTPTR_MAX;
         atomic_thread_fence(memory_order_acquire);
     } while ((seq & 1) || atomic_load_explicit(&snap_seq, memory_order_relaxed) != seq);
+    if (!touched) {
+        gaps[g].lo = gap_lo, gaps[g].hi = gap_hi, gaps[g].seq = seq;
+        return;
+    }
     msc_mcrt_hit_fn fn = atomic_load_explicit(&hit_fn, memory_order_acquire);
     if (!fn) return;
     for (int i = 0; i < nh; i++) fn(a, size, write, pc, hits[i].token);

@@ -93,7 +93,7 @@ static int what_of(const char *w)
 }
 
 /* ---- owned intervals ---- */
-#define OWN_MAX 4096
+#define OWN_MAX 65536
 enum { OWN_FREE = 0, OWN_REQ, OWN_RMA };
 typedef struct own {
     int state;
@@ -119,6 +119,9 @@ static uint64_t shared_made;
 static MPI_Request pub_req = MPI_REQUEST_NULL;
 static const MPI_Request *pub_where;
 static own owns[OWN_MAX];
+/* Free entries below own_top, as a stack (entries above a lowered own_top are stale and skipped). */
+static int own_free[OWN_MAX];
+static int own_free_n;
 
 /* The shim's changes to the runtime's intervals are published once per MPI call (or hit), not one by one. */
 static void mc_lock(void)
@@ -152,7 +155,7 @@ static void own_one(msc_call *c, int state, uint64_t key, uintptr_t base, int64_
 /* A type with gaps whose type map is at most this many blocks is published block by block: the runtime then
  * answers exactly, and an access between the blocks (the other columns of a matrix whose column is being
  * received) stays on its fast path instead of asking the shim. */
-#define OWN_BLOCKS 256
+#define OWN_BLOCKS 4096
 
 /* Publishes count elements of t at buf + byte_off for the given accesses; mutex held. */
 static void own_add(msc_call *c, int state, uint64_t key, const void *buf, MPI_Aint byte_off, int64_t count,
@@ -178,10 +181,15 @@ static void own_add(msc_call *c, int state, uint64_t key, const void *buf, MPI_A
 static void own_one(msc_call *c, int state, uint64_t key, uintptr_t base, int64_t lb, int64_t span, MPI_Datatype dt,
                     int64_t count, int modes, int check, int64_t win, int target)
 {
-    int i = 0;
-    while (i < own_top && owns[i].state != OWN_FREE) i++;
-    if (i == OWN_MAX) return; /* not followed: silence, never a false alarm */
-    if (i == own_top) own_top++;
+    int i = -1;
+    while (own_free_n > 0 && i < 0) {
+        int f = own_free[--own_free_n];
+        if (f < own_top && owns[f].state == OWN_FREE) i = f;
+    }
+    if (i < 0) {
+        if (own_top == OWN_MAX) return; /* not followed: silence, never a false alarm */
+        i = own_top++;
+    }
     own *o = &owns[i];
     *o = (own){ .state = state, .gen = (uint16_t)(o->gen + 1), .check = check, .key = key, .win = win,
                 .target = target, .func = c->func, .site = c->site, .lo = base + (uintptr_t)lb,
@@ -189,13 +197,17 @@ static void own_one(msc_call *c, int state, uint64_t key, uintptr_t base, int64_
                 .count = count, .req = pub_req, .where = pub_where,
                 .shared = msc_request_shared(pub_req) ? shared_made : 0 };
     o->rt = rt_add(o->lo, o->hi, modes, ((uint64_t)o->gen << 32) | (uint64_t)i);
-    if (o->rt < 0) o->state = OWN_FREE;
+    if (o->rt < 0) {
+        o->state = OWN_FREE;
+        if (own_free_n < OWN_MAX) own_free[own_free_n++] = i;
+    }
 }
 
 static void own_drop(own *o)
 {
     rt_remove(o->rt);
     o->state = OWN_FREE;
+    if (own_free_n < OWN_MAX) own_free[own_free_n++] = (int)(o - owns);
     while (own_top > 0 && owns[own_top - 1].state == OWN_FREE) own_top--;
 }
 
