@@ -310,6 +310,11 @@ function genTables() {
   L.push('const char *const msc_param_roles[MSC_FN_COUNT] = {');
   for (const f of api.functions) L.push(`    "${f.params.map((p) => p[2]).join(' ')}",`);
   L.push('};', '');
+  // What a function does with the buffers it is given, for the memcheck build's ownership of memory
+  // (msc_memcheck.c): the spec's collective ("gather") or one-sided access ("put"), else its class.
+  L.push('const char *const msc_func_what[MSC_FN_COUNT] = {');
+  for (const f of api.functions) L.push(`    "${f.coll ?? f.rma ?? f.class}",`);
+  L.push('};', '');
   L.push('const char *const msc_check_names[MSC_CHECK_COUNT] = {');
   for (const c of api.checks) L.push(`    "${c.id}",`);
   L.push('};', '');

@@ -221,6 +221,40 @@ static const layout *layout_of(MPI_Datatype t)
     return l == &unflattenable ? NULL : l;
 }
 
+int msc_layout_touches(MPI_Datatype t, int64_t count, int64_t off, int64_t len)
+{
+    const layout *l = layout_of(t);
+    if (!l || l->extent <= 0) return 1;
+    /* Each element is the blocks at i * extent; the access meets at most a few elements. */
+    int64_t first = off / l->extent - 1, last = (off + len) / l->extent + 1;
+    if (first < 0) first = 0;
+    if (last >= count) last = count - 1;
+    for (int64_t i = first; i <= last; i++)
+        for (int j = 0; j < l->n; j++) {
+            int64_t lo = i * l->extent + l->b[j].off, hi = lo + l->b[j].len;
+            if (lo < off + len && off < hi) return 1;
+        }
+    return 0;
+}
+
+int msc_layout_blocks(MPI_Datatype t, int64_t count, int64_t *off, int64_t *len, int max)
+{
+    const layout *l = layout_of(t);
+    if (!l || count <= 0) return -1;
+    int n = 0;
+    for (int64_t i = 0; i < count; i++)
+        for (int j = 0; j < l->n; j++) {
+            int64_t o = i * l->extent + l->b[j].off;
+            if (n && off[n - 1] + len[n - 1] == o) {
+                len[n - 1] += l->b[j].len;
+                continue;
+            }
+            if (n == max) return -1;
+            off[n] = o, len[n] = l->b[j].len, n++;
+        }
+    return n;
+}
+
 /* A freed datatype's handle may come back for another type. */
 void msc_layout_forget(MPI_Datatype t)
 {

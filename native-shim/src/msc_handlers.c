@@ -44,6 +44,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
      * is known by the variable that holds it. */
     if (msc_request_shared(req)) {
         if (atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed)) msc_checksum_complete(c, req, where);
+        MSC_MC(msc_mc_completed(req, where, 0);)
         return;
     }
     int64_t w[6] = { msc_w_MPI_Request(req), -1, -1, 0, err, 0 };
@@ -58,6 +59,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
             w[5] = cancelled != 0;
     }
     msc_complete_deferred(c, flags, w);
+    MSC_MC(msc_mc_completed(req, where, 0);)
     if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed))
         msc_checksum_complete(c, req, where);
     if (req != MPI_REQUEST_NULL && err == MPI_SUCCESS &&
@@ -140,6 +142,7 @@ void msc_post_init(msc_call *c, msc_args *a, int rc)
     if (!msc_shared_request) msc_shared_request = MPI_REQUEST_NULL;
 #endif
     msc_describe_init(c->seq, msc_stamp());
+    MSC_MC(msc_mc_init();)
     atomic_store(&msc_before_init, 0);
     msc_attention_update();
     msc_sender_start();
@@ -176,18 +179,20 @@ void msc_pre_isend(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
 void msc_post_isend(msc_call *c, msc_args *a, int rc)
 {
     if (rc == MPI_SUCCESS && a->request_out) msc_checksum_post(c, a, *a->request_out);
+    MSC_MC(msc_mc_post(c, a, rc);)
 }
 void msc_pre_send_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
 void msc_post_send_init(msc_call *c, msc_args *a, int rc)
 {
     if (rc == MPI_SUCCESS && a->request_out) msc_persistent_send(c, a, *a->request_out);
+    MSC_MC(msc_mc_post(c, a, rc);)
 }
 void msc_pre_recv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
 void msc_post_recv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, 0); }
 void msc_pre_irecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
-void msc_post_irecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_irecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; MSC_MC(msc_mc_post(c, a, rc);) }
 void msc_pre_recv_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
-void msc_post_recv_init(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_recv_init(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; MSC_MC(msc_mc_post(c, a, rc);) }
 
 void msc_pre_sendrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 2); }
 /* One COMPLETE, for the receive half: the engine reads a request-0 COMPLETE as the call's receive. */
@@ -209,7 +214,7 @@ void msc_post_improbe(msc_call *c, msc_args *a, int rc) { msc_post_iprobe(c, a, 
 void msc_pre_mrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
 void msc_post_mrecv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, 0); }
 void msc_pre_imrecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
-void msc_post_imrecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_imrecv(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; MSC_MC(msc_mc_post(c, a, rc);) }
 
 /* ---- completion ---- */
 void msc_pre_wait(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
@@ -249,6 +254,9 @@ void msc_post_request_free(msc_call *c, msc_args *a, int rc)
     (void)c;
     /* a->request is the handle as it was at entry (MPI has set the caller's variable to NULL since). */
     if (rc == MPI_SUCCESS) msc_requests_freed(a->request, a->request_p);
+    /* A freed active request's buffer stays MPI's until an unseen completion: the memcheck mode stops
+     * watching it rather than risk a false alarm after that completion. */
+    MSC_MC(if (rc == MPI_SUCCESS) msc_mc_completed(a->request, a->request_p, 1);)
 }
 void msc_pre_cancel(msc_call *c, msc_args *a)
 {
@@ -261,19 +269,21 @@ void msc_post_start(msc_call *c, msc_args *a, int rc)
 {
     (void)c;
     if (rc == MPI_SUCCESS) msc_requests_started(&a->request, 1);
+    MSC_MC(if (rc == MPI_SUCCESS) msc_mc_started(c, &a->request, 1);)
 }
 void msc_pre_startall(msc_call *c, msc_args *a) { msc_check_requests(c, a); }
 void msc_post_startall(msc_call *c, msc_args *a, int rc)
 {
     (void)c;
     if (rc == MPI_SUCCESS) msc_requests_started(a->req_copy, a->requests_n);
+    MSC_MC(if (rc == MPI_SUCCESS) msc_mc_started(c, a->req_copy, a->requests_n);)
 }
 
 /* ---- collectives ---- */
 void msc_pre_collective(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
 void msc_post_collective(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
 void msc_pre_icollective(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
-void msc_post_icollective(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_icollective(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; MSC_MC(msc_mc_post(c, a, rc);) }
 
 /* ---- handles ---- */
 void msc_pre_comm_create(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
@@ -354,21 +364,32 @@ void msc_post_win_create(msc_call *c, msc_args *a, int rc)
 {
     (void)c;
     if (rc == MPI_SUCCESS && a->win_out) msc_win_track(*a->win_out, a->comm, 0);
+    MSC_MC(if (rc == MPI_SUCCESS && a->win_out) msc_mc_win_created(*a->win_out);)
 }
-void msc_pre_win_free(msc_call *c, msc_args *a) { msc_check_win(c, a); }
+void msc_pre_win_free(msc_call *c, msc_args *a)
+{
+    msc_check_win(c, a);
+    MSC_MC(msc_mc_win_pre(c, a);)
+}
 void msc_post_win_free(msc_call *c, msc_args *a, int rc)
 {
     (void)c;
     /* a->win is the handle as it was at entry (MPI has set the caller's variable to MPI_WIN_NULL since). */
     if (rc == MPI_SUCCESS) msc_win_track(a->win, MPI_COMM_NULL, 1);
+    MSC_MC(if (rc == MPI_SUCCESS) msc_mc_win_freed(a->win);)
 }
-void msc_pre_win_sync(msc_call *c, msc_args *a) { msc_check_win(c, a); }
+void msc_pre_win_sync(msc_call *c, msc_args *a)
+{
+    msc_check_win(c, a);
+    MSC_MC(msc_mc_win_pre(c, a);)
+}
 void msc_post_win_sync(msc_call *c, msc_args *a, int rc)
 {
     if (rc == MPI_SUCCESS) msc_win_epoch(a->win, c->func);
+    MSC_MC(msc_mc_win_post(c, a, rc);)
 }
 void msc_pre_rma(msc_call *c, msc_args *a) { msc_check_win(c, a); }
-void msc_post_rma(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+void msc_post_rma(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; MSC_MC(msc_mc_post(c, a, rc);) }
 
 /* Class other: a wrapper passes NULL for a (see gen/generate.mjs): these handlers must not read it. */
 void msc_pre_other(msc_call *c, msc_args *a) { (void)c, (void)a; }

@@ -286,6 +286,8 @@ extern const char *const msc_basic_type_names[MSC_BT_COUNT];
 extern const char *const msc_check_names[MSC_CHECK_COUNT];
 extern const unsigned char msc_op_allows[MSC_OPID_COUNT][MSC_BT_COUNT];
 extern const char *const msc_param_roles[MSC_FN_COUNT];
+/* The spec's coll or rma name of each function, else its class (memcheck ownership, msc_memcheck.c). */
+extern const char *const msc_func_what[MSC_FN_COUNT];
 extern const uint64_t msc_role_mask[MSC_FN_COUNT];
 extern const char *const msc_role_names[];
 extern MPI_Datatype msc_basic_types[MSC_BT_COUNT];
@@ -465,6 +467,29 @@ MSC_HANDLE_WORD(MPI_Info, MPI_INFO_NULL)
 MSC_HANDLE_WORD(MPI_Errhandler, MPI_ERRHANDLER_NULL)
 MSC_HANDLE_WORD(MPI_Win, MPI_WIN_NULL)
 MSC_HANDLE_WORD(MPI_File, MPI_FILE_NULL)
+
+/* ---- memcheck (msc_memcheck.c): only in libmpiscope-memcheck.so, built with -DMSC_MEMCHECK; MSC_MC(statements) is
+ * nothing in the default build, so the default shim's handlers do not even test a flag for it ---- */
+#ifdef MSC_MEMCHECK
+#define MSC_MC(...) __VA_ARGS__
+void msc_mc_init(void);
+void msc_mc_post(msc_call *c, msc_args *a, int rc);
+void msc_mc_started(msc_call *c, const MPI_Request *reqs, int n);
+/* where: the caller's request variable, which names a request MPI handed out already complete (shared). */
+void msc_mc_completed(MPI_Request req, const MPI_Request *where, int freed);
+void msc_mc_win_created(MPI_Win win);
+void msc_mc_win_pre(msc_call *c, msc_args *a);
+void msc_mc_win_post(msc_call *c, msc_args *a, int rc);
+void msc_mc_win_freed(MPI_Win win);
+#else
+#define MSC_MC(...)
+#endif
+/* Does [off, off + len) (bytes from a buffer's start) meet a byte of count elements of t? 1 when the layout is
+ * unknown (msc_checksum.c; flattens t on first use, so call it once inside MPI before relying on it outside). */
+int msc_layout_touches(MPI_Datatype t, int64_t count, int64_t off, int64_t len);
+/* The bytes of count elements of t as blocks (offset from the buffer's start, length), adjacent ones merged:
+ * their number, or -1 when there are more than max or the layout is unknown (msc_checksum.c). */
+int msc_layout_blocks(MPI_Datatype t, int64_t count, int64_t *off, int64_t *len, int max);
 
 /* ---- class handlers (msc_handlers.c): one pre and one post per class of spec/mpi-api.json ---- */
 #define MSC_CLASS(name)                                                                                        \

@@ -13,6 +13,11 @@ export interface CorpusHeader {
    * `use mpi_f08`, `mpifh` = `include 'mpif.h'`; default `mpi mpi_f08`). Empty for C programs.
    */
   readonly bindings: readonly FortranBinding[];
+  /**
+   * `mode: memcheck`: built with `mpiscope cc`/`mpiscope fc` and run with `mpiscope run --memcheck` (loads and
+   * stores of memory owned by pending operations are checked).
+   */
+  readonly memcheck: boolean;
 }
 
 export type FortranBinding = 'mpi' | 'mpi_f08' | 'mpifh';
@@ -48,6 +53,7 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
   let exit: number | undefined;
   let args: string[] = [];
   let mpi = ['openmpi', 'mpich'];
+  let memcheck = false;
   const expect: ExpectedFinding[] = [];
   let none = false;
   for (const raw of (m[1] ?? '').split('\n')) {
@@ -67,6 +73,11 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
         break;
       case 'mpi':
         mpi = value.split(/\s+/).filter((a) => a !== '');
+        break;
+      case 'mode':
+        if (value !== 'memcheck')
+          throw new Error(`${name}: cannot read "mode: ${value}" (the only mode is memcheck)`);
+        memcheck = true;
         break;
       case 'bindings': {
         const list = value.split(/\s+/).filter((a) => a !== '');
@@ -103,7 +114,7 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
     throw new Error(`${name}: header needs "ranks: N"`);
   if (none && expect.length > 0) throw new Error(`${name}: "expect: none" together with other expectations`);
   if (!none && expect.length === 0) throw new Error(`${name}: header has no "expect:" line`);
-  return { ranks, expect, args, mpi, bindings, ...(exit !== undefined ? { exit } : {}) };
+  return { ranks, expect, args, mpi, bindings, memcheck, ...(exit !== undefined ? { exit } : {}) };
 }
 
 /** A finding reduced to what the corpus compares: "kind lines a,b,c". */

@@ -58,13 +58,33 @@ export function onPath(cmd: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
+/**
+ * The compiler command for a flavor: its own wrapper (mpicc.openmpi…), or with memcheck `mpiscope cc`/`fc`
+ * wrapping it (MPISCOPE_MPI picks the flavor), which adds the memcheck mode's instrumentation.
+ */
+function compiler(
+  kind: 'cc' | 'fc',
+  flavor: string,
+  memcheck: boolean,
+): { cmd: string; pre: string[]; env: NodeJS.ProcessEnv } {
+  if (!memcheck) return { cmd: `${kind === 'cc' ? 'mpicc' : 'mpif90'}.${flavor}`, pre: [], env: process.env };
+  return {
+    cmd: process.execPath,
+    pre: [join(repoRoot(), 'dist', 'cli.js'), kind],
+    env: { ...process.env, MPISCOPE_MPI: flavor },
+  };
+}
+
 /** Compile a C MPI program with a flavor's mpicc (-g -O0); throws with the compiler's output on failure. */
-export function compileMpi(flavor: string, source: string, output: string): void {
-  const r = spawnSync(`mpicc.${flavor}`, ['-g', '-O0', '-o', output, source], {
+export function compileMpi(flavor: string, source: string, output: string, memcheck = false): void {
+  const c = compiler('cc', flavor, memcheck);
+  const r = spawnSync(c.cmd, [...c.pre, '-g', '-O0', '-o', output, source], {
     encoding: 'utf8',
     timeout: 60_000,
+    env: c.env,
   });
-  if (r.status !== 0) throw new Error(`mpicc.${flavor} ${source} failed: ${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`mpicc.${flavor}${memcheck ? ' (mpiscope cc)' : ''} ${source} failed: ${r.stderr}`);
 }
 
 /**
@@ -73,16 +93,23 @@ export function compileMpi(flavor: string, source: string, output: string): void
  * "Fortran"). mpif.h has no interfaces, so a program that passes buffers of several types to one MPI routine
  * needs -fallow-argument-mismatch with gfortran 10 and later, as any mpif.h code does.
  */
-export function compileMpiFortran(flavor: string, source: string, binding: string, output: string): void {
+export function compileMpiFortran(
+  flavor: string,
+  source: string,
+  binding: string,
+  output: string,
+  memcheck = false,
+): void {
   const define = { mpi: 'MPISCOPE_USE_MPI', mpi_f08: 'MPISCOPE_USE_MPI_F08', mpifh: 'MPISCOPE_MPIFH' }[
     binding
   ];
   if (define === undefined) throw new Error(`unknown Fortran binding ${binding}`);
   const extra = binding === 'mpifh' ? ['-fallow-argument-mismatch'] : [];
+  const c = compiler('fc', flavor, memcheck);
   const r = spawnSync(
-    `mpif90.${flavor}`,
-    ['-g', '-O0', '-cpp', `-D${define}`, ...extra, '-J', dirname(output), '-o', output, source],
-    { encoding: 'utf8', timeout: 120_000 },
+    c.cmd,
+    [...c.pre, '-g', '-O0', '-cpp', `-D${define}`, ...extra, '-J', dirname(output), '-o', output, source],
+    { encoding: 'utf8', timeout: 120_000, env: c.env },
   );
   if (r.error !== undefined)
     throw new Error(

@@ -23,8 +23,12 @@ before(() => {
   writeFileSync(join(work, 'not-executable'), 'text');
 });
 
-async function expectUsageError(args: string[], mentions: RegExp): Promise<void> {
-  const r = await runCli(args, { cwd: work, timeoutMs: 30_000 });
+async function expectUsageError(
+  args: string[],
+  mentions: RegExp,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  const r = await runCli(args, { cwd: work, timeoutMs: 30_000, env });
   assert.equal(r.code, 2, `exit status (stderr: ${r.stderr})`);
   const lines = r.stderr.trimEnd().split('\n');
   assert.equal(lines.length, 1, `one line on stderr, got:\n${r.stderr}`);
@@ -47,6 +51,15 @@ test('a launcher that does not exist', () =>
 test('an unknown option', () =>
   expectUsageError(['run', '--frobnicate', '-np', '2', mpiApp], /unknown option --frobnicate/));
 test('an unknown command', () => expectUsageError(['walk'], /unknown command walk/));
+test('--memcheck with a program not built by mpiscope cc', () =>
+  expectUsageError(
+    ['run', '--memcheck', '-np', '1', mpiApp],
+    /--memcheck needs a program built with mpiscope's compiler wrappers/,
+  ));
+test('mpiscope cc with an MPI it does not know', () =>
+  expectUsageError(['cc', 'x.c'], /MPISCOPE_MPI=intel is not an MPI mpiscope knows/, {
+    MPISCOPE_MPI: 'intel',
+  }));
 test('a trace file that does not exist', () =>
   expectUsageError(['report', join(work, 'none.trace')], /not found/));
 test('a file that is not a trace', () => expectUsageError(['report', mpiApp], /not an mpiscope trace/));

@@ -23,6 +23,9 @@ const programs = readdirSync(programsDir)
   .filter((f) => f.endsWith('.c') || isFortranSource(f))
   .sort();
 const only = process.env.MPISCOPE_CORPUS_FILTER; // e.g. "deadlock-" to run a subset while developing
+// MPISCOPE_CORPUS_MEMCHECK=1: every correct program (ok-*) is built with mpiscope cc/fc and run in the memcheck
+// mode too, and must stay silent there (the mode's false-positive rate; slow, so not in every run).
+const memcheckAll = process.env.MPISCOPE_CORPUS_MEMCHECK === '1';
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-corpus-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 // The shim of each MPI is built once before the programs run (it wraps the whole API: about half a minute of
@@ -54,21 +57,26 @@ test('corpus', { concurrency: 2 }, async (t) => {
       const source = join(programsDir, file);
       const header = parseCorpusHeader(readFileSync(source, 'utf8'), file);
       if (!header.mpi.includes(flavor)) continue;
+      // A correct program in the memcheck mode must stay silent as in the default one.
+      const memcheck = header.memcheck || (memcheckAll && file.startsWith('ok-'));
+      if (memcheckAll && !memcheck) continue;
       // A C program runs once; a Fortran program once per binding.
       for (const binding of header.bindings.length > 0 ? header.bindings : [undefined]) {
         const analyzers = index++ % 2 === 0 ? 1 : 4;
-        const label = `${binding === undefined ? file : `${file} [${binding}]`} (K=${analyzers})`;
+        const label = `${binding === undefined ? file : `${file} [${binding}]`}${memcheck ? ' (memcheck)' : ''} (K=${analyzers})`;
         runs.push(
           t.test(`${flavor} ${label}`, async (st) => {
             const dir = join(
               work,
               flavor,
-              file.replace(/\.\w+$/, '') + (binding === undefined ? '' : `-${binding}`),
+              file.replace(/\.\w+$/, '') +
+                (binding === undefined ? '' : `-${binding}`) +
+                (memcheck ? '-mc' : ''),
             );
             mkdirSync(dir, { recursive: true });
             const exe = join(dir, 'app');
-            if (binding === undefined) compileMpi(flavor, source, exe);
-            else compileMpiFortran(flavor, source, binding, exe);
+            if (binding === undefined) compileMpi(flavor, source, exe, memcheck);
+            else compileMpiFortran(flavor, source, binding, exe, memcheck);
             const json = join(dir, 'report.json');
             const trace = join(dir, 'trace.bin');
             const expected = header.expect.map((e) => findingKey(e.kind, e.lines)).sort();
@@ -86,6 +94,7 @@ test('corpus', { concurrency: 2 }, async (t) => {
                   `mpirun.${flavor}`,
                   '-np',
                   String(header.ranks),
+                  ...(memcheck ? ['--memcheck'] : []),
                   '--',
                   exe,
                   ...header.args,

@@ -119,3 +119,20 @@ test('--fail-on takes error, warning or note, for run and report; anything else 
     /--fail-on must be error, warning or note/,
   );
 });
+
+test('cc, cxx, fc: every argument is the compiler’s, options included', () => {
+  assert.deepEqual(parseArgs(['cc', '-O2', '-c', 'a.c', '-o', 'a.o', '--help']), {
+    command: 'cc',
+    args: ['-O2', '-c', 'a.c', '-o', 'a.o', '--help'],
+  });
+  assert.deepEqual(parseArgs(['fc', '-np', 'x.f90']), { command: 'fc', args: ['-np', 'x.f90'] });
+  assert.deepEqual(parseArgs(['cxx']), { command: 'cxx', args: [] });
+});
+
+test('run --memcheck requires the memcheck mode; without it the mode is decided by the program', () => {
+  const on = parseArgs(['run', '--memcheck', '-np', '2', './app']);
+  assert.equal(on.command === 'run' && on.memcheck, true);
+  const off = parseArgs(['run', '-np', '2', './app', '--memcheck']);
+  assert.equal(off.command === 'run' && off.memcheck, undefined);
+  assert.deepEqual(off.command === 'run' ? off.args : [], ['--memcheck']);
+});

@@ -21,6 +21,8 @@ export interface RunCommand {
   readonly keepAlive: boolean;
   /** The least severity that makes the exit status 1 (default error). */
   readonly failOn?: Severity;
+  /** --memcheck: require the memcheck mode (a program built with mpiscope cc/cxx/fc). */
+  readonly memcheck?: true;
 }
 
 export interface ReportCommand {
@@ -32,8 +34,18 @@ export interface ReportCommand {
   readonly analyzers?: number;
 }
 
+/** `mpiscope cc|cxx|fc ARGS…`: the compiler wrappers of the memcheck mode; every argument is the compiler's. */
+export interface CompilerCommand {
+  readonly command: 'cc' | 'cxx' | 'fc';
+  readonly args: readonly string[];
+}
+
 export type Command =
-  RunCommand | ReportCommand | { readonly command: 'help' } | { readonly command: 'version' };
+  | RunCommand
+  | ReportCommand
+  | CompilerCommand
+  | { readonly command: 'help' }
+  | { readonly command: 'version' };
 
 const HINT = 'see mpiscope --help';
 
@@ -75,16 +87,18 @@ export function parseArgs(argv: readonly string[]): Command {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { command: 'help' };
   if (sub === '--version' || sub === '-V') return { command: 'version' };
+  if (sub === 'cc' || sub === 'cxx' || sub === 'fc') return { command: sub, args: rest };
   if (sub !== 'run' && sub !== 'report') {
     throw new UsageError(
       sub.startsWith('-')
         ? `unknown option ${sub}; ${HINT}`
-        : `unknown command ${sub}; use mpiscope run, report, net-test, view, coll-bench or map (${HINT})`,
+        : `unknown command ${sub}; use mpiscope run, report, cc/cxx/fc, net-test, view, coll-bench or map (${HINT})`,
     );
   }
   const values = new Map<string, string>();
   const positional: string[] = [];
   let keepAlive = false;
+  let memcheck = false;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i] as string;
     if (positional.length > 0 && sub === 'run') {
@@ -98,6 +112,10 @@ export function parseArgs(argv: readonly string[]): Command {
     if (a === '--help' || a === '-h') return { command: 'help' };
     if (sub === 'run' && a === '--keep-alive') {
       keepAlive = true;
+      continue;
+    }
+    if (sub === 'run' && a === '--memcheck') {
+      memcheck = true;
       continue;
     }
     if (a.startsWith('-') && a !== '-') {
@@ -186,6 +204,7 @@ export function parseArgs(argv: readonly string[]): Command {
     program,
     args,
     keepAlive,
+    ...(memcheck ? { memcheck: true as const } : {}),
     ...opt('json', json),
     ...opt('sarif', sarif),
     ...opt('trace', values.get('--trace')),
@@ -205,13 +224,18 @@ export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
                [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--analyzers K|auto]
-               [--keep-alive] [--fail-on error|warning|note] -np N [--] PROGRAM [ARGS...]   (stdin goes to rank 0)
+               [--keep-alive] [--fail-on error|warning|note] [--memcheck] -np N [--] PROGRAM [ARGS...]
+               (stdin goes to rank 0)
   mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K|auto] [--fail-on error|warning|note]
+  mpiscope cc|cxx|fc ARGS...                  (MPISCOPE_MPI=openmpi|mpich picks the MPI)
   mpiscope net-test | view | coll-bench | map …   the network and collective tools (each has --help)
   mpiscope --help | --version
 
 run       runs PROGRAM on N ranks under the mpiscope shim and prints what it finds
 report    rebuilds the report of a run from its trace file (written with --trace)
+cc, cxx, fc  the MPI's mpicc/mpicxx/mpif90 with the memcheck mode's instrumentation (CC="mpiscope cc" in a
+          build); run such a program under mpiscope run and each load or store of memory that a pending
+          operation owns is reported at its line (local-concurrency, rma-race)
 
   --json FILE             also write the findings as JSON
   --sarif FILE            also write them as SARIF 2.1.0 (for code-scanning tools)
@@ -232,6 +256,8 @@ report    rebuilds the report of a run from its trace file (written with --trace
   --fail-on SEVERITY      the least severity that makes the exit status 1: error (default), warning (also
                           wrong on some MPI or some run: potential deadlocks, leaks, races) or note (also legal
                           but suspicious)
+  --memcheck              require the memcheck mode (on by itself for a program built with mpiscope cc/cxx/fc);
+                          a program built without them is refused with exit status 2
 
 The job's stdin, stdout and stderr are mpiscope's own, as under mpirun: stdin reaches rank 0 only.
 Ctrl-C (SIGINT) or SIGTERM ends the job as it would end mpirun, and the report of what was seen is printed.

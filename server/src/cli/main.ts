@@ -4,6 +4,7 @@ import { UsageError } from '../session/session-api';
 import { HELP, parseArgs } from './args';
 import { PERF_COMMANDS } from './perf-commands';
 import { runCommand } from './run-command';
+import { compilerCommand } from './compiler-command';
 import { checkTargets, toolVersion, writeReports } from './write-reports';
 
 /** Exit statuses: 0 no finding at or above --fail-on, 1 such findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
@@ -34,6 +35,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'run':
       checkTargets(cmd, cwd);
       return runCommand(cmd, cwd);
+    case 'cc':
+    case 'cxx':
+    case 'fc':
+      return compilerCommand(cmd.command, cmd.args);
   }
 }
 

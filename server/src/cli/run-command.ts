@@ -13,6 +13,7 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     np: cmd.np,
     cwd,
     keepAlive: cmd.keepAlive,
+    ...(cmd.memcheck !== undefined ? { memcheck: cmd.memcheck } : {}),
     inheritStdio: true,
     ...(cmd.mpirun !== undefined ? { mpirun: cmd.mpirun } : {}),
     ...(cmd.launcher !== undefined ? { launcher: cmd.launcher } : {}),

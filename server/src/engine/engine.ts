@@ -23,6 +23,7 @@ import { RecordColumns } from '../protocol/columns';
 import { RankDecoder } from '../protocol/decoder';
 import { KIND } from '../protocol/spec';
 import { CompleteRow, enterOf, ExitRow } from './call-rows';
+import { localWindowAccess } from './lifecycle/memory-access';
 
 export type { EngineOptions } from './engine-state';
 
@@ -104,7 +105,9 @@ class MpiEngine implements Engine {
         break;
       }
       case 'shim-finding':
-        shimFinding(st, e);
+        // The memcheck mode's record of a rank's own loads and stores of its window memory in an epoch.
+        if (e.check === 'window-local-access') st.rma.onLocalAccess(st, localWindowAccess(e), e.fn);
+        else shimFinding(st, e);
         break;
       case 'datatype':
         st.dtypes.onDatatype(e);

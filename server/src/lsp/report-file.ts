@@ -23,6 +23,7 @@ export const FINDING_KINDS: readonly FindingKind[] = [
   'request-misuse',
   'call-order',
   'rma-race',
+  'local-concurrency',
 ];
 const kinds: ReadonlySet<string> = new Set(FINDING_KINDS);
 const severities: ReadonlySet<string> = new Set<Severity>(['error', 'warning', 'note']);

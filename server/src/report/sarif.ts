@@ -20,6 +20,7 @@ const RULES: Record<FindingKind, string> = {
   'request-misuse': 'A request used in a way MPI forbids',
   'call-order': 'MPI called before MPI_Init or after MPI_Finalize, or MPI_Finalize missing',
   'rma-race': 'Conflicting one-sided accesses in the same epoch',
+  'local-concurrency': 'A load or store of memory a pending operation owns',
 };
 
 /** What each kind means (DESIGN.md's table), for fullDescription and help: GitHub code scanning requires both. */
@@ -47,7 +48,10 @@ const MEANING: Record<FindingKind, string> = {
     'A request used in a way MPI forbids: starting an active request, waiting on a completed one through a stale copy of its handle, freeing an active one.',
   'call-order':
     'MPI called before MPI_Init or after MPI_Finalize, MPI_Finalize missing, or MPI called from threads beyond the level MPI_Init_thread granted.',
-  'rma-race': 'Conflicting one-sided accesses in the same epoch.',
+  'rma-race':
+    'Conflicting one-sided accesses in the same epoch, or with local loads and stores of window memory (memcheck mode).',
+  'local-concurrency':
+    'A load or store to a buffer that a pending operation owns: a receive buffer before the receive completed, a send or origin buffer written before its operation completed (memcheck mode).',
 };
 
 /**

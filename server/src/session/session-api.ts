@@ -59,6 +59,11 @@ export interface SessionOptions {
    * byte for byte the job's and is not emitted as 'output' events.
    */
   readonly inheritStdio?: boolean;
+  /**
+   * The memcheck mode (loads and stores of memory owned by pending operations): true requires a program built
+   * with `mpiscope cc/cxx/fc`; undefined turns it on when the program was (memcheck-mode.ts).
+   */
+  readonly memcheck?: boolean;
 }
 
 export interface SessionResult {

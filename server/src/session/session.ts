@@ -26,6 +26,7 @@ import {
   type SessionResult,
 } from './session-api';
 import { ensureShim } from './shim-locator';
+import { memcheckMode } from './memcheck-mode';
 import type { SourcePosition } from './site-resolver';
 import { TraceWriter } from './trace-file';
 
@@ -68,6 +69,8 @@ export class Session {
   private readonly hold: RankControl;
   /** The job's hosts and where the analyzer listens, decided in run(). */
   private syntax: LaunchPlan['syntax'] | undefined;
+  /** The job runs in the memcheck mode (memcheck-mode.ts). */
+  private memcheck = false;
   private layout:
     | { hosts: readonly string[]; fileHosts: readonly string[]; hostfile?: string; where: ListenChoice }
     | undefined;
@@ -210,7 +213,8 @@ export class Session {
     const where = await listenFor(jobHosts, o.listen);
     if (where.note !== undefined) this.emit('output', `mpiscope: ${where.note}\n`, 'stderr', undefined);
     this.layout = { hosts: o.hosts ?? [], fileHosts, ...(hostfile !== undefined ? { hostfile } : {}), where };
-    const shim = await ensureShim(plan.flavor, env);
+    this.memcheck = await memcheckMode(plan.program, o.memcheck);
+    const shim = await ensureShim(plan.flavor, env, this.memcheck ? 'memcheck' : 'default');
     try {
       if (o.traceFile !== undefined) this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
     } catch (err) {

@@ -28,22 +28,33 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-function builtLibrary(outDir: string): string | undefined {
-  if (!existsSync(outDir)) return undefined;
-  const libs = readdirSync(outDir).filter((n) => n.endsWith('.so'));
-  const name = libs.find((n) => n.includes('mpiscope')) ?? libs[0];
-  return name === undefined ? undefined : join(outDir, name);
+/** The default shim, or the memcheck build of it (native-shim/src/msc_memcheck.c compiled in). */
+export type ShimVariant = 'default' | 'memcheck';
+const LIBRARY: Record<ShimVariant, string> = {
+  default: 'libmpiscope.so',
+  memcheck: 'libmpiscope-memcheck.so',
+};
+
+function builtLibrary(outDir: string, variant: ShimVariant): string | undefined {
+  const lib = join(outDir, LIBRARY[variant]);
+  return existsSync(lib) ? lib : undefined;
 }
 
 /**
  * The shim for this MPI flavor, built with that flavor's mpicc when missing or older than its sources.
  * MPISCOPE_SHIM overrides it (a prebuilt library). Concurrent sessions share one build through a lock folder.
  */
-export async function ensureShim(flavor: MpiFlavor, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const override = env.MPISCOPE_SHIM;
+export async function ensureShim(
+  flavor: MpiFlavor,
+  env: NodeJS.ProcessEnv = process.env,
+  variant: ShimVariant = 'default',
+): Promise<string> {
+  const override = variant === 'memcheck' ? env.MPISCOPE_MEMCHECK_SHIM : env.MPISCOPE_SHIM;
   if (override !== undefined && override !== '') {
     if (!existsSync(override))
-      throw new UsageError(`MPISCOPE_SHIM=${override} does not exist; unset it or build the shim`);
+      throw new UsageError(
+        `${variant === 'memcheck' ? 'MPISCOPE_MEMCHECK_SHIM' : 'MPISCOPE_SHIM'}=${override} does not exist; unset it or build the shim`,
+      );
     return override;
   }
   const root = repoRoot();
@@ -54,11 +65,12 @@ export async function ensureShim(flavor: MpiFlavor, env: NodeJS.ProcessEnv = pro
   const shimDir = join(root, 'native-shim');
   const outDir = join(shimDir, 'build', flavor);
   const fresh = (): string | undefined => {
-    const lib = builtLibrary(outDir);
+    const lib = builtLibrary(outDir, variant);
     return lib !== undefined && statSync(lib).mtimeMs >= newestSource(shimDir) ? lib : undefined;
   };
   const ready = fresh();
   if (ready !== undefined) return ready;
+  // One lock for both variants: they share OUTDIR/gen, which build.sh regenerates.
   const lock = join(shimDir, 'build', `${flavor}.lock`);
   await acquire(lock);
   try {
@@ -71,12 +83,16 @@ export async function ensureShim(flavor: MpiFlavor, env: NodeJS.ProcessEnv = pro
       );
     if (!existsSync(join(shimDir, 'build.sh')))
       throw new UsageError('native-shim/build.sh is missing; the mpiscope checkout is incomplete');
-    const log = await run('bash', [join(shimDir, 'build.sh'), mpicc, outDir], root);
-    const lib = builtLibrary(outDir);
+    const log = await run(
+      'bash',
+      [join(shimDir, 'build.sh'), mpicc, outDir, ...(variant === 'memcheck' ? ['memcheck'] : [])],
+      root,
+    );
+    const lib = builtLibrary(outDir, variant);
     if (log.code !== 0 || lib === undefined) {
       const last = log.out.trim().split('\n').slice(-1)[0] ?? '';
       throw new UsageError(
-        `building the mpiscope shim for ${FLAVOR_NAMES[flavor]} failed (${last}); run bash native-shim/build.sh ${mpicc} ${outDir} to see why`,
+        `building the mpiscope shim for ${FLAVOR_NAMES[flavor]} failed (${last}); run bash native-shim/build.sh ${mpicc} ${outDir}${variant === 'memcheck' ? ' memcheck' : ''} to see why`,
       );
     }
     return lib;
@@ -114,4 +130,32 @@ function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; 
     child.on('error', (e) => resolve({ code: 127, out: e.message }));
     child.on('close', (code) => resolve({ code: code ?? 1, out }));
   });
+}
+
+/**
+ * The memcheck runtime (native-shim/mcrt/): libmpiscope-mcrt.so and the libtsan.so link the compiler wrapper
+ * puts first on the library path; built with the system's cc (no MPI in it) when missing or stale. Returns
+ * its folder.
+ */
+export async function ensureMemcheckRuntime(): Promise<string> {
+  const root = repoRoot();
+  if (root === undefined)
+    throw new UsageError(
+      'the mpiscope checkout (native-shim/) was not found next to this program; reinstall mpiscope',
+    );
+  const outDir = join(root, 'native-shim', 'build', 'mcrt');
+  const lock = join(root, 'native-shim', 'build', 'mcrt.lock');
+  await acquire(lock);
+  try {
+    const log = await run('bash', [join(root, 'native-shim', 'mcrt', 'build.sh'), outDir], root);
+    if (log.code !== 0 || !existsSync(join(outDir, 'libmpiscope-mcrt.so'))) {
+      const last = log.out.trim().split('\n').slice(-1)[0] ?? '';
+      throw new UsageError(
+        `building the mpiscope memcheck runtime failed (${last}); run bash native-shim/mcrt/build.sh ${outDir} to see why`,
+      );
+    }
+    return outDir;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -6,6 +6,7 @@ import { commRankOf } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { EngineFinding, FindingKind, RawLocation, Severity, ShimFindingEvent } from '../model/types';
+import { MEMORY_CHECKS, memoryFinding } from './memory-access';
 import api from '../../../../native-shim/spec/mpi-api.json';
 
 /** Each check's severity, as the spec declares it (error when it says none). */
@@ -80,6 +81,8 @@ function addInRankOrder(locations: RawLocation[], l: RawLocation): void {
 type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
 
 export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
+  // The memcheck mode's findings are about the program's loads and stores, not about a call's arguments.
+  if (MEMORY_CHECKS.has(e.check)) return memoryFinding(st, e);
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);

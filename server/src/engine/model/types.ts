@@ -233,7 +233,8 @@ export type FindingKind =
   | 'invalid-argument'
   | 'request-misuse'
   | 'call-order'
-  | 'rma-race';
+  | 'rma-race'
+  | 'local-concurrency';
 
 /** SARIF's three levels: error (the program is wrong), warning (wrong on some MPI or some run), note (legal but suspicious). */
 export type Severity = 'error' | 'warning' | 'note';

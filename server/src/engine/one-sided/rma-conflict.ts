@@ -38,6 +38,11 @@ export interface Access {
   /** Passive target: the origin's replay position when it made the access, and when a flush/unlock completed it. */
   readonly pos: number;
   done?: number;
+  /**
+   * A load or store of the target's own window memory by the target itself (memcheck mode): the bytes, from the
+   * window's start, and the access's kind ('put' a store, 'get' a load).
+   */
+  readonly local?: { readonly lo: number; readonly hi: number };
 }
 
 export interface Bytes {
@@ -49,6 +54,7 @@ export interface Bytes {
 
 /** The bytes at the target, or undefined when unknown (datatype or the target's displacement unit not seen). */
 export function bytesOf(a: Access): Bytes | undefined {
+  if (a.local !== undefined) return { lo: a.local.lo, hi: a.local.hi, contiguous: true };
   const t = a.dtype;
   const unit = a.win.dispUnit.get(a.target);
   if (t === undefined || unit === undefined || a.count <= 0 || t.size <= 0) return undefined;
@@ -114,6 +120,7 @@ export function conflicting(a: Access, b: Access): boolean {
 
 /** What the access does, for messages: "writes", "reads", "accumulates (MPI_SUM) into". */
 export function verb(a: Access): string {
+  if (a.local !== undefined) return a.kind === 'put' ? 'stores into' : 'loads';
   if (a.kind === 'put') return 'writes';
   if (a.kind === 'get') return 'reads';
   return a.op === 'MPI_NO_OP' ? 'atomically reads' : `accumulates (${a.op ?? 'op'}) into`;

@@ -54,10 +54,16 @@ function where(a: Access, b: Access): string {
 export function raceFinding(a: Access, b: Access): EngineFinding {
   const at = (x: Access) => `rank ${x.target}, displacement ${x.disp}`;
   const detail = (x: Access) =>
-    `${x.fn.name} ${verb(x)} ${x.win.name} at ${at(x)} (${x.count} × ${x.dtype?.name ?? `${x.dtype?.size ?? '?'}-byte type`})`;
+    x.local !== undefined
+      ? `a ${x.kind === 'put' ? 'store' : 'load'} of its own window memory (bytes ${x.local.lo}-${x.local.hi - 1} of ${x.win.name})`
+      : `${x.fn.name} ${verb(x)} ${x.win.name} at ${at(x)} (${x.count} × ${x.dtype?.name ?? `${x.dtype?.size ?? '?'}-byte type`})`;
   const disp = a.disp === b.disp ? `displacement ${a.disp}` : `displacements ${a.disp} and ${b.disp}`;
   const who = (x: Access, own: string) =>
-    own === 'its later' ? `its later ${x.fn.name}` : `rank ${x.origin}'s ${x.fn.name}`;
+    x.local !== undefined
+      ? `rank ${x.origin}'s own ${x.kind === 'put' ? 'store' : 'load'}`
+      : own === 'its later'
+        ? `its later ${x.fn.name}`
+        : `rank ${x.origin}'s ${x.fn.name}`;
   return {
     kind: 'rma-race',
     severity: 'error',
@@ -66,6 +72,11 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
       `touch the same bytes of target rank ${a.target}'s window (${disp}) ${where(a, b)}: the result is undefined. ` +
       'Separate the two accesses with a synchronization (MPI_Win_fence, MPI_Win_flush, MPI_Win_unlock), make them target disjoint locations, ' +
       'or use MPI_Accumulate with one op when concurrent updates are meant.',
-    locations: [a, b].map((x) => ({ rank: x.origin, site: x.site, call: x.fn.name, detail: detail(x) })),
+    locations: [a, b].map((x) => ({
+      rank: x.origin,
+      site: x.site,
+      call: x.local !== undefined ? (x.kind === 'put' ? 'store' : 'load') : x.fn.name,
+      detail: detail(x),
+    })),
   };
 }

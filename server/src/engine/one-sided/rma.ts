@@ -30,6 +30,8 @@ import { PscwMatching } from './rma-pscw';
 import { raceFinding, racingPairs } from './rma-races';
 import { PROC_NULL, type EngineFinding, type CallEnter, type ExitView } from '../model/types';
 import type { WindowRegistry, WinInfo } from './windows';
+import type { LocalWindowAccess } from '../lifecycle/memory-access';
+import type { FunctionSpec } from '../model/types';
 
 /** What one-sided checks read: the model, the windows, and the replay (happened-before for passive target). */
 export interface RmaContext extends CheckContext {
@@ -85,6 +87,8 @@ export class RmaTracker {
   private readonly reported = new Set<string>();
   private readonly orders = new Map<number, number>();
   private readonly outside = new OutsideEpochs();
+  /** The last fence epoch checked on each window: a target's own accesses of it may still arrive (onLocalAccess). */
+  private readonly lastFence = new Map<number, { readonly k: number; readonly list: readonly Access[] }>();
 
   private of(rank: number, win: WinInfo): RankWin {
     const k = `${rank}:${win.id}`;
@@ -157,6 +161,7 @@ export class RmaTracker {
     const list = this.fenceEpochs.get(win.id)?.get(k);
     this.fenceEpochs.get(win.id)?.delete(k);
     if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
+    this.lastFence.set(win.id, { k, list: list ?? [] });
   }
 
   onExit(st: RmaContext, cur: CallState, e: ExitView): void {
@@ -309,9 +314,57 @@ export class RmaTracker {
     return win === undefined ? undefined : this.matching.waitingOn(e.rank, win);
   }
 
+  /**
+   * The memcheck mode: a target's own loads and stores of its window memory in a fence epoch, sent by its shim
+   * when it enters the fence that closes the epoch (after that fence's ENTER). They join the epoch's accesses;
+   * when the epoch was already checked (this rank was the last to enter the fence), they are compared with its
+   * accesses at once. Exposure epochs (MPI_Win_post … MPI_Win_wait) are not compared yet.
+   */
+  onLocalAccess(st: RmaContext, la: LocalWindowAccess, fn: FunctionSpec): void {
+    const win = st.windows.lookup(la.rank, la.win);
+    if (win === undefined || la.epoch <= 0 || la.length <= 0) return;
+    const order = (this.orders.get(la.rank) ?? 0) + 1;
+    this.orders.set(la.rank, order);
+    const a: Access = {
+      origin: la.rank,
+      target: la.rank,
+      win,
+      fn,
+      site: la.site,
+      order,
+      kind: la.store ? 'put' : 'get',
+      op: undefined,
+      disp: la.offset,
+      count: la.length,
+      dtype: undefined,
+      epoch: `fence:${la.epoch}`,
+      passive: false,
+      exclusive: false,
+      flushes: 0,
+      pos: st.replay.position(la.rank),
+      local: { lo: la.offset, hi: la.offset + la.length },
+    };
+    const done = this.lastFence.get(win.id);
+    if (done !== undefined && done.k === la.epoch) {
+      for (const pair of racingPairs(
+        [...done.list, a],
+        (x, y) => (x === a || y === a) && this.sameEpoch(x, y),
+      ))
+        if (this.report(st, pair)) return;
+      return;
+    }
+    let m = this.fenceEpochs.get(win.id);
+    if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
+    const list = m.get(la.epoch) ?? [];
+    if (list.length < MAX_ACCESSES) list.push(a);
+    m.set(la.epoch, list);
+  }
+
   /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of accumulates). */
   private sameEpoch(a: Access, b: Access): boolean {
     if (a.epoch !== b.epoch) return false;
+    // A rank's own loads and stores are ordered by its program: they race only with one-sided accesses.
+    if (a.local !== undefined && b.local !== undefined) return false;
     return a.origin !== b.origin || !(a.kind === 'acc' && b.kind === 'acc');
   }
 

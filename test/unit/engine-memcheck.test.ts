@@ -1,0 +1,71 @@
+/** The memcheck mode's records (native-shim/src/msc_memcheck.c) as findings. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { functionNamed } from '../../server/src/protocol/spec';
+import { localWindowAccess } from '../../server/src/engine/lifecycle/memory-access';
+import type { ShimFindingEvent } from '../../server/src/engine/model/types';
+import { check } from './engine-check';
+import { Job, type Rank } from './engine-dsl';
+
+test('a load of a pending Irecv buffer is local-concurrency at the load and at the Irecv', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const h = r0.irecv(1);
+  const irecv = r0.events.at(-2); // the Irecv's ENTER, then its EXIT
+  const irecvSite = irecv?.type === 'enter' ? irecv.site : -1;
+  // The record the shim's memcheck build writes on the load: its own seq, the load's return address as site, the
+  // owner's function, and [owner's site, byte offset, size | store << 32].
+  r0.events.push({
+    type: 'shim-finding',
+    rank: 0,
+    seq: 1000,
+    time: 2e6,
+    fn: functionNamed('MPI_Irecv'),
+    site: 0x4242,
+    check: 'pending-recv-access',
+    message: '',
+    param: -1,
+    values: [irecvSite, 8, 4],
+  });
+  r0.wait(h).finalize();
+  r1.send(0).finalize();
+  const [f] = check(job, [
+    {
+      kind: 'local-concurrency',
+      ranks: [0, 0],
+      message: ['Rank 0 reads the receive buffer of a pending MPI_Irecv (byte 8, 4 bytes)', 'MPI_Wait'],
+      details: ['load before the receive completed', 'MPI_Irecv still owns this memory'],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0x4242, irecvSite],
+  );
+});
+
+function windowRecord(values: number[]): ShimFindingEvent {
+  return {
+    type: 'shim-finding',
+    rank: 2,
+    seq: 9,
+    time: 0,
+    fn: functionNamed('MPI_Win_fence'),
+    site: 0x1234,
+    check: 'window-local-access',
+    message: '',
+    param: -1,
+    values,
+  };
+}
+
+test('window-local-access words: offset, length, store bit and epoch (negative for exposure epochs)', () => {
+  // [window, offset, length | store << 32 | epoch << 33], as msc_memcheck.c writes them.
+  const fence = localWindowAccess(windowRecord([77, 20, 8 + 2 ** 32 + 3 * 2 ** 33]));
+  assert.deepEqual(fence, { rank: 2, win: 77, offset: 20, length: 8, store: true, epoch: 3, site: 0x1234 });
+  const load = localWindowAccess(windowRecord([77, 0, 4 + 1 * 2 ** 33]));
+  assert.equal(load.store, false);
+  assert.equal(load.epoch, 1);
+  // -2 << 33 as the shim's int64 arithmetic gives it: an exposure epoch (the second MPI_Win_post).
+  const post = localWindowAccess(windowRecord([77, 16, 12 + 2 ** 32 - 2 * 2 ** 33]));
+  assert.deepEqual([post.length, post.store, post.epoch], [12, true, -2]);
+});
