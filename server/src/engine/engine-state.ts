@@ -68,7 +68,7 @@ export class EngineState implements CheckContext {
     clocks?.listeners.push(this.races, {
       posted: (op, clock) => {
         this.bsend.onPosted(op, clock);
-        this.freedSends.onPosted(op, clock, clocks);
+        this.freedSends.onPosted(op, clock);
       },
       received: (op, time) => this.bsend.onReceived(op, time),
     });

@@ -8,11 +8,11 @@
  * Computed as the run goes (causal-order.ts runs the steps as they arrive), and told to the checks that ask
  * "was this known then?" (message races, buffered-send space, freed-send reuse; one-sided races read clocks
  * at points they asked for) at the moment each step runs, so that no check needs the run kept: a send's clock
- * lives until its receive took it (weakly held: forgotten with the send), a rank's clock is one array.
+ * lives on the send until its receive took it, a rank's clock is one array.
  */
 import { CausalRun } from './causal-order';
 import type { P2pOp, RecvOp } from '../model/ops';
-import type { PeerOf, Step } from './steps';
+import type { Step } from './steps';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
 export const MAX_RANKS = 512;
@@ -36,12 +36,8 @@ const merge = (into: Int32Array, from: Int32Array): void => {
 
 export class ClockRun {
   private readonly run: CausalRun;
-  private readonly vc = new Map<number, Int32Array>();
-  /** Each send's clock at posting, until its receive took it. */
-  private readonly sentAt = new WeakMap<P2pOp, Int32Array>();
-  /** Each completed receive: its rank's own component, and its step index (weak: forgotten with the receive). */
-  readonly recvTime = new WeakMap<P2pOp, number>();
-  readonly recvOrder = new WeakMap<P2pOp, number>();
+  /** Each rank's clock now, by world rank. */
+  private readonly vc: (Int32Array | undefined)[] = [];
   /** Nonblocking collective instance → the clock of each member that started it (until all completed it). */
   private readonly started = new Map<string, { clocks: Int32Array[]; done: number }>();
   /** Points (rank, steps run) whose clock a check asked for, and the clock once reached. */
@@ -50,11 +46,10 @@ export class ClockRun {
   private steps = 0;
 
   constructor(
-    private readonly peer: PeerOf,
     /** Components of a clock: the job's size, grown when a higher rank appears. */
     private n: number,
   ) {
-    this.run = new CausalRun(peer, false, {
+    this.run = new CausalRun(false, {
       collective: (members) => {
         const joined = new Int32Array(this.n);
         for (const m of members) {
@@ -80,14 +75,13 @@ export class ClockRun {
 
   /** The rank's clock now (owned by the run). */
   clock(r: number): Int32Array {
+    const c = this.vc[r];
+    if (c !== undefined && c.length >= this.n) return c;
     if (r >= this.n) this.n = r + 1;
-    let c = this.vc.get(r);
-    if (c === undefined || c.length < this.n) {
-      const grown = new Int32Array(this.n);
-      if (c !== undefined) grown.set(c);
-      this.vc.set(r, (c = grown));
-    }
-    return c;
+    const grown = new Int32Array(this.n);
+    if (c !== undefined) grown.set(c);
+    this.vc[r] = grown;
+    return grown;
   }
 
   add(rank: number, step: Step): void {
@@ -138,24 +132,23 @@ export class ClockRun {
         if (++inst.done >= s.comm.size) this.started.delete(key);
       }
     } else if (s.k === 'post') {
-      if (s.op.kind === 'send') this.sentAt.set(s.op, c.slice());
+      if (s.op.kind === 'send') s.op.sentClock = c.slice();
       for (const l of this.listeners) l.posted?.(s.op, c);
     } else if (s.k === 'wait' && s.op.kind !== 'send') {
-      const p = this.peer.get(s.op);
-      const at = p === undefined ? undefined : this.sentAt.get(p);
-      if (at !== undefined) merge(c, at);
-      this.recvTime.set(s.op, c[r] as number);
-      this.recvOrder.set(s.op, i);
+      const p = s.op.peer;
+      const at = p?.sentClock;
+      if (at !== undefined) {
+        merge(c, at);
+        // Each message is received once: its send's clock is not needed again.
+        if (p !== undefined) p.sentClock = undefined;
+      }
+      s.op.doneTime = c[r] as number;
+      s.op.doneIndex = i;
       for (const l of this.listeners) l.received?.(s.op, c[r] as number, i);
     }
     const m = this.points.get(r);
     if (m !== undefined && m.has(i + 1)) m.set(i + 1, c.slice());
     if (++this.steps % 4096 === 0) for (const l of this.listeners) l.progress?.();
-  }
-
-  /** A send's clock at posting, while its receive has not been dropped (see sentAt). */
-  sentClock(op: P2pOp): Int32Array | undefined {
-    return this.sentAt.get(op);
   }
 }
 
@@ -164,7 +157,7 @@ export class ClockRun {
  * messages and collectives, of the receive having completed). False when the receive has not run (then it
  * cannot be before anything that ran).
  */
-export function completedBefore(c: ClockRun, recv: RecvOp, at: Int32Array): boolean {
-  const t = c.recvTime.get(recv);
+export function completedBefore(recv: RecvOp, at: Int32Array): boolean {
+  const t = recv.doneTime;
   return t !== undefined && (at[recv.rank] ?? 0) >= t;
 }

@@ -14,7 +14,7 @@
  * are not kept (its blocking step is, for the finding that names it).
  */
 import type { P2pOp } from '../model/ops';
-import type { PeerOf, Step } from './steps';
+import type { Step } from './steps';
 
 export interface CausalVisitor {
   /** A step runs; `index` is its position in its rank's steps. */
@@ -42,18 +42,20 @@ interface RankRun {
   dead: boolean;
 }
 
+/** Each causal run's bit in `P2pOp.ran` (an operation whose post that run ran). */
+let nextBit = 1;
+
 export class CausalRun {
-  private readonly ranks = new Map<number, RankRun>();
+  /** By world rank. */
+  private readonly ranks: (RankRun | undefined)[] = [];
   private readonly ready: RankRun[] = [];
-  /** Operations whose post ran (weak: forgotten with the operation). */
-  private readonly posted = new WeakSet<P2pOp>();
+  /** This run's bit in `P2pOp.ran`. */
+  private readonly bit: number;
   /**
    * Posted sends whose receive has not been posted (the zero-buffering replay's only: for the potential-deadlock
    * finding's wildcard check).
    */
   readonly openSends = new Set<P2pOp>();
-  private readonly waitingMatch = new Map<P2pOp, RankRun>();
-  private readonly waitingPost = new Map<P2pOp, RankRun[]>();
   /** Collective instance → the members that arrived (until all did). */
   private readonly arrived = new Map<string, RankRun[]>();
   /** Collective instances every member reached → members still to run the step. */
@@ -68,18 +70,27 @@ export class CausalRun {
   private ended = false;
 
   constructor(
-    private readonly peer: PeerOf,
     private readonly synchronousSends: boolean,
     private readonly visit: CausalVisitor = {},
-  ) {}
+  ) {
+    // Two runs per engine (zero-buffering, clocks), a few engines per process in tests: the bits wrap around
+    // after 30, which only matters if runs of two engines shared operations (they never do).
+    this.bit = nextBit;
+    nextBit = nextBit === 1 << 30 ? 1 : nextBit << 1;
+  }
 
   private of(rank: number): RankRun {
-    let q = this.ranks.get(rank);
+    let q = this.ranks[rank];
     if (q === undefined)
-      this.ranks.set(
+      this.ranks[rank] = q = {
         rank,
-        (q = { rank, steps: [], head: 0, ran: 0, park: undefined, queued: false, dead: false }),
-      );
+        steps: [],
+        head: 0,
+        ran: 0,
+        park: undefined,
+        queued: false,
+        dead: false,
+      };
     return q;
   }
 
@@ -92,13 +103,12 @@ export class CausalRun {
     this.schedule(q);
   }
 
-  /** A send and its receive were matched: a rank waiting to know either's partner can go on. */
+  /** A send and its receive were matched (their `peer` set): a rank waiting to know either's partner can go on. */
   matched(s: P2pOp, r: P2pOp): void {
-    if (this.posted.has(r)) this.openSends.delete(s);
+    if (this.synchronousSends && this.posted(r)) this.openSends.delete(s);
     for (const op of [s, r]) {
-      const q = this.waitingMatch.get(op);
-      if (q === undefined) continue;
-      this.waitingMatch.delete(op);
+      const q = this.ranks[op.rank];
+      if (q?.park?.k !== 'match' || q.park.op !== op) continue;
       q.park = undefined;
       this.schedule(q);
     }
@@ -115,27 +125,27 @@ export class CausalRun {
   /** The run is over: no more steps or matches will come. Runs what can still run. */
   end(): void {
     this.ended = true;
-    for (const q of this.waitingMatch.values()) {
+    for (const q of this.ranks) {
+      if (q?.park?.k !== 'match') continue;
       q.park = undefined;
       this.schedule(q);
     }
-    this.waitingMatch.clear();
     this.run();
   }
 
   /** Each rank's step count run so far, and the step it is stuck at (undefined when it ran all it had). */
   position(rank: number): { readonly ran: number; readonly at: Step | undefined } {
-    const q = this.ranks.get(rank);
+    const q = this.ranks[rank];
     return q === undefined ? { ran: 0, at: undefined } : { ran: q.ran, at: q.steps[q.head] };
   }
 
   rankList(): number[] {
-    return [...this.ranks.keys()].sort((a, b) => a - b);
+    return this.ranks.flatMap((q) => (q === undefined ? [] : [q.rank]));
   }
 
   /** Whether the post of this operation ran. */
-  hasPosted(op: P2pOp): boolean {
-    return this.posted.has(op);
+  posted(op: P2pOp): boolean {
+    return ((op.ran ?? 0) & this.bit) !== 0;
   }
 
   /**
@@ -149,20 +159,20 @@ export class CausalRun {
     const alive = (q: RankRun | undefined): boolean => q === undefined || (!q.dead && q.park === undefined);
     const live = new Set<number>();
     const parked: RankRun[] = [];
-    for (const q of this.ranks.values()) {
-      if (q.dead) continue;
+    for (const q of this.ranks) {
+      if (q === undefined || q.dead) continue;
       if (alive(q) || q.park?.k === 'match') live.add(q.rank);
       else parked.push(q);
     }
     const canMove = (q: RankRun): boolean => {
       const p = q.park;
       if (p === undefined || p.k === 'match') return true;
-      if (p.k === 'post') return live.has(p.by) || !this.ranks.has(p.by);
+      if (p.k === 'post') return live.has(p.by) || this.ranks[p.by] === undefined;
       const s = q.steps[q.head];
       if (s === undefined || s.k === 'post' || s.k === 'wait') return true;
-      if (p.k === 'start') return s.comm.members.some((m) => live.has(m) || !this.ranks.has(m));
+      if (p.k === 'start') return s.comm.members.some((m) => live.has(m) || this.ranks[m] === undefined);
       const there = new Set((this.arrived.get(p.key) ?? []).map((m) => m.rank));
-      return s.comm.members.some((m) => !there.has(m) && (live.has(m) || !this.ranks.has(m)));
+      return s.comm.members.some((m) => !there.has(m) && (live.has(m) || this.ranks[m] === undefined));
     };
     for (let changed = true; changed;) {
       changed = false;
@@ -200,13 +210,19 @@ export class CausalRun {
       }
       this.visit.step?.(q.rank, s, q.ran);
       if (s.k === 'post') {
-        this.posted.add(s.op);
+        const op = s.op;
+        op.ran = (op.ran ?? 0) | this.bit;
+        const p = op.peer;
         if (this.synchronousSends) {
-          const p = this.peer.get(s.op);
-          if (s.op.kind === 'send' && (p === undefined || !this.posted.has(p))) this.openSends.add(s.op);
+          if (op.kind === 'send' && (p === undefined || !this.posted(p))) this.openSends.add(op);
           else if (p !== undefined) this.openSends.delete(p);
         }
-        this.wakeAll(this.waitingPost, s.op);
+        // The partner's rank may be waiting for this post.
+        const w = p === undefined ? undefined : this.ranks[p.rank];
+        if (w?.park?.k === 'post' && w.park.op === op) {
+          w.park = undefined;
+          this.schedule(w);
+        }
       } else if (s.k === 'istart' && !this.synchronousSends) {
         const key = `${s.comm.id}:${s.index}`;
         const count = (this.started.get(key) ?? 0) + 1;
@@ -245,14 +261,9 @@ export class CausalRun {
     if (s.k === 'post' || s.k === 'istart') return undefined;
     if (s.k === 'wait') {
       if (s.op.kind === 'send' && !this.synchronousSends) return undefined;
-      const p = this.peer.get(s.op);
-      if (p === undefined) {
-        if (this.ended) return undefined;
-        this.waitingMatch.set(s.op, q);
-        return { k: 'match', op: s.op };
-      }
-      if (this.posted.has(p)) return undefined;
-      this.park(this.waitingPost, p, q);
+      const p = s.op.peer;
+      if (p === undefined) return this.ended ? undefined : { k: 'match', op: s.op };
+      if (this.posted(p)) return undefined;
       return { k: 'post', op: p, by: p.rank };
     }
     const key = `${s.comm.id}:${s.index}`;

@@ -43,8 +43,8 @@ interface Wild {
 }
 
 interface RankRaces {
-  /** Each sender's latest sends to this rank (at most RIVAL_WINDOW), in the sender's order. */
-  readonly recent: Map<number, SendOp[]>;
+  /** Each sender's latest sends to this rank (at most RIVAL_WINDOW), in the sender's order; by world rank. */
+  recent: (SendOp[] | undefined)[];
   /** Undecided wildcard receives, in the rank's order. */
   open: Wild[];
   /** The rank's first race: no later receive of it is looked at. */
@@ -57,6 +57,7 @@ const pushWindow = (l: SendOp[], s: SendOp): void => {
 };
 
 export class MessageRaces implements ClockListener {
+  /** By world rank (a Map: a destination comes from a communicator's members, not from a rank we heard). */
   private readonly ranks = new Map<number, RankRaces>();
   /** Wildcard receives not checked because MAX_OPEN were undecided on their rank. */
   unchecked = 0;
@@ -69,7 +70,7 @@ export class MessageRaces implements ClockListener {
 
   private of(rank: number): RankRaces {
     let rr = this.ranks.get(rank);
-    if (rr === undefined) this.ranks.set(rank, (rr = { recent: new Map(), open: [], found: undefined }));
+    if (rr === undefined) this.ranks.set(rank, (rr = { recent: [], open: [], found: undefined }));
     return rr;
   }
 
@@ -77,9 +78,9 @@ export class MessageRaces implements ClockListener {
     if (op.kind !== 'send') return;
     const rr = this.of(op.dest);
     if (rr.found !== undefined) return;
-    let l = rr.recent.get(op.rank);
-    if (l === undefined) rr.recent.set(op.rank, (l = []));
-    pushWindow(l, op);
+    const l = rr.recent[op.rank];
+    if (l === undefined) rr.recent[op.rank] = [op];
+    else pushWindow(l, op);
     for (const w of rr.open) {
       if (op.rank === w.took.rank || w.closed.has(op.rank)) continue;
       if ((clock[op.dest] ?? 0) >= w.time) {
@@ -101,7 +102,9 @@ export class MessageRaces implements ClockListener {
       else {
         // Every send already run is concurrent with this receive: no rank could have heard of it yet.
         const windows = new Map<number, SendOp[]>();
-        for (const [sender, l] of rr.recent) if (sender !== took.rank) windows.set(sender, [...l]);
+        rr.recent.forEach((l, sender) => {
+          if (l !== undefined && sender !== took.rank) windows.set(sender, [...l]);
+        });
         rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
       }
     }
@@ -133,7 +136,7 @@ export class MessageRaces implements ClockListener {
       if (rivals.length > 0) {
         rr.found = finding(rank, w, rivals);
         rr.open = [];
-        rr.recent.clear();
+        rr.recent = [];
       }
     }
   }
@@ -165,7 +168,7 @@ export class MessageRaces implements ClockListener {
         }
         if (other.rank !== r) continue;
         // A receive that never completed in the causal order (its rank stuck) counts as later.
-        const order = clocks.recvOrder.get(other);
+        const order = other.doneIndex;
         if (order === undefined && !final) return undefined;
         if (order !== undefined && order <= w.order) continue;
         // Observable: interchangeable messages (same tag and length, taken by the same call) are no race.

@@ -11,7 +11,7 @@ import type { CommInfo } from '../model/comms';
 import { describeOp } from '../model/describe';
 import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from '../model/types';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
-import type { Step } from './steps';
+import type { PeerOf, Step } from './steps';
 
 export type { Step } from './steps';
 
@@ -29,8 +29,8 @@ export const MAX_STEPS = 2_000_000;
  * keep remains.
  */
 export class Replay {
-  /** Send ↔ receive, as matched in the run (weak: see PeerOf). */
-  readonly peer = new WeakMap<P2pOp, P2pOp>();
+  /** Send ↔ receive, as matched in the run (on the operations: `P2pOp.peer`). */
+  readonly peer: PeerOf = { get: (op) => op.peer, has: (op) => op.peer !== undefined };
   private sync: CausalRun | undefined;
   /** Happened-before; undefined beyond MAX_RANKS ranks, or once the replay is given up. */
   clocks: ClockRun | undefined;
@@ -56,8 +56,8 @@ export class Replay {
     private readonly maxSteps = MAX_STEPS,
   ) {
     this.nextTrim = Math.min(maxSteps, 65_536);
-    this.sync = new CausalRun(this.peer, true);
-    if (worldSize <= MAX_RANKS) this.clocks = new ClockRun(this.peer, Math.max(worldSize, 1));
+    this.sync = new CausalRun(true);
+    if (worldSize <= MAX_RANKS) this.clocks = new ClockRun(Math.max(worldSize, 1));
   }
 
   private add(rank: number, step: Step): void {
@@ -69,7 +69,12 @@ export class Replay {
   }
 
   private release(rank: number, step: Step): void {
-    if (rank >= MAX_RANKS) this.clocks = undefined;
+    // A clock has a component per rank: beyond MAX_RANKS (or a communicator naming such a rank) none is kept.
+    if (
+      rank >= MAX_RANKS ||
+      (step.k !== 'post' && step.k !== 'wait' && step.comm.members.some((m) => m >= MAX_RANKS))
+    )
+      this.clocks = undefined;
     this.sync?.add(rank, step);
     this.sync?.run();
     this.clocks?.add(rank, step);
@@ -138,8 +143,8 @@ export class Replay {
 
   matched(s: SendOp, r: RecvOp): void {
     if (!this.enabled) return;
-    this.peer.set(s, r);
-    this.peer.set(r, s);
+    s.peer = r;
+    r.peer = s;
     if (r.source === ANY_SOURCE) this.wildcardMatches++;
     this.sync?.matched(s, r);
     this.sync?.run();
@@ -160,7 +165,7 @@ export class Replay {
       if ((r.source !== ANY_SOURCE && r.source !== s.srcCommRank) || (r.tag !== ANY_TAG && r.tag !== s.tag))
         continue;
       const taker = this.peer.get(s);
-      if (taker !== r && (taker === undefined || !run.hasPosted(taker))) return true;
+      if (taker !== r && (taker === undefined || !run.posted(taker))) return true;
     }
     return false;
   }

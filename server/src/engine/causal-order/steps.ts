@@ -16,8 +16,8 @@ export type Step =
   | { readonly k: 'istart' | 'idone'; readonly comm: CommInfo; readonly index: number };
 
 /**
- * Send ↔ receive, as matched in the run. Weak (a WeakMap): a pair is forgotten with its operations, once
- * neither the matcher, a rank's requests nor a step not run yet holds them.
+ * Send ↔ receive, as matched in the run. Kept on the operations (`P2pOp.peer`): a pair is forgotten with its
+ * operations, once neither the matcher, a rank's requests, a step not run yet nor a check holds them.
  */
 export interface PeerOf {
   get(op: P2pOp): P2pOp | undefined;

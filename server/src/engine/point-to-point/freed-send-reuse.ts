@@ -15,7 +15,7 @@
  * it cannot check for a freed request (the request is gone); they are not reported here.
  */
 import type { CallSites } from '../model/call-sites';
-import { completedBefore, type ClockRun } from '../causal-order/causal-clocks';
+import { completedBefore } from '../causal-order/causal-clocks';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
 import type { PeerOf } from '../causal-order/steps';
 import type { EngineFinding, RawLocation } from '../model/types';
@@ -92,14 +92,14 @@ export class FreedSendReuse {
   truncated = false;
 
   /** The clock run reached the posting of a receive: decide its candidates. */
-  onPosted(op: P2pOp, clock: Int32Array, clocks: ClockRun): void {
+  onPosted(op: P2pOp, clock: Int32Array): void {
     const l = this.byWrite.get(op);
     if (l === undefined) return;
     this.byWrite.delete(op);
     this.undecided -= l.length;
     for (const c of l) {
       const recv = this.peer.get(c.send);
-      if (recv !== undefined && recv.kind !== 'send' && completedBefore(clocks, recv, clock)) continue;
+      if (recv !== undefined && recv.kind !== 'send' && completedBefore(recv, clock)) continue;
       this.reported.push(c);
     }
   }
