@@ -142,9 +142,10 @@ export class ClockRun {
         // Each message is received once: its send's clock is not needed again.
         if (p !== undefined) p.sentClock = undefined;
       }
-      s.op.doneTime = c[r] as number;
+      const time = c[r] ?? 0;
+      s.op.doneTime = time;
       s.op.doneIndex = i;
-      for (const l of this.listeners) l.received?.(s.op, c[r] as number, i);
+      for (const l of this.listeners) l.received?.(s.op, time, i);
     }
     const m = this.points.get(r);
     if (m !== undefined && m.has(i + 1)) m.set(i + 1, c.slice());
