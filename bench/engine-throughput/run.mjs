@@ -15,7 +15,11 @@ await build({
   format: 'cjs',
   logLevel: 'warning',
 });
-const r = spawnSync(process.execPath, ['--max-old-space-size=4096', out, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
+const r = spawnSync(
+  process.execPath,
+  ['--max-old-space-size=4096', '--expose-gc', out, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+  },
+);
 process.exit(r.status ?? 1);

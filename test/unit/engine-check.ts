@@ -2,6 +2,9 @@
 import assert from 'node:assert/strict';
 import { createEngine } from '../../server/src/engine/engine';
 import type { EngineFinding, FindingKind } from '../../server/src/engine/model/types';
+import type { RankEvent } from '../../server/src/engine/model/types';
+import { checks, KIND } from '../../server/src/protocol/spec';
+import { encodeCall, encodeEvent } from '../../server/src/protocol/testing/encode';
 import type { Job } from './engine-dsl';
 
 export interface Expected {
@@ -25,6 +28,37 @@ export function findingsOf(job: Job, seed: number): EngineFinding[] {
     deadlock !== undefined ||
     engine.rankStates().every((r) => r.state === 'finalized' || r.state === 'ended');
   return [...live, ...(deadlock ? [deadlock] : []), ...(over ? engine.finish() : [])];
+}
+
+/**
+ * The same job as the shim would send it: every event encoded to records and fed as raw frames through
+ * pushRecords (the path of the session and the shards), instead of push(event). Events the wire cannot carry
+ * (the session's own END for a closed connection) still go through push().
+ */
+export function findingsFromFrames(job: Job, seed: number): EngineFinding[] {
+  const engine = createEngine({ ranks: job.size });
+  for (const e of job.interleave(seed)) {
+    const frame = encoded(e);
+    if (frame === undefined) engine.push(e);
+    else engine.pushRecords(e.rank, frame);
+  }
+  const live = engine.takeFindings();
+  const deadlock = engine.findDeadlock();
+  const over =
+    deadlock !== undefined ||
+    engine.rankStates().every((r) => r.state === 'finalized' || r.state === 'ended');
+  return [...live, ...(deadlock ? [deadlock] : []), ...(over ? engine.finish() : [])];
+}
+
+function encoded(e: RankEvent): Uint8Array | undefined {
+  if (e.type === 'end' && e.how === 'disconnected') return undefined;
+  if (e.type !== 'shim-finding') return encodeEvent(e);
+  const check = checks.findIndex((c) => c.id === e.check);
+  return encodeCall({ kind: KIND.FINDING, func: e.fn.id, seq: e.seq, time: e.time, site: e.site }, [
+    check,
+    e.param,
+    ...e.values,
+  ]);
 }
 
 function show(fs: readonly EngineFinding[]): string {
@@ -67,5 +101,11 @@ export function check(job: Job, expected: readonly Expected[]): EngineFinding[] 
     );
   for (let seed = 1; seed <= 8; seed++)
     assert.equal(norm(findingsOf(job, seed)), norm(got), `interleaving ${seed} differs`);
+  // Raw records through the decoder and the columns find the same.
+  assert.equal(
+    norm(findingsFromFrames(job, 0)),
+    norm(got),
+    'fed as raw frames (pushRecords), findings differ',
+  );
   return got;
 }

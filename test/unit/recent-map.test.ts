@@ -37,3 +37,37 @@ test('a key set again is as new as its last set; deleted keys are gone; dead slo
   assert.deepEqual([m.get(4), m.get(5), m.get(6)], [40, 50, 60]);
   assert.equal(m.size, 3);
 });
+
+test('agrees with a plain model over random sets and deletes (the table grows, wraps and shifts back)', () => {
+  // The model: a key is held when its last set() is among the last `capacity` set() calls and no delete came after.
+  let seed = 12345;
+  const rand = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  for (const capacity of [1, 7, 64, 300]) {
+    const m = new RecentMap<number>(capacity);
+    const lastSet = new Map<number, { at: number; value: number }>();
+    let sets = 0;
+    for (let step = 0; step < 20000; step++) {
+      // Keys that collide in the low bits, and pointer-sized ones.
+      const key = rand(3) === 0 ? 0x7f00_0000_0000 + rand(40) * 4096 : rand(capacity * 3);
+      if (rand(4) === 0) {
+        m.delete(key);
+        lastSet.delete(key);
+      } else {
+        m.set(key, step);
+        lastSet.set(key, { at: sets++, value: step });
+      }
+      if (step % 97 === 0 || step > 19900) {
+        let held = 0;
+        for (const [k, v] of lastSet) {
+          const want = v.at >= sets - capacity ? v.value : undefined;
+          if (want !== undefined) held++;
+          assert.equal(m.get(k), want, `capacity ${capacity}, step ${step}, key ${k}`);
+        }
+        assert.equal(m.size, held);
+      }
+    }
+  }
+});

@@ -17,15 +17,15 @@ import {
   DONE_REQUEST,
   PROC_NULL,
   type CompleteEvent,
-  type EnterEvent,
+  type CallEnter,
   type Handle,
-  type ExitEvent,
+  type ExitView,
 } from './model/types';
 
 /** Classes of the one-sided calls (rma.ts). */
 const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
 
-function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | undefined {
+function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
   const dest = num(e, PROC_NULL, 'dest');
   if (dest === PROC_NULL) return undefined;
   const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
@@ -51,6 +51,7 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
     dtype: st.dtypes.type(e.rank, num(e, 0, 'stype', 'datatype')),
     matched: false,
     done: false,
+    span: undefined,
   };
   const span = spanOf(num(e, 0, 'sbuf', 'rwbuf'), op.count, op.dtype);
   if (span !== undefined) {
@@ -64,7 +65,7 @@ function postSend(st: EngineState, e: EnterEvent, request: number): SendOp | und
   return op;
 }
 
-function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: number): RecvOp {
+function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
   const source = num(e, ANY_SOURCE, 'source');
   const op: RecvOp = {
     kind,
@@ -83,6 +84,7 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
     dtype: st.dtypes.type(e.rank, num(e, 0, 'rtype', 'datatype')),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
+    span: undefined,
   };
   if (kind !== 'probe') st.replay.post(op);
   if (kind === 'recv' && source >= 0 && op.tag >= 0) {
@@ -99,7 +101,16 @@ function newRecv(st: EngineState, e: EnterEvent, kind: RecvOp['kind'], request: 
 }
 
 function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
-  cur.creates = { what, persistent, created: cur.enter, active: !persistent, op };
+  cur.creates = {
+    what,
+    persistent,
+    created: cur.enter,
+    active: !persistent,
+    op,
+    coll: undefined,
+    misused: undefined,
+    statusSeen: undefined,
+  };
 }
 
 /**
@@ -107,21 +118,21 @@ function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean,
  * `creates`: this runs at the exit of every nonblocking call, and a spread copies through a slow path.
  */
 function withHandle(c: Omit<RequestInfo, 'handle'>, handle: Handle, active: boolean): RequestInfo {
-  const req: RequestInfo = {
+  // Every field in the literal (undefined ones too): one object shape for every request, no shape changes.
+  return {
     handle,
     what: c.what,
     persistent: c.persistent,
     created: c.created,
     active,
     op: c.op,
+    coll: c.coll,
+    misused: c.misused,
+    statusSeen: c.statusSeen,
   };
-  if (c.coll !== undefined) req.coll = c.coll;
-  if (c.misused !== undefined) req.misused = c.misused;
-  if (c.statusSeen !== undefined) req.statusSeen = c.statusSeen;
-  return req;
 }
 
-export function onEnter(st: EngineState, e: EnterEvent): void {
+export function onEnter(st: EngineState, e: CallEnter): void {
   const t = st.track(e.rank);
   t.started = true;
   st.resources.onEnter(e, t.ended);
@@ -129,7 +140,18 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
   if (t.ended !== undefined) return;
   checkStale(st, t, e);
   checkThreadLevel(st, t, e);
-  const cur: CallState = { enter: e, exited: false };
+  // Every field in the literal: a field added later changes the object's shape, and a deleted one makes it
+  // a dictionary; this object is made for every call.
+  const cur: CallState = {
+    enter: e,
+    exited: false,
+    send: undefined,
+    recv: undefined,
+    coll: undefined,
+    waits: undefined,
+    rejected: undefined,
+    creates: undefined,
+  };
   t.enter(cur);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
@@ -212,7 +234,16 @@ export function onEnter(st: EngineState, e: EnterEvent): void {
     }
     case 'icollective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
-      cur.creates = { what: 'coll', persistent: false, created: e, active: true, ...(coll ? { coll } : {}) };
+      cur.creates = {
+        what: 'coll',
+        persistent: false,
+        created: e,
+        active: true,
+        op: undefined,
+        coll,
+        misused: undefined,
+        statusSeen: undefined,
+      };
       if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
@@ -281,7 +312,7 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
   req.active = true;
   if (req.what === 'send') {
     const op = postSend(st, req.created, handle);
-    if (op === undefined) delete req.op;
+    if (op === undefined) req.op = undefined;
     else req.op = op;
   } else if (req.what === 'recv') {
     req.op = newRecv(st, req.created, 'recv', handle);
@@ -315,7 +346,7 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   if (req.active && req.op?.kind === 'send' && req.statusSeen !== true) st.freedSends.freed(req.op);
 }
 
-export function onExit(st: EngineState, e: ExitEvent): void {
+export function onExit(st: EngineState, e: ExitView): void {
   const t = st.track(e.rank);
   const cur = t.call(e.seq);
   if (cur === undefined || cur.exited) return;
@@ -351,7 +382,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'improbe':
       // A probe consumes nothing; an Improbe that found nothing completes no receive.
       if (cur.recv) cur.recv.done = true;
-      if (cur.recv && e.fn.cls === 'improbe' && e.outputs['flag'] === 1) st.replay.wait(cur.recv);
+      if (cur.recv && e.fn.cls === 'improbe' && e.flag === 1) st.replay.wait(cur.recv);
       break;
     case 'comm_free':
       st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
@@ -359,7 +390,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
     case 'request_get_status': {
       // flag true: the program knows the operation completed, although the request is still to be freed.
       const req = t.requests.get(num(cur.enter, 0, 'request'));
-      if (req !== undefined && e.outputs['flag'] === 1) req.statusSeen = true;
+      if (req !== undefined && e.flag === 1) req.statusSeen = true;
       break;
     }
     case 'buffer_attach':
@@ -373,7 +404,7 @@ export function onExit(st: EngineState, e: ExitEvent): void {
   }
   if (cur.creates !== undefined) {
     const name = paramName(cur.enter.fn, 'request_out');
-    const handle = name !== undefined ? e.outputs[name] : undefined;
+    const handle = name !== undefined ? e.out(name) : undefined;
     if (typeof handle === 'number' && handle !== 0) {
       const req = withHandle(cur.creates, handle, cur.creates.active);
       if (req.op !== undefined) req.op.request = handle;
@@ -400,7 +431,7 @@ function failed(st: EngineState, cur: CallState): void {
   if (op?.kind === 'send') st.bsend.withdrawn(op);
   if (op?.kind === 'send' && !op.matched) st.matcher.cancel(op);
   if (op !== undefined) op.done = true;
-  delete cur.creates;
+  cur.creates = undefined;
 }
 
 /** The shim gives a status for every completed receive; this covers records lost in transit. */
@@ -431,7 +462,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
     t.earlyDone.push(withHandle(cur.creates, e.request, false));
     if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
-    delete cur.creates;
+    cur.creates = undefined;
     return;
   }
   if (req === undefined) {
@@ -453,7 +484,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   if (orphan) t.orphans.splice(t.orphans.indexOf(req), 1);
   else if (req.persistent) {
     req.active = false;
-    delete req.op;
+    req.op = undefined;
   } else {
     t.requests.delete(e.request);
     retire(t, e.request, e.fn.name);

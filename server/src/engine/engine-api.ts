@@ -1,3 +1,4 @@
+import type { RecordColumns } from '../protocol/columns';
 import type { EngineFinding, RankEvent, RankState, SkippedCheck } from './model/types';
 
 /**
@@ -6,7 +7,24 @@ import type { EngineFinding, RankEvent, RankState, SkippedCheck } from './model/
  * findings.
  */
 export interface Engine {
-  /** Feed one event. Findings it makes certain (mismatches, misuse…) become available from takeFindings(). */
+  /**
+   * Feed one binary frame of one rank, as the shim sent it: the engine decodes it into its own columns (one row
+   * per call, typed arrays, no object per record) with a decoder per rank, since a call may straddle two frames,
+   * and runs every whole call. Throws DecodeError when the frame breaks the format; nothing of that frame is
+   * fed then, and that rank must not be fed again (close its connection). Findings it makes certain
+   * (mismatches, misuse…) become available from takeFindings().
+   */
+  pushRecords(rank: number, frame: Uint8Array): void;
+  /**
+   * Feed calls already decoded into columns (rows from..to-1, every rank's rows in that rank's order), for a
+   * caller that decodes itself (the session, which also writes the timeline from the rows). The engine reads
+   * them during the call only: the caller may clear and refill the columns afterwards.
+   */
+  pushColumns(cols: RecordColumns, from?: number, to?: number): void;
+  /**
+   * Feed one event object (tests' synthetic streams, the session's END for a connection closed without one):
+   * it becomes a row (protocol/append-event.ts) and takes the same path as pushRecords. Not for the hot path.
+   */
   push(event: RankEvent): void;
   /** Findings made since the last call. */
   takeFindings(): EngineFinding[];

@@ -17,6 +17,12 @@ import { MAX_STEPS } from './causal-order/replay';
 import { MAX_SENDS } from './point-to-point/bsend-space';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
 import { shimFinding } from './lifecycle/shim-findings';
+import { appendEvent } from '../protocol/append-event';
+import { eventAt } from '../protocol/build-event';
+import { RecordColumns } from '../protocol/columns';
+import { RankDecoder } from '../protocol/decoder';
+import { KIND } from '../protocol/spec';
+import { CompleteRow, enterOf, ExitRow } from './call-rows';
 
 export type { EngineOptions } from './engine-state';
 
@@ -40,18 +46,48 @@ class MpiEngine implements Engine {
     installP2pChecks(this.st);
   }
 
+  /** Per rank: a call may straddle two frames. */
+  private readonly decoders: RankDecoder[] = [];
+  /** Rows of the frame being fed (pushRecords), and of one pushed event (push); reused. */
+  private readonly batch = new RecordColumns(1024);
+  private readonly one = new RecordColumns(4);
+
+  pushRecords(rank: number, frame: Uint8Array): void {
+    const decoder = (this.decoders[rank] ??= new RankDecoder(rank));
+    const batch = this.batch;
+    batch.clear();
+    decoder.decodeInto(frame, batch);
+    this.pushColumns(batch, 0, batch.length);
+  }
+
   push(e: RankEvent): void {
+    const one = this.one;
+    one.clear();
+    appendEvent(one, e);
+    this.pushColumns(one, 0, 1);
+  }
+
+  private readonly exitRow = new ExitRow();
+  private readonly completeRow = new CompleteRow();
+
+  pushColumns(cols: RecordColumns, from = 0, to = cols.length): void {
+    const st = this.st;
+    const kinds = cols.kind;
+    for (let row = from; row < to; row++) {
+      const kind = kinds[row];
+      // The kinds every MPI call makes are read in place; the rest (descriptions of communicators, types,
+      // ops, call sites; the shim's findings; END, LOST) are a few per run or per new handle, and take the
+      // event form their registries keep.
+      if (kind === KIND.ENTER) onEnter(st, enterOf(cols, row));
+      else if (kind === KIND.EXIT) onExit(st, this.exitRow.at(cols, row));
+      else if (kind === KIND.COMPLETE) onComplete(st, this.completeRow.at(cols, row));
+      else if (kind !== KIND.CLOCK) this.pushEvent(eventAt(cols, row));
+    }
+  }
+
+  private pushEvent(e: RankEvent): void {
     const st = this.st;
     switch (e.type) {
-      case 'enter':
-        onEnter(st, e);
-        break;
-      case 'exit':
-        onExit(st, e);
-        break;
-      case 'complete':
-        onComplete(st, e);
-        break;
       case 'comm':
         st.track(e.rank).started = true;
         st.comms.onComm(e);

@@ -10,21 +10,25 @@ import { KIND } from './spec';
 /** Largest array section or member list we accept: more is a corrupt length, not a real MPI call. */
 export const MAX_ARRAY = 1 << 24;
 
-/** Words the call needs: a number >= words.length when it may need more; -1 when its length is open (DTYPE). */
+/**
+ * Words the call needs, from the first `count` of `words`: a number >= count when it may need more; -1 when
+ * its length is open (DTYPE).
+ */
 export function wordsNeeded(
   kind: number,
   layout: FunctionLayout | undefined,
-  words: readonly number[],
+  words: ArrayLike<number>,
+  count: number,
 ): number | string {
   switch (kind) {
     case KIND.ENTER:
-      return enterWords(layout, words);
+      return enterWords(layout, words, count);
     case KIND.EXIT:
-      return exitWords(layout, words);
+      return exitWords(layout, words, count);
     case KIND.COMPLETE:
       return 6;
     case KIND.COMM: {
-      if (words.length < 7) return 7;
+      if (count < 7) return 7;
       const size = words[1] ?? 0;
       const inter = words[5] ?? 0;
       const remote = words[6] ?? 0;
@@ -54,11 +58,15 @@ export function wordsNeeded(
   }
 }
 
-function enterWords(layout: FunctionLayout | undefined, words: readonly number[]): number | string {
+function enterWords(
+  layout: FunctionLayout | undefined,
+  words: ArrayLike<number>,
+  count: number,
+): number | string {
   if (layout === undefined) return 'ENTER without a function';
   let need = layout.scalars.length;
   for (let a = 0; a < layout.arrays.length; a++) {
-    if (words.length <= need) return need + 1;
+    if (count <= need) return need + 1;
     const len = words[need] ?? 0;
     if (len < 0 || len > MAX_ARRAY || !Number.isInteger(len)) {
       return `array ${layout.arrays[a]} of ${layout.spec.name} has length ${len}`;
@@ -68,15 +76,19 @@ function enterWords(layout: FunctionLayout | undefined, words: readonly number[]
   return need;
 }
 
-function exitWords(layout: FunctionLayout | undefined, words: readonly number[]): number | string {
+function exitWords(
+  layout: FunctionLayout | undefined,
+  words: ArrayLike<number>,
+  count: number,
+): number | string {
   if (layout === undefined) return 'EXIT without a function';
   let need = 1 + layout.outHandles.length + (layout.index !== undefined ? 1 : 0);
   if (layout.outcount !== undefined) {
-    if (words.length <= need) return need + 1;
-    const count = words[need] ?? 0;
+    if (count <= need) return need + 1;
+    const out = words[need] ?? 0;
     // MPI_UNDEFINED (no active requests) is normalised to -1 and carries no indices.
-    if (count < -1 || count > MAX_ARRAY) return `outcount ${count} of ${layout.spec.name} out of range`;
-    need += 1 + Math.max(count, 0);
+    if (out < -1 || out > MAX_ARRAY) return `outcount ${out} of ${layout.spec.name} out of range`;
+    need += 1 + Math.max(out, 0);
   }
   return need;
 }

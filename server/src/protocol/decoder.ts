@@ -1,35 +1,74 @@
 /**
- * Decodes one rank's binary frames into RankEvents. Stateful per connection: a call (head + EXT records)
- * may straddle two frames, so the decoder keeps the unfinished call until its last word arrives.
- * DataView reads only, no per-record allocation beyond the event itself.
+ * Decodes one rank's binary frames into rows of `RecordColumns` (one row per whole call). Stateful per
+ * connection: a call (head + EXT records) may straddle two frames, so the decoder keeps the unfinished call's
+ * words until its last word arrives. DataView reads into a reused word buffer, then one copy into the columns:
+ * nothing is allocated per record. `decode()` builds `RankEvent` objects from those rows, for the timeline and
+ * tests; the engine reads the rows themselves.
  */
 import type { RankEvent } from '../engine/model/types';
-import { buildEvent, type CallHead } from './build-event';
+import { eventAt } from './build-event';
+import { checkCall } from './check-call';
 import { MAX_ARRAY, wordsNeeded } from './call-words';
+import { RecordColumns } from './columns';
 import { DecodeError } from './decode-error';
 import { EXT_WORD_OFFSET, EXT_WORDS, HEAD_WORD_OFFSET, HEAD_WORDS, KIND, layouts, RECORD_SIZE } from './spec';
+import { utf8 } from './utf8';
 
 const TWO_32 = 4294967296;
 
 export class RankDecoder {
-  private head: CallHead = { kind: 0, flags: 0, func: 0, seq: 0, time: 0, site: 0 };
-  private words: number[] = [];
+  private kind = 0;
+  private flags = 0;
+  private func = 0;
+  private seq = 0;
+  private time = 0;
+  private site = 0;
+  /** The pending call's words so far. */
+  private words = new Float64Array(64);
+  private count = 0;
   /** Words the pending call needs, -1 when open-ended (DTYPE, SITE), 0 when there is no pending call. */
   private need = 0;
   /** Raw word bytes of a pending SITE call (its module path). */
   private text: Uint8Array | undefined;
   private textLength = 0;
   private recordIndex = 0;
+  /** Scratch rows for decode(). */
+  private scratch: RecordColumns | undefined;
 
   constructor(readonly rank: number) {}
 
-  /** Decodes a frame; throws DecodeError (and stays unusable) when the frame breaks the format. */
+  /**
+   * Decodes a frame and appends its whole calls to `out` (a call cut by the frame's end is appended when the
+   * frame that finishes it arrives). Throws DecodeError (and stays unusable) when the frame breaks the format;
+   * rows appended from that frame are then removed again, so a bad frame feeds nothing.
+   */
+  decodeInto(frame: Uint8Array, out: RecordColumns): void {
+    const rows = out.length;
+    const used = out.wordsUsed;
+    try {
+      this.decodeFrame(frame, out);
+    } catch (e) {
+      out.length = rows;
+      out.wordsUsed = used;
+      throw e;
+    }
+  }
+
+  /** Decodes a frame into events (the timeline's and the tests' form of the same rows). */
   decode(frame: Uint8Array): RankEvent[] {
+    const cols = (this.scratch ??= new RecordColumns(256));
+    cols.clear();
+    this.decodeInto(frame, cols);
+    const out: RankEvent[] = [];
+    for (let row = 0; row < cols.length; row++) out.push(eventAt(cols, row));
+    return out;
+  }
+
+  private decodeFrame(frame: Uint8Array, out: RecordColumns): void {
     if (frame.byteLength % RECORD_SIZE !== 0) {
       throw new DecodeError(this.rank, -1, `length ${frame.byteLength} is not a multiple of ${RECORD_SIZE}`);
     }
     const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-    const out: RankEvent[] = [];
     const n = frame.byteLength / RECORD_SIZE;
     for (let r = 0; r < n; r++) {
       this.recordIndex = r;
@@ -37,8 +76,8 @@ export class RankDecoder {
       const kind = view.getUint8(at);
       if (kind === KIND.EXT) {
         if (this.need === 0) this.fail('EXT record without a head record before it');
-        if (view.getUint32(at + 4, true) !== this.head.seq) {
-          this.fail(`EXT seq ${view.getUint32(at + 4, true)} differs from its head's ${this.head.seq}`);
+        if (view.getUint32(at + 4, true) !== this.seq) {
+          this.fail(`EXT seq ${view.getUint32(at + 4, true)} differs from its head's ${this.seq}`);
         }
         this.readWords(view, at + EXT_WORD_OFFSET, EXT_WORDS);
       } else {
@@ -49,8 +88,7 @@ export class RankDecoder {
       this.emitIfWhole(out);
     }
     // Open-ended calls (DTYPE) end with the frame: the shim never splits one across frames.
-    if (this.need === -1 && this.head.kind === KIND.DTYPE) this.flushOpen(out);
-    return out;
+    if (this.need === -1 && this.kind === KIND.DTYPE) this.flushOpen(out);
   }
 
   /** True when a call is still waiting for EXT records (the connection ended mid-call if it closes now). */
@@ -59,24 +97,23 @@ export class RankDecoder {
   }
 
   private startCall(view: DataView, at: number, kind: number): void {
-    const h = this.head;
-    h.kind = kind;
-    h.flags = view.getUint8(at + 1);
-    h.func = view.getUint16(at + 2, true);
-    h.seq = view.getUint32(at + 4, true);
-    h.time = view.getUint32(at + 12, true) * TWO_32 + view.getUint32(at + 8, true);
-    h.site = view.getUint32(at + 20, true) * TWO_32 + view.getUint32(at + 16, true);
+    this.kind = kind;
+    this.flags = view.getUint8(at + 1);
+    this.func = view.getUint16(at + 2, true);
+    this.seq = view.getUint32(at + 4, true);
+    this.time = view.getUint32(at + 12, true) * TWO_32 + view.getUint32(at + 8, true);
+    this.site = view.getUint32(at + 20, true) * TWO_32 + view.getUint32(at + 16, true);
     if (
       (kind === KIND.ENTER ||
         kind === KIND.EXIT ||
         kind === KIND.COMPLETE ||
         kind === KIND.FINDING ||
         kind === KIND.BSEND) &&
-      h.func >= layouts.length
+      this.func >= layouts.length
     ) {
-      this.fail(`function id ${h.func} out of range (spec has ${layouts.length})`);
+      this.fail(`function id ${this.func} out of range (spec has ${layouts.length})`);
     }
-    this.words.length = 0;
+    this.count = 0;
     this.need = -1;
     if (kind === KIND.SITE) {
       this.text ??= new Uint8Array(256);
@@ -85,18 +122,25 @@ export class RankDecoder {
   }
 
   private readWords(view: DataView, at: number, count: number): void {
+    if (this.count + count > this.words.length) {
+      const bigger = new Float64Array(this.words.length * 2);
+      bigger.set(this.words);
+      this.words = bigger;
+    }
     const w = this.words;
+    let k = this.count;
     for (let i = 0; i < count; i++) {
       const o = at + i * 8;
-      w.push(view.getInt32(o + 4, true) * TWO_32 + view.getUint32(o, true));
+      w[k++] = view.getInt32(o + 4, true) * TWO_32 + view.getUint32(o, true);
     }
-    if (w.length > MAX_ARRAY + 16) this.fail('call longer than any MPI call can be');
-    if (this.head.kind === KIND.SITE) this.appendText(view, at, count);
+    this.count = k;
+    if (k > MAX_ARRAY + 16) this.fail('call longer than any MPI call can be');
+    if (this.kind === KIND.SITE) this.appendText(view, at, count);
   }
 
   /** SITE words after the first two are the module path's bytes, copied raw. */
   private appendText(view: DataView, at: number, count: number): void {
-    const skip = this.textLength === 0 && this.words.length === count ? 2 : 0;
+    const skip = this.textLength === 0 && this.count === count ? 2 : 0;
     const bytes = new Uint8Array(view.buffer, view.byteOffset + at + skip * 8, (count - skip) * 8);
     let text = this.text as Uint8Array;
     if (this.textLength + bytes.length > text.length) {
@@ -109,30 +153,49 @@ export class RankDecoder {
     this.textLength += bytes.length;
   }
 
-  private emitIfWhole(out: RankEvent[]): void {
-    const kind = this.head.kind;
+  private emitIfWhole(out: RecordColumns): void {
+    const kind = this.kind;
     if (kind === KIND.SITE) {
       if ((this.text as Uint8Array).subarray(0, this.textLength).indexOf(0) >= 0) this.emit(out);
       return;
     }
-    const need = wordsNeeded(kind, layouts[this.head.func], this.words);
+    const need = wordsNeeded(kind, layouts[this.func], this.words, this.count);
     if (typeof need === 'string') this.fail(need);
-    if (need >= 0 && this.words.length >= need) this.emit(out);
+    if (need >= 0 && this.count >= need) this.emit(out);
   }
 
   /** A new head arrived (or the frame ended) while a call was open: it is whole now, or it was cut short. */
-  private flushOpen(out: RankEvent[]): void {
-    if (this.head.kind !== KIND.DTYPE) {
-      this.fail(`${kindName(this.head.kind)} call (seq ${this.head.seq}) cut short: missing EXT records`);
+  private flushOpen(out: RecordColumns): void {
+    if (this.kind !== KIND.DTYPE) {
+      this.fail(`${kindName(this.kind)} call (seq ${this.seq}) cut short: missing EXT records`);
     }
     this.emit(out);
   }
 
-  private emit(out: RankEvent[]): void {
-    const text = this.head.kind === KIND.SITE ? this.text?.subarray(0, this.textLength) : undefined;
-    const event = buildEvent(this.rank, this.head, this.words, text);
-    if (typeof event === 'string') this.fail(event);
-    out.push(event);
+  private emit(out: RecordColumns): void {
+    const bad = checkCall(this.kind, this.flags, this.func, this.words, this.count);
+    if (bad !== undefined) this.fail(bad);
+    let module: string | undefined;
+    if (this.kind === KIND.SITE) {
+      const text = (this.text as Uint8Array).subarray(0, this.textLength);
+      module = utf8(text.subarray(0, text.indexOf(0)));
+    }
+    // Words past a call's own length (the zero padding of its last EXT record) are not the call's.
+    const need = wordsNeeded(this.kind, layouts[this.func], this.words, this.count);
+    const n = this.kind === KIND.SITE ? 2 : typeof need === 'number' && need >= 0 ? need : this.count;
+    const row = out.add(
+      this.kind,
+      this.flags,
+      this.func,
+      this.rank,
+      this.seq,
+      this.time,
+      this.site,
+      this.words,
+      0,
+      n,
+    );
+    if (module !== undefined) out.text.set(row, module);
     this.need = 0;
   }
 

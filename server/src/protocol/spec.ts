@@ -38,6 +38,16 @@ export interface FunctionLayout {
   /** Names of the 'outcount' and 'indices' outputs, if any. */
   readonly outcount?: string;
   readonly indices?: string;
+  /**
+   * Where each role's value is among the ENTER words, for reading arguments by role without building a map
+   * per call: a scalar's word index (>= 0), or -(k + 1) for the k-th array section. The first parameter with
+   * the role wins (Sendrecv's 'tag' is not asked for; its roles are 'stag' and 'rtag').
+   */
+  readonly roleSlot: ReadonlyMap<string, number>;
+  /** The same by parameter name. */
+  readonly nameSlot: ReadonlyMap<string, number>;
+  /** EXIT word index of each output by parameter name (out handles, index, outcount; indices follow outcount). */
+  readonly outWord: ReadonlyMap<string, number>;
 }
 
 type RawParam = readonly string[];
@@ -73,11 +83,28 @@ function layoutOf(raw: RawFunction, id: number): FunctionLayout {
   const index = byRole('index');
   const outcount = byRole('outcount');
   const indices = byRole('indices');
+  const scalars = params.filter((p) => !ARRAY_ROLES.has(p.role));
+  const arrays = params.filter((p) => ARRAY_ROLES.has(p.role));
+  const outHandles = params.filter((p) => p.role.endsWith('_out')).map((p) => p.name);
+  const roleSlot = new Map<string, number>();
+  const nameSlot = new Map<string, number>();
+  scalars.forEach((p, i) => nameSlot.set(p.name, i));
+  arrays.forEach((p, k) => nameSlot.set(p.name, -(k + 1)));
+  // The first parameter with a role, in prototype order, is the role's (as the engine always read it).
+  for (const p of params) if (!roleSlot.has(p.role)) roleSlot.set(p.role, nameSlot.get(p.name) as number);
+  const outWord = new Map<string, number>();
+  let at = 1;
+  for (const name of outHandles) outWord.set(name, at++);
+  if (index !== undefined) outWord.set(index, at++);
+  if (outcount !== undefined) outWord.set(outcount, at);
   return {
     spec,
-    scalars: params.filter((p) => !ARRAY_ROLES.has(p.role)).map((p) => p.name),
-    arrays: params.filter((p) => ARRAY_ROLES.has(p.role)).map((p) => p.name),
-    outHandles: params.filter((p) => p.role.endsWith('_out')).map((p) => p.name),
+    scalars: scalars.map((p) => p.name),
+    arrays: arrays.map((p) => p.name),
+    outHandles,
+    roleSlot,
+    nameSlot,
+    outWord,
     ...(index !== undefined ? { index } : {}),
     ...(outcount !== undefined ? { outcount } : {}),
     ...(indices !== undefined ? { indices } : {}),

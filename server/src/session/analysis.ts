@@ -1,6 +1,13 @@
 import type { Engine } from '../engine/engine-api';
 import type { EngineFinding, RankEvent, RawLocation, SkippedCheck } from '../engine/model/types';
-import { createEngine, createFrameDecoder, type FrameDecoder } from './engine-port';
+import {
+  createEngine,
+  createFrameDecoder,
+  eventAt,
+  KIND,
+  RecordColumns,
+  type FrameDecoder,
+} from './engine-port';
 import type { Finding, Location } from './session-api';
 import type { RankSite } from './held-ack';
 import { sameModuleHere, type RemoteModule } from './module-identity';
@@ -39,6 +46,8 @@ interface RankProgress {
  */
 export class Analysis {
   readonly engine: Engine;
+  /** The rows of the frame being fed, reused frame after frame. */
+  private readonly rows = new RecordColumns(1024);
   private readonly ranks = new Map<number, RankProgress>();
   private readonly resolver: SiteResolver;
   /** Module descriptions already compared with the files here. */
@@ -117,31 +126,41 @@ export class Analysis {
   }
 
   /**
-   * Decode and feed one binary frame; returns its events (for the timeline). Throws (with a reason) on a
-   * bad frame; the caller closes that rank.
+   * Decode and feed one binary frame. Throws (with a reason) on a bad frame; the caller closes that rank.
+   * The frame is decoded once, into columns the engine reads; event objects are built from them only when
+   * `events` is true (the timeline wants them), so a run without a timeline builds none. Returns the
+   * number of calls the frame completed, and their events when asked.
    */
-  frame(rank: number, data: Uint8Array): readonly RankEvent[] {
+  frame(rank: number, data: Uint8Array, events = false): { calls: number; events: readonly RankEvent[] } {
     const r = this.ranks.get(rank);
     if (r === undefined) throw new Error(`rank ${rank} sent records before its hello`);
-    const events = r.decoder.decode(data);
-    for (const e of events) {
+    const rows = this.rows;
+    rows.clear();
+    r.decoder.decodeInto(data, rows);
+    for (let row = 0; row < rows.length; row++) {
       // The shim sends END when MPI_Finalize is entered, then keeps the connection: the EXIT of
       // MPI_Finalize and any MPI call made after it (a call-order error) still arrive and are fed, since
       // the engine judges calls after END itself.
-      r.lastSeq = Math.max(r.lastSeq, e.seq);
-      r.lastTime = Math.max(r.lastTime, e.time);
-      if (e.type === 'site')
-        r.sites.set(e.address, {
-          module: e.module,
-          offset: e.offset,
-          address: e.address,
-          ...(r.foreign.has(e.module) ? { byRank: rank } : {}),
+      r.lastSeq = Math.max(r.lastSeq, rows.seq[row] as number);
+      r.lastTime = Math.max(r.lastTime, rows.time[row] as number);
+      const kind = rows.kind[row];
+      if (kind === KIND.SITE) {
+        const module = rows.text.get(row) ?? '';
+        const address = rows.word(row, 0);
+        r.sites.set(address, {
+          module,
+          offset: rows.word(row, 1),
+          address,
+          ...(r.foreign.has(module) ? { byRank: rank } : {}),
         });
-      if (e.type === 'end') r.ended = r.said = true;
-      if (e.type === 'enter') r.called = true;
-      this.engine.push(e);
+      }
+      if (kind === KIND.END) r.ended = r.said = true;
+      if (kind === KIND.ENTER) r.called = true;
     }
-    return events;
+    this.engine.pushColumns(rows, 0, rows.length);
+    const out: RankEvent[] = [];
+    if (events) for (let row = 0; row < rows.length; row++) out.push(eventAt(rows, row));
+    return { calls: rows.length, events: out };
   }
 
   /**

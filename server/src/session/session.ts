@@ -265,10 +265,10 @@ export class Session {
         },
         frame: (rank: number, data: Buffer) => {
           this.trace?.write(rank, 'binary', data);
-          const events = analysis.frame(rank, data);
-          if (events.length > 0) {
+          const fed = analysis.frame(rank, data, this.emitter.listenerCount('events') > 0);
+          if (fed.calls > 0) {
             watch.activity(Date.now());
-            this.emit('events', events);
+            if (fed.events.length > 0) this.emit('events', fed.events);
           }
           this.collect(analysis.engine.takeFindings());
         },

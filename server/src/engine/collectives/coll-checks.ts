@@ -8,7 +8,7 @@ import { describeData, opNames, signatureMismatch, type DtypeInfo } from '../mod
 import type { CheckContext } from '../model/check-context';
 import { checkPairs, type CollReport } from './coll-pairs';
 import { argOf, list, num } from '../model/fn-roles';
-import type { EnterEvent, FindingKind, Handle, RawLocation } from '../model/types';
+import type { CallEnter, FindingKind, Handle, RawLocation } from '../model/types';
 
 interface Side {
   readonly call: CollCall;
@@ -22,7 +22,7 @@ const TYPE_ROLES = ['datatype', 'stype', 'rtype', 'stypes', 'rtypes'] as const;
 const NO_TYPES: ReadonlyMap<Handle, DtypeInfo> = new Map();
 
 /** The datatypes a collective call names (scalar and per-peer arrays), resolved as they are now, at its ENTER. */
-export function typesAtEntry(st: CheckContext, e: EnterEvent): ReadonlyMap<Handle, DtypeInfo> {
+export function typesAtEntry(st: CheckContext, e: CallEnter): ReadonlyMap<Handle, DtypeInfo> {
   let types: Map<Handle, DtypeInfo> | undefined;
   for (const role of TYPE_ROLES) {
     const v = argOf(e, role);
@@ -35,11 +35,11 @@ export function typesAtEntry(st: CheckContext, e: EnterEvent): ReadonlyMap<Handl
   return types ?? NO_TYPES;
 }
 
-function sideOf(call: CollCall, count: string[], type: string[]): Side {
+function sideOf(call: CollCall, count: string, type: string): Side {
   return {
     call,
-    count: num(call.enter, 0, ...count),
-    dtype: call.types.get(num(call.enter, 0, ...type)),
+    count: num(call.enter, 0, count),
+    dtype: call.types.get(num(call.enter, 0, type)),
   };
 }
 
@@ -76,7 +76,7 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     });
 
   if (coll === 'bcast' || REDUCTIONS.has(coll)) {
-    const sides = calls.map((c) => sideOf(c, ['count'], ['datatype']));
+    const sides = calls.map((c) => sideOf(c, 'count', 'datatype'));
     const ref =
       (coll === 'bcast' || coll === 'reduce'
         ? sides.find((s) => s.call.root === comm.members.indexOf(s.call.rank))
@@ -171,7 +171,7 @@ function checkRootedCounts(
   const rootCount = num(rootCall.enter, 0, gather ? 'rcount' : 'scount');
   const off: { side: Side; expect: number }[] = [];
   for (const c of calls) {
-    const side = sideOf(c, [gather ? 'scount' : 'rcount'], [gather ? 'stype' : 'rtype']);
+    const side = sideOf(c, gather ? 'scount' : 'rcount', gather ? 'stype' : 'rtype');
     const i = comm.members.indexOf(c.rank);
     const expectCount = perRank !== undefined ? (perRank[i] ?? 0) : rootCount;
     const have = bytes(side);

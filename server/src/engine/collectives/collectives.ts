@@ -7,14 +7,14 @@ import { commRankOf, type CollInstance, type CommInfo } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import { hasRole, num } from '../model/fn-roles';
 import { checkCollectiveData, typesAtEntry } from './coll-checks';
-import type { EngineFinding, EnterEvent, RawLocation } from '../model/types';
+import type { EngineFinding, CallEnter, RawLocation } from '../model/types';
 
 export interface CollRef {
   readonly comm: CommInfo;
   readonly index: number;
 }
 
-export function enterCollective(st: CheckContext, e: EnterEvent, comm: CommInfo): CollRef | undefined {
+export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo): CollRef | undefined {
   const me = commRankOf(comm, e.rank);
   if (me < 0) return undefined;
   const index = comm.entered[me] ?? 0;

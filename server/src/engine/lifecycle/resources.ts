@@ -4,7 +4,7 @@
  */
 import type { CheckContext } from '../model/check-context';
 import { num, paramName } from '../model/fn-roles';
-import type { EndHow, EngineFinding, EnterEvent, ExitEvent, FunctionSpec, RawLocation } from '../model/types';
+import type { EndHow, EngineFinding, CallEnter, ExitView, FunctionSpec, RawLocation } from '../model/types';
 
 interface Created {
   readonly what: string;
@@ -68,7 +68,7 @@ export class Resources {
   /** Calls outside MPI_Init..MPI_Finalize, per function: one finding per function, with every rank, at the end. */
   private readonly outside = new Map<string, RawLocation[]>();
 
-  onEnter(e: EnterEvent, ended: EndHow | undefined): void {
+  onEnter(e: CallEnter, ended: EndHow | undefined): void {
     const cls = e.fn.cls;
     if (cls === 'init') this.initSite.set(e.rank, e.site);
     else if (!ANYTIME.has(e.fn.name) && (ended === 'finalized' || !this.initSite.has(e.rank))) {
@@ -85,10 +85,10 @@ export class Resources {
     if (cls === 'buffer_detach') this.of(e.rank).delete(-1);
   }
 
-  onExit(e: ExitEvent, enter: EnterEvent): void {
+  onExit(e: ExitView, enter: CallEnter): void {
     if (e.returnCode !== 0) return;
     for (const [name, what] of outHandles(e.fn)) {
-      const h = e.outputs[name];
+      const h = e.out(name);
       // MPI_Comm_split with MPI_UNDEFINED and the like give the null handle: nothing to free.
       if (typeof h === 'number' && h !== 0) this.of(e.rank).set(h, { what, fn: e.fn.name, site: enter.site });
     }

@@ -4,7 +4,7 @@
  * - Two calls of one rank in flight at once (an ENTER while the previous call has no EXIT yet) can only come
  *   from two threads: the shim's re-entry guard keeps a thread's calls from nesting, and a thread's records
  *   are contiguous in order. That is an error below MPI_THREAD_MULTIPLE.
- * - A call the shim flags as made from another thread than MPI_Init's (EnterEvent.otherThread) is an error
+ * - A call the shim flags as made from another thread than MPI_Init's (CallEnter.otherThread) is an error
  *   under MPI_THREAD_SINGLE and MPI_THREAD_FUNNELED, even when it does not overlap another call.
  *
  * The level is the one the program asked for (MPI_Init_thread's `required`; MPI_Init is MPI_THREAD_SINGLE):
@@ -17,7 +17,7 @@
 import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { RankTrack } from '../model/rank-track';
-import type { EnterEvent, RawLocation } from '../model/types';
+import type { CallEnter, RawLocation } from '../model/types';
 
 /** MPI_THREAD_SINGLE … MPI_THREAD_MULTIPLE: 0..3 in both Open MPI and MPICH (and in the hello's threadLevel). */
 const LEVEL_NAMES = [
@@ -34,7 +34,7 @@ function levelName(level: number): string {
 }
 
 /** The thread level a rank's MPI_Init / MPI_Init_thread asks for. */
-export function onInitEnter(t: RankTrack, e: EnterEvent): void {
+export function onInitEnter(t: RankTrack, e: CallEnter): void {
   // `required` is MPI_Init_thread's only 'value' parameter (roles name parameters, see mpi-api.json).
   const required = e.fn.name === 'MPI_Init_thread' ? num(e, 0, 'value') : 0;
   t.threadLevel = Math.min(Math.max(required, 0), MULTIPLE);
@@ -49,7 +49,7 @@ function whoCalls(ranks: readonly number[]): string {
  * Called at every ENTER before it becomes the rank's current call. A violation is held (held-findings.ts) and
  * merged with the same violation at the same call sites on other ranks: reported at the end of the run.
  */
-export function checkThreadLevel(st: CheckContext, t: RankTrack, e: EnterEvent): void {
+export function checkThreadLevel(st: CheckContext, t: RankTrack, e: CallEnter): void {
   const level = t.threadLevel;
   if (level === undefined || level >= MULTIPLE || t.threadReported) return;
   const prev = t.cur;

@@ -5,7 +5,7 @@
  * the parent, sorted member world ranks): every member computes the same key, split colours differ by members.
  */
 import type { DtypeInfo } from './datatypes';
-import type { CommEvent, EnterEvent, Handle } from './types';
+import type { CommEvent, CallEnter, Handle } from './types';
 
 export interface CollCall {
   readonly rank: number;
@@ -14,7 +14,7 @@ export interface CollCall {
   readonly site: number;
   readonly root: number;
   /** The call itself, for the data checks once every member has entered. */
-  readonly enter: EnterEvent;
+  readonly enter: CallEnter;
   /**
    * The datatypes (by handle) and the op the call named, as they were when it was entered. The data checks
    * run when the last member enters, and by then a rank ahead in its stream may have freed these handles

@@ -1,47 +1,72 @@
 /**
  * Reads call arguments by role instead of by name: MPI_Send's peer is "dest", MPI_Sendrecv's send tag is
- * "sendtag"; the engine asks for roles ('dest', 'stag'…) and this maps them through the spec once per function.
+ * "sendtag"; the engine asks for roles ('dest', 'stag'…) and the spec's tables (FunctionLayout.roleSlot,
+ * protocol/spec.ts) say which ENTER word holds each — a scalar's word, or an array section found by walking
+ * the lengths of the sections before it. No string is built and no map of arguments exists per call.
  */
-import type { ArgValue, EnterEvent, FunctionSpec } from './types';
+import { layouts } from '../../protocol/spec';
+import type { ArgValue, CallEnter, FunctionSpec } from './types';
 
-const cache = new Map<FunctionSpec, Map<string, string>>();
-
-function roleNames(fn: FunctionSpec): Map<string, string> {
-  let m = cache.get(fn);
-  if (m === undefined) {
-    m = new Map();
-    for (const p of fn.params) if (!m.has(p.role)) m.set(p.role, p.name);
-    cache.set(fn, m);
-  }
-  return m;
+function slotOf(fn: FunctionSpec, role: string): number | undefined {
+  return layouts[fn.id]?.roleSlot.get(role);
 }
 
-/** The argument with this role, or undefined when the function has no such parameter. */
-export function argOf(e: EnterEvent, role: string): ArgValue | undefined {
-  const name = roleNames(e.fn).get(role);
-  return name === undefined ? undefined : e.args[name];
+/** Index of the length word of array section k (>= 0) in an ENTER's words. */
+function sectionAt(fn: FunctionSpec, words: readonly number[], k: number): number {
+  let at = layouts[fn.id]?.scalars.length ?? 0;
+  for (let j = 0; j < k; j++) at += 1 + (words[at] ?? 0);
+  return at;
 }
 
-/** A scalar argument by role (the first role present), or `fallback`. */
-export function num(e: EnterEvent, fallback: number, ...roles: string[]): number {
-  for (const role of roles) {
-    const v = argOf(e, role);
-    if (typeof v === 'number') return v;
-  }
-  return fallback;
+function arrayAt(e: CallEnter, slot: number): number[] {
+  const at = sectionAt(e.fn, e.words, -slot - 1);
+  const len = e.words[at] ?? 0;
+  const out: number[] = [];
+  for (let i = 0; i < len; i++) out.push(e.words[at + 1 + i] as number);
+  return out;
+}
+
+/** The argument with this role, or undefined when the function has no such parameter (or the event left it out). */
+export function argOf(e: CallEnter, role: string): ArgValue | undefined {
+  const slot = slotOf(e.fn, role);
+  if (slot === undefined) return undefined;
+  if (slot < 0) return arrayAt(e, slot);
+  const v = e.words[slot] as number;
+  return v === v ? v : undefined;
+}
+
+function scalar(e: CallEnter, role: string): number | undefined {
+  const slot = slotOf(e.fn, role);
+  if (slot === undefined || slot < 0) return undefined;
+  const v = e.words[slot] as number;
+  return v === v ? v : undefined; // NaN: left out by a synthetic event
+}
+
+/**
+ * A scalar argument by role (the first of the roles the function has as a scalar), or `fallback`. Up to three
+ * roles, as separate parameters rather than a rest array: this runs several times for every call.
+ */
+export function num(e: CallEnter, fallback: number, r1: string, r2?: string, r3?: string): number {
+  let v = scalar(e, r1);
+  if (v === undefined && r2 !== undefined) v = scalar(e, r2);
+  if (v === undefined && r3 !== undefined) v = scalar(e, r3);
+  return v ?? fallback;
 }
 
 /** An array argument by role, or [] when absent. */
-export function list(e: EnterEvent, role: string): readonly number[] {
-  const v = argOf(e, role);
-  return typeof v === 'number' || v === undefined ? [] : v;
+export function list(e: CallEnter, role: string): readonly number[] {
+  const slot = slotOf(e.fn, role);
+  return slot === undefined || slot >= 0 ? [] : arrayAt(e, slot);
 }
 
 /** The name of the parameter with this role, or undefined. */
 export function paramName(fn: FunctionSpec, role: string): string | undefined {
-  return roleNames(fn).get(role);
+  const layout = layouts[fn.id];
+  if (layout === undefined) return undefined;
+  for (const p of layout.spec.params) if (p.role === role) return p.name;
+  return undefined;
 }
 
 export function hasRole(fn: FunctionSpec, role: string): boolean {
-  return roleNames(fn).has(role);
+  return slotOf(fn, role) !== undefined;
 }

@@ -7,7 +7,7 @@
  */
 import type { CommRegistry } from './comms';
 import { list, num, paramName } from './fn-roles';
-import type { EnterEvent, ExitEvent, Handle } from './types';
+import type { CallEnter, ExitView, Handle } from './types';
 
 export class Groups {
   /** Members (world ranks, in group rank order) by rank and handle. */
@@ -21,10 +21,10 @@ export class Groups {
   }
 
   /** A group-creating call (class group) returned. */
-  onExit(e: ExitEvent, enter: EnterEvent): void {
+  onExit(e: ExitView, enter: CallEnter): void {
     if (e.returnCode !== 0) return;
     const name = paramName(e.fn, 'group_out');
-    const h = name === undefined ? undefined : e.outputs[name];
+    const h = name === undefined ? undefined : e.out(name);
     if (typeof h !== 'number' || h === 0) return;
     let m = this.groups.get(e.rank);
     if (m === undefined) this.groups.set(e.rank, (m = new Map<Handle, readonly number[]>()));
@@ -37,7 +37,7 @@ export class Groups {
     this.groups.get(rank)?.delete(handle);
   }
 
-  private made(e: EnterEvent): readonly number[] | undefined {
+  private made(e: CallEnter): readonly number[] | undefined {
     if (e.fn.name === 'MPI_Comm_group') {
       const comm = this.comms.lookup(e.rank, num(e, 0, 'comm'));
       return comm.local?.get(e.rank) ?? comm.members;

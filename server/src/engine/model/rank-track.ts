@@ -6,7 +6,7 @@
 import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
 import { RecentMap } from './recent-map';
-import type { EndHow, EnterEvent, Handle } from './types';
+import type { EndHow, CallEnter, Handle } from './types';
 
 /** A request from creation (EXIT request_out) to completion or free. */
 export interface RequestInfo {
@@ -14,7 +14,7 @@ export interface RequestInfo {
   readonly what: 'send' | 'recv' | 'coll' | 'mrecv' | 'other';
   readonly persistent: boolean;
   /** The call that created it (for persistent requests: the template Start re-posts). */
-  readonly created: EnterEvent;
+  readonly created: CallEnter;
   /** For persistent requests: between Start and completion. Nonblocking ones are active from creation. */
   active: boolean;
   op?: SendOp | RecvOp;
@@ -27,7 +27,7 @@ export interface RequestInfo {
 
 /** The call a rank entered last; kept after its exit until the next enter, for late COMPLETE records. */
 export interface CallState {
-  readonly enter: EnterEvent;
+  readonly enter: CallEnter;
   exited: boolean;
   send?: SendOp;
   recv?: RecvOp;
@@ -69,7 +69,7 @@ export class RankTrack {
    * MPI made already complete), kept after completion: the shim's send-buffer-modified finding comes from the
    * Wait that completed the send, after its COMPLETE, and points back at the send. Bounded (the last 4096).
    */
-  readonly sendCreators = new RecentMap<EnterEvent>(4096);
+  readonly sendCreators = new RecentMap<CallEnter>(4096);
   /**
    * Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it; the
    * last 65536 (MPI recycles handles, so this only bounds a pathological program).
@@ -125,7 +125,7 @@ export class RankTrack {
   }
 
   /** Remember the call that made send request `id` (see sendCreators). */
-  rememberSend(id: Handle, created: EnterEvent): void {
+  rememberSend(id: Handle, created: CallEnter): void {
     this.sendCreators.set(id, created);
   }
 

@@ -63,6 +63,34 @@ export interface EnterEvent extends EventBase {
   readonly otherThread?: boolean;
 }
 
+/**
+ * The engine's own record of a call's ENTER, kept while the call (or a request it made) is pending: its head
+ * fields and its argument words copied out of the batch's columns (protocol/columns.ts), read by role through
+ * the spec's tables (fn-roles.ts) — no map of arguments by name. Words are as records.json's ENTER says: one per
+ * scalar parameter in prototype order, then each array section (its length, its elements); NaN for a parameter
+ * a synthetic event left out.
+ */
+export interface CallEnter extends EventBase {
+  readonly fn: FunctionSpec;
+  readonly site: number;
+  readonly words: readonly number[];
+  /** ENTER flags bit1 (see EnterEvent.otherThread). */
+  readonly otherThread: boolean;
+}
+
+/**
+ * An EXIT row as the engine's handlers read it, valid during the handler only (the engine reuses one view,
+ * pointed at each EXIT row in turn): never keep it.
+ */
+export interface ExitView extends EventBase {
+  readonly fn: FunctionSpec;
+  readonly returnCode: number;
+  /** flags bit0: a Test* call that found completion. */
+  readonly flag: number;
+  /** The output word of the parameter with this name (request_out, comm_out, index…), or undefined. */
+  out(name: string): number | undefined;
+}
+
 export interface ExitEvent extends EventBase {
   readonly type: 'exit';
   readonly fn: FunctionSpec;

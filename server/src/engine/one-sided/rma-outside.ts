@@ -5,14 +5,14 @@
  * handler ends the job in that very call, and the shim sends the ENTER before forwarding it). After a fence the
  * epoch may have been closed by an MPI_MODE_NOSUCCEED fence, which the engine cannot tell: not judged.
  */
-import type { EngineFinding, EnterEvent, RawLocation } from '../model/types';
+import type { EngineFinding, CallEnter, RawLocation } from '../model/types';
 import type { WinInfo } from './windows';
 
 export class OutsideEpochs {
   /** By window and function: call sites are return addresses, which differ between processes. */
   private readonly calls = new Map<string, RawLocation[]>();
 
-  note(e: EnterEvent, win: WinInfo, target: number): void {
+  note(e: CallEnter, win: WinInfo, target: number): void {
     const key = `${win.id}|${e.fn.name}`;
     const locs = this.calls.get(key) ?? [];
     // The first such call of each rank is enough: MPI usually ends the job on it.

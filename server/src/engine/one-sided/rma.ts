@@ -27,7 +27,7 @@ import type { Access } from './rma-conflict';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
 import { raceFinding, racingPairs } from './rma-races';
-import { PROC_NULL, type EngineFinding, type EnterEvent, type ExitEvent } from '../model/types';
+import { PROC_NULL, type EngineFinding, type CallEnter, type ExitView } from '../model/types';
 import type { WindowRegistry, WinInfo } from './windows';
 
 /** What one-sided checks read: the model, the windows, and the replay (happened-before for passive target). */
@@ -107,7 +107,7 @@ export class RmaTracker {
     return s;
   }
 
-  onEnter(st: RmaContext, cur: CallState, e: EnterEvent): void {
+  onEnter(st: RmaContext, cur: CallState, e: CallEnter): void {
     const cls = e.fn.cls;
     if (cls === 'win_create') {
       const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
@@ -126,7 +126,7 @@ export class RmaTracker {
   }
 
   /** An access with no epoch open for its target (rma-outside.ts). */
-  private checkEpoch(e: EnterEvent, win: WinInfo): void {
+  private checkEpoch(e: CallEnter, win: WinInfo): void {
     const trank = num(e, PROC_NULL, 'trank');
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
     if (target === undefined) return;
@@ -135,7 +135,7 @@ export class RmaTracker {
     this.outside.note(e, win, target);
   }
 
-  private collective(st: RmaContext, cur: CallState, e: EnterEvent, comm: WinInfo['comm']): void {
+  private collective(st: RmaContext, cur: CallState, e: CallEnter, comm: WinInfo['comm']): void {
     if (commRankOf(comm, e.rank) < 0) return;
     const coll = enterCollective(st, e, comm);
     if (coll === undefined) return;
@@ -161,12 +161,12 @@ export class RmaTracker {
     if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
   }
 
-  onExit(st: RmaContext, cur: CallState, e: ExitEvent): void {
+  onExit(st: RmaContext, cur: CallState, e: ExitView): void {
     if (e.returnCode !== 0 || cur.rejected === true) return;
     const enter = cur.enter;
     if (e.fn.cls === 'win_create') {
       const name = paramName(e.fn, 'win_out');
-      const h = name === undefined ? undefined : e.outputs[name];
+      const h = name === undefined ? undefined : e.out(name);
       st.windows.onCreated(e.rank, enter.seq, typeof h === 'number' ? h : 0);
       return;
     }
@@ -178,7 +178,7 @@ export class RmaTracker {
     else if (e.fn.cls === 'win_sync') this.sync(st, enter, win);
   }
 
-  private sync(st: RmaContext, e: EnterEvent, win: WinInfo): void {
+  private sync(st: RmaContext, e: CallEnter, win: WinInfo): void {
     const s = this.of(e.rank, win);
     const trank = num(e, PROC_NULL, 'trank');
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
@@ -241,7 +241,7 @@ export class RmaTracker {
     }
   }
 
-  private access(st: RmaContext, e: EnterEvent, win: WinInfo): void {
+  private access(st: RmaContext, e: CallEnter, win: WinInfo): void {
     const trank = num(e, PROC_NULL, 'trank');
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
     if (target === undefined) return; // MPI_PROC_NULL: no access; out of range: the shim reports it
@@ -313,7 +313,7 @@ export class RmaTracker {
   }
 
   /** MPI_Win_wait: the origins of the latest post that have not completed (rma-pscw.ts), undefined when unknown. */
-  waitingOn(st: Pick<RmaContext, 'windows'>, e: EnterEvent): number[] | undefined {
+  waitingOn(st: Pick<RmaContext, 'windows'>, e: CallEnter): number[] | undefined {
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
     return win === undefined ? undefined : this.matching.waitingOn(e.rank, win);
   }

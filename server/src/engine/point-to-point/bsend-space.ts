@@ -20,12 +20,12 @@ import type { CallSites } from '../model/call-sites';
 import { PendingSpace, type Entry } from './pending-space';
 import type { PeerOf } from '../causal-order/steps';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
-import type { BsendEvent, EngineFinding, EnterEvent, RawLocation } from '../model/types';
+import type { BsendEvent, EngineFinding, CallEnter, RawLocation } from '../model/types';
 
 /** A buffered send as it entered the buffer. */
 interface Buffered {
   /** The call that put it in the buffer: the Bsend/Ibsend itself, or the MPI_Start of a Bsend_init request. */
-  readonly by: EnterEvent;
+  readonly by: CallEnter;
   /** Which attached buffer (counted per rank: every attach and detach starts a new one) and its size. */
   readonly buffer: number;
   readonly attached: number;
@@ -109,7 +109,7 @@ export class BsendSpace {
   }
 
   /** A buffered send was posted (by the call `by`: itself, or the Start of its persistent request). */
-  posted(op: SendOp, by: EnterEvent): void {
+  posted(op: SendOp, by: CallEnter): void {
     if (!this.enabled) return;
     this.any = true;
     const b = this.of(op.rank);

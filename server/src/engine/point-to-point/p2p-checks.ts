@@ -25,7 +25,8 @@ export function installP2pChecks(st: P2pContext): void {
     if (r.kind !== 'recv' || s.dtype === undefined || r.dtype === undefined) return;
     const bytes = s.count * s.dtype.size;
     const room = r.count * r.dtype.size;
-    const locations = [
+    // Built only for a finding: this runs for every matched message, and the descriptions are strings.
+    const locations = () => [
       {
         rank: s.rank,
         site: s.site,
@@ -45,7 +46,7 @@ export function installP2pChecks(st: P2pContext): void {
           kind: 'count-mismatch',
           severity: 'error',
           message: `Rank ${s.rank} sends ${describeData(s.count, s.dtype)} (${bytes} bytes) with ${s.fn.name} but rank ${r.rank}'s ${r.fn.name} has room for ${describeData(r.count, r.dtype)} (${room} bytes): the message is truncated (MPI_ERR_TRUNCATE). Make the receive count at least the send count.`,
-          locations,
+          locations: locations(),
         });
       }
       return;
@@ -56,7 +57,7 @@ export function installP2pChecks(st: P2pContext): void {
         kind: 'type-mismatch',
         severity: 'error',
         message: `Rank ${s.rank} sends ${describeData(s.count, s.dtype)} with ${s.fn.name} but rank ${r.rank} receives ${describeData(r.count, r.dtype)}: element ${diff.at} is ${diff.sent} on the sender and ${diff.received} on the receiver. Use matching datatypes on both sides.`,
-        locations,
+        locations: locations(),
       });
     }
   });

@@ -11,7 +11,7 @@
 import type { CheckContext } from '../model/check-context';
 import { list, num } from '../model/fn-roles';
 import type { RankTrack } from '../model/rank-track';
-import type { EnterEvent, Handle } from '../model/types';
+import type { CallEnter, Handle } from '../model/types';
 
 /** The request named by `handle` is gone: completed and freed by `how` ("MPI_Wait", "MPI_Request_free"). */
 export function retire(t: RankTrack, handle: Handle, how: string): void {
@@ -25,7 +25,7 @@ export function reissue(t: RankTrack, handle: Handle): void {
 }
 
 /** The request handles a call uses as inputs, for the classes that take existing requests. */
-export function inputRequests(e: EnterEvent): readonly Handle[] {
+export function inputRequests(e: CallEnter): readonly Handle[] {
   switch (e.fn.cls) {
     case 'wait':
     case 'test':
@@ -48,7 +48,7 @@ export function inputRequests(e: EnterEvent): readonly Handle[] {
 }
 
 /** Called at the ENTER of every call, before the call's own bookkeeping consumes its requests. */
-export function checkStale(st: CheckContext, t: RankTrack, e: EnterEvent): void {
+export function checkStale(st: CheckContext, t: RankTrack, e: CallEnter): void {
   if (t.retired.size === 0) return;
   for (const h of inputRequests(e)) {
     if (h === 0 || t.requests.has(h)) continue;

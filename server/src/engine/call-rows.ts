@@ -1,0 +1,96 @@
+/**
+ * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's CallEnter (its words
+ * copied out of the batch: the call is pending state, kept until it and its request are done). EXIT and
+ * COMPLETE rows become nothing: one view each per engine, pointed at the row being handled, read in place.
+ */
+import type { RecordColumns } from '../protocol/columns';
+import { layouts } from '../protocol/spec';
+import type { CallEnter, CompleteEvent, ExitView, FunctionSpec } from './model/types';
+
+export function enterOf(cols: RecordColumns, row: number): CallEnter {
+  const start = cols.wordStart[row] as number;
+  const n = cols.wordCount[row] as number;
+  const fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
+  // A plain array of doubles, not a typed array: V8 makes a small typed array several times slower (a
+  // buffer object besides the view), and these few words live as long as the call is pending.
+  const words: number[] = [];
+  const all = cols.words;
+  for (let i = 0; i < n; i++) words.push(all[start + i] as number);
+  return {
+    rank: cols.rank[row] as number,
+    seq: cols.seq[row] as number,
+    time: cols.time[row] as number,
+    fn,
+    site: cols.site[row] as number,
+    words,
+    otherThread: ((cols.flags[row] as number) & 2) !== 0,
+  };
+}
+
+const NO_FN: FunctionSpec = { id: -1, name: '', cls: '', params: [] };
+
+/** One EXIT row in place; `at()` points it at another. Never kept by a handler (ExitView). */
+export class ExitRow implements ExitView {
+  private cols: RecordColumns | undefined;
+  private row = 0;
+  rank = 0;
+  seq = 0;
+  time = 0;
+  fn: FunctionSpec = NO_FN;
+  returnCode = 0;
+  flag = 0;
+
+  at(cols: RecordColumns, row: number): this {
+    this.cols = cols;
+    this.row = row;
+    this.rank = cols.rank[row] as number;
+    this.seq = cols.seq[row] as number;
+    this.time = cols.time[row] as number;
+    this.fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
+    this.returnCode = cols.word(row, 0);
+    this.flag = (cols.flags[row] as number) & 1;
+    return this;
+  }
+
+  out(name: string): number | undefined {
+    const i = layouts[this.fn.id]?.outWord.get(name);
+    return i === undefined || this.cols === undefined ? undefined : this.cols.word(this.row, i);
+  }
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** One COMPLETE row in place, as the CompleteEvent the completion handlers take; refilled per row. */
+export class CompleteRow {
+  readonly event: Mutable<CompleteEvent> = {
+    type: 'complete',
+    rank: 0,
+    seq: 0,
+    time: 0,
+    fn: NO_FN,
+    request: 0,
+    source: 0,
+    tag: 0,
+    bytes: 0,
+    error: 0,
+    cancelled: false,
+  };
+
+  at(cols: RecordColumns, row: number): CompleteEvent {
+    const e = this.event;
+    const w = cols.words;
+    const s = cols.wordStart[row] as number;
+    e.rank = cols.rank[row] as number;
+    e.seq = cols.seq[row] as number;
+    e.time = cols.time[row] as number;
+    e.fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
+    // COMPLETE always has its six words (check-call.ts).
+    e.request = w[s] as number;
+    e.source = w[s + 1] as number;
+    e.tag = w[s + 2] as number;
+    e.bytes = w[s + 3] as number;
+    e.error = w[s + 4] as number;
+    e.cancelled = w[s + 5] === 1;
+    return e;
+  }
+}
