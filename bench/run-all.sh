@@ -10,6 +10,7 @@
 #                                                   bench/shim-overhead/run.sh
 #   8-byte ping-pong per round trip, both MPIs; records lost, wall-time ratio and analyzer memory under the
 #   Isend/Irecv/Waitall stress at 8/16/32 ranks     bench/ring-stress/run.mjs
+#   analyzer memory over time (flat in run length)  bench/memory-curve/run.mjs
 # LAMMPS (the real-applications rows) has no benchmark in this folder yet.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,3 +35,6 @@ timeout 3600 bash bench/shim-overhead/run.sh all 20000 2>&1 | grep -v 'Warning: 
 
 section "ping-pong end to end; records lost, wall time and analyzer memory under stress (bench/ring-stress)"
 timeout 5400 node bench/ring-stress/run.mjs --flavor all --ranks 8,16,32 || echo "(ring-stress failed: $?)"
+
+section "analyzer memory over time: synthetic stream and MPI stress (bench/memory-curve)"
+timeout 1800 node bench/memory-curve/run.mjs all --minutes 2 || echo "(memory-curve failed: $?)"
