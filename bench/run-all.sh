@@ -16,8 +16,8 @@
 #                                                   bench/shim-overhead/run.sh
 #   8-byte ping-pong per round trip, both MPIs; records lost, wall-time ratio and analyzer memory under the
 #   Isend/Irecv/Waitall stress at 8/16/32 ranks     bench/ring-stress/run.mjs
-# and, when their benchmarks exist, the sharded simulation (bench/shard-sim) and the memory curve
-# (bench/memory-curve).
+#   analyzer memory over time (flat in run length)  bench/memory-curve/run.mjs
+#   1,024 simulated ranks into K = 1, 2, 4 shards    bench/shard-sim/run.mjs
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
@@ -48,9 +48,10 @@ bench() {
 
 if [ $quick = 1 ]; then
   engine_steps=2000 lammps=(--quick) e2e=(--iterations 5000 --repeat 1) shim=(all 5000)
-  ring=(--flavor all --ranks 8 --iterations 5000 --pingpong 5000)
+  ring=(--flavor all --ranks 8 --iterations 5000 --pingpong 5000) curve_minutes=0.5
 else
   engine_steps=8000 lammps=() e2e=() shim=(all 20000) ring=(--flavor all --ranks 8,16,32)
+  curve_minutes=2
 fi
 
 section "decode + engine throughput (bench/engine-throughput)"
@@ -73,15 +74,11 @@ bench 3600 bash bench/shim-overhead/run.sh "${shim[@]}"
 section "ping-pong end to end; records lost, wall time and analyzer memory under stress (bench/ring-stress)"
 bench 5400 node bench/ring-stress/run.mjs "${ring[@]}"
 
-# Other engineers' benchmarks of the same issue, run when they are there.
-if [ -f bench/shard-sim/run.mjs ]; then
-  section "1,024 simulated ranks into K shards (bench/shard-sim)"
-  bench 1800 node bench/shard-sim/run.mjs
-fi
-if [ -f bench/memory-curve/run.mjs ]; then
-  section "analyzer memory over a long run (bench/memory-curve)"
-  bench 3600 node bench/memory-curve/run.mjs
-fi
+section "1,024 simulated ranks into K shards (bench/shard-sim)"
+bench 1800 node bench/shard-sim/run.mjs
+
+section "analyzer memory over time: synthetic stream and MPI stress (bench/memory-curve)"
+bench 1800 node bench/memory-curve/run.mjs all --minutes "$curve_minutes"
 
 # The table: each row of issue 12 with what this run measured, taken from the lines printed above.
 # pick REGEX SED-EXPRESSION: the matching lines of the log, each rewritten, joined with "; ".

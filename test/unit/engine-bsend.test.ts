@@ -218,12 +218,13 @@ test('a receive learned through MPI_Ibarrier, or taken with MPI_Mprobe, frees th
 
 test('pending space: messages leave in the order their receives completed, never-received ones stay', () => {
   const p = new PendingSpace();
-  // Receiver 1 completed these receives at its clock times 5, 1, 3; the last one was never received.
-  p.add(1, 5, 10);
-  p.add(1, 1, 20);
-  p.add(1, 3, 40);
-  p.add(1, Infinity, 80);
-  p.add(2, 2, 160);
+  // Receiver 1 completed these receives at its clock times 5, 1, 3 (told after they were added, as the clock
+  // run reaches them); the fourth was never received; the fifth's send failed (withdrawn).
+  const times = [5, 1, 3];
+  const entries = [10, 20, 40, 80].map((bytes) => p.add(1, bytes));
+  entries.slice(0, 3).forEach((e, i) => p.received(e, times[i] as number));
+  p.received(p.add(2, 160), 2);
+  p.withdraw(p.add(2, 320));
   p.prune(Int32Array.from([0, 3, 0]));
   assert.deepEqual([p.count, p.bytes], [3, 10 + 80 + 160]);
   p.prune(Int32Array.from([0, 9, 2]));

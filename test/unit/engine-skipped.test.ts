@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEngine } from '../../server/src/engine/engine';
-import type { EngineFinding, SkippedCheck } from '../../server/src/engine/model/types';
+import type { EngineFinding, RankEvent, SkippedCheck } from '../../server/src/engine/model/types';
 import { humanReport } from '../../server/src/report/human-report';
 import { jsonReport } from '../../server/src/report/json-report';
 import { Job } from './engine-dsl';
@@ -34,15 +34,55 @@ test('every check ran: nothing is named as skipped', () => {
   assert.deepEqual(skipped, []);
 });
 
-test('the replay bound reached: the potential deadlock is not found, and the checks built on the replay are named', () => {
-  const { findings, skipped } = run(sendSend(), 4);
+/** Rank 0 and 1 exchange `n` messages, each sending first (so every exchange relies on buffering). */
+function exchanges(n: number): Job {
+  const job = new Job(2);
+  for (let i = 0; i < n; i++)
+    for (const r of job.ranks) r.send(1 - r.rank, { site: 0x17 }).recv(1 - r.rank, { site: 0x18 });
+  for (const r of job.ranks) r.finalize();
+  return job;
+}
+
+/** Every event of rank 0, then every event of rank 1: rank 0's steps wait for rank 1's, which come last. */
+function rankByRank(job: Job): RankEvent[] {
+  return job.ranks.flatMap((r) => r.events);
+}
+
+function runEvents(job: Job, events: RankEvent[], replaySteps: number) {
+  const engine = createEngine({ ranks: job.size, replaySteps });
+  for (const e of events) engine.push(e);
+  const findings = [...engine.takeFindings(), ...engine.finish()];
+  return { findings, skipped: engine.skippedChecks() };
+}
+
+test('the replay holds what is pending, not the run: a long run within a small bound keeps every check', () => {
+  // 2,000 exchanges are 16,000 steps; round robin, only a few wait at once. The zero-buffering replay is stuck
+  // on the first exchange for good (both ranks in a send): its later steps are dropped, and the finding stays.
+  const { findings, skipped } = run(exchanges(2000), 64);
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(
+    findings.map((f) => f.kind),
+    ['potential-deadlock'],
+  );
+});
+
+test('the replay bound reached (a rank far behind): the potential deadlock is not found, and the checks built on the replay are named', () => {
+  const job = exchanges(200);
+  const { findings, skipped } = runEvents(job, rankByRank(job), 64);
   assert.deepEqual(findings, []);
   assert.equal(skipped.length, 1);
   const [s] = skipped;
   assert.equal(s?.cause, 'bound');
   assert.ok(s?.checks.includes('potential-deadlock'));
   assert.ok(s?.checks.includes('message-race'));
-  assert.match(s?.reason ?? '', /more than 4 blocking steps/);
+  assert.match(s?.reason ?? '', /more than 64 blocking steps were waiting at once/);
+  // The same streams with room for what waits: the finding, and nothing skipped.
+  const roomy = runEvents(job, rankByRank(job), 4000);
+  assert.deepEqual(roomy.skipped, []);
+  assert.deepEqual(
+    roomy.findings.map((f) => f.kind),
+    ['potential-deadlock'],
+  );
 });
 
 test('records lost: the checks that need every record are named', () => {

@@ -14,6 +14,7 @@ import { BsendSpace } from './point-to-point/bsend-space';
 import { HeldFindings } from './model/held-findings';
 import { CallSites } from './model/call-sites';
 import { FreedSendReuse } from './point-to-point/freed-send-reuse';
+import { MessageRaces } from './causal-order/races';
 import { RmaTracker } from './one-sided/rma';
 import { WindowRegistry } from './one-sided/windows';
 import type { CheckContext } from './model/check-context';
@@ -42,14 +43,16 @@ export class EngineState implements CheckContext {
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
   readonly replay: Replay;
-  /** Buffered sends and the attached buffer, for the space check at the end of the run. */
-  readonly bsend = new BsendSpace();
+  /** Buffered sends and the attached buffer: the space check, decided as the clock run goes. */
+  readonly bsend: BsendSpace;
   /** Per-rank findings merged across ranks, released at the end of the run or at a deadlock. */
   readonly held = new HeldFindings();
   /** Which return addresses of different ranks are the same call site (from SITE records). */
   readonly sites = new CallSites();
-  /** Receives into the buffer of a send whose request was freed while active, decided at the end of the run. */
-  readonly freedSends = new FreedSendReuse();
+  /** Receives into the buffer of a send whose request was freed while active, decided as the clock run goes. */
+  readonly freedSends: FreedSendReuse;
+  /** Wildcard receives whose message another concurrent send could have been, decided as the clock run goes. */
+  readonly races: MessageRaces;
   readonly windows: WindowRegistry;
   readonly groups: Groups;
   readonly rma = new RmaTracker();
@@ -65,9 +68,22 @@ export class EngineState implements CheckContext {
   constructor(options: EngineOptions) {
     this.worldSize = options.ranks ?? 0;
     const owns = (this.owns = options.owns ?? OWNS_ALL);
-    this.replay = new Replay(options.replaySteps);
+    this.replay = new Replay(this.worldSize, options.replaySteps);
     // Only the global shard replays the run (potential deadlocks, races, buffered-send space).
     if (!owns.global) this.replay.enabled = false;
+    const peer = this.replay.peer;
+    this.bsend = new BsendSpace(peer);
+    this.freedSends = new FreedSendReuse(peer);
+    this.races = new MessageRaces(peer, () => this.replay.clocks);
+    const clocks = this.replay.clocks;
+    // The checks built on happened-before hear of each step as the clock run reaches it.
+    clocks?.listeners.push(this.races, {
+      posted: (op, clock) => {
+        this.bsend.onPosted(op, clock);
+        this.freedSends.onPosted(op, clock);
+      },
+      received: (op, time) => this.bsend.onReceived(op, time),
+    });
     this.comms = new CommRegistry(this.worldSize);
     this.windows = new WindowRegistry(this.comms);
     this.groups = new Groups(this.comms);

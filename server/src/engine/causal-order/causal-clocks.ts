@@ -1,132 +1,164 @@
 /**
- * Happened-before over the whole run: vector clocks computed by executing every rank's replay steps in a
+ * Happened-before over the whole run: vector clocks computed by running every rank's replay steps in a
  * causal order (a receive after the send it took; a collective once every member arrived, joining their
  * clocks; the completion of a nonblocking collective once every member started it, taking their clocks at
  * the start). Every collective counts as synchronizing, although MPI promises that only of barriers: that
- * errs towards "ordered", which for the checks that use this means saying nothing. Computed once at the end of the run and shared by the checks that ask "was this known then?"
- * (message races, buffered-send space, freed-send reuse, one-sided races).
+ * errs towards "ordered", which for the checks that use this means saying nothing.
+ *
+ * Computed as the run goes (causal-order.ts runs the steps as they arrive), and told to the checks that ask
+ * "was this known then?" (message races, buffered-send space, freed-send reuse; one-sided races read clocks
+ * at points they asked for) at the moment each step runs, so that no check needs the run kept: a send's clock
+ * lives on the send until its receive took it, a rank's clock is one array.
  */
-import { runCausally } from './causal-order';
+import { CausalRun } from './causal-order';
 import type { P2pOp, RecvOp } from '../model/ops';
-import type { Replay, Step } from './replay';
+import type { Step } from './steps';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
 export const MAX_RANKS = 512;
 
-export interface CausalClocks {
-  /** Each send's vector clock when it was posted (a copy). */
-  readonly sentAt: ReadonlyMap<P2pOp, Int32Array>;
-  /** The same for the receives a check asked for (`watch`). */
-  readonly postedAt: ReadonlyMap<P2pOp, Int32Array>;
-  /** Each completed receive: its own rank's clock component at completion. */
-  readonly recvTime: ReadonlyMap<RecvOp, number>;
-  /** Each completed receive: the index of its completion among its rank's steps. */
-  readonly recvOrder: ReadonlyMap<RecvOp, number>;
+/** What the checks built on happened-before hear, in causal order. Clocks are the run's: copy what you keep. */
+export interface ClockListener {
+  /** A send or a receive was posted, with its rank's clock then. */
+  posted?(op: P2pOp, clock: Int32Array): void;
+  /** A receive (or matched probe) completed: `time` is its rank's own component then, `index` its step's. */
+  received?(op: RecvOp, time: number, index: number): void;
+  /** Some steps ran: a chance to decide what waited for other ranks' clocks (every few thousand steps). */
+  progress?(): void;
+  /** The run ended: decide what is left. */
+  end?(): void;
 }
 
-/** Called after a rank ran its step i, with its clock (owned by the run: copy what you keep). */
-export type ClockVisitor = (rank: number, i: number, step: Step, clock: Int32Array) => void;
+const merge = (into: Int32Array, from: Int32Array): void => {
+  const n = Math.min(into.length, from.length);
+  for (let i = 0; i < n; i++) if ((from[i] as number) > (into[i] as number)) into[i] = from[i] as number;
+};
 
-/**
- * Runs the steps in causal order with vector clocks of `n` components. Step i of a rank sets that rank's own
- * component to i + 1, so "rank b knows of rank a's k-th step" is clock_b[a] >= k. A collective's step is its
- * arrival: the members' joined clock, taken once when the last member arrives, includes every arrival.
- * Returns each send's clock at posting.
- */
-export function runWithClocks(replay: Replay, n: number, visit?: ClockVisitor): Map<P2pOp, Int32Array> {
-  const vc = new Map<number, Int32Array>([...replay.steps.keys()].map((r) => [r, new Int32Array(n)]));
-  const sentAt = new Map<P2pOp, Int32Array>();
-  /** Nonblocking collective instances: the clock of each member that started it. */
-  const started = new Map<string, Int32Array[]>();
-  const clock = (r: number) => vc.get(r) as Int32Array;
-  const merge = (into: Int32Array, from: Int32Array) => {
-    for (let i = 0; i < into.length; i++) if ((from[i] ?? 0) > (into[i] ?? 0)) into[i] = from[i] ?? 0;
-  };
-  runCausally(replay, false, {
-    collective(members) {
-      const joined = new Int32Array(n);
-      for (const m of members) {
-        const c = clock(m);
-        c[m] = (c[m] ?? 0) + 1;
-        merge(joined, c);
-      }
-      for (const m of members) merge(clock(m), joined);
-    },
-    step(r, s, i) {
-      const c = clock(r);
-      if (s.k !== 'coll') c[r] = (c[r] ?? 0) + 1;
-      if (s.k === 'istart') {
-        const key = `${s.comm.id}:${s.index}`;
-        const l = started.get(key);
-        if (l === undefined) started.set(key, [c.slice()]);
-        else l.push(c.slice());
-      } else if (s.k === 'idone') {
-        for (const at of started.get(`${s.comm.id}:${s.index}`) ?? []) merge(c, at);
-      } else if (s.k === 'post' && s.op.kind === 'send') {
-        sentAt.set(s.op, c.slice());
-      } else if (s.k === 'wait' && s.op.kind !== 'send') {
-        const p = replay.peer.get(s.op);
-        const at = p === undefined ? undefined : sentAt.get(p);
-        if (at !== undefined) merge(c, at);
-      }
-      visit?.(r, i, s, c);
-    },
-  });
-  return sentAt;
-}
+export class ClockRun {
+  private readonly run: CausalRun;
+  /** Each rank's clock now, by world rank. */
+  private readonly vc: (Int32Array | undefined)[] = [];
+  /** Nonblocking collective instance → the clock of each member that started it (until all completed it). */
+  private readonly started = new Map<string, { clocks: Int32Array[]; done: number }>();
+  /** Points (rank, steps run) whose clock a check asked for, and the clock once reached. */
+  private readonly points = new Map<number, Map<number, Int32Array | undefined>>();
+  readonly listeners: ClockListener[] = [];
+  private steps = 0;
 
-/** `watch`: receives whose vector clock at posting a check needs (sends always have theirs). */
-export function causalClocks(
-  replay: Replay,
-  worldSize: number,
-  watch: ReadonlySet<P2pOp> = new Set(),
-): CausalClocks | undefined {
-  if (!replay.enabled || worldSize > MAX_RANKS) return undefined;
-  const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
-  const n = Math.max(worldSize, (ranks[ranks.length - 1] ?? 0) + 1);
-  const postedAt = new Map<P2pOp, Int32Array>();
-  const recvTime = new Map<RecvOp, number>();
-  const recvOrder = new Map<RecvOp, number>();
-  const sentAt = runWithClocks(replay, n, (r, i, s, c) => {
-    if (s.k === 'post' && s.op.kind !== 'send' && watch.has(s.op)) postedAt.set(s.op, c.slice());
-    else if (s.k === 'wait' && s.op.kind !== 'send') {
-      recvTime.set(s.op, c[r] ?? 0);
-      recvOrder.set(s.op, i);
+  constructor(
+    /** Components of a clock: the job's size, grown when a higher rank appears. */
+    private n: number,
+  ) {
+    this.run = new CausalRun(false, {
+      collective: (members) => {
+        const joined = new Int32Array(this.n);
+        for (const m of members) {
+          const c = this.clock(m);
+          c[m] = (c[m] as number) + 1;
+          merge(joined, c);
+        }
+        for (const m of members) merge(this.clock(m), joined);
+      },
+      step: (r, s, i) => this.step(r, s, i),
+    });
+  }
+
+  /** Steps held (added, not run): the memory this run holds besides its clocks. */
+  get held(): number {
+    return this.run.held;
+  }
+
+  /** Components of a clock (the ranks known so far). */
+  get size(): number {
+    return this.n;
+  }
+
+  /** The rank's clock now (owned by the run). */
+  clock(r: number): Int32Array {
+    const c = this.vc[r];
+    if (c !== undefined && c.length >= this.n) return c;
+    if (r >= this.n) this.n = r + 1;
+    const grown = new Int32Array(this.n);
+    if (c !== undefined) grown.set(c);
+    this.vc[r] = grown;
+    return grown;
+  }
+
+  add(rank: number, step: Step): void {
+    this.run.add(rank, step);
+    this.run.run();
+  }
+
+  matched(s: P2pOp, r: P2pOp): void {
+    this.run.matched(s, r);
+    this.run.run();
+  }
+
+  trimDead(): number {
+    return this.run.trimDead();
+  }
+
+  end(): void {
+    this.run.end();
+    for (const l of this.listeners) l.end?.();
+  }
+
+  /**
+   * Asks for the rank's clock once it ran `k` steps (k = 0: before any). Read it with `at` when the run has
+   * got there; a point a rank never reached (stuck in a deadlock) stays unknown.
+   */
+  watch(rank: number, k: number): void {
+    let m = this.points.get(rank);
+    if (m === undefined) this.points.set(rank, (m = new Map<number, Int32Array | undefined>()));
+    if (m.has(k)) return;
+    const ran = this.run.position(rank).ran;
+    m.set(k, k === 0 ? new Int32Array(this.n) : ran === k ? this.clock(rank).slice() : undefined);
+  }
+
+  at(rank: number, k: number): Int32Array | undefined {
+    return this.points.get(rank)?.get(k);
+  }
+
+  private step(r: number, s: Step, i: number): void {
+    const c = this.clock(r);
+    if (s.k !== 'coll') c[r] = (c[r] as number) + 1;
+    if (s.k === 'istart' || s.k === 'idone') {
+      const key = `${s.comm.id}:${s.index}`;
+      let inst = this.started.get(key);
+      if (inst === undefined) this.started.set(key, (inst = { clocks: [], done: 0 }));
+      if (s.k === 'istart') inst.clocks.push(c.slice());
+      else {
+        for (const at of inst.clocks) merge(c, at);
+        if (++inst.done >= s.comm.size) this.started.delete(key);
+      }
+    } else if (s.k === 'post') {
+      if (s.op.kind === 'send') s.op.sentClock = c.slice();
+      for (const l of this.listeners) l.posted?.(s.op, c);
+    } else if (s.k === 'wait' && s.op.kind !== 'send') {
+      const p = s.op.peer;
+      const at = p?.sentClock;
+      if (at !== undefined) {
+        merge(c, at);
+        // Each message is received once: its send's clock is not needed again.
+        if (p !== undefined) p.sentClock = undefined;
+      }
+      const time = c[r] ?? 0;
+      s.op.doneTime = time;
+      s.op.doneIndex = i;
+      for (const l of this.listeners) l.received?.(s.op, time, i);
     }
-  });
-  return { sentAt, postedAt, recvTime, recvOrder };
+    const m = this.points.get(r);
+    if (m !== undefined && m.has(i + 1)) m.set(i + 1, c.slice());
+    if (++this.steps % 4096 === 0) for (const l of this.listeners) l.progress?.();
+  }
 }
 
 /**
- * The clocks of ranks at chosen points: `at` maps a rank to step counts k (the rank's clock once it ran k
- * steps; k = 0 is before any). Points a rank never reached (stuck in a deadlock) are absent from the result.
- * For the one-sided race check (passive target), where "b knows of something a did after its first k steps"
- * is clock_b[a] > k.
+ * The completion of `recv` happened before a point whose clock is `at` (the rank there had heard, through
+ * messages and collectives, of the receive having completed). False when the receive has not run (then it
+ * cannot be before anything that ran).
  */
-export function clocksAt(
-  replay: Replay,
-  n: number,
-  at: ReadonlyMap<number, ReadonlySet<number>>,
-): Map<number, Map<number, Int32Array>> {
-  const out = new Map<number, Map<number, Int32Array>>();
-  const keep = (r: number, k: number, c: Int32Array) => {
-    if (at.get(r)?.has(k) !== true) return;
-    let m = out.get(r);
-    if (m === undefined) out.set(r, (m = new Map<number, Int32Array>()));
-    m.set(k, c.slice());
-  };
-  for (const r of at.keys()) keep(r, 0, new Int32Array(n));
-  runWithClocks(replay, n, (r, i, _s, c) => keep(r, i + 1, c));
-  return out;
-}
-
-/**
- * The completion of `recv` happened before the posting of `op` (a send, or a watched receive, whose rank had
- * heard, through messages and collectives, of the receive having completed). False when either was never
- * executed.
- */
-export function completedBefore(c: CausalClocks, recv: RecvOp, op: P2pOp): boolean {
-  const at = c.sentAt.get(op) ?? c.postedAt.get(op);
-  const t = c.recvTime.get(recv);
-  return at !== undefined && t !== undefined && (at[recv.rank] ?? 0) >= t;
+export function completedBefore(recv: RecvOp, at: Int32Array): boolean {
+  const t = recv.doneTime;
+  return t !== undefined && (at[recv.rank] ?? 0) >= t;
 }

@@ -3,109 +3,305 @@
  * a receive after the post of the send it took, a collective after every member arrived at it, and — when
  * sends are synchronous — a wait for a send after the post of its receive. Nonblocking collectives: in the
  * happened-before run (sends not synchronous) a member's completion comes after every member's start; the
- * zero-buffering replay orders nothing by them (a member may start one and complete it much later). Each rank runs until it blocks
- * and is woken by the step that releases it, so the cost is linear in the steps (a round-robin over the
- * ranks costs a pass over every rank for each few steps of a tightly coupled run).
+ * zero-buffering replay orders nothing by them (a member may start one and complete it much later).
+ *
+ * Incremental, so that memory follows what is pending and not the run's length: steps are added as the
+ * ranks' streams bring them, each rank runs as far as it can (until it blocks, and is woken by the step that
+ * releases it: linear in the steps), and a step is dropped once it ran. A wait whose partner is not known
+ * yet (the other rank's stream is behind) blocks until the match arrives (matched()) or the run ends (end():
+ * then it never will, and the wait does not block, as MPI completed it). A rank blocked on a step that only
+ * other forever-blocked ranks could release is dead: nothing that arrives later can run, so its later steps
+ * are not kept (its blocking step is, for the finding that names it).
  */
 import type { P2pOp } from '../model/ops';
-import type { RecordedSteps, Step } from './steps';
+import type { Step } from './steps';
 
 export interface CausalVisitor {
-  /** A step runs; `index` is its position in its rank's list. */
+  /** A step runs; `index` is its position in its rank's steps. */
   step?(rank: number, step: Step, index: number): void;
   /** Every member of a collective instance has arrived (before any of them runs the step). */
   collective?(members: readonly number[]): void;
 }
 
-export interface CausalEnd {
-  /** Each rank's position when nothing more can run: its list's length, or the step it is stuck at. */
-  readonly at: Map<number, number>;
-  /** The operations whose post ran. */
-  readonly posted: ReadonlySet<P2pOp>;
+/** Why a rank is not running: what wakes it. */
+type Park =
+  | { readonly k: 'match'; readonly op: P2pOp }
+  | { readonly k: 'post'; readonly op: P2pOp; readonly by: number }
+  | { readonly k: 'coll'; readonly key: string }
+  | { readonly k: 'start'; readonly key: string };
+
+interface RankRun {
+  readonly rank: number;
+  /** Steps not run yet, from `head` on (the ones before are dropped in batches). */
+  steps: Step[];
+  head: number;
+  /** Steps run so far: the index of the next one. */
+  ran: number;
+  park: Park | undefined;
+  queued: boolean;
+  dead: boolean;
 }
 
-export function runCausally(
-  replay: RecordedSteps,
-  synchronousSends: boolean,
-  visit: CausalVisitor = {},
-): CausalEnd {
-  const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
-  const pos = new Map<number, number>(ranks.map((r) => [r, 0]));
-  const posted = new Set<P2pOp>();
-  const waitingFor = new Map<P2pOp, number[]>();
+/** Each causal run's bit in `P2pOp.ran` (an operation whose post that run ran). */
+let nextBit = 1;
+
+export class CausalRun {
+  /** By world rank. */
+  private readonly ranks: (RankRun | undefined)[] = [];
+  private readonly ready: RankRun[] = [];
+  /** This run's bit in `P2pOp.ran`. */
+  private readonly bit: number;
+  /**
+   * Posted sends whose receive has not been posted (the zero-buffering replay's only: for the potential-deadlock
+   * finding's wildcard check).
+   */
+  readonly openSends = new Set<P2pOp>();
   /** Collective instance → the members that arrived (until all did). */
-  const arrived = new Map<string, number[]>();
+  private readonly arrived = new Map<string, RankRun[]>();
   /** Collective instances every member reached → members still to run the step. */
-  const open = new Map<string, number>();
+  private readonly open = new Map<string, number>();
   /** Nonblocking collective instance → members that started it, and the ranks waiting to complete it. */
-  const started = new Map<string, number>();
-  const waitingStart = new Map<string, number[]>();
-  const ready = [...ranks].reverse();
-  /** Rank r blocks until `key` happens (always true: it is blocked). */
-  const park = <K>(waiting: Map<K, number[]>, key: K, r: number): true => {
-    const l = waiting.get(key);
-    if (l === undefined) waiting.set(key, [r]);
-    else l.push(r);
-    return true;
-  };
-  /** `key` happened: the ranks blocked on it can run again. */
-  const wake = <K>(waiting: Map<K, number[]>, key: K): void => {
+  private readonly started = new Map<string, number>();
+  private readonly waitingStart = new Map<string, RankRun[]>();
+  /** Nonblocking collective instances every member started → members that completed it. */
+  private readonly completed = new Map<string, number>();
+  /** Steps added and not run (dead ranks' dropped ones excluded): the memory this run holds. */
+  held = 0;
+  private ended = false;
+
+  constructor(
+    private readonly synchronousSends: boolean,
+    private readonly visit: CausalVisitor = {},
+  ) {
+    // Two runs per engine (zero-buffering, clocks), a few engines per process in tests: the bits wrap around
+    // after 30, which only matters if runs of two engines shared operations (they never do).
+    this.bit = nextBit;
+    nextBit = nextBit === 1 << 30 ? 1 : nextBit << 1;
+  }
+
+  private of(rank: number): RankRun {
+    let q = this.ranks[rank];
+    if (q === undefined)
+      this.ranks[rank] = q = {
+        rank,
+        steps: [],
+        head: 0,
+        ran: 0,
+        park: undefined,
+        queued: false,
+        dead: false,
+      };
+    return q;
+  }
+
+  /** The next step of the rank's program (its call order). */
+  add(rank: number, step: Step): void {
+    const q = this.of(rank);
+    if (q.dead) return;
+    q.steps.push(step);
+    this.held++;
+    this.schedule(q);
+  }
+
+  /** A send and its receive were matched (their `peer` set): a rank waiting to know either's partner can go on. */
+  matched(s: P2pOp, r: P2pOp): void {
+    if (this.synchronousSends && this.posted(r)) this.openSends.delete(s);
+    for (const op of [s, r]) {
+      const q = this.ranks[op.rank];
+      if (q?.park?.k !== 'match' || q.park.op !== op) continue;
+      q.park = undefined;
+      this.schedule(q);
+    }
+  }
+
+  /** Runs every rank as far as it can. */
+  run(): void {
+    for (let q = this.ready.pop(); q !== undefined; q = this.ready.pop()) {
+      q.queued = false;
+      this.advance(q);
+    }
+  }
+
+  /** The run is over: no more steps or matches will come. Runs what can still run. */
+  end(): void {
+    this.ended = true;
+    for (const q of this.ranks) {
+      if (q?.park?.k !== 'match') continue;
+      q.park = undefined;
+      this.schedule(q);
+    }
+    this.run();
+  }
+
+  /** Each rank's step count run so far, and the step it is stuck at (undefined when it ran all it had). */
+  position(rank: number): { readonly ran: number; readonly at: Step | undefined } {
+    const q = this.ranks[rank];
+    return q === undefined ? { ran: 0, at: undefined } : { ran: q.ran, at: q.steps[q.head] };
+  }
+
+  rankList(): number[] {
+    return this.ranks.flatMap((q) => (q === undefined ? [] : [q.rank]));
+  }
+
+  /** Whether the post of this operation ran. */
+  posted(op: P2pOp): boolean {
+    return ((op.ran ?? 0) & this.bit) !== 0;
+  }
+
+  /**
+   * Finds the ranks blocked for good and drops the steps they hold behind their blocking one. A rank can still
+   * move when it is not blocked (it may get more steps), waits for a match still to come, or waits for a rank
+   * that can move (the poster of the send or receive it needs; a member yet to arrive at its collective;
+   * a rank never heard from). The rest wait on each other only: they are dead, and stay so.
+   * Returns how many ranks are dead.
+   */
+  trimDead(): number {
+    const alive = (q: RankRun | undefined): boolean => q === undefined || (!q.dead && q.park === undefined);
+    const live = new Set<number>();
+    const parked: RankRun[] = [];
+    for (const q of this.ranks) {
+      if (q === undefined || q.dead) continue;
+      if (alive(q) || q.park?.k === 'match') live.add(q.rank);
+      else parked.push(q);
+    }
+    const canMove = (q: RankRun): boolean => {
+      const p = q.park;
+      if (p === undefined || p.k === 'match') return true;
+      if (p.k === 'post') return live.has(p.by) || this.ranks[p.by] === undefined;
+      const s = q.steps[q.head];
+      if (s === undefined || s.k === 'post' || s.k === 'wait') return true;
+      if (p.k === 'start') return s.comm.members.some((m) => live.has(m) || this.ranks[m] === undefined);
+      const there = new Set((this.arrived.get(p.key) ?? []).map((m) => m.rank));
+      return s.comm.members.some((m) => !there.has(m) && (live.has(m) || this.ranks[m] === undefined));
+    };
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const q of parked) {
+        if (live.has(q.rank) || !canMove(q)) continue;
+        live.add(q.rank);
+        changed = true;
+      }
+    }
+    let dead = 0;
+    for (const q of parked) {
+      if (live.has(q.rank)) continue;
+      dead++;
+      q.dead = true;
+      this.held -= q.steps.length - q.head - 1;
+      q.steps = q.steps.slice(q.head, q.head + 1);
+      q.head = 0;
+    }
+    return dead;
+  }
+
+  private schedule(q: RankRun): void {
+    if (q.park !== undefined || q.queued || q.dead || q.head >= q.steps.length) return;
+    q.queued = true;
+    this.ready.push(q);
+  }
+
+  private advance(q: RankRun): void {
+    while (q.head < q.steps.length) {
+      const s = q.steps[q.head] as Step;
+      const park = this.blocked(q, s);
+      if (park !== undefined) {
+        if (park !== true) q.park = park;
+        break;
+      }
+      this.visit.step?.(q.rank, s, q.ran);
+      if (s.k === 'post') {
+        const op = s.op;
+        op.ran = (op.ran ?? 0) | this.bit;
+        const p = op.peer;
+        if (this.synchronousSends) {
+          if (op.kind === 'send' && (p === undefined || !this.posted(p))) this.openSends.add(op);
+          else if (p !== undefined) this.openSends.delete(p);
+        }
+        // The partner's rank may be waiting for this post.
+        const w = p === undefined ? undefined : this.ranks[p.rank];
+        if (w?.park?.k === 'post' && w.park.op === op) {
+          w.park = undefined;
+          this.schedule(w);
+        }
+      } else if (s.k === 'istart' && !this.synchronousSends) {
+        const key = `${s.comm.id}:${s.index}`;
+        const count = (this.started.get(key) ?? 0) + 1;
+        this.started.set(key, count);
+        if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
+      }
+      q.head++;
+      q.ran++;
+      this.held--;
+    }
+    // Dropping the steps that ran, in batches (a shift per step would copy the array each time).
+    if (q.head >= 1024 && q.head * 2 >= q.steps.length) {
+      q.steps = q.steps.slice(q.head);
+      q.head = 0;
+    }
+  }
+
+  private wakeAll<K>(waiting: Map<K, RankRun[]>, key: K): void {
     const l = waiting.get(key);
     if (l === undefined) return;
     waiting.delete(key);
-    ready.push(...l);
-  };
-
-  const blocked = (r: number, s: Step): boolean => {
-    if (s.k === 'post') return false;
-    if (s.k === 'wait') {
-      if (s.op.kind === 'send' && !synchronousSends) return false;
-      const p = replay.peer.get(s.op);
-      if (p === undefined || posted.has(p)) return false;
-      return park(waitingFor, p, r);
+    for (const q of l) {
+      q.park = undefined;
+      this.schedule(q);
     }
-    if (s.k === 'istart') return false;
+  }
+
+  private park<K>(waiting: Map<K, RankRun[]>, key: K, q: RankRun): void {
+    const l = waiting.get(key);
+    if (l === undefined) waiting.set(key, [q]);
+    else l.push(q);
+  }
+
+  /** Undefined when the step can run; else why the rank waits (true: parked already, as a collective's member). */
+  private blocked(q: RankRun, s: Step): Park | true | undefined {
+    if (s.k === 'post' || s.k === 'istart') return undefined;
+    if (s.k === 'wait') {
+      if (s.op.kind === 'send' && !this.synchronousSends) return undefined;
+      const p = s.op.peer;
+      if (p === undefined) return this.ended ? undefined : { k: 'match', op: s.op };
+      if (this.posted(p)) return undefined;
+      return { k: 'post', op: p, by: p.rank };
+    }
     const key = `${s.comm.id}:${s.index}`;
     if (s.k === 'idone') {
-      if (synchronousSends || (started.get(key) ?? 0) >= s.comm.size) return false;
-      return park(waitingStart, key, r);
-    }
-    const left = open.get(key);
-    if (left !== undefined) {
-      if (left <= 1) open.delete(key);
-      else open.set(key, left - 1);
-      return false;
-    }
-    let who = arrived.get(key);
-    if (who === undefined) arrived.set(key, (who = []));
-    who.push(r);
-    if (who.length < s.comm.size) return true;
-    arrived.delete(key);
-    visit.collective?.(who);
-    if (who.length > 1) open.set(key, who.length - 1);
-    for (const m of who) if (m !== r) ready.push(m);
-    return false;
-  };
-
-  for (let r = ready.pop(); r !== undefined; r = ready.pop()) {
-    const steps = replay.steps.get(r) ?? [];
-    let i = pos.get(r) ?? 0;
-    while (i < steps.length) {
-      const s = steps[i] as Step;
-      if (blocked(r, s)) break;
-      visit.step?.(r, s, i);
-      if (s.k === 'post') {
-        posted.add(s.op);
-        wake(waitingFor, s.op);
-      } else if (s.k === 'istart') {
-        const key = `${s.comm.id}:${s.index}`;
-        const count = (started.get(key) ?? 0) + 1;
-        started.set(key, count);
-        if (count >= s.comm.size) wake(waitingStart, key);
+      if (this.synchronousSends) return undefined;
+      if ((this.started.get(key) ?? 0) >= s.comm.size) {
+        // Every member completes it once: then the instance is forgotten.
+        const done = (this.completed.get(key) ?? 0) + 1;
+        if (done >= s.comm.size) {
+          this.completed.delete(key);
+          this.started.delete(key);
+        } else this.completed.set(key, done);
+        return undefined;
       }
-      i++;
+      this.park(this.waitingStart, key, q);
+      return { k: 'start', key };
     }
-    pos.set(r, i);
+    const left = this.open.get(key);
+    if (left !== undefined) {
+      if (left <= 1) this.open.delete(key);
+      else this.open.set(key, left - 1);
+      return undefined;
+    }
+    let who = this.arrived.get(key);
+    if (who === undefined) this.arrived.set(key, (who = []));
+    who.push(q);
+    if (who.length < s.comm.size) {
+      q.park = { k: 'coll', key };
+      return true;
+    }
+    this.arrived.delete(key);
+    this.visit.collective?.(who.map((m) => m.rank));
+    if (who.length > 1) this.open.set(key, who.length - 1);
+    for (const m of who) {
+      if (m === q) continue;
+      m.park = undefined;
+      this.schedule(m);
+    }
+    return undefined;
   }
-  return { at: pos, posted };
 }

@@ -2,12 +2,20 @@
  * Message races: a wildcard receive (MPI_ANY_SOURCE) whose message could have come from another sender,
  * because that other send was concurrent with the receive (not caused by it). Happened-before comes from
  * the run's vector clocks (causal-clocks.ts). Reported as the first race of each rank, as DESIGN.md asks.
+ *
+ * Decided as the clock run goes, so that nothing of the run is kept but what is undecided: a wildcard receive
+ * opens when it completes, with each other sender's latest sends to its rank (all concurrent with it); the
+ * sender's later sends join while they are concurrent (the sender had not heard of the receive: a prefix of its
+ * sends, since its clock only grows). The receive is decided once every other rank has heard of it (no
+ * concurrent send can come any more) and each candidate's own receive is known (a rival must have been
+ * received later by the same rank); at the end of the run, with what is known. Per sender, the last
+ * RIVAL_WINDOW concurrent sends are looked at: the ones still in flight when it chose.
  */
 import type { EngineFinding } from '../model/types';
 import { describeOp } from '../model/describe';
-import type { CausalClocks } from './causal-clocks';
-import type { RecvOp, SendOp } from '../model/ops';
-import type { Replay } from './replay';
+import type { ClockListener, ClockRun } from './causal-clocks';
+import type { P2pOp, RecvOp, SendOp } from '../model/ops';
+import type { PeerOf } from './steps';
 import { ANY_SOURCE, ANY_TAG } from '../model/types';
 
 /**
@@ -16,94 +24,187 @@ import { ANY_SOURCE, ANY_TAG } from '../model/types';
  */
 const RIVAL_WINDOW = 64;
 
-export function messageRaces(replay: Replay, clocks: CausalClocks | undefined): EngineFinding[] {
-  if (clocks === undefined || replay.wildcardMatches === 0) return [];
-  const { sentAt, recvTime, recvOrder } = clocks;
-  const ranks = [...replay.steps.keys()].sort((a, b) => a - b);
+/**
+ * Wildcard receives of one rank undecided at once (some other rank has not heard of them yet). Beyond it the
+ * rank's later wildcard receives are not checked, and the check is named as skipped for them.
+ */
+export const MAX_OPEN = 4096;
 
-  // Sends to each rank, per sender in the sender's order (sentAt's order is the order the steps ran).
-  const sendsTo = new Map<number, Map<number, SendOp[]>>();
-  for (const op of sentAt.keys()) {
-    if (op.kind !== 'send') continue;
-    let bySender = sendsTo.get(op.dest);
-    if (bySender === undefined) sendsTo.set(op.dest, (bySender = new Map<number, SendOp[]>()));
-    const l = bySender.get(op.rank);
-    if (l === undefined) bySender.set(op.rank, [op]);
-    else l.push(op);
+interface Wild {
+  readonly recv: RecvOp;
+  readonly took: SendOp;
+  /** The receiving rank's own clock component at completion, and its step index. */
+  readonly time: number;
+  readonly order: number;
+  /** Per other sender, its latest sends to this rank concurrent with the receive (at most RIVAL_WINDOW). */
+  readonly windows: Map<number, SendOp[]>;
+  /** Senders whose later sends are no longer concurrent (they heard of the receive). */
+  readonly closed: Set<number>;
+}
+
+interface RankRaces {
+  /** Each sender's latest sends to this rank (at most RIVAL_WINDOW), in the sender's order; by world rank. */
+  recent: (SendOp[] | undefined)[];
+  /** Undecided wildcard receives, in the rank's order. */
+  open: Wild[];
+  /** The rank's first race: no later receive of it is looked at. */
+  found: EngineFinding | undefined;
+}
+
+const pushWindow = (l: SendOp[], s: SendOp): void => {
+  l.push(s);
+  if (l.length > RIVAL_WINDOW) l.shift();
+};
+
+export class MessageRaces implements ClockListener {
+  /** By world rank (a Map: a destination comes from a communicator's members, not from a rank we heard). */
+  private readonly ranks = new Map<number, RankRaces>();
+  /** Wildcard receives not checked because MAX_OPEN were undecided on their rank. */
+  unchecked = 0;
+
+  /** `clocks`: the clock run this listens to (a getter: the replay drops it when it gives up). */
+  constructor(
+    private readonly peer: PeerOf,
+    private readonly run: () => ClockRun | undefined,
+  ) {}
+
+  private of(rank: number): RankRaces {
+    let rr = this.ranks.get(rank);
+    if (rr === undefined) this.ranks.set(rank, (rr = { recent: [], open: [], found: undefined }));
+    return rr;
   }
-  const wildBy = new Map<number, RecvOp[]>();
-  for (const op of recvTime.keys()) {
-    if (op.source !== ANY_SOURCE || !replay.peer.has(op)) continue;
-    let l = wildBy.get(op.rank);
-    if (l === undefined) wildBy.set(op.rank, (l = []));
-    l.push(op);
-  }
-  const findings: EngineFinding[] = [];
-  const bytes = (s: SendOp) => s.count * (s.dtype?.size ?? 1);
-  for (const r of ranks) {
-    const wild = (wildBy.get(r) ?? []).sort((a, b) => (recvOrder.get(a) ?? 0) - (recvOrder.get(b) ?? 0));
-    const senders = [...(sendsTo.get(r) ?? new Map<number, SendOp[]>())].sort((a, b) => a[0] - b[0]);
-    for (const recv of wild) {
-      const took = replay.peer.get(recv) as SendOp;
-      const myTime = recvTime.get(recv) ?? 0;
-      const myOrder = recvOrder.get(recv) ?? 0;
-      const isRival = (s: SendOp): boolean => {
-        if (s.comm !== recv.comm) return false;
-        if (recv.tag !== ANY_TAG && s.tag !== recv.tag) return false;
-        // The rival must have been available: received later by this rank (a send never received is an
-        // unmatched message, not a race).
-        const other = replay.peer.get(s) as RecvOp | undefined;
-        if (other === undefined || other.rank !== r || (recvOrder.get(other) ?? Infinity) <= myOrder)
-          return false;
-        // Observable: interchangeable messages (same tag and length, taken by the same call) are no race.
-        return s.tag !== took.tag || bytes(s) !== bytes(took) || other.site !== recv.site;
-      };
-      const rivals: SendOp[] = [];
-      for (const [sender, list] of senders) {
-        if (sender === took.rank) continue;
-        // Concurrent sends (the sender had not heard of this receive) are a prefix of the sender's sends:
-        // its clock's entry for this rank only grows. Look at the last RIVAL_WINDOW of them.
-        let lo = 0;
-        let hi = list.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (((sentAt.get(list[mid] as SendOp) as Int32Array)[r] ?? 0) < myTime) lo = mid + 1;
-          else hi = mid;
-        }
-        for (let j = Math.max(0, lo - RIVAL_WINDOW); j < lo; j++) {
-          const s = list[j] as SendOp;
-          if (isRival(s)) rivals.push(s);
-        }
+
+  posted(op: P2pOp, clock: Int32Array): void {
+    if (op.kind !== 'send') return;
+    const rr = this.of(op.dest);
+    if (rr.found !== undefined) return;
+    const l = rr.recent[op.rank];
+    if (l === undefined) rr.recent[op.rank] = [op];
+    else pushWindow(l, op);
+    for (const w of rr.open) {
+      if (op.rank === w.took.rank || w.closed.has(op.rank)) continue;
+      if ((clock[op.dest] ?? 0) >= w.time) {
+        w.closed.add(op.rank);
+        continue;
       }
-      if (rivals.length === 0) continue;
-      const rival = rivals[0] as SendOp;
-      findings.push({
-        kind: 'message-race',
-        severity: 'warning',
-        message: `Rank ${r}'s ${recv.fn.name} from any rank took the message of rank ${took.rank}, but rank ${rival.rank}'s ${rival.fn.name} could have arrived first: the outcome depends on timing. Receive from a specific rank, or make the sends ordered (e.g. a token).`,
-        locations: [
-          {
-            rank: r,
-            site: recv.site,
-            call: recv.fn.name,
-            detail: `${describeOp(recv)}: took rank ${took.rank}'s message`,
-          },
-          {
-            rank: took.rank,
-            site: took.site,
-            call: took.fn.name,
-            detail: `${describeOp(took)}: the message taken`,
-          },
-          ...rivals.map((s) => ({
-            rank: s.rank,
-            site: s.site,
-            call: s.fn.name,
-            detail: `${describeOp(s)}: could have been taken instead`,
-          })),
-        ],
-      });
-      break; // the first race of each rank
+      const win = w.windows.get(op.rank);
+      if (win === undefined) w.windows.set(op.rank, [op]);
+      else pushWindow(win, op);
     }
   }
-  return findings;
+
+  received(op: RecvOp, time: number, index: number): void {
+    const rr = this.of(op.rank);
+    if (rr.found !== undefined) return;
+    const took = this.peer.get(op);
+    if (op.source === ANY_SOURCE && took?.kind === 'send') {
+      if (rr.open.length >= MAX_OPEN) this.unchecked++;
+      else {
+        // Every send already run is concurrent with this receive: no rank could have heard of it yet.
+        const windows = new Map<number, SendOp[]>();
+        rr.recent.forEach((l, sender) => {
+          if (l !== undefined && sender !== took.rank) windows.set(sender, [...l]);
+        });
+        rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
+      }
+    }
+    this.decide(op.rank, rr, false);
+  }
+
+  progress(): void {
+    for (const [rank, rr] of this.ranks) this.decide(rank, rr, false);
+  }
+
+  end(): void {
+    for (const [rank, rr] of this.ranks) this.decide(rank, rr, true);
+  }
+
+  /** The first race of each rank, in rank order (complete after the clock run ended). */
+  findings(): EngineFinding[] {
+    return [...this.ranks]
+      .sort((a, b) => a[0] - b[0])
+      .flatMap(([, rr]) => (rr.found === undefined ? [] : [rr.found]));
+  }
+
+  /** Decides the rank's open receives in order, as far as they can be (all of them at the end). */
+  private decide(rank: number, rr: RankRaces, final: boolean): void {
+    while (rr.found === undefined && rr.open.length > 0) {
+      const w = rr.open[0] as Wild;
+      const rivals = this.rivals(rank, w, final);
+      if (rivals === undefined) return;
+      rr.open.shift();
+      if (rivals.length > 0) {
+        rr.found = finding(rank, w, rivals);
+        rr.open = [];
+        rr.recent = [];
+      }
+    }
+  }
+
+  /** The receive's rivals; undefined while a concurrent send may still come, or a candidate's receive is unknown. */
+  private rivals(r: number, w: Wild, final: boolean): SendOp[] | undefined {
+    const clocks = this.run();
+    if (clocks === undefined) return [];
+    if (!final) {
+      // Every other rank must have heard of the receive: until then it may still send concurrently.
+      for (let q = 0; q < clocks.size; q++) {
+        if (q === w.took.rank || q === r || w.closed.has(q)) continue;
+        if ((clocks.clock(q)[r] ?? 0) < w.time) return undefined;
+        w.closed.add(q);
+      }
+    }
+    const bytes = (s: SendOp) => s.count * (s.dtype?.size ?? 1);
+    const rivals: SendOp[] = [];
+    for (const sender of [...w.windows.keys()].sort((a, b) => a - b)) {
+      for (const s of w.windows.get(sender) ?? []) {
+        if (s.comm !== w.recv.comm) continue;
+        if (w.recv.tag !== ANY_TAG && s.tag !== w.recv.tag) continue;
+        // The rival must have been available: received later by this rank (a send never received is an
+        // unmatched message, not a race).
+        const other = this.peer.get(s);
+        if (other === undefined) {
+          if (final) continue;
+          return undefined;
+        }
+        if (other.rank !== r) continue;
+        // A receive that never completed in the causal order (its rank stuck) counts as later.
+        const order = other.doneIndex;
+        if (order === undefined && !final) return undefined;
+        if (order !== undefined && order <= w.order) continue;
+        // Observable: interchangeable messages (same tag and length, taken by the same call) are no race.
+        if (s.tag !== w.took.tag || bytes(s) !== bytes(w.took) || other.site !== w.recv.site) rivals.push(s);
+      }
+    }
+    return rivals;
+  }
+}
+
+function finding(r: number, w: Wild, rivals: readonly SendOp[]): EngineFinding {
+  const { recv, took } = w;
+  const rival = rivals[0] as SendOp;
+  return {
+    kind: 'message-race',
+    severity: 'warning',
+    message: `Rank ${r}'s ${recv.fn.name} from any rank took the message of rank ${took.rank}, but rank ${rival.rank}'s ${rival.fn.name} could have arrived first: the outcome depends on timing. Receive from a specific rank, or make the sends ordered (e.g. a token).`,
+    locations: [
+      {
+        rank: r,
+        site: recv.site,
+        call: recv.fn.name,
+        detail: `${describeOp(recv)}: took rank ${took.rank}'s message`,
+      },
+      {
+        rank: took.rank,
+        site: took.site,
+        call: took.fn.name,
+        detail: `${describeOp(took)}: the message taken`,
+      },
+      ...rivals.map((s) => ({
+        rank: s.rank,
+        site: s.site,
+        call: s.fn.name,
+        detail: `${describeOp(s)}: could have been taken instead`,
+      })),
+    ],
+  };
 }

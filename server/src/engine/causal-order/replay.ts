@@ -1,45 +1,108 @@
 /**
  * Potential deadlocks: a run that completed may still hang where MPI does not buffer standard-mode sends
- * (larger messages, another library). The engine keeps each rank's blocking steps with the real matching,
- * then replays them with every standard send synchronous (it completes only once its receive is posted).
- * If the replay gets stuck on such sends, the run completed only thanks to buffering.
+ * (larger messages, another library). The engine runs each rank's blocking steps with the real matching as
+ * they come, with every standard send synchronous (it completes only once its receive is posted), keeping
+ * only the steps that could not run yet. If the replay is stuck on such sends at the end, the run completed
+ * only thanks to buffering.
  */
-import { runCausally } from './causal-order';
+import { CausalRun } from './causal-order';
+import { ClockRun, MAX_RANKS } from './causal-clocks';
 import type { CommInfo } from '../model/comms';
 import { describeOp } from '../model/describe';
 import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from '../model/types';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
-import type { RecordedSteps, Step } from './steps';
+import type { PeerOf, Step } from './steps';
 
 export type { Step } from './steps';
 
-/** Beyond this many steps the replay is given up (memory stays bounded on long runs). */
+/**
+ * The most steps the replay holds at once (not run yet, because a rank's partner is behind, or its match or a
+ * collective's member has not arrived). Beyond it the replay is given up, and the checks built on it are named
+ * as skipped: memory stays bounded when a run holds more than that pending.
+ */
 export const MAX_STEPS = 2_000_000;
 
-export class Replay implements RecordedSteps {
-  /** Each rank's steps in its call order (read by the race check too). */
-  readonly steps = new Map<number, Step[]>();
-  /** Send ↔ receive, as matched in the run. */
-  readonly peer = new Map<P2pOp, P2pOp>();
-  private count = 0;
+/**
+ * Each rank's blocking steps, run as they come by two causal runs: with standard sends synchronous (the
+ * zero-buffering replay, for potential deadlocks) and with vector clocks (causal-clocks.ts, for the checks
+ * that ask what happened before what). A step is held until both ran it; then only what the checks chose to
+ * keep remains.
+ */
+export class Replay {
+  /** Send ↔ receive, as matched in the run (on the operations: `P2pOp.peer`). */
+  readonly peer: PeerOf = { get: (op) => op.peer, has: (op) => op.peer !== undefined };
+  private sync: CausalRun | undefined;
+  /** Happened-before; undefined beyond MAX_RANKS ranks, or once the replay is given up. */
+  clocks: ClockRun | undefined;
+  /**
+   * Each rank's latest step, held back until the rank's next one (or the end): the checks fed by the clock
+   * run learn what they need about a call at its ENTER and EXIT (a buffered send's size, its failure), after
+   * its steps were recorded.
+   */
+  private readonly staged = new Map<number, Step>();
+  /** Steps recorded per rank: a point in its history (one-sided races ask for clocks there). */
+  private readonly recorded = new Map<number, number>();
+  /** When to look for ranks blocked for good next (see CausalRun.trimDead). */
+  private nextTrim: number;
   enabled = true;
-
-  /** `maxSteps`: beyond it the replay is given up (and the checks built on it are named as skipped). */
-  constructor(private readonly maxSteps = MAX_STEPS) {}
   /** Receives with MPI_ANY_SOURCE that took a message: without any, there is no message race to look for. */
   wildcardMatches = 0;
+  /** The most steps held at once so far (for the memory benchmark and the README's numbers). */
+  peakHeld = 0;
+
+  /** `maxSteps`: the most steps held at once; beyond it the replay is given up (and its checks named). */
+  constructor(
+    worldSize: number,
+    private readonly maxSteps = MAX_STEPS,
+  ) {
+    this.nextTrim = Math.min(maxSteps, 65_536);
+    this.sync = new CausalRun(true);
+    if (worldSize <= MAX_RANKS) this.clocks = new ClockRun(Math.max(worldSize, 1));
+  }
 
   private add(rank: number, step: Step): void {
     if (!this.enabled) return;
-    if (++this.count > this.maxSteps) {
+    this.recorded.set(rank, (this.recorded.get(rank) ?? 0) + 1);
+    const prev = this.staged.get(rank);
+    this.staged.set(rank, step);
+    if (prev !== undefined) this.release(rank, prev);
+  }
+
+  private release(rank: number, step: Step): void {
+    // A clock has a component per rank: beyond MAX_RANKS (or a communicator naming such a rank) none is kept.
+    if (
+      rank >= MAX_RANKS ||
+      (step.k !== 'post' && step.k !== 'wait' && step.comm.members.some((m) => m >= MAX_RANKS))
+    )
+      this.clocks = undefined;
+    this.sync?.add(rank, step);
+    this.sync?.run();
+    this.clocks?.add(rank, step);
+    const held = (this.sync?.held ?? 0) + (this.clocks?.held ?? 0);
+    if (held > this.peakHeld) this.peakHeld = held;
+    if (held <= this.nextTrim) return;
+    // Ranks blocked for good (the zero-buffering replay stuck on sends the run had buffered) hold every later
+    // step: drop them, then give up only if that was not enough.
+    this.sync?.trimDead();
+    this.clocks?.trimDead();
+    const after = (this.sync?.held ?? 0) + (this.clocks?.held ?? 0);
+    if (after > this.maxSteps) {
       this.enabled = false;
-      this.steps.clear();
-      this.peer.clear();
+      this.sync = undefined;
+      this.clocks = undefined;
+      this.staged.clear();
       return;
     }
-    let l = this.steps.get(rank);
-    if (l === undefined) this.steps.set(rank, (l = []));
-    l.push(step);
+    this.nextTrim = Math.min(this.maxSteps, Math.max(65_536, 2 * after));
+  }
+
+  /** The run is over: the held-back steps run, and waits whose match never came no longer block. */
+  end(): void {
+    if (!this.enabled) return;
+    for (const [rank, step] of [...this.staged].sort((a, b) => a[0] - b[0])) this.release(rank, step);
+    this.staged.clear();
+    this.sync?.end();
+    this.clocks?.end();
   }
 
   post(op: P2pOp): void {
@@ -54,9 +117,19 @@ export class Replay implements RecordedSteps {
     this.add(op.rank, { k: 'wait', op });
   }
 
-  /** How many steps the rank has recorded so far: a point in its history (happened-before.ts clocksAt). */
+  /** Asks for the rank's clock once it ran `k` steps (see ClockRun.watch). */
+  watch(rank: number, k: number): void {
+    this.clocks?.watch(rank, k);
+  }
+
+  /** The clock asked for with watch(), once the clock run got there; undefined otherwise. */
+  clockAt(rank: number, k: number): Int32Array | undefined {
+    return this.clocks?.at(rank, k);
+  }
+
+  /** How many steps the rank has recorded so far: a point in its history (one-sided races' clocks). */
   position(rank: number): number {
-    return this.steps.get(rank)?.length ?? 0;
+    return this.recorded.get(rank) ?? 0;
   }
 
   collective(rank: number, comm: CommInfo, index: number): void {
@@ -70,9 +143,12 @@ export class Replay implements RecordedSteps {
 
   matched(s: SendOp, r: RecvOp): void {
     if (!this.enabled) return;
-    this.peer.set(s, r);
-    this.peer.set(r, s);
+    s.peer = r;
+    r.peer = s;
     if (r.source === ANY_SOURCE) this.wildcardMatches++;
+    this.sync?.matched(s, r);
+    this.sync?.run();
+    this.clocks?.matched(s, r);
   }
 
   /**
@@ -80,33 +156,33 @@ export class Replay implements RecordedSteps {
    * each receive to its match in the run, but without buffering this receive would have taken that send and
    * the run would have gone another way (the run's matching came from buffering): nothing can be concluded.
    */
-  private couldTakeAnother(step: Step, posted: ReadonlySet<P2pOp>): boolean {
+  private couldTakeAnother(step: Step, run: CausalRun): boolean {
     if (step.k !== 'wait' || step.op.kind !== 'recv') return false;
     const r = step.op;
     if (r.source !== ANY_SOURCE && r.tag !== ANY_TAG) return false;
-    for (const s of posted) {
+    for (const s of run.openSends) {
       if (s.kind !== 'send' || s.dest !== r.rank || s.comm !== r.comm) continue;
       if ((r.source !== ANY_SOURCE && r.source !== s.srcCommRank) || (r.tag !== ANY_TAG && r.tag !== s.tag))
         continue;
       const taker = this.peer.get(s);
-      if (taker !== r && (taker === undefined || !posted.has(taker))) return true;
+      if (taker !== r && (taker === undefined || !run.posted(taker))) return true;
     }
     return false;
   }
 
-  /** Replays with synchronous standard sends; a finding when that gets stuck on them. */
+  /** The zero-buffering replay's outcome (after end()): a finding when it got stuck on standard sends. */
   run(): EngineFinding | undefined {
-    if (!this.enabled) return undefined;
-    const { at: pos, posted } = runCausally(this, true);
-    const ranks = [...pos.keys()];
-    const stuck = ranks
-      .map((r) => ({ r, s: this.steps.get(r)?.[pos.get(r) ?? 0] }))
+    const run = this.sync;
+    if (!this.enabled || run === undefined) return undefined;
+    const stuck = run
+      .rankList()
+      .map((r) => ({ r, s: run.position(r).at }))
       .filter((x): x is { r: number; s: Step } => x.s !== undefined);
     const sends = stuck.filter(
       (x) => x.s.k === 'wait' && x.s.op.kind === 'send' && x.s.op.mode === 'standard',
     );
     if (sends.length === 0) return undefined;
-    if (stuck.some((x) => this.couldTakeAnother(x.s, posted))) return undefined;
+    if (stuck.some((x) => this.couldTakeAnother(x.s, run))) return undefined;
     const locations: RawLocation[] = sends.map(({ s }) => {
       const op = (s as { op: SendOp }).op;
       return {
@@ -125,7 +201,7 @@ export class Replay implements RecordedSteps {
     const inCollective = stuck.flatMap(({ r, s }) => {
       if (s.k !== 'coll') return [];
       const absent = s.comm.members.filter((m) => {
-        const at = this.steps.get(m)?.[pos.get(m) ?? 0];
+        const at = run.position(m).at;
         return !(at?.k === 'coll' && at.comm === s.comm && at.index === s.index);
       });
       return [

@@ -1,6 +1,6 @@
 /**
  * The recorded run as the causal-order analyses see it: each rank's blocking steps in its call order, and
- * the real matching. `Replay` (replay.ts) records them; `runCausally` (causal-order.ts) runs them.
+ * the real matching. `Replay` (replay.ts) records them and runs them as they come (causal-order.ts).
  */
 import type { CommInfo } from '../model/comms';
 import type { P2pOp } from '../model/ops';
@@ -15,9 +15,11 @@ export type Step =
    */
   | { readonly k: 'istart' | 'idone'; readonly comm: CommInfo; readonly index: number };
 
-export interface RecordedSteps {
-  /** Each rank's steps in its call order. */
-  readonly steps: ReadonlyMap<number, readonly Step[]>;
-  /** Send ↔ receive, as matched in the run. */
-  readonly peer: ReadonlyMap<P2pOp, P2pOp>;
+/**
+ * Send ↔ receive, as matched in the run. Kept on the operations (`P2pOp.peer`): a pair is forgotten with its
+ * operations, once neither the matcher, a rank's requests, a step not run yet nor a check holds them.
+ */
+export interface PeerOf {
+  get(op: P2pOp): P2pOp | undefined;
+  has(op: P2pOp): boolean;
 }

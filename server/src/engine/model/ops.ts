@@ -18,6 +18,17 @@ interface OpBase {
   reported: boolean;
   /** Bytes of memory the operation reads or writes, [from, to), when its buffer and datatype are known. */
   span?: readonly [number, number];
+  /**
+   * The causal-order analyses' facts (causal-order/), kept on the operation so that they cost no lookup and are
+   * forgotten with it: its partner in the run's matching; the causal runs whose post of it ran (a bit each); a
+   * send's vector clock at posting, until its receive took it; a receive's completion on its rank's clock and
+   * its step index there.
+   */
+  peer?: P2pOp;
+  ran?: number;
+  sentClock?: Int32Array | undefined;
+  doneTime?: number;
+  doneIndex?: number;
 }
 
 export interface SendOp extends OpBase {

@@ -21,7 +21,6 @@ import { enterCollective } from '../collectives/collectives';
 import { opNames } from '../model/datatypes';
 import type { Replay } from '../causal-order/replay';
 import type { CheckContext } from '../model/check-context';
-import { clocksAt } from '../causal-order/causal-clocks';
 import { num, paramName } from '../model/fn-roles';
 import type { CallState } from '../model/rank-track';
 import type { Access } from './rma-conflict';
@@ -80,6 +79,9 @@ export class RmaTracker {
    * MAX_CLOCK_CELLS): their races were not checked.
    */
   passiveUnordered = false;
+  /** Points (origin:steps) whose clock was asked for; beyond MAX_CLOCK_CELLS cells no more are. */
+  private readonly watched = new Set<string>();
+  private pointsCapped = false;
   private readonly pscw = new Map<string, Access[]>();
   private readonly matching = new PscwMatching();
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
@@ -293,6 +295,13 @@ export class RmaTracker {
       if (this.passive.length >= MAX_ACCESSES) return;
       this.passive.push(a);
       s.open.push(a);
+      // Its origin's clock here, from the clock run as it gets there (the run is not kept for the end).
+      if (!this.watched.has(`${a.origin}:${a.pos}`)) {
+        this.watched.add(`${a.origin}:${a.pos}`);
+        if (this.watched.size * Math.max(st.worldSize, a.origin + 1) <= MAX_CLOCK_CELLS)
+          st.replay.watch(a.origin, a.pos);
+        else this.pointsCapped = true;
+      }
     } else if (epoch.startsWith('pscw')) {
       const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
       const list = this.pscw.get(key) ?? [];
@@ -386,22 +395,12 @@ export class RmaTracker {
 
   private passiveRaces(st: RmaContext, sink: Sink): void {
     if (this.passive.length === 0) return;
-    // The clock of each origin where it made each access, to tell whether another origin's access completed before.
-    const at = new Map<number, Set<number>>();
-    let points = 0;
-    for (const a of this.passive) {
-      let s = at.get(a.origin);
-      if (s === undefined) at.set(a.origin, (s = new Set()));
-      if (!s.has(a.pos)) points++;
-      s.add(a.pos);
-    }
-    const n = Math.max(st.worldSize, ...[...at.keys()].map((r) => r + 1));
-    const affordable = st.replay.enabled && points * n <= MAX_CLOCK_CELLS;
-    // Without clocks, accesses of different origins are never judged concurrent: say so in the report.
-    if (!affordable && at.size > 1) this.passiveUnordered = true;
-    const clocks = affordable ? clocksAt(st.replay, n, at) : undefined;
+    // Without clocks (the replay given up, or too many points to keep), accesses of different origins are
+    // never judged concurrent: say so in the report.
+    const origins = new Set(this.passive.map((a) => a.origin));
+    if ((this.pointsCapped || !st.replay.enabled) && origins.size > 1) this.passiveUnordered = true;
     const before = (a: Access, b: Access): boolean | undefined => {
-      const c = clocks?.get(b.origin)?.get(b.pos);
+      const c = st.replay.clockAt(b.origin, b.pos);
       if (c === undefined) return undefined;
       return a.done !== undefined && (c[a.origin] ?? 0) > a.done;
     };

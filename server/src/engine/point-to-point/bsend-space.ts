@@ -8,8 +8,8 @@
  * send, every earlier buffered message of the rank (since the buffer was attached: MPI_Buffer_detach waits
  * until all have left) whose receive did not *happen before* this send may still be in the buffer, and the
  * program is only correct if the buffer holds all of them and this one. Happened-before is decided with the
- * run's vector clocks (causal-clocks.ts) at the end of the run, so the order in which the ranks' streams
- * reach the engine does not matter: a ping-pong that waits for the reply before sending again is ordered, a
+ * run's vector clocks (causal-clocks.ts) as the clock run reaches each send, so the order in which the ranks'
+ * streams reach the engine does not matter: a ping-pong that waits for the reply before sending again is ordered, a
  * loop of sends to a receiver that has not answered is not.
  *
  * A message that alone needs more than the whole buffer is the shim's own finding (bsend-buffer-too-small) and
@@ -17,21 +17,21 @@
  * One finding per call site, with the first overflowing send of each rank there.
  */
 import type { CallSites } from '../model/call-sites';
-import type { CausalClocks } from '../causal-order/causal-clocks';
-import { PendingSpace } from './pending-space';
-import type { Replay } from '../causal-order/replay';
-import type { SendOp } from '../model/ops';
+import { PendingSpace, type Entry } from './pending-space';
+import type { PeerOf } from '../causal-order/steps';
+import type { P2pOp, RecvOp, SendOp } from '../model/ops';
 import type { BsendEvent, EngineFinding, CallEnter, RawLocation } from '../model/types';
 
 /** A buffered send as it entered the buffer. */
 interface Buffered {
-  readonly op: SendOp;
   /** The call that put it in the buffer: the Bsend/Ibsend itself, or the MPI_Start of a Bsend_init request. */
   readonly by: CallEnter;
   /** Which attached buffer (counted per rank: every attach and detach starts a new one) and its size. */
   readonly buffer: number;
   readonly attached: number;
   withdrawn: boolean;
+  /** Its place among the pending messages, once the clock run reached its send. */
+  entry?: Entry;
 }
 
 interface RankBuffer {
@@ -39,21 +39,49 @@ interface RankBuffer {
   buffer: number;
   /** BSEND bytes by the seq of the call that computed them (Bsend, Ibsend, or Bsend_init for its Starts). */
   readonly bytes: Map<number, number>;
-  readonly sends: Buffered[];
+  /** The messages of the buffer the clock run is at (`at`) that may still be in it. */
+  at: number;
+  pending: PendingSpace;
+  /** The first overflowing send at each call site, in the rank's order. */
+  readonly overflows: Map<number, Overflow>;
 }
 
-/** Beyond this many buffered sends in a run the check gives up (memory stays bounded, as the replay's). */
+/**
+ * Beyond this many buffered sends whose size waits to be used (the clock run is behind, or cannot run), the
+ * check gives up (memory stays bounded, as the replay's).
+ */
 export const MAX_SENDS = 1_000_000;
 
+/**
+ * Decided as the clock run reaches each buffered send (causal-clocks.ts): the messages of earlier sends whose
+ * receive had not happened before it are the ones pending then; a message leaves the count once a send has
+ * heard of its receive. What is kept is the messages pending and the first overflow per call site.
+ */
 export class BsendSpace {
   private readonly ranks = new Map<number, RankBuffer>();
-  private readonly bySend = new Map<SendOp, Buffered>();
-  private count = 0;
+  /** Weak: a send is forgotten with its operation. */
+  private readonly bySend = new WeakMap<P2pOp, Buffered>();
+  private held = 0;
   private enabled = true;
+  /** Buffered sends were posted (the check needs the clock run). */
+  any = false;
+
+  constructor(private readonly peer: PeerOf) {}
 
   private of(rank: number): RankBuffer {
     let b = this.ranks.get(rank);
-    if (b === undefined) this.ranks.set(rank, (b = { attached: 0, buffer: 0, bytes: new Map(), sends: [] }));
+    if (b === undefined)
+      this.ranks.set(
+        rank,
+        (b = {
+          attached: 0,
+          buffer: 0,
+          bytes: new Map(),
+          at: -1,
+          pending: new PendingSpace(),
+          overflows: new Map(),
+        }),
+      );
     return b;
   }
 
@@ -72,50 +100,77 @@ export class BsendSpace {
   }
 
   onBsend(e: BsendEvent): void {
-    if (this.enabled) this.of(e.rank).bytes.set(e.seq, e.bytes);
+    if (!this.enabled) return;
+    this.of(e.rank).bytes.set(e.seq, e.bytes);
+    if (++this.held > MAX_SENDS) {
+      this.enabled = false;
+      this.ranks.clear();
+    }
   }
 
   /** A buffered send was posted (by the call `by`: itself, or the Start of its persistent request). */
   posted(op: SendOp, by: CallEnter): void {
     if (!this.enabled) return;
-    if (++this.count > MAX_SENDS) {
-      this.enabled = false;
-      this.ranks.clear();
-      this.bySend.clear();
-      return;
-    }
+    this.any = true;
     const b = this.of(op.rank);
-    const s: Buffered = { op, by, buffer: b.buffer, attached: b.attached, withdrawn: false };
-    b.sends.push(s);
-    this.bySend.set(op, s);
+    this.bySend.set(op, { by, buffer: b.buffer, attached: b.attached, withdrawn: false });
   }
 
   /** The send's call returned an error: MPI did not take the message. */
   withdrawn(op: SendOp): void {
     const s = this.bySend.get(op);
-    if (s !== undefined) s.withdrawn = true;
+    if (s === undefined) return;
+    s.withdrawn = true;
+    if (s.entry !== undefined) this.ranks.get(op.rank)?.pending.withdraw(s.entry);
   }
 
-  /** More than MAX_SENDS buffered sends: the space check gave up (and dropped what it held). */
+  /** More than MAX_SENDS buffered sends waited: the space check gave up (and dropped what it held). */
   get gaveUp(): boolean {
     return !this.enabled;
   }
 
-  /** Whether there is anything to decide at the end of the run. */
-  get hasBufferedSends(): boolean {
-    return this.bySend.size > 0;
+  /** The clock run reached a buffered send: does it fit with the messages that may still be pending? */
+  onPosted(op: P2pOp, clock: Int32Array): void {
+    if (op.kind !== 'send' || op.mode !== 'buffered' || !this.enabled) return;
+    const s = this.bySend.get(op);
+    const b = this.ranks.get(op.rank);
+    if (s === undefined || b === undefined) return;
+    if (s.buffer !== b.at) {
+      b.at = s.buffer;
+      b.pending = new PendingSpace();
+    }
+    const bytes = b.bytes.get(op.seq);
+    // The size of a Bsend or Ibsend serves once; a Bsend_init's serves every Start of its request.
+    if (bytes !== undefined && s.by.seq === op.seq) {
+      b.bytes.delete(op.seq);
+      this.held--;
+    }
+    // No size (an older shim, arguments MPI_Pack_size refused), or too large on its own (the shim's finding).
+    if (bytes === undefined || bytes > s.attached) return;
+    // A message received before this send was posted has left the buffer.
+    b.pending.prune(clock);
+    const need = b.pending.bytes + bytes;
+    if (need > s.attached && !b.overflows.has(s.by.site))
+      b.overflows.set(s.by.site, { rank: op.rank, send: s, bytes, need, pending: b.pending.count });
+    if (s.withdrawn) return;
+    s.entry = b.pending.add(op.dest, bytes);
+  }
+
+  /** The clock run reached a receive: if it took a buffered message, that message's time is known. */
+  onReceived(recv: RecvOp, time: number): void {
+    const send = this.peer.get(recv);
+    const s = send === undefined ? undefined : this.bySend.get(send);
+    if (s?.entry === undefined || send === undefined) return;
+    const b = this.ranks.get(send.rank);
+    if (b !== undefined && b.at === s.buffer) b.pending.received(s.entry, time);
   }
 
   /** At the end of the run: one finding per call site (the same site on several ranks merges, see call-sites.ts). */
-  findings(replay: Replay, clocks: CausalClocks | undefined, sites: CallSites): EngineFinding[] {
-    if (!this.enabled || clocks === undefined) return [];
+  findings(sites: CallSites): EngineFinding[] {
+    if (!this.enabled) return [];
     const bySite = new Map<string, { first: Overflow; locations: RawLocation[] }>();
     for (const [rank, b] of [...this.ranks].sort((x, y) => x[0] - y[0])) {
-      const seen = new Set<number>();
-      for (const o of overflows(b, replay, clocks)) {
-        const site = o.send.by.site;
-        if (seen.has(site)) continue;
-        seen.add(site);
+      for (const [site, o] of b.overflows) {
         const location: RawLocation = {
           rank,
           site,
@@ -137,43 +192,15 @@ export class BsendSpace {
 }
 
 interface Overflow {
+  readonly rank: number;
   readonly send: Buffered;
   readonly bytes: number;
   readonly need: number;
   readonly pending: number;
 }
 
-/** The buffered sends of one rank that did not fit, in the rank's order. */
-function overflows(b: RankBuffer, replay: Replay, clocks: CausalClocks): Overflow[] {
-  const out: Overflow[] = [];
-  /** Earlier messages of the current buffer that may still be in it. */
-  let pending = new PendingSpace();
-  let buffer = -1;
-  for (const s of b.sends) {
-    if (s.buffer !== buffer) {
-      buffer = s.buffer;
-      pending = new PendingSpace();
-    }
-    const bytes = b.bytes.get(s.op.seq);
-    // No size (an older shim, arguments MPI_Pack_size refused), or too large on its own (the shim's finding).
-    if (bytes === undefined || bytes > s.attached) continue;
-    // A send the causal order never reached (a run cut short) is not judged.
-    const at = clocks.sentAt.get(s.op);
-    if (at === undefined) continue;
-    // A message received before this send was posted has left the buffer.
-    pending.prune(at);
-    const need = pending.bytes + bytes;
-    if (need > s.attached) out.push({ send: s, bytes, need, pending: pending.count });
-    if (s.withdrawn) continue;
-    const recv = replay.peer.get(s.op);
-    const time = recv !== undefined && recv.kind !== 'send' ? clocks.recvTime.get(recv) : undefined;
-    pending.add(s.op.dest, time ?? Infinity, bytes);
-  }
-  return out;
-}
-
 function message(o: Overflow, locations: readonly RawLocation[]): string {
-  const rank = o.send.op.rank;
+  const rank = o.rank;
   const call = o.send.by.fn.name;
   const others = locations.filter((l) => l.rank !== rank).map((l) => l.rank);
   const also =

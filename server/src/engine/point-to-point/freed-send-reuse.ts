@@ -8,16 +8,16 @@
  * freed send's receive completed before the receive was posted, in happened-before order.
  *
  * The receiver's stream may reach the engine long after the sender's, so the candidates are collected when
- * the writing call is posted and decided at the end of the run with the run's vector clocks
- * (causal-clocks.ts). Happened-before there comes from received messages (matched probes included) and
+ * the writing call is posted and decided with the run's vector clocks (causal-clocks.ts) when the clock run
+ * reaches that posting. Happened-before there comes from received messages (matched probes included) and
  * collectives, blocking or not; a program that learns of the receive only from a plain MPI_Probe/MPI_Iprobe of
  * a message it never receives would be reported, but none of the MPI examples of MPI_Request_free does so. Writes by plain stores are the shim's send-buffer-modified, which
  * it cannot check for a freed request (the request is gone); they are not reported here.
  */
 import type { CallSites } from '../model/call-sites';
-import { completedBefore, type CausalClocks } from '../causal-order/causal-clocks';
-import type { RecvOp, SendOp } from '../model/ops';
-import type { Replay } from '../causal-order/replay';
+import { completedBefore } from '../causal-order/causal-clocks';
+import type { P2pOp, RecvOp, SendOp } from '../model/ops';
+import type { PeerOf } from '../causal-order/steps';
 import type { EngineFinding, RawLocation } from '../model/types';
 
 interface Reuse {
@@ -26,7 +26,7 @@ interface Reuse {
   readonly bytes: number;
 }
 
-/** Beyond this many candidates the check stops collecting (memory stays bounded). */
+/** Beyond this many candidates undecided at once the check stops collecting (memory stays bounded). */
 export const MAX_CANDIDATES = 100_000;
 
 /**
@@ -35,10 +35,21 @@ export const MAX_CANDIDATES = 100_000;
  */
 const MAX_FREED = 64;
 
+/**
+ * A candidate is decided when the clock run reaches the posting of its receive (causal-clocks.ts): the freed
+ * send's receive completed before it, or it did not (then it cannot complete before it later). Kept: the
+ * candidates not decided yet (their receive not reached), and the reported ones, one per pair of call sites.
+ */
 export class FreedSendReuse {
   private readonly freedBy = new Map<number, SendOp[]>();
-  private readonly candidates: Reuse[] = [];
+  /** Undecided candidates, by the receive that writes (weak: forgotten with a receive that never runs). */
+  private readonly byWrite = new WeakMap<P2pOp, Reuse[]>();
+  private undecided = 0;
+  /** Reported candidates, in the order the writes ran. */
+  private readonly reported: Reuse[] = [];
   private readonly seen = new Set<string>();
+
+  constructor(private readonly peer: PeerOf) {}
 
   /**
    * The request of this send was freed (MPI_Request_free) before the program saw it complete: an active request,
@@ -64,37 +75,40 @@ export class FreedSendReuse {
       // Per pair of calls: a loop that does this every iteration is one defect.
       const key = `${write.rank}:${send.site}:${write.site}`;
       if (this.seen.has(key)) continue;
-      if (this.candidates.length >= MAX_CANDIDATES) {
+      if (this.undecided >= MAX_CANDIDATES) {
         this.truncated = true;
         continue;
       }
       this.seen.add(key);
-      this.candidates.push({ send, write, bytes: Math.min(b, span[1]) - Math.max(a, span[0]) });
+      const l = this.byWrite.get(write);
+      const c = { send, write, bytes: Math.min(b, span[1]) - Math.max(a, span[0]) };
+      if (l === undefined) this.byWrite.set(write, [c]);
+      else l.push(c);
+      this.undecided++;
     }
   }
 
   /** Candidates beyond MAX_CANDIDATES were not kept: the check covers only the first ones. */
   truncated = false;
 
-  /** Whether there is anything to decide at the end of the run. */
-  get hasCandidates(): boolean {
-    return this.candidates.length > 0;
+  /** The clock run reached the posting of a receive: decide its candidates. */
+  onPosted(op: P2pOp, clock: Int32Array): void {
+    const l = this.byWrite.get(op);
+    if (l === undefined) return;
+    this.byWrite.delete(op);
+    this.undecided -= l.length;
+    for (const c of l) {
+      const recv = this.peer.get(c.send);
+      if (recv !== undefined && recv.kind !== 'send' && completedBefore(recv, clock)) continue;
+      this.reported.push(c);
+    }
   }
 
-  /** The receives whose posting the end-of-run decision needs a vector clock for. */
-  writers(): ReadonlySet<RecvOp> {
-    return new Set(this.candidates.map((c) => c.write));
-  }
-
-  findings(replay: Replay, clocks: CausalClocks | undefined, sites: CallSites): EngineFinding[] {
-    if (clocks === undefined) return [];
+  findings(sites: CallSites): EngineFinding[] {
     const groups = new Map<string, { first: Reuse; received: boolean; locations: RawLocation[] }>();
     // In rank order (each rank's in its own order), whatever order the ranks' streams arrived in.
-    for (const c of [...this.candidates].sort((x, y) => x.send.rank - y.send.rank)) {
-      // A write the causal order never reached (a run cut short) is not judged.
-      if (!clocks.postedAt.has(c.write)) continue;
-      const recv = replay.peer.get(c.send);
-      if (recv !== undefined && recv.kind !== 'send' && completedBefore(clocks, recv, c.write)) continue;
+    for (const c of [...this.reported].sort((x, y) => x.send.rank - y.send.rank)) {
+      const recv = this.peer.get(c.send);
       const rank = c.send.rank;
       const key = `${sites.key(rank, c.send.site)}|${sites.key(rank, c.write.site)}`;
       let g = groups.get(key);

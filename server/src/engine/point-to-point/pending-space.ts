@@ -4,11 +4,17 @@
  * A send whose vector clock has heard of that time finds the message gone; since a rank's clock only grows,
  * it stays gone for every later send. So each message is dropped once, and a send costs a look at each
  * receiving rank's earliest message instead of a scan of every pending one (a loop of a million Bsends).
+ *
+ * The clock run tells the receive's time when the receive runs, which may be after the message was added: a
+ * message joins its receiver's heap then (until then it cannot have been received before any send that ran).
  */
-interface Entry {
-  /** Completion of its receive on the receiving rank's clock; Infinity when never received. */
-  readonly time: number;
-  readonly bytes: number;
+export interface Entry {
+  readonly receiver: number;
+  /** Completion of its receive on the receiving rank's clock; Infinity while not known. */
+  time: number;
+  bytes: number;
+  /** Counted no more (received before a later send, or withdrawn: MPI failed the send). */
+  gone: boolean;
 }
 
 export class PendingSpace {
@@ -17,18 +23,33 @@ export class PendingSpace {
   bytes = 0;
   count = 0;
 
-  add(receiver: number, time: number, bytes: number): void {
-    let h = this.heaps.get(receiver);
-    if (h === undefined) this.heaps.set(receiver, (h = []));
-    h.push({ time, bytes });
+  add(receiver: number, bytes: number): Entry {
+    this.bytes += bytes;
+    this.count++;
+    return { receiver, time: Infinity, bytes, gone: false };
+  }
+
+  /** The message's receive completed at `time` on its receiver's clock. */
+  received(e: Entry, time: number): void {
+    if (e.gone) return;
+    e.time = time;
+    let h = this.heaps.get(e.receiver);
+    if (h === undefined) this.heaps.set(e.receiver, (h = []));
+    h.push(e);
     for (let i = h.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if ((h[parent] as Entry).time <= (h[i] as Entry).time) break;
       [h[parent], h[i]] = [h[i] as Entry, h[parent] as Entry];
       i = parent;
     }
-    this.bytes += bytes;
-    this.count++;
+  }
+
+  /** The message no longer counts (its send failed). */
+  withdraw(e: Entry): void {
+    if (e.gone) return;
+    e.gone = true;
+    this.bytes -= e.bytes;
+    this.count--;
   }
 
   /** Drop the messages whose receive the vector clock `at` has heard of. */
@@ -39,8 +60,7 @@ export class PendingSpace {
         const gone = h[0] as Entry;
         const last = h.pop() as Entry;
         if (h.length > 0) siftDown(h, last);
-        this.bytes -= gone.bytes;
-        this.count--;
+        this.withdraw(gone);
       }
     }
   }
