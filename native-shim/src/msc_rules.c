@@ -22,6 +22,22 @@ static void fail(msc_call *c, int check, int at, int64_t value, int64_t extra)
 /* ---- handles ---- */
 
 /* 1 when the communicator can be asked about (not null, not freed); reports why not otherwise. */
+/* An array of n entries that MPI reads: 1 when there are entries to check; a negative n or a NULL array (with n
+ * positive) is reported here, and an empty one has nothing to check. */
+static int array_present(msc_call *c, int at, int n, const void *array)
+{
+    if (n < 0) {
+        fail(c, MSC_CHECK_NEGATIVE_COUNT, at, n, 0);
+        return 0;
+    }
+    if (n == 0) return 0;
+    if (!array) {
+        fail(c, MSC_CHECK_NULL_POINTER, at, 0, n);
+        return 0;
+    }
+    return 1;
+}
+
 static int comm_valid(msc_call *c, int at, MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL) {
@@ -226,15 +242,7 @@ void msc_rule_cart_logicals(msc_call *c, int at, MPI_Comm comm, const int *v)
 /* ---- topologies ---- */
 void msc_rule_cart_dims(msc_call *c, int at, MPI_Comm comm, int ndims, const int *dims)
 {
-    if (ndims < 0) {
-        fail(c, MSC_CHECK_NEGATIVE_COUNT, at, ndims, 0);
-        return;
-    }
-    if (ndims == 0) return;
-    if (!dims) {
-        fail(c, MSC_CHECK_NULL_POINTER, at, 0, ndims);
-        return;
-    }
+    if (!array_present(c, at, ndims, dims)) return;
     int64_t product = 1;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] <= 0) {
@@ -250,15 +258,7 @@ void msc_rule_cart_dims(msc_call *c, int at, MPI_Comm comm, int ndims, const int
 
 void msc_rule_dims_create(msc_call *c, int at, int nnodes, int ndims, const int *dims)
 {
-    if (ndims < 0) {
-        fail(c, MSC_CHECK_NEGATIVE_COUNT, at, ndims, 0);
-        return;
-    }
-    if (ndims == 0) return;
-    if (!dims) {
-        fail(c, MSC_CHECK_NULL_POINTER, at, 0, ndims);
-        return;
-    }
+    if (!array_present(c, at, ndims, dims)) return;
     int64_t fixed = 1;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0) {
@@ -316,15 +316,7 @@ static int group_size(MPI_Group g)
 
 static void group_ranks(msc_call *c, int at, int n, const int *ranks, MPI_Group g, int translate)
 {
-    if (n < 0) {
-        fail(c, MSC_CHECK_NEGATIVE_COUNT, at, n, 0);
-        return;
-    }
-    if (n == 0) return;
-    if (!ranks) {
-        fail(c, MSC_CHECK_NULL_POINTER, at, 0, n);
-        return;
-    }
+    if (!array_present(c, at, n, ranks)) return;
     int size = group_size(g);
     if (size < 0) return;
     seen s;
@@ -351,15 +343,7 @@ void msc_rule_group_ranks_or_null(msc_call *c, int at, int n, const int *ranks, 
 
 void msc_rule_ranges(msc_call *c, int at, int n, int ranges[][3], MPI_Group g)
 {
-    if (n < 0) {
-        fail(c, MSC_CHECK_NEGATIVE_COUNT, at, n, 0);
-        return;
-    }
-    if (n == 0) return;
-    if (!ranges) {
-        fail(c, MSC_CHECK_NULL_POINTER, at, 0, n);
-        return;
-    }
+    if (!array_present(c, at, n, ranges)) return;
     for (int i = 0; i < n; i++)
         if (ranges[i][2] == 0) {
             fail(c, MSC_CHECK_ZERO_STRIDE, at, i, 0); /* value: the index of the triplet */
