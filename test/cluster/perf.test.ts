@@ -89,7 +89,7 @@ for (const flavor of installedFlavors()) {
       // delays differ by at least a factor of two (medians over cells, so that a few cells disturbed by the
       // loaded machine do not decide it). Which side is faster depends on the load: Open MPI's shared memory
       // (3 µs) beats its TCP over veth (20 µs) on a quiet machine, but with more busy-polling ranks than
-      // this machine's two cores, its within-host pairs have measured 7 ms. MPICH is not checked for
+      // this machine's two cores, its within-host pairs measured 7 ms while the waiting ranks polled in MPI_Barrier (net-test now sleeps in its barriers). MPICH is not checked for
       // blocks: its ranks on different emulated hosts reach each other in 1.2 µs, through shared memory
       // (the namespaces share /dev/shm and IPC), so for MPICH these hosts are not separate machines.
       const inside = median(delays(true));
