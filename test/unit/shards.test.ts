@@ -8,7 +8,8 @@ import type { Engine } from '../../server/src/engine/engine-api';
 import type { EngineFinding } from '../../server/src/engine/model/types';
 import { FindingMerge, findingKey, inContentOrder } from '../../server/src/shards/finding-merge';
 import { GLOBAL_ONLY, shardOfComm, shardOfPair, shardOwnership } from '../../server/src/shards/ownership-map';
-import { BatchWriter, readBatch } from '../../server/src/shards/stream-batch';
+import { BatchWriter, readBatch, type Batch } from '../../server/src/shards/stream-batch';
+import { RecordColumns } from '../../server/src/protocol/columns';
 import { analyzersProblem } from '../../server/src/shards/analyzers';
 import { parseArgs } from '../../server/src/cli/args';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
@@ -25,8 +26,8 @@ test('every ordered pair and every communicator has exactly one owner', () => {
         assert.equal(n, 1, `pair ${s}→${d} at K=${k} has ${n} owners`);
         assert.equal(shardOfPair(s, d, k) < k, true);
       }
-    for (let c = 0; c < 200; c++) assert.equal(owners.filter((o) => o.comm(c)).length, 1);
-    assert.equal(GLOBAL_ONLY.pair(0, 1) || GLOBAL_ONLY.comm(0), false);
+    for (let c = 0; c < 200; c++) assert.equal(owners.filter((o) => o.comm(`world:0,1/${c}:0,1`)).length, 1);
+    assert.equal(GLOBAL_ONLY.pair(0, 1) || GLOBAL_ONLY.comm('world:0,1'), false);
   }
 });
 
@@ -51,25 +52,37 @@ test('rings, their reverse and random pairs spread over the shards', () => {
     for (const p of per) assert.ok(p > n / k / 2 && p < (n / k) * 1.5, `${name}: ${per.join(', ')}`);
   }
   const comms = new Array<number>(k).fill(0);
-  for (let c = 0; c < 400; c++) comms[shardOfComm(c, k)] = (comms[shardOfComm(c, k)] ?? 0) + 1;
+  // Keys as the registry makes them: the n-th split of the world, whose keys differ in a few characters only.
+  for (let c = 0; c < 400; c++) {
+    const at = shardOfComm(`world:0,1,2,3/${c}:0,2`, k);
+    comms[at] = (comms[at] ?? 0) + 1;
+  }
   for (const c of comms) assert.ok(c > 50 && c < 150, `communicators: ${comms.join(', ')}`);
 });
 
-test('a batch gives back its frames and ends of connections in order, across full batches', () => {
+test('a batch gives back its rows (words and text) and item marks in order, across full batches', () => {
   const w = new BatchWriter(256);
+  const cols = new RecordColumns(4);
   const sent: string[] = [];
-  const batches: { buffer: SharedArrayBuffer; start: number; end: number; items: number }[] = [];
-  const keep = (b: ReturnType<BatchWriter['take']>) => b && batches.push(b);
+  const batches: Batch[] = [];
+  const keep = (b: Batch | undefined) => b && batches.push(b);
+  const show = (c: RecordColumns, r: number) => {
+    const words = Array.from(c.words.subarray(c.wordStart[r], (c.wordStart[r] ?? 0) + (c.wordCount[r] ?? 0)));
+    return `r${c.kind[r]}/${c.flags[r]}/${c.func[r]}/${c.rank[r]}/${c.seq[r]}/${c.time[r]}/${c.site[r]}/${words.join(',')}/${c.text.get(r) ?? ''}`;
+  };
   for (let i = 0; i < 40; i++) {
-    const data = new Uint8Array(i % 3 === 0 ? 300 : 64 * (i % 4)).map((_, j) => (i * 7 + j) & 255);
-    keep(w.frame(i % 5, data));
-    sent.push(`f${i % 5}:${data.length}:${data.reduce((a, b) => (a * 31 + b) >>> 0, 7)}`);
+    if (i % 6 === 0) {
+      keep(w.mark(i));
+      sent.push(`m${i}`);
+    }
+    cols.clear();
+    const words = Array.from({ length: i % 9 }, (_, j) => i * 1000 + j + 0.5);
+    const row = cols.add(i % 7, i % 3, i * 5, i % 5, i * 11, i * 1e9 + 0.25, i * 3, words, 0, words.length);
+    if (i % 4 === 0) cols.text.set(row, `/lib/é${'x'.repeat(i)}.so`);
+    keep(w.row(cols, row));
+    sent.push(show(cols, row));
     // Posted at once now and then, as at the end of a turn of the event loop: the buffer goes on.
     if (i % 11 === 5) keep(w.take());
-    if (i % 7 === 0) {
-      keep(w.close(i % 5, i * 1000 + 0.5, i / 3));
-      sent.push(`c${i % 5}:${i * 1000 + 0.5}:${i / 3}`);
-    }
   }
   keep(w.take());
   assert.equal(w.take(), undefined, 'an empty writer closes no batch');
@@ -79,17 +92,22 @@ test('a batch gives back its frames and ends of connections in order, across ful
     'a batch taken before the buffer is full leaves the rest of the buffer to the next',
   );
   const got: string[] = [];
+  const into = new RecordColumns(2);
   for (const b of batches)
-    for (const it of readBatch(b.buffer, b.start, b.end))
-      got.push(
-        it.kind === 'frame'
-          ? `f${it.rank}:${it.data.length}:${it.data.reduce((a, x) => (a * 31 + x) >>> 0, 7)}`
-          : `c${it.rank}:${it.seq}:${it.time}`,
-      );
+    readBatch(
+      b.buffer,
+      b.start,
+      b.end,
+      into,
+      (c) => {
+        for (let r = 0; r < c.length; r++) got.push(show(c, r));
+      },
+      (item) => got.push(`m${item}`),
+    );
   assert.deepEqual(got, sent);
   assert.equal(
-    batches.reduce((a, b) => a + b.items, 0),
-    sent.length,
+    batches.reduce((a, b) => a + b.rows, 0),
+    40,
   );
 });
 
@@ -345,9 +363,9 @@ test('a shard that fails is named in the skipped checks, and the coordinator nei
   const [, job] = jobs()[0] as [string, Job];
   const engine = new ShardedEngine(job.size, 2);
   try {
-    // A frame the coordinator never decoded (it is not a whole number of records): every shard's engine
-    // throws on it, as it would on a bug of ours.
-    engine.endFrame(0, new Uint8Array(10));
+    // A batch no coordinator writes (an unknown item kind): the shard's reader throws on it, as it would on
+    // a bug of ours.
+    engine['pool']?.postUnchecked(1, new Uint8Array(16).fill(9));
     for (const f of framesOf(job, 4)) engine.pushRecords(f.rank, f.data);
     engine.settle();
     engine.takeFindings();

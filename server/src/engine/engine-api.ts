@@ -54,3 +54,14 @@ export interface Engine {
    */
   skippedChecks(): SkippedCheck[];
 }
+
+/**
+ * What the shard coordinator (server/src/shards/router.ts) reads of the model to route a call to the shards
+ * that own what it touches, answered from the rows pushed so far. Never changes the model.
+ */
+export interface EngineRouting {
+  /** The world rank that `rank` names `peer` in its communicator handle `comm`, or undefined when either is unknown. */
+  peerWorld(rank: number, comm: number, peer: number): number | undefined;
+  /** The global identity (`CommInfo.key`) of `rank`'s communicator handle `comm`, or undefined when unknown. */
+  commKey(rank: number, comm: number): string | undefined;
+}

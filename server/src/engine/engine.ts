@@ -4,12 +4,13 @@
 import { onComplete, onEnter, onExit } from './calls';
 import { checkOpenCollectives } from './collectives/collectives';
 import { deadlockFinding } from './deadlock/deadlock-report';
-import type { Engine } from './engine-api';
+import type { Engine, EngineRouting } from './engine-api';
 import { EngineState, type EngineOptions } from './engine-state';
 import { unmatchedFindings } from './point-to-point/unmatched';
 import type { EngineFinding, RankEvent, RankState, SkippedCheck } from './model/types';
 import { buildWaitGraph, isBlockingClass } from './deadlock/wait-graph';
 import { describeOp } from './model/describe';
+import { peerWorld } from './model/comms';
 import { installP2pChecks } from './point-to-point/p2p-checks';
 import { MAX_RANKS } from './causal-order/causal-clocks';
 import { MAX_OPEN } from './causal-order/races';
@@ -31,7 +32,7 @@ function optional<T>(x: T | undefined): T[] {
   return x === undefined ? [] : [x];
 }
 
-class MpiEngine implements Engine {
+class MpiEngine implements Engine, EngineRouting {
   private readonly st: EngineState;
   private finished = false;
   /** A deadlock ended the run: what was in flight then was not "never received", it was stuck. */
@@ -52,6 +53,15 @@ class MpiEngine implements Engine {
   /** Rows of the frame being fed (pushRecords), and of one pushed event (push); reused. */
   private readonly batch = new RecordColumns(1024);
   private readonly one = new RecordColumns(4);
+
+  peerWorld(rank: number, comm: number, peer: number): number | undefined {
+    const info = this.st.comms.known(rank, comm);
+    return info === undefined ? undefined : peerWorld(info, rank, peer);
+  }
+
+  commKey(rank: number, comm: number): string | undefined {
+    return this.st.comms.known(rank, comm)?.key;
+  }
 
   pushRecords(rank: number, frame: Uint8Array): void {
     const decoder = (this.decoders[rank] ??= new RankDecoder(rank));
@@ -285,6 +295,6 @@ class MpiEngine implements Engine {
 }
 
 /** A new engine for one job. `ranks` (the job's size) lets ranks that never connected count as able to act. */
-export function createEngine(options: EngineOptions = {}): Engine {
+export function createEngine(options: EngineOptions = {}): Engine & EngineRouting {
   return new MpiEngine(options);
 }

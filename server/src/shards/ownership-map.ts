@@ -2,7 +2,8 @@
  * Which shard owns what: an ordered pair of world ranks (the matching's checks of messages from i to j) and
  * a communicator (its collectives' checks), by a hash, so that rings (i → i+1), stencils and all-to-all
  * patterns spread over the shards instead of landing on one. A pure function of the pair or the
- * communicator's global identity, which every shard computes alike from the same records.
+ * communicator's global identity (`CommInfo.key`), which every shard derives alike from the creating calls and
+ * COMM records (every shard is sent those).
  */
 import type { Ownership } from '../engine/model/ownership';
 
@@ -21,8 +22,11 @@ export function shardOfPair(src: number, dst: number, shards: number): number {
   return mix(Math.imul(src, 0x9e3779b1) ^ mix(dst + 1)) % shards;
 }
 
-export function shardOfComm(id: number, shards: number): number {
-  return mix(id ^ 0x5bd1e995) % shards;
+/** FNV-1a over the key's UTF-16 units, then mixed: a communicator's key is a few dozen characters. */
+export function shardOfComm(key: string, shards: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return mix(h ^ 0x5bd1e995) % shards;
 }
 
 /** What shard `index` of `shards` owns: its pairs and communicators, nothing global. */
@@ -30,7 +34,7 @@ export function shardOwnership(index: number, shards: number): Ownership {
   return {
     global: false,
     pair: (src, dst) => shardOfPair(src, dst, shards) === index,
-    comm: (id) => shardOfComm(id, shards) === index,
+    comm: (key) => shardOfComm(key, shards) === index,
   };
 }
 

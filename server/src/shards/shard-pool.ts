@@ -1,6 +1,7 @@
 /**
- * The coordinator's side of K shard threads: the stream goes to every shard in shared batches, findings come
- * back tagged with their position and are merged (finding-merge.ts). Everything here is synchronous for the
+ * The coordinator's side of K shard threads: each shard is sent its own rows (router.ts) in shared batches,
+ * with marks of the stream's items; findings come back tagged with their position and are merged
+ * (finding-merge.ts). Everything here is synchronous for the
  * caller: replies are read with receiveMessageOnPort, and the waits (sync, finish) block on each shard's
  * control word with Atomics.wait, which Node allows on its main thread.
  */
@@ -10,6 +11,8 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { EngineFinding } from '../engine/model/types';
 import type { FindingMerge } from './finding-merge';
 import { CONTROL_ITEMS, CONTROL_TOKEN, type FromShard, type ShardInit, type ToShard } from './shard-protocol';
+import type { RecordColumns } from '../protocol/columns';
+import type { Route } from './router';
 import { BatchWriter, type Batch } from './stream-batch';
 
 /** A shard that takes no item for this long while the coordinator waits on it is given up (its checks are then named as skipped). */
@@ -26,6 +29,13 @@ interface Shard {
   readonly worker: Worker;
   readonly port: MessagePort;
   readonly control: Int32Array;
+  readonly writer: BatchWriter;
+  /** The item the last mark written to this shard named (-1: none yet). */
+  marked: number;
+  /** The `upTo` of the last batch posted to it. */
+  postedUpTo: number;
+  /** Rows posted to it, in all. */
+  rows: number;
   failed: string | undefined;
   /** The peak V8 heap of its thread, as it said when finishing (0 before). */
   heapPeak: number;
@@ -52,11 +62,10 @@ export interface PoolTuning {
 
 export class ShardPool {
   private readonly shards: Shard[] = [];
-  private readonly writer: BatchWriter;
   private token = 0;
   private readonly maxLag: number;
-  /** Items posted to the shards so far. */
-  private posted = 0;
+  /** Items of the stream the coordinator has fully taken (the rows written now belong to the next). */
+  private taken = 0;
   private flushQueued = false;
 
   /**
@@ -70,7 +79,6 @@ export class ShardPool {
     private readonly firstSource: number,
     tuning: PoolTuning = {},
   ) {
-    this.writer = new BatchWriter(tuning.batchBytes);
     this.maxLag = tuning.maxLagItems ?? MAX_LAG_ITEMS;
     const script = shardWorkerScript();
     for (let index = 0; index < count; index++) {
@@ -85,6 +93,10 @@ export class ShardPool {
         worker,
         port: port1,
         control: new Int32Array(control),
+        writer: new BatchWriter(tuning.batchBytes),
+        marked: -1,
+        postedUpTo: 0,
+        rows: 0,
         failed: undefined,
         heapPeak: 0,
       });
@@ -100,14 +112,28 @@ export class ShardPool {
     return this.shards.flatMap((s) => (s.failed === undefined ? [] : [s.failed]));
   }
 
-  frame(rank: number, data: Uint8Array): void {
-    this.post(this.writer.frame(rank, data));
+  /** Row `row` of `cols`, of the stream's item at position `item`, to the shards of `route`. */
+  row(route: Route, cols: RecordColumns, row: number, item: number): void {
+    for (const i of route) {
+      const s = this.shards[i] as Shard;
+      if (s.marked !== item) {
+        s.marked = item;
+        this.post(i, s.writer.mark(item));
+      }
+      this.post(i, s.writer.row(cols, row));
+      s.rows++;
+    }
+  }
+
+  /** The coordinator has taken `items` items of the stream (the last one's rows are all written). */
+  advance(items: number): void {
+    this.taken = items;
     this.queueFlush();
   }
 
-  close(rank: number, seq: number, time: number): void {
-    this.post(this.writer.close(rank, seq, time));
-    this.queueFlush();
+  /** Rows sent to each shard so far. */
+  rowsPerShard(): number[] {
+    return this.shards.map((s) => s.rows);
   }
 
   /** Each shard's peak heap in bytes, known after finish(). */
@@ -115,9 +141,12 @@ export class ShardPool {
     return this.shards.map((s) => s.heapPeak);
   }
 
-  /** Posts what is written so far. */
+  /** Posts what is written so far, and to a shard that got no row since its last batch, the progress. */
   flush(): void {
-    this.post(this.writer.take());
+    this.shards.forEach((s, i) => {
+      const batch = s.writer.take();
+      if (batch !== undefined || s.postedUpTo < this.taken) this.post(i, batch, true);
+    });
   }
 
   /** Reads the replies that arrived, without waiting. */
@@ -139,10 +168,22 @@ export class ShardPool {
     return out;
   }
 
+  /** Sends shard `index` these bytes as a batch, unchecked: what a bug of ours could send (the failure test). */
+  postUnchecked(index: number, bytes: Uint8Array): void {
+    const buffer = new SharedArrayBuffer(bytes.byteLength);
+    new Uint8Array(buffer).set(bytes);
+    this.shards[index]?.worker.postMessage({
+      type: 'batch',
+      buffer,
+      start: 0,
+      end: bytes.byteLength,
+      upTo: this.taken,
+    } satisfies ToShard);
+  }
+
   dispose(): Promise<unknown> {
     return Promise.all(this.shards.map((s) => s.worker.terminate()));
   }
-
   private request(make: (token: number) => ToShard, finished?: EngineFinding[]): void {
     const token = ++this.token;
     for (const s of this.shards) s.worker.postMessage(make(token));
@@ -192,30 +233,32 @@ export class ShardPool {
     }
   }
 
-  private post(batch: Batch | undefined): void {
-    if (batch === undefined) return;
-    this.posted += batch.items;
-    for (const s of this.shards)
-      s.worker.postMessage({
-        type: 'batch',
-        buffer: batch.buffer,
-        start: batch.start,
-        end: batch.end,
-      } satisfies ToShard);
-    // A shard far behind holds up the stream here (see MAX_LAG_ITEMS), until it is halfway back.
-    this.shards.forEach((s, n) => {
-      if (this.posted - Atomics.load(s.control, CONTROL_ITEMS) <= this.maxLag) return;
-      this.waitOn(
-        s,
-        n,
-        CONTROL_ITEMS,
-        2,
-        () => this.posted - Atomics.load(s.control, CONTROL_ITEMS) <= this.maxLag / 2,
-      );
-    });
+  /**
+   * Posts a batch to shard `i` (a closed one, or at a flush the rest, or only the progress). A shard far
+   * behind holds up the stream here (see MAX_LAG_ITEMS), until it is halfway back.
+   */
+  private post(i: number, batch: Batch | undefined, progress = false): void {
+    if (batch === undefined && !progress) return;
+    const s = this.shards[i] as Shard;
+    s.postedUpTo = this.taken;
+    s.worker.postMessage({
+      type: 'batch',
+      buffer: batch?.buffer,
+      start: batch?.start ?? 0,
+      end: batch?.end ?? 0,
+      upTo: this.taken,
+    } satisfies ToShard);
+    if (this.taken - Atomics.load(s.control, CONTROL_ITEMS) <= this.maxLag) return;
+    this.waitOn(
+      s,
+      i,
+      CONTROL_ITEMS,
+      2,
+      () => this.taken - Atomics.load(s.control, CONTROL_ITEMS) <= this.maxLag / 2,
+    );
   }
 
-  /** Frames arriving in one turn of the event loop go out as one batch. */
+  /** Rows written in one turn of the event loop go out as one batch per shard. */
   private queueFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;

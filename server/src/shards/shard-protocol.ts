@@ -1,6 +1,6 @@
 /**
  * The messages between the coordinator and its shard threads, in one place (both sides import this file).
- * Batches travel as SharedArrayBuffers (stream-batch.ts); findings as structured clones, which are few.
+ * Batches of a shard's own decoded rows travel as SharedArrayBuffers (stream-batch.ts); findings as structured clones, which are few.
  * Replies go through a dedicated MessagePort that the coordinator reads synchronously
  * (receiveMessageOnPort) after waiting on the shard's control word (Atomics.wait), so that the engine's
  * synchronous interface (findDeadlock, finish) holds with shards on other threads.
@@ -11,16 +11,21 @@ export interface ShardInit {
   readonly index: number;
   readonly shards: number;
   readonly ranks: number;
-  /** [0]: the last sync token answered; [1]: items taken so far (a stall shows here). */
+  /** [0]: the last sync token answered; [1]: items of the stream passed so far (a stall shows here). */
   readonly control: SharedArrayBuffer;
 }
 
 export type ToShard =
+  /**
+   * The shard's rows of buffer[start, end) (none: no buffer, only progress), after which the coordinator had
+   * taken `upTo` items of the stream: the shard has then passed them all.
+   */
   | {
       readonly type: 'batch';
-      readonly buffer: SharedArrayBuffer;
+      readonly buffer: SharedArrayBuffer | undefined;
       readonly start: number;
       readonly end: number;
+      readonly upTo: number;
     }
   /** Answer with 'passed' once every batch before this is done, then store `token` in control[0]. */
   | { readonly type: 'sync'; readonly token: number }

@@ -1,14 +1,14 @@
 /**
- * One shard on a worker thread: the same engine, fed the same stream of raw frames as every other shard and
- * decoded here, owning the checks of its rank pairs and communicators (ownership-map.ts). It reports
- * findings after every item and answers syncs; it never throws at the coordinator (a failure is reported and
- * every later request is still answered, so that the coordinator never waits forever).
+ * One shard on a worker thread: the same engine, fed only the calls the coordinator's router gave it
+ * (router.ts), already decoded, and owning the checks of its rank pairs and communicators
+ * (ownership-map.ts). It reports findings tagged with the position of the stream's item they came after, and
+ * answers syncs; it never throws at the coordinator (a failure is reported and every later request is still
+ * answered, so that the coordinator never waits forever).
  */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { Engine } from '../engine/engine-api';
 import { createEngine } from '../engine/engine';
-import type { RankEvent } from '../engine/model/types';
+import { RecordColumns } from '../protocol/columns';
 import { shardOwnership } from './ownership-map';
 import { CONTROL_ITEMS, CONTROL_TOKEN, type FromShard, type ShardInit, type ToShard } from './shard-protocol';
 import { readBatch } from './stream-batch';
@@ -16,8 +16,12 @@ import { readBatch } from './stream-batch';
 const init = workerData as ShardInit & { readonly port: MessagePort };
 const control = new Int32Array(init.control);
 const port = init.port;
-const engine: Engine = createEngine({ ranks: init.ranks, owns: shardOwnership(init.index, init.shards) });
-let items = 0;
+const engine = createEngine({ ranks: init.ranks, owns: shardOwnership(init.index, init.shards) });
+const cols = new RecordColumns(1024);
+/** The item whose rows are being fed; its findings are tagged with it. */
+let item = 0;
+/** Items of the stream the coordinator had taken when it posted the last batch: all passed once it is done. */
+let passed = 0;
 let failure: string | undefined;
 let heapPeak = 0;
 
@@ -27,32 +31,27 @@ function send(m: FromShard): void {
 
 function take(): void {
   const found = engine.takeFindings();
-  if (found.length > 0) send({ type: 'found', item: items, findings: found });
-  items++;
-  Atomics.store(control, CONTROL_ITEMS, items);
+  if (found.length > 0) send({ type: 'found', item, findings: found });
 }
 
-function batch(buffer: SharedArrayBuffer, start: number, end: number): void {
-  for (const item of readBatch(buffer, start, end)) {
-    if (item.kind === 'frame') {
-      // The coordinator decoded this frame without error before forwarding it; the engine decodes it into
-      // its own columns with its own decoder per rank.
-      engine.pushRecords(item.rank, item.data);
-    } else {
-      const end: RankEvent = {
-        type: 'end',
-        rank: item.rank,
-        seq: item.seq,
-        time: item.time,
-        how: 'disconnected',
-        code: 0,
-        dropped: 0,
-      };
-      engine.push(end);
-    }
-    take();
-  }
-  send({ type: 'passed', items });
+function batch(m: Extract<ToShard, { type: 'batch' }>): void {
+  if (m.buffer !== undefined)
+    readBatch(
+      m.buffer,
+      m.start,
+      m.end,
+      cols,
+      (rows) => engine.pushColumns(rows, 0, rows.length),
+      (next) => {
+        take();
+        item = next;
+      },
+    );
+  take();
+  passed = m.upTo;
+  Atomics.store(control, CONTROL_ITEMS, passed);
+  Atomics.notify(control, CONTROL_ITEMS);
+  send({ type: 'passed', items: passed });
   heapPeak = Math.max(heapPeak, getHeapStatistics().used_heap_size);
 }
 
@@ -63,7 +62,7 @@ function answer(token: number): void {
 
 parentPort?.on('message', (m: ToShard) => {
   try {
-    if (failure === undefined && m.type === 'batch') batch(m.buffer, m.start, m.end);
+    if (failure === undefined && m.type === 'batch') batch(m);
     if (m.type === 'finish')
       send({ type: 'finished', findings: failure === undefined ? engine.finish() : [], heapPeak });
   } catch (err) {
@@ -71,7 +70,7 @@ parentPort?.on('message', (m: ToShard) => {
     send({ type: 'failed', reason: failure });
   }
   if (m.type !== 'batch') {
-    send({ type: 'passed', items });
+    send({ type: 'passed', items: passed });
     answer(m.token);
   }
 });

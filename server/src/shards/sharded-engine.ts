@@ -1,30 +1,40 @@
 /**
  * The engine as the session sees it when the analysis has shards: the coordinator's own engine keeps the
  * model and answers every global question (the wait-for graph, rank states, the replay's end-of-run checks,
- * everything a rank does on its own), K shard threads run the checks of their rank pairs and communicators,
- * and the findings of all are merged into one order (finding-merge.ts). With one analyzer there is no
- * thread: the lone engine owns everything and its findings go through the same merge, so the report is the
- * same for any K.
+ * everything a rank does on its own); the router (router.ts) sends each decoded call to the shards that own
+ * what it touches — a point-to-point call to the owner of its rank pair, a collective to the owner of its
+ * communicator, definitions to every shard — and K shard threads run the checks of their rank pairs and
+ * communicators on those calls alone. The findings of all are merged into one order (finding-merge.ts). With
+ * one analyzer there is no thread and no routing: the lone engine owns everything and its findings go
+ * through the same merge, so the report is the same for any K.
  *
- * The caller feeds a frame's decoded rows with pushColumns() and then says which frame that was (endFrame),
- * or a closed connection's END with push() and then endClose(): each is an item of the stream, which is
- * forwarded raw to the shards and after which every engine's findings are taken.
+ * The caller feeds a frame's decoded rows with pushColumns() and then says that frame is done (endFrame), or
+ * a closed connection's END with push() and then endClose(): each is an item of the stream, after which
+ * every engine's findings are taken.
  */
-import type { Engine } from '../engine/engine-api';
-import type { RecordColumns } from '../protocol/columns';
+import type { Engine, EngineRouting } from '../engine/engine-api';
+import { appendEvent } from '../protocol/append-event';
+import { RecordColumns } from '../protocol/columns';
+import { RankDecoder } from '../protocol/decoder';
 import { createEngine } from '../engine/engine';
 import type { EngineFinding, RankEvent, RankState, SkippedCheck } from '../engine/model/types';
 import { FindingMerge, inContentOrder } from './finding-merge';
 import { GLOBAL_ONLY } from './ownership-map';
+import { Router, type RouteCounts } from './router';
 import { ShardPool, type PoolTuning } from './shard-pool';
 
 export class ShardedEngine implements Engine {
-  private readonly inner: Engine;
+  private readonly inner: Engine & EngineRouting;
   private readonly pool: ShardPool | undefined;
+  private readonly router: Router | undefined;
   private readonly merge: FindingMerge;
   private items = 0;
   /** Findings the coordinator's engine made outside an item (held ones released with a deadlock or an end). */
   private outside: EngineFinding[] = [];
+  /** pushRecords' decoders (one per rank: a call may straddle two frames) and their rows. */
+  private readonly decoders: RankDecoder[] = [];
+  private readonly frameRows = new RecordColumns(1024);
+  private readonly one = new RecordColumns(4);
 
   /**
    * `analyzers`: the number of shard threads; 1 runs the lone engine on this thread. `tuning`: batch size and
@@ -35,6 +45,7 @@ export class ShardedEngine implements Engine {
     this.inner = createEngine({ ranks, ...(sharded ? { owns: GLOBAL_ONLY } : {}) });
     this.merge = new FindingMerge(sharded ? 1 + analyzers : 1);
     this.pool = sharded ? new ShardPool(analyzers, ranks, this.merge, 1, tuning) : undefined;
+    this.router = sharded ? new Router(analyzers, this.inner) : undefined;
   }
 
   /** The number of shard threads (0: the lone engine). */
@@ -42,30 +53,50 @@ export class ShardedEngine implements Engine {
     return this.pool?.count ?? 0;
   }
 
-  /** A frame as one item of the stream (the caller that does not decode itself: trace replays, tests). */
+  /**
+   * A frame as one item of the stream (the caller that does not decode itself: trace replays, tests). A bad
+   * frame throws DecodeError and feeds nothing, as the engine's pushRecords.
+   */
   pushRecords(rank: number, frame: Uint8Array): void {
-    this.inner.pushRecords(rank, frame);
+    const rows = this.frameRows;
+    rows.clear();
+    (this.decoders[rank] ??= new RankDecoder(rank)).decodeInto(frame, rows);
+    this.pushColumns(rows, 0, rows.length);
     this.endFrame(rank, frame);
   }
 
-  /** Rows the caller decoded from one frame; endFrame() then says which frame they were. */
-  pushColumns(cols: RecordColumns, from?: number, to?: number): void {
-    this.inner.pushColumns(cols, from, to);
+  /**
+   * Rows the caller decoded from one frame; endFrame() then says the frame is done. With shards, each row is
+   * routed before the coordinator's engine takes it (the router reads the model as of the rows before it).
+   */
+  pushColumns(cols: RecordColumns, from = 0, to = cols.length): void {
+    const router = this.router;
+    const pool = this.pool;
+    if (router === undefined || pool === undefined) {
+      this.inner.pushColumns(cols, from, to);
+      return;
+    }
+    for (let row = from; row < to; row++) {
+      const route = router.route(cols, row);
+      if (route.length > 0) pool.row(route, cols, row, this.items);
+      this.inner.pushColumns(cols, row, row + 1);
+    }
   }
 
   push(event: RankEvent): void {
-    this.inner.push(event);
+    const one = this.one;
+    one.clear();
+    appendEvent(one, event);
+    this.pushColumns(one, 0, 1);
   }
 
   /** The rows of this rank's frame were pushed (pushColumns): the frame is an item of the stream. */
-  endFrame(rank: number, data: Uint8Array): void {
-    this.pool?.frame(rank, data);
+  endFrame(_rank: number, _data: Uint8Array): void {
     this.endItem();
   }
 
-  /** A rank's stream ended without its own END (pushed as 'disconnected' with this seq and time). */
-  endClose(rank: number, seq: number, time: number): void {
-    this.pool?.close(rank, seq, time);
+  /** A rank's stream ended without its own END (pushed as 'disconnected' with push()). */
+  endClose(_rank: number, _seq: number, _time: number): void {
     this.endItem();
   }
 
@@ -74,6 +105,13 @@ export class ShardedEngine implements Engine {
     this.merge.add(0, this.items, found);
     this.items++;
     this.merge.progress(0, this.items);
+    this.pool?.advance(this.items);
+  }
+
+  /** Rows sent to each shard, and how the router decided (none: with no shard threads). */
+  routing(): { readonly perShard: number[]; readonly counts: RouteCounts } | undefined {
+    if (this.pool === undefined || this.router === undefined) return undefined;
+    return { perShard: this.pool.rowsPerShard(), counts: { ...this.router.counts } };
   }
 
   takeFindings(): EngineFinding[] {

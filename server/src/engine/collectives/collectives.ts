@@ -42,12 +42,12 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
       inst.mismatched = true;
       // Every shard follows the instances (the wait-for graph and the replay need them); the owner of the
       // communicator checks them.
-      if (st.owns.comm(comm.id)) st.asOwner(() => st.report(mismatchFinding(comm, inst)));
+      if (st.owns.comm(comm.key)) st.asOwner(() => st.report(mismatchFinding(comm, inst)));
     }
   }
   if (inst.arrived === comm.size && !inst.mismatched) {
     comm.open.delete(index);
-    if (st.owns.comm(comm.id)) st.asOwner(() => checkCollectiveData(st, comm, inst));
+    if (st.owns.comm(comm.key)) st.asOwner(() => checkCollectiveData(st, comm, inst));
   }
   return { comm, index };
 }
@@ -81,6 +81,6 @@ function mismatchFinding(comm: CommInfo, inst: CollInstance): EngineFinding {
 export function checkOpenCollectives(st: CheckContext): void {
   for (const comm of st.comms.all())
     for (const inst of comm.open.values())
-      if (!inst.mismatched && inst.arrived >= 2 && st.owns.comm(comm.id))
+      if (!inst.mismatched && inst.arrived >= 2 && st.owns.comm(comm.key))
         st.asOwner(() => checkCollectiveData(st, comm, inst));
 }

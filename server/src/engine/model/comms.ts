@@ -93,6 +93,11 @@ export class CommRegistry {
     return info;
   }
 
+  /** The communicator a rank means by this handle, if it is known: unlike lookup(), never makes one up. */
+  known(rank: number, handle: Handle): CommInfo | undefined {
+    return this.handles.get(rank)?.get(handle);
+  }
+
   /** A rank entered a call that creates communicators from `parent` (MPI_Comm_dup, MPI_Comm_split…). */
   onCreateCall(rank: number, seq: number, parent: CommInfo, fn: string): void {
     const k = `${rank}:${parent.id}`;

@@ -13,8 +13,12 @@ export interface Ownership {
   readonly global: boolean;
   /** The messages from world rank `src` to world rank `dst` are matched and checked here. */
   pair(src: number, dst: number): boolean;
-  /** The collectives of the communicator with this global identity (`CommInfo.id`) are checked here. */
-  comm(id: number): boolean;
+  /**
+   * The collectives of the communicator with this global identity are checked here. `CommInfo.key`, not its
+   * dense `id`: ids are numbered in the order an engine meets communicators, which differs between shards that
+   * are fed different calls; the key is derived from the creating calls alone.
+   */
+  comm(key: string): boolean;
 }
 
 /** A lone engine owns everything. */

@@ -1,0 +1,197 @@
+/**
+ * Which shards a decoded call must reach, decided at the coordinator once per call (at its ENTER) and
+ * followed by its EXIT and COMPLETE rows. A shard needs a call when it touches what the shard owns
+ * (ownership-map.ts): a point-to-point operation the owner of its rank pair (i → j), a collective the owner
+ * of its communicator, a Wait/Test/Start/free the owners of the requests it names. What defines handles every
+ * shard must resolve alike (communicator, group, datatype, op and window creation, and the COMM, DTYPE, OP
+ * and SITE descriptions), what changes a rank's life (MPI_Init, MPI_Finalize, END, LOST) goes to every shard,
+ * once per definition, never per use. What no shard checks (one-sided accesses, probes that consume nothing,
+ * the ~300 calls of class "other" that make no request nor communicator, clock records) goes to none: the
+ * coordinator's global engine alone handles it.
+ *
+ * Whenever the owner is not certain, the call goes to every shard: an unknown communicator handle or
+ * request, an MPI_PROC_NULL peer, and wildcard receives (MPI_ANY_SOURCE: the pair is known only when the
+ * receive completes, and it must stay in its rank's posting order on the pair's owner for the non-overtaking
+ * rule). Sending a call to a shard that does not own it changes none of its owned checks — it only reports
+ * inside them — so "every shard" is always correct; it only costs.
+ */
+import type { EngineRouting } from '../engine/engine-api';
+import type { RecordColumns } from '../protocol/columns';
+import { KIND, layouts, type FunctionLayout } from '../protocol/spec';
+import { shardOfComm, shardOfPair } from './ownership-map';
+
+/** A set of shards, as sorted indices. */
+export type Route = readonly number[];
+
+const ANY_SOURCE = -1;
+const DONE_REQUEST = 1;
+const NO_REQUEST = 0;
+
+/** Classes no shard takes: nothing a shard owns depends on them (engine/calls.ts). */
+const LOCAL_ONLY = new Set(['rma', 'iprobe', 'buffer_attach', 'buffer_detach']);
+/** Classes that name existing requests (engine point-to-point/stale-requests.ts inputRequests). */
+const ONE_REQUEST = new Set(['wait', 'test', 'start', 'request_free', 'cancel', 'request_get_status']);
+const REQUESTS = new Set(['waitall', 'waitany', 'waitsome', 'testall', 'testany', 'testsome', 'startall']);
+const SENDS = new Set(['send', 'isend', 'send_init']);
+const RECEIVES = new Set(['recv', 'irecv', 'recv_init', 'probe', 'mprobe', 'improbe']);
+
+/** How many rows went to how many shards (bench/shard-sim prints it). */
+export interface RouteCounts {
+  none: number;
+  one: number;
+  some: number;
+  every: number;
+}
+
+export class Router {
+  readonly every: Route;
+  readonly none: Route = [];
+  private readonly single: Route[];
+  /** The route of each call in flight, by rank and seq (its ENTER decided it; its EXIT forgets it). */
+  private readonly calls = new Map<number, Route>();
+  /** Per rank, the route of each request handle, from the EXIT of the call that made it. */
+  private readonly requests: Map<number, Route>[] = [];
+  readonly counts: RouteCounts = { none: 0, one: 0, some: 0, every: 0 };
+
+  constructor(
+    private readonly shards: number,
+    private readonly model: EngineRouting,
+  ) {
+    this.single = Array.from({ length: shards }, (_, i) => [i]);
+    this.every = Array.from({ length: shards }, (_, i) => i);
+  }
+
+  /** The shards row `row` of `cols` goes to. Call before the coordinator's engine takes the row. */
+  route(cols: RecordColumns, row: number): Route {
+    const r = this.decide(cols, row);
+    const c = this.counts;
+    if (r.length === 0) c.none++;
+    else if (r.length === 1 && this.shards > 1) c.one++;
+    else if (r.length === this.shards) c.every++;
+    else c.some++;
+    return r;
+  }
+
+  private decide(cols: RecordColumns, row: number): Route {
+    const kind = cols.kind[row];
+    if (kind === KIND.CLOCK) return this.none;
+    if (kind !== KIND.ENTER && kind !== KIND.EXIT && kind !== KIND.COMPLETE) return this.every;
+    const rank = cols.rank[row] as number;
+    const key = rank * 0x1_0000_0000 + (cols.seq[row] as number);
+    if (kind === KIND.ENTER) {
+      const r = this.enter(cols, row, rank);
+      this.calls.set(key, r);
+      return r;
+    }
+    // A COMPLETE after its call's EXIT (or of a call entered before the router started) goes everywhere: a
+    // shard that knows neither the call nor the request ignores it.
+    const r = this.calls.get(key) ?? this.every;
+    if (kind === KIND.EXIT) {
+      this.calls.delete(key);
+      const layout = layouts[cols.func[row] as number];
+      const out = layout === undefined ? undefined : requestOut(layout);
+      if (out !== undefined) {
+        const handle = cols.word(row, out);
+        if (handle !== NO_REQUEST) (this.requests[rank] ??= new Map()).set(handle, r);
+      }
+    }
+    return r;
+  }
+
+  private enter(cols: RecordColumns, row: number, rank: number): Route {
+    const layout = layouts[cols.func[row] as number];
+    if (layout === undefined) return this.every;
+    const cls = layout.spec.cls;
+    const arg = (role: string): number | undefined => {
+      const slot = layout.roleSlot.get(role);
+      if (slot === undefined || slot < 0) return undefined;
+      const v = cols.word(row, slot);
+      return v === v ? v : undefined;
+    };
+    if (SENDS.has(cls)) return this.pair(rank, arg('comm'), arg('dest'), false);
+    if (RECEIVES.has(cls)) return this.pair(rank, arg('comm'), arg('source'), true);
+    if (cls === 'sendrecv' || cls === 'sendrecv_replace') {
+      const to = this.pair(rank, arg('comm'), arg('dest'), false);
+      const from = this.pair(rank, arg('comm'), arg('source'), true);
+      return this.union(to, from);
+    }
+    if (cls === 'collective' || cls === 'icollective') {
+      const comm = arg('comm');
+      const key = comm === undefined ? undefined : this.model.commKey(rank, comm);
+      return key === undefined ? this.every : (this.single[shardOfComm(key, this.shards)] as Route);
+    }
+    if (ONE_REQUEST.has(cls)) return this.ofRequests(rank, [arg('request') ?? DONE_REQUEST]);
+    if (REQUESTS.has(cls)) return this.ofRequests(rank, requestList(cols, row, layout));
+    if (LOCAL_ONLY.has(cls)) return this.none;
+    if (cls === 'other') {
+      // A call that makes a request or a communicator: every shard must know its handle.
+      if (layout.roleSlot.has('request_out') || layout.roleSlot.has('comm_out')) return this.every;
+      if (layout.roleSlot.has('request')) return this.ofRequests(rank, [arg('request') ?? DONE_REQUEST]);
+      return this.none;
+    }
+    return this.every;
+  }
+
+  /** The owner of the pair (rank → peer) for a send, (peer → rank) for a receive; every shard when unsure. */
+  private pair(rank: number, comm: number | undefined, peer: number | undefined, receive: boolean): Route {
+    if (comm === undefined || peer === undefined || peer < 0 || (receive && peer === ANY_SOURCE))
+      return this.every;
+    const world = this.model.peerWorld(rank, comm, peer);
+    if (world === undefined) return this.every;
+    const s = receive ? shardOfPair(world, rank, this.shards) : shardOfPair(rank, world, this.shards);
+    return this.single[s] as Route;
+  }
+
+  private ofRequests(rank: number, handles: readonly number[]): Route {
+    const known = this.requests[rank];
+    let r: Route = this.none;
+    for (const h of handles) {
+      if (h === NO_REQUEST) continue;
+      // DONE_REQUEST stands for "a request complete when made", taken from a per-rank queue in order: every
+      // shard must see each one taken.
+      const to = h === DONE_REQUEST ? undefined : known?.get(h);
+      if (to === undefined) return this.every;
+      r = this.union(r, to);
+    }
+    return r;
+  }
+
+  private union(a: Route, b: Route): Route {
+    if (a.length === 0 || a === b) return b;
+    if (b.length === 0) return a;
+    if (a.length === this.shards) return a;
+    if (b.length === this.shards) return b;
+    if (a.length === 1 && b.length === 1) {
+      const x = a[0] as number;
+      const y = b[0] as number;
+      if (x === y) return a;
+      return x < y ? [x, y] : [y, x];
+    }
+    const all = [...new Set([...a, ...b])].sort((x, y) => x - y);
+    return all.length === this.shards ? this.every : all;
+  }
+}
+
+const requestOutWord = new Map<number, number | undefined>();
+
+/** The EXIT word holding the request a call made, if it makes one. */
+function requestOut(layout: FunctionLayout): number | undefined {
+  const id = layout.spec.id;
+  if (requestOutWord.has(id)) return requestOutWord.get(id);
+  const p = layout.spec.params.find((q) => q.role === 'request_out');
+  const at = p === undefined ? undefined : layout.outWord.get(p.name);
+  requestOutWord.set(id, at);
+  return at;
+}
+
+/** The `requests` array argument of an ENTER row: its section found by walking the sections before it. */
+function requestList(cols: RecordColumns, row: number, layout: FunctionLayout): number[] {
+  const slot = layout.roleSlot.get('requests');
+  if (slot === undefined || slot >= 0) return [DONE_REQUEST];
+  let at = layout.scalars.length;
+  for (let k = 0; k < -slot - 1; k++) at += 1 + cols.word(row, at);
+  const n = cols.word(row, at);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(cols.word(row, at + 1 + i));
+  return out;
+}
