@@ -5,15 +5,19 @@
  * (Irecv, Isend, Waitall), with a partner of a random pairing that changes every step (Sendrecv), and every
  * eighth step receives from MPI_ANY_SOURCE what its left neighbour sends; every 16th step is an Allreduce
  * on MPI_COMM_WORLD, every 32nd a Bcast on a split half. Printed per K: events per second (wall, and per
- * CPU-second of the whole process, all threads), the same findings as K = 1, and the memory of each shard
- * (V8 heap used, peak over the run) beside the coordinator's; before that, the CPU of one engine on this
- * thread as the lone engine, as the coordinator's and as one shard's of four. A benchmark, not a test.
+ * CPU-second of the whole process, all threads, and CPU per record), the same findings as K = 1, the calls each
+ * shard was sent and its calls per CPU-second of its thread, the coordinator's thread CPU, and the memory of each shard (V8 heap used, peak over the
+ * run) beside the coordinator's; before that, the CPU of one engine on this thread as the lone engine and as
+ * shard 0 of four over the calls routed to it. A benchmark, not a test.
  */
 import { createEngine } from '../../server/src/engine/engine';
-import type { Ownership } from '../../server/src/engine/model/ownership';
 import { GLOBAL_ONLY, shardOwnership } from '../../server/src/shards/ownership-map';
 import { ShardedEngine } from '../../server/src/shards/sharded-engine';
 import { findingKey } from '../../server/src/shards/finding-merge';
+import { Router } from '../../server/src/shards/router';
+import { RecordColumns } from '../../server/src/protocol/columns';
+import { RankDecoder } from '../../server/src/protocol/decoder';
+import { threadCpuMs } from '../../server/src/shards/thread-cpu';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
 import { ANY, Job } from '../../test/unit/engine-dsl';
 
@@ -98,52 +102,128 @@ console.log(
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /**
- * One engine's CPU on this thread over every frame (no threads, no batches): the lone engine, the
- * coordinator's (global, owning no pair or communicator) and one shard's of four (owning a quarter).
+ * Without threads, on this thread: the coordinator's engine with the router over every frame collects the
+ * rows shard 0 of four is sent; then the CPU of the lone engine over every frame, and of shard 0's engine over
+ * its rows alone (already decoded, as a shard thread gets them).
  */
-function engineCpuMs(owns: Ownership | undefined): number {
+function shardRows(k: number): RecordColumns {
+  const coordinator = createEngine({ ranks: RANKS, owns: GLOBAL_ONLY });
+  const router = new Router(k, coordinator);
+  const decoders = new Map<number, RankDecoder>();
+  const rows = new RecordColumns(1024);
+  const mine = new RecordColumns(1 << 16);
+  for (const f of frames) {
+    rows.clear();
+    let d = decoders.get(f.rank);
+    if (d === undefined) decoders.set(f.rank, (d = new RankDecoder(f.rank)));
+    d.decodeInto(f.data, rows);
+    for (let r = 0; r < rows.length; r++) {
+      if (router.route(rows, r).includes(0)) {
+        const w = rows.wordStart[r] as number;
+        const at = mine.add(
+          rows.kind[r] as number,
+          rows.flags[r] as number,
+          rows.func[r] as number,
+          rows.rank[r] as number,
+          rows.seq[r] as number,
+          rows.time[r] as number,
+          rows.site[r] as number,
+          rows.words,
+          w,
+          rows.wordCount[r] as number,
+        );
+        const text = rows.text.get(r);
+        if (text !== undefined) mine.text.set(at, text);
+      }
+      coordinator.pushColumns(rows, r, r + 1);
+    }
+  }
+  return mine;
+}
+
+function cpuMs(run: () => void): number {
   gc?.();
-  const engine = createEngine({ ranks: RANKS, ...(owns !== undefined ? { owns } : {}) });
   const c0 = process.cpuUsage();
+  run();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+function loneEngine(): void {
+  const engine = createEngine({ ranks: RANKS });
   for (const f of frames) {
     engine.pushRecords(f.rank, f.data);
     engine.takeFindings();
   }
   engine.finish();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
 }
+
+function shardEngine(rows: RecordColumns, k: number): void {
+  const engine = createEngine({ ranks: RANKS, owns: shardOwnership(0, k) });
+  for (let r = 0; r < rows.length; r += 256) {
+    engine.pushColumns(rows, r, Math.min(rows.length, r + 256));
+    engine.takeFindings();
+  }
+  engine.finish();
+}
+
+const quarter = shardRows(4);
 // The first pass warms the JIT up; the second is measured.
-for (const owns of [undefined, GLOBAL_ONLY, shardOwnership(0, 4)]) engineCpuMs(owns);
-const lone = engineCpuMs(undefined);
-const coordinator = engineCpuMs(GLOBAL_ONLY);
-const shard = engineCpuMs(shardOwnership(0, 4));
+loneEngine();
+shardEngine(quarter, 4);
+const lone = cpuMs(loneEngine);
+const shard = cpuMs(() => shardEngine(quarter, 4));
 console.log(
-  `one engine on this thread, CPU: lone ${lone.toFixed(0)} ms; coordinator's ${coordinator.toFixed(0)} ms (${((coordinator / lone) * 100).toFixed(0)}%); one shard of four ${shard.toFixed(0)} ms (${((shard / lone) * 100).toFixed(0)}%)`,
+  `one engine on this thread, CPU: lone ${lone.toFixed(0)} ms over ${records.toLocaleString('en-US')} records; shard 0 of four ${shard.toFixed(0)} ms (${((shard / lone) * 100).toFixed(0)}%) over the ${quarter.length.toLocaleString('en-US')} calls routed to it`,
 );
 
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+const m = (n: number) => `${(n / 1e6).toFixed(3)} M`;
 const rows: string[][] = [
   [
     'K',
     'wall',
     'records/s (wall)',
     'records per CPU-s',
+    'CPU per record',
+    'steady: CPU per record',
+    'coordinator thread',
+    'shard threads',
+    'coordinator CPU',
+    'shard CPU',
     'findings',
     'coordinator heap',
+    'calls per shard',
+    'calls per shard CPU-s',
     'shard heaps (peak)',
   ],
 ];
 let reference: string[] | undefined;
+const routes: string[] = [];
 async function main(): Promise<void> {
   for (const k of KS) {
     gc?.();
     const base = process.memoryUsage().heapUsed;
     const cpu0 = process.cpuUsage();
+    const thread0 = threadCpuMs() ?? 0;
     const t0 = performance.now();
     const engine = new ShardedEngine(RANKS, k);
     let coordinatorPeak = 0;
+    // The first quarter of the frames warms the threads up (each shard loads and compiles the engine: about
+    // 0.3 s of CPU per thread); the steady cost per record is measured over the rest.
+    const warm = Math.floor(frames.length / 4);
+    let warmRecords = 0;
+    let steady0 = { cpu: process.cpuUsage(), thread: 0, shards: [] as number[] };
     frames.forEach((f, i) => {
+      if (i === warm) {
+        engine.settle();
+        steady0 = {
+          cpu: process.cpuUsage(),
+          thread: threadCpuMs() ?? 0,
+          shards: engine.routing()?.cpuMs ?? [],
+        };
+      }
+      if (i < warm) warmRecords += f.data.byteLength / 64;
       engine.pushRecords(f.rank, f.data);
       if (i % 512 === 0) {
         engine.takeFindings();
@@ -154,26 +234,55 @@ async function main(): Promise<void> {
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
+    const coordinatorMs = (threadCpuMs() ?? 0) - thread0;
+    const steadyCpu = process.cpuUsage(steady0.cpu);
+    const steadyRecords = records - warmRecords;
+    const steadyUs = ((steadyCpu.user + steadyCpu.system) / steadyRecords).toFixed(2);
+    const steadyCoordinatorUs = ((((threadCpuMs() ?? 0) - steady0.thread) * 1000) / steadyRecords).toFixed(2);
     coordinatorPeak = Math.max(coordinatorPeak, process.memoryUsage().heapUsed - base);
     const keys = found.map(findingKey);
     reference ??= keys;
     const same = JSON.stringify(keys) === JSON.stringify(reference);
     const heaps = engine.shardHeaps();
+    const routing = engine.routing();
+    if (routing !== undefined) {
+      const c = routing.counts;
+      routes.push(
+        `K=${k}: rows to no shard ${c.none.toLocaleString('en-US')}, to one ${c.one.toLocaleString('en-US')}, to some ${c.some.toLocaleString('en-US')}, to every shard ${c.every.toLocaleString('en-US')}`,
+      );
+    }
     rows.push([
       String(k),
       `${(wallMs / 1000).toFixed(2)} s`,
-      `${(((records / wallMs) * 1000) / 1e6).toFixed(3)} M`,
-      `${(((records / cpuMs) * 1000) / 1e6).toFixed(3)} M`,
+      m((records / wallMs) * 1000),
+      m((records / cpuMs) * 1000),
+      `${((cpuMs * 1e6) / records / 1000).toFixed(2)} µs`,
+      `${steadyUs} µs`,
+      `${steadyCoordinatorUs} µs`,
+      routing === undefined
+        ? '-'
+        : `${((routing.cpuMs.reduce((a, b, i) => a + b - (steady0.shards[i] ?? 0), 0) * 1000) / steadyRecords).toFixed(2)} µs`,
+      `${(coordinatorMs / 1000).toFixed(2)} s`,
+      routing === undefined
+        ? '-'
+        : `${(routing.cpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s (${routing.cpuMs.map((c) => (c / 1000).toFixed(2)).join(' + ')})`,
       `${found.length}${found.length > 0 ? ` (${[...new Set(found.map((f) => f.kind))].join(', ')})` : ''}${same ? ', same as K=1' : ', DIFFERENT from K=1'}`,
       `${mb(coordinatorPeak)}${k > 1 ? ' (model + global questions)' : ' (the lone engine)'}`,
+      routing === undefined
+        ? 'no threads'
+        : routing.perShard.map((n) => n.toLocaleString('en-US')).join(', '),
+      routing === undefined
+        ? '-'
+        : routing.perShard.map((n, i) => m((n / Math.max(1, routing.cpuMs[i] ?? 0)) * 1000)).join(', '),
       heaps.length === 0 ? 'no threads' : heaps.map(mb).join(', '),
     ]);
     await engine.dispose();
   }
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  '));
+  for (const r of routes) console.log(r);
   console.log(
-    'records/s counts every record the analysis took (decoded by the coordinator and by every shard). Each shard keeps the model (ranks, requests, communicators, datatypes) from every record and runs the checks of its pairs and communicators; see ARCHITECTURE.md, "Shards".',
+    "records/s and CPU per record: every record the analysis took, over the whole process (coordinator and shard threads). The coordinator decodes every record, keeps the model and answers the global questions; each shard is sent only the calls of its rank pairs and communicators and the definitions every shard needs (ARCHITECTURE.md, \"Shards\"). steady: after the first quarter of the frames (the threads' start-up and compilation), CPU per record of the whole process, of the coordinator's thread and of all shard threads together. Thread CPU from /proc/thread-self/stat; the rest of the process's CPU is V8's helper threads (garbage collection, compilation). calls per shard CPU-s: the calls a shard was sent over its thread's CPU time.",
   );
 }
 

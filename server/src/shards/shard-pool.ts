@@ -39,6 +39,8 @@ interface Shard {
   failed: string | undefined;
   /** The peak V8 heap of its thread, as it said when finishing (0 before). */
   heapPeak: number;
+  /** Its thread's CPU time, as it said when it last answered a sync or finish (0 before). */
+  cpuMs: number;
 }
 
 /**
@@ -99,6 +101,7 @@ export class ShardPool {
         rows: 0,
         failed: undefined,
         heapPeak: 0,
+        cpuMs: 0,
       });
     }
   }
@@ -134,6 +137,11 @@ export class ShardPool {
   /** Rows sent to each shard so far. */
   rowsPerShard(): number[] {
     return this.shards.map((s) => s.rows);
+  }
+
+  /** Each shard thread's CPU time in ms, as of the last sync() or finish(). */
+  cpuMs(): number[] {
+    return this.shards.map((s) => s.cpuMs);
   }
 
   /** Each shard's peak heap in bytes, known after finish(). */
@@ -221,10 +229,13 @@ export class ShardPool {
       const msg = m.message as FromShard;
       const source = this.firstSource + i;
       if (msg.type === 'found') this.merge.add(source, msg.item, msg.findings);
-      else if (msg.type === 'passed') this.merge.progress(source, msg.items);
-      else if (msg.type === 'finished') {
+      else if (msg.type === 'passed') {
+        this.merge.progress(source, msg.items);
+        if (msg.cpuMs !== undefined) s.cpuMs = msg.cpuMs;
+      } else if (msg.type === 'finished') {
         finished?.push(...msg.findings);
         s.heapPeak = msg.heapPeak;
+        s.cpuMs = msg.cpuMs;
       } else {
         s.failed = `shard ${i} failed: ${msg.reason.split('\n')[0] ?? ''}`;
         // Its findings will not come: the others' must not wait for them.

@@ -35,9 +35,19 @@ export type ToShard =
 export type FromShard =
   /** Findings taken after the item at this position of the stream. */
   | { readonly type: 'found'; readonly item: number; readonly findings: EngineFinding[] }
-  | { readonly type: 'passed'; readonly items: number }
-  /** `heapPeak`: the most V8 heap this shard's thread used after a batch, in bytes (memory per shard). */
-  | { readonly type: 'finished'; readonly findings: EngineFinding[]; readonly heapPeak: number }
+  /** `cpuMs` (the answer to a sync or finish): the thread's CPU time so far, as in 'finished'. */
+  | { readonly type: 'passed'; readonly items: number; readonly cpuMs?: number }
+  /**
+   * `heapPeak`: the most V8 heap this shard's thread used after a batch, in bytes (memory per shard);
+   * `cpuMs`: its thread's CPU time from its start (thread-cpu.ts; its busy time, event-loop utilization,
+   * where the thread's own CPU time cannot be read), what bench/shard-sim divides its calls by.
+   */
+  | {
+      readonly type: 'finished';
+      readonly findings: EngineFinding[];
+      readonly heapPeak: number;
+      readonly cpuMs: number;
+    }
   /** The shard could not go on (a bug of ours): its checks are missing from the report, which says so. */
   | { readonly type: 'failed'; readonly reason: string };
 

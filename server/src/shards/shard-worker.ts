@@ -5,6 +5,7 @@
  * answers syncs; it never throws at the coordinator (a failure is reported and every later request is still
  * answered, so that the coordinator never waits forever).
  */
+import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createEngine } from '../engine/engine';
@@ -12,6 +13,7 @@ import { RecordColumns } from '../protocol/columns';
 import { shardOwnership } from './ownership-map';
 import { CONTROL_ITEMS, CONTROL_TOKEN, type FromShard, type ShardInit, type ToShard } from './shard-protocol';
 import { readBatch } from './stream-batch';
+import { threadCpuMs } from './thread-cpu';
 
 const init = workerData as ShardInit & { readonly port: MessagePort };
 const control = new Int32Array(init.control);
@@ -64,13 +66,22 @@ parentPort?.on('message', (m: ToShard) => {
   try {
     if (failure === undefined && m.type === 'batch') batch(m);
     if (m.type === 'finish')
-      send({ type: 'finished', findings: failure === undefined ? engine.finish() : [], heapPeak });
+      send({
+        type: 'finished',
+        findings: failure === undefined ? engine.finish() : [],
+        heapPeak,
+        cpuMs: threadCpuMs() ?? performance.eventLoopUtilization().active,
+      });
   } catch (err) {
     failure = err instanceof Error ? (err.stack ?? err.message) : String(err);
     send({ type: 'failed', reason: failure });
   }
   if (m.type !== 'batch') {
-    send({ type: 'passed', items: passed });
+    send({
+      type: 'passed',
+      items: passed,
+      cpuMs: threadCpuMs() ?? performance.eventLoopUtilization().active,
+    });
     answer(m.token);
   }
 });

@@ -66,8 +66,9 @@ export class ShardedEngine implements Engine {
   }
 
   /**
-   * Rows the caller decoded from one frame; endFrame() then says the frame is done. With shards, each row is
-   * routed before the coordinator's engine takes it (the router reads the model as of the rows before it).
+   * Rows the caller decoded from one frame; endFrame() then says the frame is done. With shards, the rows are
+   * routed before the coordinator's engine takes them: the router reads the model as of the frames before
+   * (a call on a communicator announced in the same frame goes to every shard, which is always correct).
    */
   pushColumns(cols: RecordColumns, from = 0, to = cols.length): void {
     const router = this.router;
@@ -79,8 +80,8 @@ export class ShardedEngine implements Engine {
     for (let row = from; row < to; row++) {
       const route = router.route(cols, row);
       if (route.length > 0) pool.row(route, cols, row, this.items);
-      this.inner.pushColumns(cols, row, row + 1);
     }
+    this.inner.pushColumns(cols, from, to);
   }
 
   push(event: RankEvent): void {
@@ -108,10 +109,18 @@ export class ShardedEngine implements Engine {
     this.pool?.advance(this.items);
   }
 
-  /** Rows sent to each shard, and how the router decided (none: with no shard threads). */
-  routing(): { readonly perShard: number[]; readonly counts: RouteCounts } | undefined {
+  /**
+   * Rows sent to each shard, how the router decided, and (after finish()) each shard thread's CPU time
+   * (none: with no shard threads).
+   */
+  routing():
+    { readonly perShard: number[]; readonly counts: RouteCounts; readonly cpuMs: number[] } | undefined {
     if (this.pool === undefined || this.router === undefined) return undefined;
-    return { perShard: this.pool.rowsPerShard(), counts: { ...this.router.counts } };
+    return {
+      perShard: this.pool.rowsPerShard(),
+      counts: { ...this.router.counts },
+      cpuMs: this.pool.cpuMs(),
+    };
   }
 
   takeFindings(): EngineFinding[] {
