@@ -3,10 +3,10 @@
  * One means no thread at all (the lone engine on the session's thread); `auto` follows the cores this process
  * may use.
  *
- * The default is one, not the cores: every shard still decodes every record and rebuilds the whole model
- * (ARCHITECTURE.md, "Shards"), so on bench/shard-sim (1,024 ranks) two shards cost 2.8 times the CPU of one
- * engine and four 4.8 times, for the same findings. The default follows the cores once shards take only the
- * records of what they own.
+ * The default is one, not the cores: each shard now takes only the calls of what it owns (router.ts), but the
+ * coordinator still keeps the whole model for the global questions, so on bench/shard-sim (1,024 ranks) two or
+ * four shards cost about 2.2 times the CPU per record of one engine (flat from two to four). The default
+ * follows the cores once the coordinator keeps only blocked ranks (ARCHITECTURE.md, "Shards").
  */
 import { availableParallelism } from 'node:os';
 

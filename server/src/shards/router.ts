@@ -47,8 +47,8 @@ export class Router {
   readonly every: Route;
   readonly none: Route = [];
   private readonly single: Route[];
-  /** The route of each call in flight, by rank and seq (its ENTER decided it; its EXIT forgets it). */
-  private readonly calls = new Map<number, Route>();
+  /** Per rank, the route of each call in flight by seq (its ENTER decided it; its EXIT forgets it). */
+  private readonly calls: Map<number, Route>[] = [];
   /** Per rank, the route of each request handle, from the EXIT of the call that made it. */
   private readonly requests: Map<number, Route>[] = [];
   readonly counts: RouteCounts = { none: 0, one: 0, some: 0, every: 0 };
@@ -77,17 +77,18 @@ export class Router {
     if (kind === KIND.CLOCK) return this.none;
     if (kind !== KIND.ENTER && kind !== KIND.EXIT && kind !== KIND.COMPLETE) return this.every;
     const rank = cols.rank[row] as number;
-    const key = rank * 0x1_0000_0000 + (cols.seq[row] as number);
+    const seq = cols.seq[row] as number;
+    const calls = (this.calls[rank] ??= new Map());
     if (kind === KIND.ENTER) {
       const r = this.enter(cols, row, rank);
-      this.calls.set(key, r);
+      calls.set(seq, r);
       return r;
     }
     // A COMPLETE after its call's EXIT (or of a call entered before the router started) goes everywhere: a
     // shard that knows neither the call nor the request ignores it.
-    const r = this.calls.get(key) ?? this.every;
+    const r = calls.get(seq) ?? this.every;
     if (kind === KIND.EXIT) {
-      this.calls.delete(key);
+      calls.delete(seq);
       const layout = layouts[cols.func[row] as number];
       const out = layout === undefined ? undefined : requestOut(layout);
       if (out !== undefined) {
@@ -102,12 +103,7 @@ export class Router {
     const layout = layouts[cols.func[row] as number];
     if (layout === undefined) return this.every;
     const cls = layout.spec.cls;
-    const arg = (role: string): number | undefined => {
-      const slot = layout.roleSlot.get(role);
-      if (slot === undefined || slot < 0) return undefined;
-      const v = cols.word(row, slot);
-      return v === v ? v : undefined;
-    };
+    const arg = (role: string) => scalar(cols, row, layout, role);
     if (SENDS.has(cls)) return this.pair(rank, arg('comm'), arg('dest'), false);
     if (RECEIVES.has(cls)) return this.pair(rank, arg('comm'), arg('source'), true);
     if (cls === 'sendrecv' || cls === 'sendrecv_replace') {
@@ -170,6 +166,14 @@ export class Router {
     const all = [...new Set([...a, ...b])].sort((x, y) => x - y);
     return all.length === this.shards ? this.every : all;
   }
+}
+
+/** A scalar argument of an ENTER row by role, or undefined (no such parameter, or a NaN word: left out). */
+function scalar(cols: RecordColumns, row: number, layout: FunctionLayout, role: string): number | undefined {
+  const slot = layout.roleSlot.get(role);
+  if (slot === undefined || slot < 0) return undefined;
+  const v = cols.word(row, slot);
+  return v === v ? v : undefined;
 }
 
 const requestOutWord = new Map<number, number | undefined>();
