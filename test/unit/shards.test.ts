@@ -10,6 +10,9 @@ import { FindingMerge, findingKey, inContentOrder } from '../../server/src/shard
 import { GLOBAL_ONLY, shardOfComm, shardOfPair, shardOwnership } from '../../server/src/shards/ownership-map';
 import { BatchWriter, readBatch, type Batch } from '../../server/src/shards/stream-batch';
 import { RecordColumns } from '../../server/src/protocol/columns';
+import { appendEvent } from '../../server/src/protocol/append-event';
+import { functions, KIND } from '../../server/src/protocol/spec';
+import { Router } from '../../server/src/shards/router';
 import { analyzersProblem } from '../../server/src/shards/analyzers';
 import { parseArgs } from '../../server/src/cli/args';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
@@ -374,6 +377,107 @@ test('a shard that fails is named in the skipped checks, and the coordinator nei
     assert.ok(skipped, 'the failure is named');
     assert.ok(skipped.checks.includes('type-mismatch'));
     assert.match(skipped.reason, /--analyzers 1/);
+  } finally {
+    await engine.dispose();
+  }
+});
+
+test('the router sends a call only to the shards that own what it touches; definitions to every shard', () => {
+  const k = 4;
+  const n = 8;
+  const job = new Job(n);
+  for (const r of job.ranks) {
+    const right = (r.rank + 1) % n;
+    const left = (r.rank + n - 1) % n;
+    r.send(right, { tag: 1 });
+    r.recv(left, { tag: 1 });
+    r.allreduce();
+    if (r.rank === 0) r.recv(ANY, { got: [1, 5], tag: 5 });
+    if (r.rank === 1) r.send(0, { tag: 5 });
+    r.finalize();
+  }
+  const coordinator = createEngine({ ranks: n, owns: GLOBAL_ONLY });
+  const router = new Router(k, coordinator);
+  const cols = new RecordColumns(8);
+  const seen: { fn: string; rank: number; kind: number; route: readonly number[] }[] = [];
+  for (const e of job.interleave(0)) {
+    cols.clear();
+    appendEvent(cols, e);
+    const route = router.route(cols, 0);
+    seen.push({
+      fn: functions[cols.func[0] as number]?.name ?? '',
+      rank: e.rank,
+      kind: cols.kind[0] as number,
+      route,
+    });
+    coordinator.pushColumns(cols, 0, 1);
+  }
+  const calls = (fn: string) => seen.filter((s) => s.fn === fn && s.kind === KIND.ENTER);
+  const every = [0, 1, 2, 3];
+  for (const s of calls('MPI_Send'))
+    if (
+      s.rank === 1 &&
+      calls('MPI_Send')
+        .filter((x) => x.rank === 1)
+        .indexOf(s) === 1
+    )
+      assert.deepEqual(
+        s.route,
+        [shardOfPair(1, 0, k)],
+        'the second send of rank 1 goes to the owner of 1 → 0',
+      );
+    else assert.deepEqual(s.route, [shardOfPair(s.rank, (s.rank + 1) % n, k)], `MPI_Send of rank ${s.rank}`);
+  const recvs = calls('MPI_Recv');
+  for (const s of recvs.filter((x) => !(x.rank === 0 && recvs.filter((y) => y.rank === 0).indexOf(x) === 1)))
+    assert.deepEqual(s.route, [shardOfPair((s.rank + n - 1) % n, s.rank, k)], `MPI_Recv of rank ${s.rank}`);
+  assert.deepEqual(
+    recvs.filter((x) => x.rank === 0)[1]?.route,
+    every,
+    'a wildcard receive goes to every shard',
+  );
+  const world = coordinator.commKey(0, job.ranks[0]?.handle('world') ?? 0);
+  assert.ok(world !== undefined, 'the coordinator knows MPI_COMM_WORLD');
+  for (const s of calls('MPI_Allreduce')) assert.deepEqual(s.route, [shardOfComm(world, k)]);
+  for (const s of [...calls('MPI_Init'), ...calls('MPI_Finalize')]) assert.deepEqual(s.route, every);
+  // Every EXIT and COMPLETE goes where its call's ENTER went.
+  for (const s of seen.filter(
+    (x) => x.kind !== KIND.ENTER && ['MPI_Send', 'MPI_Recv', 'MPI_Allreduce'].includes(x.fn),
+  )) {
+    const enters = seen.filter((x) => x.kind === KIND.ENTER && x.rank === s.rank && x.fn === s.fn);
+    assert.ok(
+      enters.some((x) => x.route === s.route),
+      `${s.fn} of rank ${s.rank}: EXIT/COMPLETE route`,
+    );
+  }
+  // No row of these calls went to more shards than its owners.
+  const moved = seen.filter((x) => ['MPI_Send', 'MPI_Allreduce'].includes(x.fn));
+  assert.ok(moved.length > 0 && moved.every((x) => x.route.length === 1));
+});
+
+test('shard threads are sent their share of the calls, not every record', async () => {
+  const n = 16;
+  const job = new Job(n);
+  for (let step = 0; step < 20; step++)
+    for (const r of job.ranks) {
+      r.send((r.rank + 1) % n, { tag: step });
+      r.recv((r.rank + n - 1) % n, { tag: step });
+    }
+  for (const r of job.ranks) r.finalize();
+  const frames = framesOf(job, 16);
+  const engine = new ShardedEngine(n, 4);
+  try {
+    for (const f of frames) engine.pushRecords(f.rank, f.data);
+    engine.finish();
+    const routing = engine.routing();
+    assert.ok(routing !== undefined);
+    const total = frames.reduce((a, f) => a + f.data.byteLength / 64, 0);
+    const perShard = routing.perShard;
+    assert.equal(perShard.length, 4);
+    // A ring of 16 pairs over four shards: each shard is sent some of the messages' calls and the
+    // definitions, far fewer than every record.
+    for (const p of perShard)
+      assert.ok(p > 0 && p < total / 2, `shard rows ${perShard.join(', ')} of ${total}`);
+    assert.ok(routing.counts.one > routing.counts.every, JSON.stringify(routing.counts));
   } finally {
     await engine.dispose();
   }
