@@ -144,7 +144,7 @@ export class RmaTracker {
     const coll = enterCollective(st, e, comm);
     if (coll === undefined) return;
     cur.coll = coll;
-    st.replay.collective(e.rank, coll.comm, coll.index);
+    st.replay.collective(e.rank, coll.comm, coll.index, e.site, e.fn.name);
   }
 
   /** The rank leaves its current fence epoch (it enters a fence or frees the window). */
