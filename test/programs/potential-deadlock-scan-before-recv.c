@@ -1,6 +1,6 @@
 /* mpiscope-test
  * ranks: 2
- * expect: potential-deadlock warning lines 19,22
+ * expect: potential-deadlock warning lines 21,24
  * mpi: openmpi
  */
 /* Rank 0 takes part in a prefix sum and then sends rank 1 a token; rank 1 receives the token first. Rank 0's
