@@ -1,6 +1,6 @@
 /* mpiscope-test
  * ranks: 2
- * expect: potential-deadlock lines 20
+ * expect: potential-deadlock lines 20,23
  */
 /* Rank 0 sends a token to rank 1 and then joins a broadcast that rank 1 roots; rank 1 broadcasts first
  * and receives the token after. The MPI standard's own example of an erroneous program: it deadlocks when

@@ -259,7 +259,8 @@ test('MPI_THREAD_SERIALIZED: one thread at a time, so the replay still finds the
   r1.recv(0, { tag: 2 });
   r1.recv(0, { tag: 1 });
   r1.finalize();
-  check(job, [{ kind: 'potential-deadlock', ranks: [0] }]);
+  // Rank 1's receive of tag 2 waits for the send behind rank 0's stuck one: both ranks' lines.
+  check(job, [{ kind: 'potential-deadlock', ranks: [0, 1] }]);
 });
 
 test('held thread-level findings are released when the job is ended without finish()', () => {

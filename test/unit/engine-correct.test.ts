@@ -113,7 +113,10 @@ test('potential deadlock: two blocking sends that completed only because MPI buf
     {
       kind: 'potential-deadlock',
       ranks: [0, 1],
-      message: ['rank 0 waits in MPI_Send for rank 1, rank 1 waits in MPI_Send for rank 0', 'MPI_Irecv'],
+      message: [
+        'rank 0 waits in MPI_Send for rank 1 to post the receive, rank 1 waits in MPI_Send for rank 0 to post the receive',
+        'MPI_Irecv',
+      ],
     },
   ]);
 });

@@ -210,7 +210,10 @@ export function onEnter(st: EngineState, e: CallEnter): void {
     case 'testany':
     case 'testsome':
       cur.waits = inputRequests(e);
-      consumeEarly(t, cur.waits, e.fn.cls.endsWith('any'));
+      // A request MPI completed at once (an eager Isend) is still waited for here: without buffering this
+      // Wait is where a standard send blocks until its receive is posted (the zero-buffering replay).
+      for (const req of consumeEarly(t, cur.waits, e.fn.cls.endsWith('any')))
+        if (req.op !== undefined) st.replay.wait(req.op);
       break;
     case 'start':
       start(st, t, num(e, 0, 'request'));
@@ -228,7 +231,7 @@ export function onEnter(st: EngineState, e: CallEnter): void {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
       if (coll !== undefined) {
         cur.coll = coll;
-        st.replay.collective(e.rank, coll.comm, coll.index);
+        st.replay.collective(e.rank, coll.comm, coll.index, e.site, e.fn.name);
       }
       break;
     }

@@ -132,8 +132,8 @@ export class Replay {
     return this.recorded.get(rank) ?? 0;
   }
 
-  collective(rank: number, comm: CommInfo, index: number): void {
-    this.add(rank, { k: 'coll', comm, index });
+  collective(rank: number, comm: CommInfo, index: number, site: number, call: string): void {
+    this.add(rank, { k: 'coll', comm, index, site, call });
   }
 
   /** A nonblocking collective: `done` false when the call starts it, true when its request completes. */
@@ -170,7 +170,14 @@ export class Replay {
     return false;
   }
 
-  /** The zero-buffering replay's outcome (after end()): a finding when it got stuck on standard sends. */
+  /**
+   * The zero-buffering replay's outcome (after end()): a finding when it got stuck although the run completed.
+   * Every blocking step is synchronizing in it — a standard send (blocking, or an Isend at its Wait/Test)
+   * until its receive is posted, a collective until every member entered it — so a stuck replay means the run
+   * completed only because MPI buffered a send or let a collective return early on some rank (a Bcast's root,
+   * a Reduce's non-roots, a Gather's senders…): another library, larger messages or another timing hang there.
+   * One finding, with every stuck rank's line.
+   */
   run(): EngineFinding | undefined {
     const run = this.sync;
     if (!this.enabled || run === undefined) return undefined;
@@ -178,41 +185,67 @@ export class Replay {
       .rankList()
       .map((r) => ({ r, s: run.position(r).at }))
       .filter((x): x is { r: number; s: Step } => x.s !== undefined);
-    const sends = stuck.filter(
-      (x) => x.s.k === 'wait' && x.s.op.kind === 'send' && x.s.op.mode === 'standard',
-    );
-    if (sends.length === 0) return undefined;
+    if (stuck.length === 0) return undefined;
     if (stuck.some((x) => this.couldTakeAnother(x.s, run))) return undefined;
-    const locations: RawLocation[] = sends.map(({ s }) => {
-      const op = (s as { op: SendOp }).op;
-      return {
-        rank: op.rank,
-        site: op.site,
-        call: op.fn.name,
-        detail: `${describeOp(op)}: completes only if MPI buffers it`,
-      };
-    });
-    const ring = sends.map(({ s }) => {
-      const op = (s as { op: SendOp }).op;
-      return `rank ${op.rank} waits in ${op.fn.name} for rank ${op.dest}`;
-    });
-    // Ranks stuck in a collective are why a receive is never posted (a send before a collective that its
-    // receiver enters before receiving): say which members each one waits for, or the send alone is a riddle.
-    const inCollective = stuck.flatMap(({ r, s }) => {
-      if (s.k !== 'coll') return [];
-      const absent = s.comm.members.filter((m) => {
-        const at = run.position(m).at;
-        return !(at?.k === 'coll' && at.comm === s.comm && at.index === s.index);
-      });
-      return [
-        `rank ${r} waits in collective #${s.index + 1} on ${s.comm.name} for rank${absent.length > 1 ? 's' : ''} ${absent.join(', ')}`,
-      ];
-    });
-    const meanwhile = inCollective.length > 0 ? `, while ${inCollective.join(', ')}` : '';
+    const sends = stuck.some((x) => x.s.k === 'wait' && x.s.op.kind === 'send');
+    const colls = stuck.some((x) => x.s.k === 'coll');
+    const locations: RawLocation[] = [];
+    const waits: string[] = [];
+    for (const { r, s } of stuck) {
+      if (s.k === 'coll') {
+        const absent = s.comm.members.filter((m) => {
+          const at = run.position(m).at;
+          return !(at?.k === 'coll' && at.comm === s.comm && at.index === s.index);
+        });
+        const who = `rank${absent.length > 1 ? 's' : ''} ${absent.join(', ')}`;
+        locations.push({
+          rank: r,
+          site: s.site,
+          call: s.call,
+          detail: `collective #${s.index + 1} on ${s.comm.name}: completes only once ${who} enter${absent.length > 1 ? '' : 's'} it`,
+        });
+        waits.push(`rank ${r} waits in ${s.call} (collective #${s.index + 1} on ${s.comm.name}) for ${who}`);
+      } else if (s.k === 'wait' && s.op.kind === 'send') {
+        const op = s.op;
+        locations.push({
+          rank: op.rank,
+          site: op.site,
+          call: op.fn.name,
+          detail: `${describeOp(op)}: completes only if MPI buffers it`,
+        });
+        waits.push(`rank ${op.rank} waits in ${op.fn.name} for rank ${op.dest} to post the receive`);
+      } else if (s.k === 'wait') {
+        const op = s.op;
+        const from = op.peer?.rank;
+        locations.push({
+          rank: op.rank,
+          site: op.site,
+          call: op.fn.name,
+          detail: `${describeOp(op)}: its message is sent only after a call that blocks without buffering`,
+        });
+        waits.push(
+          `rank ${op.rank} waits in ${op.fn.name} for ${from === undefined ? 'a send' : `rank ${from} to send`}`,
+        );
+      }
+    }
+    // Only stuck posts or nonblocking collective steps (never blocking): nothing to report.
+    if (locations.length === 0) return undefined;
+    const because = [
+      ...(sends ? ['MPI buffered standard-mode sends'] : []),
+      ...(colls ? ['a collective returned on some ranks before every member entered it'] : []),
+    ];
+    const fixes = [
+      ...(sends ? ['post the receives first with MPI_Irecv, or use MPI_Sendrecv'] : []),
+      ...(colls
+        ? [
+            'call the collectives in the same order on every rank, before or after the point-to-point exchange that depends on them',
+          ]
+        : []),
+    ];
     return {
       kind: 'potential-deadlock',
       severity: 'warning',
-      message: `Potential deadlock: this run completed only because MPI buffered standard-mode sends. Without buffering (larger messages, another MPI library) ${ring.join(', ')} to post the receive${meanwhile}. Post the receives first with MPI_Irecv, or use MPI_Sendrecv or MPI_Isend.`,
+      message: `Potential deadlock: this run completed only because ${because.join(' and ') || 'MPI let a call return early'}. Where it does not (larger messages, another MPI library, another timing) ${waits.join(', ')}. To fix: ${fixes.join('; ') || "order the calls so that each one's partner is reached without buffering"}.`,
       locations,
     };
   }

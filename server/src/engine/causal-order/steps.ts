@@ -8,7 +8,14 @@ import type { P2pOp } from '../model/ops';
 export type Step =
   | { readonly k: 'post'; readonly op: P2pOp }
   | { readonly k: 'wait'; readonly op: P2pOp }
-  | { readonly k: 'coll'; readonly comm: CommInfo; readonly index: number }
+  /** `site`, `call`: where the rank entered it (the potential-deadlock finding names every stuck rank's line). */
+  | {
+      readonly k: 'coll';
+      readonly comm: CommInfo;
+      readonly index: number;
+      readonly site: number;
+      readonly call: string;
+    }
   /**
    * A nonblocking collective started, and its request completed. They order nothing in the synchronous replay
    * (a member may start it and wait for it much later); happened-before uses them (causal-clocks.ts).

@@ -3,6 +3,7 @@
  * buffers; requests are in RankTrack), and the order of MPI_Init / MPI_Finalize. Reported at the end of the run.
  */
 import type { CheckContext } from '../model/check-context';
+import type { RequestInfo } from '../model/rank-track';
 import { num, paramName } from '../model/fn-roles';
 import type { EndHow, EngineFinding, CallEnter, ExitView, FunctionSpec, RawLocation } from '../model/types';
 
@@ -125,7 +126,7 @@ export class Resources {
             rank: t.rank,
             site: req.created.site,
             call: fn,
-            detail: `request of ${fn} never ${req.persistent ? 'freed' : 'completed (MPI_Wait/MPI_Test) or freed'}`,
+            detail: `request of ${fn} ${requestState(req)}`,
           });
         }
       }
@@ -207,4 +208,16 @@ function onePerSite(locations: readonly RawLocation[], what: string): RawLocatio
       ? loc
       : { ...loc, detail: `${n} ${what}s${loc.detail.slice(what.length)}` },
   );
+}
+
+/**
+ * What became of a request left at MPI_Finalize, for its location: a persistent one still active was started
+ * and never completed (its operation may still be under way), an inactive one only never freed.
+ */
+function requestState(req: RequestInfo): string {
+  if (req.persistent)
+    return req.active
+      ? 'started (MPI_Start) and never completed with MPI_Wait/MPI_Test, nor freed'
+      : 'never freed';
+  return 'never completed (MPI_Wait/MPI_Test) or freed';
 }

@@ -24,6 +24,7 @@ import type { CheckContext } from '../model/check-context';
 import { num, paramName } from '../model/fn-roles';
 import type { CallState } from '../model/rank-track';
 import type { Access } from './rma-conflict';
+import { EpochRules } from './rma-epochs';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
 import { raceFinding, racingPairs } from './rma-races';
@@ -89,6 +90,7 @@ export class RmaTracker {
   private readonly reported = new Set<string>();
   private readonly orders = new Map<number, number>();
   private readonly outside = new OutsideEpochs();
+  private readonly epochRules = new EpochRules();
   /** The last fence epoch checked on each window: a target's own accesses of it may still arrive (onLocalAccess). */
   private readonly lastFence = new Map<number, { readonly k: number; readonly list: readonly Access[] }>();
 
@@ -123,10 +125,24 @@ export class RmaTracker {
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
     if (win === undefined) return;
     if (cls === 'rma') this.checkEpoch(e, win);
+    if (cls === 'win_free' || cls === 'win_sync')
+      this.epochRules.enter(
+        e,
+        win,
+        cls === 'win_free' ? 'free' : (e.fn.rma ?? ''),
+        this.target(e, win),
+        num(e, 0, 'value'),
+      );
     if (cls === 'win_free' || e.fn.rma === 'fence') {
       this.collective(st, cur, e, win.group);
       this.closeFence(st, e.rank, win);
     }
+  }
+
+  /** The world rank a call's target rank names on the window; undefined for MPI_PROC_NULL or none. */
+  private target(e: CallEnter, win: WinInfo): number | undefined {
+    const trank = num(e, PROC_NULL, 'trank');
+    return trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
   }
 
   /** An access with no epoch open for its target (rma-outside.ts). */
@@ -144,7 +160,7 @@ export class RmaTracker {
     const coll = enterCollective(st, e, comm);
     if (coll === undefined) return;
     cur.coll = coll;
-    st.replay.collective(e.rank, coll.comm, coll.index);
+    st.replay.collective(e.rank, coll.comm, coll.index, e.site, e.fn.name);
   }
 
   /** The rank leaves its current fence epoch (it enters a fence or frees the window). */
@@ -179,8 +195,13 @@ export class RmaTracker {
     const win = st.windows.lookup(e.rank, handle);
     if (win === undefined) return;
     if (e.fn.cls === 'win_free') st.windows.onFree(e.rank, handle);
-    else if (e.fn.cls === 'rma') this.access(st, enter, win);
-    else if (e.fn.cls === 'win_sync') this.sync(st, enter, win);
+    else if (e.fn.cls === 'rma') {
+      this.epochRules.access(e.rank, win);
+      this.access(st, enter, win);
+    } else if (e.fn.cls === 'win_sync') {
+      this.epochRules.exit(enter, win, enter.fn.rma ?? '', this.target(enter, win));
+      this.sync(st, enter, win);
+    }
   }
 
   private sync(st: RmaContext, e: CallEnter, win: WinInfo): void {
@@ -390,7 +411,11 @@ export class RmaTracker {
     for (const list of this.matching.exposureEpochs())
       this.reportFirst(sink, list, (a, b) => a.origin !== b.origin);
     this.passiveRaces(st, sink);
-    return [...found, ...this.outside.findings()];
+    return [
+      ...found,
+      ...this.outside.findings(),
+      ...this.epochRules.findings((r) => st.tracks[r]?.ended === 'finalized'),
+    ];
   }
 
   private passiveRaces(st: RmaContext, sink: Sink): void {

@@ -1,0 +1,213 @@
+/**
+ * The access epochs of one rank on one window, and the rules MPI sets on them (MPI-3.1 §11.5): a rank opens an
+ * access epoch on a window only where none is open that it would overlap, and closes every epoch it opened
+ * before it frees the window or finalizes.
+ *
+ * - A lock of a target already locked by the rank (lock twice), a lock while a lock_all or a start epoch is open
+ *   (or the other way round), lock_all twice, start while a start is open: both Open MPI and MPICH fail them with
+ *   MPI_ERR_RMA_SYNC or hang. Checked at ENTER (the default error handler ends the job in that very call).
+ * - A fence while a lock, lock_all or start epoch is open; a lock, lock_all or start between two fences with
+ *   one-sided accesses between them: the first fence opened an access epoch (MPI-3.1 §11.5.1: a fence starts one
+ *   when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. A fence with
+ *   MPI_MODE_NOSUCCEED opens none: its bit is 16 in Open MPI and 16384 in MPICH, and either bit counts (the
+ *   engine does not know the library; a wrong reading only errs towards silence).
+ * - An epoch still open at MPI_Win_free or MPI_Finalize: its accesses may never complete, and MPI_Win_free is
+ *   erroneous then. Reported at the call that opened it.
+ *
+ * The state follows the calls that succeeded (EXIT with MPI_SUCCESS); the checks read it at the ENTER of the next
+ * synchronization call, which is the rank's program order (calls of one rank on one window do not overlap).
+ * Exposure epochs (post/wait) are not followed: MPI_Win_test, which can close one, is not routed here.
+ */
+import type { CallEnter, EngineFinding, RawLocation } from '../model/types';
+import type { WinInfo } from './windows';
+
+/** MPI_MODE_NOSUCCEED in Open MPI (16) and in MPICH (16384). */
+const NOSUCCEED_BITS = 16 | 16384;
+
+interface Where {
+  readonly site: number;
+  readonly call: string;
+}
+
+interface EpochState {
+  readonly win: WinInfo;
+  readonly locks: Map<number, Where>;
+  lockAll: Where | undefined;
+  start: Where | undefined;
+  /** The rank called a fence that opened an access epoch (not MPI_MODE_NOSUCCEED). */
+  fenceOpen: boolean;
+  /** The first lock, lock_all or start since that fence, and whether an access was made since it. */
+  inFence: (Where & { readonly rank: number }) | undefined;
+  accessed: boolean;
+}
+
+type Rule = 'overlap' | 'inside-fence' | 'open-at-free' | 'open-at-finalize';
+
+export class EpochRules {
+  private readonly state = new Map<string, EpochState>();
+  /** One finding per window, rule and function: call sites are return addresses, which differ between processes. */
+  private readonly found = new Map<
+    string,
+    { readonly what: string; readonly win: string; readonly locations: RawLocation[] }
+  >();
+
+  private of(rank: number, win: WinInfo): EpochState {
+    const k = `${rank}:${win.id}`;
+    let s = this.state.get(k);
+    if (s === undefined) {
+      s = {
+        win,
+        locks: new Map(),
+        lockAll: undefined,
+        start: undefined,
+        fenceOpen: false,
+        inFence: undefined,
+        accessed: false,
+      };
+      this.state.set(k, s);
+    }
+    return s;
+  }
+
+  private note(rule: Rule, win: WinInfo, rank: number, at: Where, what: string, detail: string): void {
+    const key = `${win.id}|${rule}|${at.call}|${what}`;
+    let f = this.found.get(key);
+    if (f === undefined) this.found.set(key, (f = { what, win: win.name, locations: [] }));
+    // The first of each rank is enough: MPI usually ends the job on it.
+    if (!f.locations.some((l) => l.rank === rank))
+      f.locations.push({ rank, site: at.site, call: at.call, detail });
+  }
+
+  /** The epochs open at this rank on the window, described ("a lock of rank 1"), for the messages. */
+  private openOnes(s: EpochState): string[] {
+    return [
+      ...[...s.locks.keys()].map((t) => `MPI_Win_lock of rank ${t}`),
+      ...(s.lockAll !== undefined ? ['MPI_Win_lock_all'] : []),
+      ...(s.start !== undefined ? ['MPI_Win_start'] : []),
+    ];
+  }
+
+  /**
+   * ENTER of a window synchronization call or MPI_Win_free. `kind`: the spec's `rma` of the call ('free' for
+   * MPI_Win_free); `target`: the world rank a lock names; `assert`: its assert argument.
+   */
+  enter(e: CallEnter, win: WinInfo, kind: string, target: number | undefined, assert: number): void {
+    const s = this.of(e.rank, win);
+    const at = { site: e.site, call: e.fn.name };
+    const open = this.openOnes(s);
+    const overlap = (what: string) =>
+      this.note('overlap', win, e.rank, at, what, `${e.fn.name} on ${win.name} while ${what} is open`);
+    switch (kind) {
+      case 'lock':
+        if (target !== undefined && s.locks.has(target)) overlap(`MPI_Win_lock of rank ${target}`);
+        else if (s.lockAll !== undefined) overlap('MPI_Win_lock_all');
+        else if (s.start !== undefined) overlap('MPI_Win_start');
+        this.openedInFence(s, e.rank, at);
+        break;
+      case 'lock_all':
+      case 'start':
+        if (open.length > 0) overlap(open[0] as string);
+        this.openedInFence(s, e.rank, at);
+        break;
+      case 'fence':
+        if (open.length > 0) overlap(open[0] as string);
+        else if (s.inFence !== undefined && s.accessed)
+          this.note(
+            'inside-fence',
+            win,
+            s.inFence.rank,
+            s.inFence,
+            s.inFence.call,
+            `${s.inFence.call} on ${win.name} between two MPI_Win_fence calls with one-sided accesses between them`,
+          );
+        break;
+      case 'free':
+        for (const [, w] of this.opened(s))
+          this.note(
+            'open-at-free',
+            win,
+            e.rank,
+            w,
+            w.call,
+            `${w.call} on ${win.name}, never closed before MPI_Win_free`,
+          );
+        this.state.delete(`${e.rank}:${win.id}`);
+        break;
+      default:
+        break;
+    }
+    if (kind === 'fence') {
+      s.fenceOpen = (assert & NOSUCCEED_BITS) === 0;
+      s.inFence = undefined;
+      s.accessed = false;
+    }
+  }
+
+  private openedInFence(s: EpochState, rank: number, at: Where): void {
+    if (s.fenceOpen && s.inFence === undefined) s.inFence = { ...at, rank };
+  }
+
+  private opened(s: EpochState): [string, Where][] {
+    return [
+      ...[...s.locks].map(([t, w]): [string, Where] => [`lock:${t}`, w]),
+      ...(s.lockAll !== undefined ? [['lock_all', s.lockAll] as [string, Where]] : []),
+      ...(s.start !== undefined ? [['start', s.start] as [string, Where]] : []),
+    ];
+  }
+
+  /** A window synchronization call returned MPI_SUCCESS: the epoch it opened or closed. */
+  exit(e: CallEnter, win: WinInfo, kind: string, target: number | undefined): void {
+    const s = this.state.get(`${e.rank}:${win.id}`);
+    if (s === undefined) return;
+    const at = { site: e.site, call: e.fn.name };
+    if (kind === 'lock' && target !== undefined && !s.locks.has(target)) s.locks.set(target, at);
+    else if (kind === 'unlock' && target !== undefined) s.locks.delete(target);
+    else if (kind === 'lock_all') s.lockAll ??= at;
+    else if (kind === 'unlock_all') s.lockAll = undefined;
+    else if (kind === 'start') s.start ??= at;
+    else if (kind === 'complete') s.start = undefined;
+  }
+
+  /** A one-sided access (Put, Get, accumulates) returned. */
+  access(rank: number, win: WinInfo): void {
+    const s = this.state.get(`${rank}:${win.id}`);
+    if (s !== undefined) s.accessed = true;
+  }
+
+  /** End of the run: epochs still open on the windows of the ranks that finalized, then every finding. */
+  findings(finalized: (rank: number) => boolean): EngineFinding[] {
+    for (const [key, s] of this.state) {
+      const rank = Number(key.slice(0, key.indexOf(':')));
+      if (!finalized(rank)) continue;
+      for (const [, w] of this.opened(s))
+        this.note(
+          'open-at-finalize',
+          s.win,
+          rank,
+          w,
+          w.call,
+          `${w.call} on ${s.win.name}, never closed before MPI_Finalize`,
+        );
+    }
+    this.state.clear();
+    const out: EngineFinding[] = [];
+    for (const [key, f] of this.found) {
+      const [, rule, call] = key.split('|') as [string, Rule, string];
+      const locations = [...f.locations].sort((a, b) => a.rank - b.rank);
+      const ranks = locations.map((l) => l.rank);
+      const who = `Rank${ranks.length > 1 ? 's' : ''} ${ranks.join(',')}`;
+      const s = ranks.length > 1 ? '' : 's';
+      const win = f.win;
+      let message: string;
+      if (rule === 'overlap')
+        message = `${who} call${s} ${call} on ${win} while ${f.what} is still open on that window: MPI forbids overlapping access epochs of one rank on a window (MPI_ERR_RMA_SYNC, or a hang). Close the first epoch (MPI_Win_unlock, MPI_Win_unlock_all, MPI_Win_complete, or a fence) before opening another.`;
+      else if (rule === 'inside-fence')
+        message = `${who} call${s} ${call} on ${win} inside an access epoch opened by MPI_Win_fence (another fence and one-sided accesses follow): the epochs overlap, which MPI forbids. End the fence epoch with MPI_Win_fence(MPI_MODE_NOSUCCEED, …) before the passive or PSCW epoch, or use fences only.`;
+      else
+        message = `${who} open${s} an access epoch with ${call} on ${win} and never close${s} it before ${rule === 'open-at-free' ? 'MPI_Win_free' : 'MPI_Finalize'}: its accesses may never complete, and freeing a window with an epoch open is erroneous. Close it with ${call === 'MPI_Win_lock' ? 'MPI_Win_unlock' : call === 'MPI_Win_lock_all' ? 'MPI_Win_unlock_all' : 'MPI_Win_complete'} first.`;
+      out.push({ kind: 'call-order', severity: 'error', message, locations });
+    }
+    this.found.clear();
+    return out;
+  }
+}
