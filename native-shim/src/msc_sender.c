@@ -168,6 +168,7 @@ static void disconnect_locked(void)
 {
     if (sock >= 0) close(sock);
     sock = -1;
+    msc_spill_close();
     atomic_store(&msc_connected, 0);
     /* The analyzer is gone: the application goes on as if the shim were not there. */
     atomic_store(&msc_state, MSC_STATE_OFF);
@@ -178,12 +179,36 @@ static void disconnect_locked(void)
 /* Frames written so far: the progress a bounded wait for the sender extends its deadline on. */
 static _Atomic uint64_t frames_sent;
 
+/* Where the stream goes: the analyzer's socket, or the spill file once the analyzer is gone (msc_spill.c). */
+static int live(void) { return sock >= 0 || msc_spill_active(); }
+
+/* The connection broke without the analyzer saying goodbye (it was killed, its host went away): spill what
+ * follows when the session asked for it, else become a pass-through. The ring, the state and msc_connected
+ * stay as they are while spilling: producers go on recording and waiting for room as before. */
+static void lost_locked(const char *why)
+{
+    if (sock >= 0) close(sock);
+    sock = -1;
+    if (!msc_spill_begin(msc_world_rank, why)) disconnect_locked();
+}
+
 static int send_frame(int opcode, void *p, size_t n)
 {
-    if (sock < 0) return -1;
-    if (msc_ws_send(sock, opcode, p, n) != 0) {
+    if (msc_spill_active()) {
+        if (msc_spill_write(opcode, p, n)) {
+            atomic_fetch_add_explicit(&frames_sent, 1, memory_order_relaxed);
+            return 0;
+        }
+        /* The spill reached its bound (or the disk refused it): the rest of the run goes unrecorded. */
         disconnect_locked();
         return -1;
+    }
+    if (sock < 0) return -1;
+    /* Kept before it is sent: a frame the socket took may still die with the analyzer. */
+    msc_spill_keep(opcode, p, n);
+    if (msc_ws_send(sock, opcode, p, n) != 0) {
+        lost_locked("its connection broke");
+        return msc_spill_active() ? 0 : -1;
     }
     atomic_fetch_add_explicit(&frames_sent, 1, memory_order_relaxed);
     return 0;
@@ -217,7 +242,7 @@ static void send_hello_locked(void)
 /* Sends what is committed in the ring, then queued control texts. Returns the number of ring records sent. */
 static int pump_locked(void)
 {
-    if (sock < 0) return 0;
+    if (!live()) return 0;
     if (!hello_sent) send_hello_locked();
     char texts[sizeof text_q];
     size_t tlen;
@@ -256,7 +281,7 @@ static int pump_locked(void)
         atomic_store(&sent_head, taken);
         if (n < BATCH) break;
     }
-    for (size_t o = 0; o < tlen && sock >= 0;) {
+    for (size_t o = 0; o < tlen && live();) {
         size_t l = strlen(texts + o);
         send_frame(1, texts + o, l);
         o += l + 1;
@@ -270,7 +295,7 @@ static void finish_locked(int close_after)
     /* Drain until the ring is empty; a slot reserved but never committed (its thread crashed mid-write)
      * must not hold the END back for long. */
     uint64_t deadline = msc_now() + 200000000u;
-    while (sock >= 0) {
+    while (live()) {
         int n = pump_locked();
         if (taken >= msc_ring_head()) break;
         if (n == 0) {
@@ -279,7 +304,7 @@ static void finish_locked(int close_after)
             nanosleep(&ts, NULL);
         }
     }
-    if (sock >= 0 && !atomic_load(&end_sent)) {
+    if (live() && !atomic_load(&end_sent)) {
         int64_t w[4] = { end_how, end_code, (int64_t)msc_ring_dropped(), (int64_t)atomic_load(&msc_seq) };
         msc_record r[1];
         layout(r, MSC_KIND_END, 0, 0, atomic_load(&msc_seq), msc_now(), 0, w, 4);
@@ -293,7 +318,8 @@ static void finish_locked(int close_after)
         close(sock);
         sock = -1;
     }
-    if (close_after || sock < 0) {
+    if (close_after) msc_spill_close();
+    if (close_after || !live()) {
         atomic_store(&msc_connected, 0);
         msc_ring_wake_all();
         atomic_store(&closed, 1);
@@ -366,8 +392,14 @@ static void *sender_main(void *arg)
             (void)k;
         }
         pthread_mutex_lock(&send_mu);
-        if (sock >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)) && msc_ws_poll_read(sock, on_text) != 0)
-            disconnect_locked();
+        if (sock >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            /* A close frame: the analyzer is alive and ended this connection on purpose (nothing to spill). */
+            int r = msc_ws_poll_read(sock, on_text);
+            if (r == MSC_WS_CLOSED)
+                disconnect_locked();
+            else if (r != 0)
+                lost_locked("its connection dropped");
+        }
         msc_control_probe_poll();
         int n = pump_locked();
         uint32_t gen = atomic_load(&req_gen);
@@ -375,7 +407,7 @@ static void *sender_main(void *arg)
             finish_locked(atomic_load(&req_close));
             atomic_store(&done_gen, gen);
         }
-        if (sock < 0) {
+        if (!live()) {
             pthread_mutex_unlock(&send_mu);
             break;
         }
@@ -538,6 +570,7 @@ void msc_sender_forget(void)
 {
     if (sock >= 0) close(sock);
     sock = -1;
+    msc_spill_forget();
     thread_started = 0;
     atomic_store(&msc_connected, 0);
 }

@@ -268,8 +268,22 @@ extern int msc_world_rank, msc_world_size, msc_thread_level;
 /* Opens the WebSocket; on failure returns -1 and says why (one clause, for the rank's stderr line). */
 int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, size_t whylen);
 int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len);
-/* Reads what is available; calls on_text for each complete text frame. Returns -1 when the peer closed. */
+/* Reads what is available; calls on_text for each complete text frame. Returns MSC_WS_CLOSED when the peer
+ * sent a close frame (it ended the connection on purpose), -1 when the connection broke or misbehaved. */
+#define MSC_WS_CLOSED (-2)
 int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len));
+
+/* ---- spill file when the analyzer dies (msc_spill.c); all under the sender's lock ---- */
+int msc_spill_enabled(void);
+/* Numbers a frame about to be sent and keeps a copy in the bounded history. */
+void msc_spill_keep(int opcode, const void *p, size_t n);
+/* Opens the rank's spill file with the kept history; 0 when spilling is off or the file cannot be written. */
+int msc_spill_begin(int rank, const char *why);
+/* Appends a frame; 0 when the bound is reached or the write failed (the file is then closed). */
+int msc_spill_write(int opcode, const void *p, size_t n);
+int msc_spill_active(void);
+void msc_spill_close(void);
+void msc_spill_forget(void);
 
 /* ---- descriptions of handles (msc_describe.c) ---- */
 void msc_describe_init(uint32_t seq, uint64_t time);

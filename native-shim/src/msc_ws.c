@@ -286,7 +286,7 @@ int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len))
         unsigned char *pl = f + h;
         if (masked)
             for (uint64_t i = 0; i < len; i++) pl[i] ^= f[h - 4 + (i & 3)];
-        if (opcode == 8) return -1;
+        if (opcode == 8) return MSC_WS_CLOSED;
         if (opcode == 9) msc_ws_send(fd, 10, pl, (size_t)len);
         if (opcode == 1 && on_text) on_text((const char *)pl, (size_t)len);
         off += h + (size_t)len;

@@ -30,6 +30,7 @@ export interface RankServerHandlers {
 }
 
 const POLICY_VIOLATION = 1008;
+const GOING_AWAY = 1001;
 
 /**
  * How long a connection that presented the token may stay without saying hello. The shim sends its hello right
@@ -113,6 +114,9 @@ export class RankServer {
   }
 
   async close(): Promise<void> {
+    // A close frame first: a rank still connected then knows the analyzer ended the session on purpose and
+    // does not take it for the analyzer's death (which it would answer with a spill file).
+    for (const ws of this.sockets.values()) ws.close(GOING_AWAY, 'the session ended');
     for (const ws of this.sockets.values()) ws.terminate();
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));

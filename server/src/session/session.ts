@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
+import { removeStaleSpills } from './spill';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { keepDraining } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
@@ -216,7 +217,10 @@ export class Session {
     this.memcheck = await memcheckMode(plan.program, o.memcheck);
     const shim = await ensureShim(plan.flavor, env, this.memcheck ? 'memcheck' : 'default');
     try {
-      if (o.traceFile !== undefined) this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
+      if (o.traceFile !== undefined) {
+        this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
+        removeStaleSpills(this.trace.path);
+      }
     } catch (err) {
       throw new UsageError(
         `cannot write the trace file ${o.traceFile}: ${(err as Error).message}; choose a writable path with --trace`,
@@ -344,6 +348,8 @@ export class Session {
         MPISCOPE_PROGRAM: plan.program,
         LD_PRELOAD: shim,
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
+        // Should the analyzer die, each rank records on into TRACE.rankR.spill for `mpiscope report` (spill.ts).
+        ...(o.traceFile !== undefined ? { MPISCOPE_SPILL: resolvePath(cwd, o.traceFile) } : {}),
       },
       secretEnv: { MPISCOPE_TOKEN: server.token },
       isRoot: process.getuid?.() === 0,
