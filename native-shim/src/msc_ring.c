@@ -445,6 +445,15 @@ int msc_ring_take(msc_record *out, int max, int cap)
     return n;
 }
 
+int msc_ring_mid_call(void)
+{
+    uint64_t tail = atomic_load_explicit(&ring.tail, memory_order_relaxed);
+    uint64_t idx = tail & ring.mask;
+    /* A call's records are committed together, last first: the rest of a call whose head was taken is there. */
+    return atomic_load_explicit(&ring.mark[idx], memory_order_acquire) == tail + 1 &&
+           ring.buf[idx].head.kind == MSC_KIND_EXT;
+}
+
 void msc_emit_completes(const msc_call *c, int with_exit)
 {
     uint64_t n = (uint64_t)c->ncomp * 2 + (with_exit ? 1 : 0);

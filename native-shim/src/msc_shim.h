@@ -216,6 +216,8 @@ uint64_t msc_ring_head(void);
 uint64_t msc_ring_dropped(void);
 /* Copies up to max committed records into out; stops early rather than split a call. Consumer side only. */
 int msc_ring_take(msc_record *out, int max, int cap);
+/* The next record to take is an EXT record: the last take stopped inside a call (one larger than its cap). */
+int msc_ring_mid_call(void);
 extern _Atomic int msc_connected;
 /* Wakes every producer sleeping on a full ring (the connection is gone: they drop and go on). */
 void msc_ring_wake_all(void);
