@@ -170,7 +170,7 @@ static void json_escape(const char *in, char *out, size_t cap)
 
 static void disconnect_locked(void)
 {
-    if (sock >= 0) close(sock);
+    if (sock >= 0) msc_ws_close(sock);
     sock = -1;
     msc_spill_close();
     atomic_store(&msc_connected, 0);
@@ -191,7 +191,7 @@ static int live(void) { return sock >= 0 || msc_spill_active(); }
  * stay as they are while spilling: producers go on recording and waiting for room as before. */
 static void lost_locked(const char *why)
 {
-    if (sock >= 0) close(sock);
+    if (sock >= 0) msc_ws_close(sock);
     sock = -1;
     if (!msc_spill_begin(msc_world_rank, why)) disconnect_locked();
 }
@@ -321,7 +321,7 @@ static void finish_locked(int close_after)
         unsigned char close_payload[2] = { 0x03, 0xe8 }; /* 1000: normal closure */
         send_frame(8, close_payload, 2);
         /* Close without waiting for the server's close frame: we are exiting, and the analyzer has END. */
-        close(sock);
+        msc_ws_close(sock);
         sock = -1;
     }
     if (close_after) msc_spill_close();
@@ -398,7 +398,8 @@ static void *sender_main(void *arg)
             (void)k;
         }
         pthread_mutex_lock(&send_mu);
-        if (sock >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+        /* TLS may hold a control frame it already decrypted, which poll() does not see. */
+        if (sock >= 0 && ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || msc_ws_pending())) {
             /* A close frame: the analyzer is alive and ended this connection on purpose (nothing to spill). */
             int r = msc_ws_poll_read(sock, on_text);
             if (r == MSC_WS_CLOSED)
@@ -474,7 +475,7 @@ int msc_sender_connect(const char *url, const char *token, char *why, size_t why
     frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
     wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (!take_buf || !frame_buf || wake_fd < 0) {
-        close(sock);
+        msc_ws_close(sock);
         sock = -1;
         return 0;
     }
@@ -574,7 +575,7 @@ void msc_sender_finish(int how, int code, int close_after, int timeout_ms)
 /* After fork the child has no sender thread and must not write into the parent's connection. */
 void msc_sender_forget(void)
 {
-    if (sock >= 0) close(sock);
+    if (sock >= 0) msc_ws_close(sock);
     sock = -1;
     msc_spill_forget();
     thread_started = 0;

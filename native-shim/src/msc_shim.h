@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "msc_args.h"
@@ -274,6 +275,20 @@ int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len);
  * sent a close frame (it ended the connection on purpose), -1 when the connection broke or misbehaved. */
 #define MSC_WS_CLOSED (-2)
 int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len));
+
+/* Frees the TLS state, if any, and closes the socket. */
+void msc_ws_close(int fd);
+/* Bytes TLS has decrypted and not handed out yet: readable although poll() says nothing. */
+int msc_ws_pending(void);
+
+/* ---- TLS for wss:// (msc_tls.c): OpenSSL loaded with dlopen, the analyzer's certificate pinned ---- */
+int msc_tls_start(int fd, int timeout_ms, char *why, size_t whylen);
+int msc_tls_active(void);
+int msc_tls_write(int fd, const void *p, size_t n);
+/* Bytes read, 0 when the peer closed, -1 on error, -2 when nothing came within timeout_ms (0: do not wait). */
+ssize_t msc_tls_read(int fd, void *p, size_t n, int timeout_ms);
+int msc_tls_pending(void);
+void msc_tls_close(void);
 
 /* ---- spill file when the analyzer dies (msc_spill.c); all under the sender's lock ---- */
 int msc_spill_enabled(void);

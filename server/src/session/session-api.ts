@@ -53,6 +53,8 @@ export interface SessionOptions {
   readonly hostfile?: string;
   /** ADDR[:PORT] the analyzer listens on; default: loopback for one host, else chosen from the interfaces. */
   readonly listen?: string;
+  /** wss with a self-signed certificate made for the session, its fingerprint pinned in the ranks (tls-cert.ts). */
+  readonly tls?: boolean;
   /** A file whose contents are rank 0's stdin (as `mpirun … < file`); default: no input. */
   readonly stdin?: string;
   /**

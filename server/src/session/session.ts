@@ -7,6 +7,7 @@ import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
 import { removeStaleSpills } from './spill';
+import { makeSessionCert, type SessionCert } from './tls-cert';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { keepDraining } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
@@ -51,6 +52,8 @@ export class Session {
   private analysis: Analysis | undefined;
   private server: RankServer | undefined;
   private trace: TraceWriter | undefined;
+  /** The session's certificate under --tls (made before the job starts, so a missing openssl is said first). */
+  private cert: SessionCert | undefined;
   private child: ChildProcess | undefined;
   private readonly rankPids = new Map<number, number>();
   private readonly rankHosts = new Map<number, string>();
@@ -236,6 +239,7 @@ export class Session {
       cwd,
       started: new Date().toISOString(),
     });
+    if (o.tls === true) this.cert = makeSessionCert();
     const analysis = (this.analysis = new Analysis(o.np, cwd, analyzers));
     const watch = new HangWatch({ quietMs: QUIET_MS, noProgressMs: timeout * 1000 }, Date.now());
     const server = (this.server = await this.listen(analysis, watch).catch(async (err: unknown) => {
@@ -269,6 +273,7 @@ export class Session {
     watch: HangWatch,
     where: { bind: string; advertise: string; port: number },
   ): Promise<RankServer> {
+    const cert = this.cert;
     return RankServer.listen(
       this.options.np,
       {
@@ -314,6 +319,7 @@ export class Session {
           this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
       },
       where,
+      cert !== undefined ? { tls: cert } : {},
     );
   }
 
@@ -351,7 +357,11 @@ export class Session {
         // Should the analyzer die, each rank records on into TRACE.rankR.spill for `mpiscope report` (spill.ts).
         ...(o.traceFile !== undefined ? { MPISCOPE_SPILL: resolvePath(cwd, o.traceFile) } : {}),
       },
-      secretEnv: { MPISCOPE_TOKEN: server.token },
+      // The pin travels like the token: in the environment, where a launcher forwards it by name.
+      secretEnv: {
+        MPISCOPE_TOKEN: server.token,
+        ...(this.cert !== undefined ? { MPISCOPE_TLS_FINGERPRINT: this.cert.fingerprint } : {}),
+      },
       isRoot: process.getuid?.() === 0,
     });
     const stdio = this.stdio(cwd);
