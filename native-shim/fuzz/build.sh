@@ -27,13 +27,12 @@ if [ -f "$bin" ] && [ -z "$(find "$here/spec" "$here/gen" "$here/src" "$here/fuz
 fi
 mkdir -p "$out/gen"
 node "$here/gen/generate.mjs" "$out/gen"
-# The encoder and what it calls: the ring, the sender and its WebSocket framing, call-site interning, the
-# clock, the spill, control texts. Not the generated wrappers (the fuzzer makes no MPI call).
-srcs=(msc_ring.c msc_sender.c msc_ws.c msc_sites.c msc_clock.c msc_spill.c msc_control.c msc_words.c msc_state.c
-  msc_table.c msc_lifecycle.c msc_checks.c msc_checksum.c msc_describe.c msc_requests.c msc_rules.c msc_handlers.c
-  msc_fortran.c msc_memcheck.c)
+# Every source of the shim (the encoder and what it calls: the ring, the sender and its WebSocket framing,
+# call-site interning, the clock, the spill, TLS, control texts), not the generated wrappers: the fuzzer makes
+# no MPI call.
+srcs=("$here"/src/*.c)
 flags=(-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
   -std=gnu11 -pthread -DMSC_FUZZ -DMSC_SENDER_BATCH=64 -Wno-unused-command-line-argument -I "$here/src" -I "$here/mcrt" -I "$out/gen")
-OMPI_CC=clang MPICH_CC=clang "$mpicc" "${flags[@]}" "$here/fuzz/encoder-fuzz.c" "${srcs[@]/#/$here/src/}" \
+OMPI_CC=clang MPICH_CC=clang "$mpicc" "${flags[@]}" "$here/fuzz/encoder-fuzz.c" "${srcs[@]}" \
   "$out/gen/msc_tables.c" -ldl -o "$bin.tmp"
 mv -f "$bin.tmp" "$bin"
