@@ -430,7 +430,8 @@ int msc_ring_take(msc_record *out, int max, int cap)
     for (;;) {
         uint64_t idx = tail & ring.mask;
         if (atomic_load_explicit(&ring.mark[idx], memory_order_acquire) != tail + 1) break;
-        /* Never end a batch in front of an EXT record: a call's records travel in one frame. */
+        /* Never end a batch in front of an EXT record, so that a call's records travel in one frame; only a call
+         * larger than cap is split (the decoder keeps an unfinished call across frames). */
         if (n >= max && (ring.buf[idx].head.kind != MSC_KIND_EXT || n >= cap)) break;
         out[n] = ring.buf[idx];
         /* Stamps become nanoseconds here, off the application's threads (see msc_clock.c). */
