@@ -11,6 +11,8 @@
 #   LAMMPS melt wall time at 2 and 4 ranks, CPU added per CPU-second, analyzer peak memory
 #                                                   bench/lammps/run.mjs
 #   frame fuzzer: 10^6 mutated inputs, no failure    bench/fuzz/run.mjs (CI: a 4000-input smoke, unit tier)
+#   shim encoder fuzzer: 10^6 libFuzzer inputs per MPI, no failure
+#                                                   bench/fuzz/encoder.mjs (CI: 4 s per MPI, native tier)
 #   end-to-end many-calls wall time, both MPIs      bench/end-to-end/run.mjs
 #   shim cost per call (Comm_rank, Irecv+Isend+Waitall) and the message-size sweep
 #                                                   bench/shim-overhead/run.sh
@@ -62,6 +64,9 @@ bench 3600 node bench/lammps/run.mjs "${lammps[@]}"
 
 section "frame fuzzer, 10^6 inputs (bench/fuzz): failures must be 0"
 bench 3600 node bench/fuzz/run.mjs --traces
+
+section "shim record encoder under libFuzzer, 10^6 inputs per MPI (bench/fuzz/encoder.mjs): failures must be 0"
+bench 3600 node bench/fuzz/encoder.mjs
 
 for flavor in openmpi mpich; do
   section "end-to-end many-calls, $flavor (bench/end-to-end)"

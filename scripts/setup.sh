@@ -63,6 +63,16 @@ if [ "$with_mpich" = 1 ] && [ "$(id -u)" = 0 ]; then
     missing+=(slurm-wlm)
   command -v munged >/dev/null 2>&1 && command -v mungekey >/dev/null 2>&1 || missing+=(munge)
 fi
+# The native tier's fuzzer of the shim's record encoder (native-shim/fuzz): clang and its libFuzzer and
+# sanitizer runtimes. Proved by linking an empty fuzz target; the shim itself builds without clang.
+if [ "$with_mpich" = 1 ]; then
+  # mpiscope run --tls makes its session certificate with the openssl command (the native and cluster tiers'
+  # TLS tests); the ranks load libssl3, which every Debian has.
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  command -v clang >/dev/null 2>&1 || missing+=(clang)
+  echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
+    clang -fsanitize=fuzzer,address,undefined -x c - -o /dev/null >/dev/null 2>&1 || missing+=(libclang-rt-dev)
+fi
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 # mpif90 needs the Fortran compiler: the Fortran programs of the corpus (and users' Fortran codes).
 command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)

@@ -88,16 +88,20 @@ function nonce(): string {
   return randomBytes(24).toString('base64url');
 }
 
-/** Only our one script (by nonce) runs; styles come from lit's constructable stylesheets and inline theme. */
+/**
+ * Only our one script and our one style element run (by nonce); the components' styles are lit's constructed
+ * stylesheets and their per-element styles are set through the CSSOM (styleMap), neither of which style-src
+ * governs: no 'unsafe-inline', so an injected style attribute or <style> does nothing.
+ */
 function html(cspSource: string, script: string, n: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource} 'unsafe-inline'; script-src 'nonce-${n}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource} 'nonce-${n}'; script-src 'nonce-${n}';">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>mpiscope: Timeline</title>
-<style>html, body { margin: 0; height: 100%; background: var(--vscode-editor-background); }</style>
+<style nonce="${n}">html, body { margin: 0; height: 100%; background: var(--vscode-editor-background); }</style>
 </head>
 <body>
 <mpi-app></mpi-app>

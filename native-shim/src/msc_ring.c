@@ -430,7 +430,8 @@ int msc_ring_take(msc_record *out, int max, int cap)
     for (;;) {
         uint64_t idx = tail & ring.mask;
         if (atomic_load_explicit(&ring.mark[idx], memory_order_acquire) != tail + 1) break;
-        /* Never end a batch in front of an EXT record: a call's records travel in one frame. */
+        /* Never end a batch in front of an EXT record, so that a call's records travel in one frame; only a call
+         * larger than cap is split (the decoder keeps an unfinished call across frames). */
         if (n >= max && (ring.buf[idx].head.kind != MSC_KIND_EXT || n >= cap)) break;
         out[n] = ring.buf[idx];
         /* Stamps become nanoseconds here, off the application's threads (see msc_clock.c). */
@@ -443,6 +444,15 @@ int msc_ring_take(msc_record *out, int max, int cap)
         wake_waiters();
     }
     return n;
+}
+
+int msc_ring_mid_call(void)
+{
+    uint64_t tail = atomic_load_explicit(&ring.tail, memory_order_relaxed);
+    uint64_t idx = tail & ring.mask;
+    /* A call's records are committed together, last first: the rest of a call whose head was taken is there. */
+    return atomic_load_explicit(&ring.mark[idx], memory_order_acquire) == tail + 1 &&
+           ring.buf[idx].head.kind == MSC_KIND_EXT;
 }
 
 void msc_emit_completes(const msc_call *c, int with_exit)

@@ -18,9 +18,13 @@
 
 #include "msc_shim.h"
 
-#define BATCH 1024
+/* The encoder fuzzer builds with a small batch, so that calls larger than a frame come cheap. */
+#ifndef MSC_SENDER_BATCH
+#define MSC_SENDER_BATCH 1024
+#endif
+#define BATCH MSC_SENDER_BATCH
 /* Room for one batch, the tail of a call that straddles it, and the SITE records in front of them. */
-#define FRAME_RECORDS (BATCH * 4 + 16384)
+#define FRAME_RECORDS (BATCH * 4 + BATCH * 16)
 
 int msc_world_rank = -1, msc_world_size = -1, msc_thread_level = 0;
 
@@ -166,8 +170,9 @@ static void json_escape(const char *in, char *out, size_t cap)
 
 static void disconnect_locked(void)
 {
-    if (sock >= 0) close(sock);
+    if (sock >= 0) msc_ws_close(sock);
     sock = -1;
+    msc_spill_close();
     atomic_store(&msc_connected, 0);
     /* The analyzer is gone: the application goes on as if the shim were not there. */
     atomic_store(&msc_state, MSC_STATE_OFF);
@@ -178,12 +183,36 @@ static void disconnect_locked(void)
 /* Frames written so far: the progress a bounded wait for the sender extends its deadline on. */
 static _Atomic uint64_t frames_sent;
 
+/* Where the stream goes: the analyzer's socket, or the spill file once the analyzer is gone (msc_spill.c). */
+static int live(void) { return sock >= 0 || msc_spill_active(); }
+
+/* The connection broke without the analyzer saying goodbye (it was killed, its host went away): spill what
+ * follows when the session asked for it, else become a pass-through. The ring, the state and msc_connected
+ * stay as they are while spilling: producers go on recording and waiting for room as before. */
+static void lost_locked(const char *why)
+{
+    if (sock >= 0) msc_ws_close(sock);
+    sock = -1;
+    if (!msc_spill_begin(msc_world_rank, why)) disconnect_locked();
+}
+
 static int send_frame(int opcode, void *p, size_t n)
 {
-    if (sock < 0) return -1;
-    if (msc_ws_send(sock, opcode, p, n) != 0) {
+    if (msc_spill_active()) {
+        if (msc_spill_write(opcode, p, n)) {
+            atomic_fetch_add_explicit(&frames_sent, 1, memory_order_relaxed);
+            return 0;
+        }
+        /* The spill reached its bound (or the disk refused it): the rest of the run goes unrecorded. */
         disconnect_locked();
         return -1;
+    }
+    if (sock < 0) return -1;
+    /* Kept before it is sent: a frame the socket took may still die with the analyzer. */
+    msc_spill_keep(opcode, p, n);
+    if (msc_ws_send(sock, opcode, p, n) != 0) {
+        lost_locked("its connection broke");
+        return msc_spill_active() ? 0 : -1;
     }
     atomic_fetch_add_explicit(&frames_sent, 1, memory_order_relaxed);
     return 0;
@@ -217,7 +246,7 @@ static void send_hello_locked(void)
 /* Sends what is committed in the ring, then queued control texts. Returns the number of ring records sent. */
 static int pump_locked(void)
 {
-    if (sock < 0) return 0;
+    if (!live()) return 0;
     if (!hello_sent) send_hello_locked();
     char texts[sizeof text_q];
     size_t tlen;
@@ -246,7 +275,9 @@ static int pump_locked(void)
         }
         taken += (uint64_t)n;
         uint64_t dropped = msc_ring_dropped();
-        if (dropped != lost_reported) {
+        /* Not inside a call that straddles two frames (one larger than a frame): the analyzer would read the
+         * LOST record as the call cut short and close the connection. It goes after the call instead. */
+        if (dropped != lost_reported && !msc_ring_mid_call()) {
             int64_t w = (int64_t)(dropped - lost_reported);
             f += layout(&frame_buf[f], MSC_KIND_LOST, 0, 0, atomic_load(&msc_seq), msc_now(), 0, &w, 1);
             lost_reported = dropped;
@@ -256,7 +287,7 @@ static int pump_locked(void)
         atomic_store(&sent_head, taken);
         if (n < BATCH) break;
     }
-    for (size_t o = 0; o < tlen && sock >= 0;) {
+    for (size_t o = 0; o < tlen && live();) {
         size_t l = strlen(texts + o);
         send_frame(1, texts + o, l);
         o += l + 1;
@@ -270,7 +301,7 @@ static void finish_locked(int close_after)
     /* Drain until the ring is empty; a slot reserved but never committed (its thread crashed mid-write)
      * must not hold the END back for long. */
     uint64_t deadline = msc_now() + 200000000u;
-    while (sock >= 0) {
+    while (live()) {
         int n = pump_locked();
         if (taken >= msc_ring_head()) break;
         if (n == 0) {
@@ -279,7 +310,7 @@ static void finish_locked(int close_after)
             nanosleep(&ts, NULL);
         }
     }
-    if (sock >= 0 && !atomic_load(&end_sent)) {
+    if (live() && !atomic_load(&end_sent)) {
         int64_t w[4] = { end_how, end_code, (int64_t)msc_ring_dropped(), (int64_t)atomic_load(&msc_seq) };
         msc_record r[1];
         layout(r, MSC_KIND_END, 0, 0, atomic_load(&msc_seq), msc_now(), 0, w, 4);
@@ -290,10 +321,11 @@ static void finish_locked(int close_after)
         unsigned char close_payload[2] = { 0x03, 0xe8 }; /* 1000: normal closure */
         send_frame(8, close_payload, 2);
         /* Close without waiting for the server's close frame: we are exiting, and the analyzer has END. */
-        close(sock);
+        msc_ws_close(sock);
         sock = -1;
     }
-    if (close_after || sock < 0) {
+    if (close_after) msc_spill_close();
+    if (close_after || !live()) {
         atomic_store(&msc_connected, 0);
         msc_ring_wake_all();
         atomic_store(&closed, 1);
@@ -366,8 +398,15 @@ static void *sender_main(void *arg)
             (void)k;
         }
         pthread_mutex_lock(&send_mu);
-        if (sock >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)) && msc_ws_poll_read(sock, on_text) != 0)
-            disconnect_locked();
+        /* TLS may hold a control frame it already decrypted, which poll() does not see. */
+        if (sock >= 0 && ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || msc_ws_pending())) {
+            /* A close frame: the analyzer is alive and ended this connection on purpose (nothing to spill). */
+            int r = msc_ws_poll_read(sock, on_text);
+            if (r == MSC_WS_CLOSED)
+                disconnect_locked();
+            else if (r != 0)
+                lost_locked("its connection dropped");
+        }
         msc_control_probe_poll();
         int n = pump_locked();
         uint32_t gen = atomic_load(&req_gen);
@@ -375,7 +414,7 @@ static void *sender_main(void *arg)
             finish_locked(atomic_load(&req_close));
             atomic_store(&done_gen, gen);
         }
-        if (sock < 0) {
+        if (!live()) {
             pthread_mutex_unlock(&send_mu);
             break;
         }
@@ -436,7 +475,7 @@ int msc_sender_connect(const char *url, const char *token, char *why, size_t why
     frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
     wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (!take_buf || !frame_buf || wake_fd < 0) {
-        close(sock);
+        msc_ws_close(sock);
         sock = -1;
         return 0;
     }
@@ -536,8 +575,25 @@ void msc_sender_finish(int how, int code, int close_after, int timeout_ms)
 /* After fork the child has no sender thread and must not write into the parent's connection. */
 void msc_sender_forget(void)
 {
-    if (sock >= 0) close(sock);
+    if (sock >= 0) msc_ws_close(sock);
     sock = -1;
+    msc_spill_forget();
     thread_started = 0;
     atomic_store(&msc_connected, 0);
 }
+
+#ifdef MSC_FUZZ
+/* The encoder fuzzer (native-shim/fuzz/) drains the ring through this very sender into a socket of its own
+ * (no handshake, no thread: it pumps with msc_sender_flush). Not in the shim's build. */
+int msc_sender_attach_fd(int fd, int rank, int size)
+{
+    msc_world_rank = rank;
+    msc_world_size = size;
+    take_buf = malloc(FRAME_RECORDS * sizeof(msc_record));
+    frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
+    if (!take_buf || !frame_buf) return 0;
+    sock = fd;
+    atomic_store(&msc_connected, 1);
+    return 1;
+}
+#endif

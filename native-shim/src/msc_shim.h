@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "msc_args.h"
@@ -216,6 +217,8 @@ uint64_t msc_ring_head(void);
 uint64_t msc_ring_dropped(void);
 /* Copies up to max committed records into out; stops early rather than split a call. Consumer side only. */
 int msc_ring_take(msc_record *out, int max, int cap);
+/* The next record to take is an EXT record: the last take stopped inside a call (one larger than its cap). */
+int msc_ring_mid_call(void);
 extern _Atomic int msc_connected;
 /* Wakes every producer sleeping on a full ring (the connection is gone: they drop and go on). */
 void msc_ring_wake_all(void);
@@ -268,8 +271,36 @@ extern int msc_world_rank, msc_world_size, msc_thread_level;
 /* Opens the WebSocket; on failure returns -1 and says why (one clause, for the rank's stderr line). */
 int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, size_t whylen);
 int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len);
-/* Reads what is available; calls on_text for each complete text frame. Returns -1 when the peer closed. */
+/* Reads what is available; calls on_text for each complete text frame. Returns MSC_WS_CLOSED when the peer
+ * sent a close frame (it ended the connection on purpose), -1 when the connection broke or misbehaved. */
+#define MSC_WS_CLOSED (-2)
 int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len));
+
+/* Frees the TLS state, if any, and closes the socket. */
+void msc_ws_close(int fd);
+/* Bytes TLS has decrypted and not handed out yet: readable although poll() says nothing. */
+int msc_ws_pending(void);
+
+/* ---- TLS for wss:// (msc_tls.c): OpenSSL loaded with dlopen, the analyzer's certificate pinned ---- */
+int msc_tls_start(int fd, int timeout_ms, char *why, size_t whylen);
+int msc_tls_active(void);
+int msc_tls_write(int fd, const void *p, size_t n);
+/* Bytes read, 0 when the peer closed, -1 on error, -2 when nothing came within timeout_ms (0: do not wait). */
+ssize_t msc_tls_read(int fd, void *p, size_t n, int timeout_ms);
+int msc_tls_pending(void);
+void msc_tls_close(void);
+
+/* ---- spill file when the analyzer dies (msc_spill.c); all under the sender's lock ---- */
+int msc_spill_enabled(void);
+/* Numbers a frame about to be sent and keeps a copy in the bounded history. */
+void msc_spill_keep(int opcode, const void *p, size_t n);
+/* Opens the rank's spill file with the kept history; 0 when spilling is off or the file cannot be written. */
+int msc_spill_begin(int rank, const char *why);
+/* Appends a frame; 0 when the bound is reached or the write failed (the file is then closed). */
+int msc_spill_write(int opcode, const void *p, size_t n);
+int msc_spill_active(void);
+void msc_spill_close(void);
+void msc_spill_forget(void);
 
 /* ---- descriptions of handles (msc_describe.c) ---- */
 void msc_describe_init(uint32_t seq, uint64_t time);

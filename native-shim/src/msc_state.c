@@ -59,10 +59,13 @@ static void lazy_init_once(void)
         int rank = msc_launcher_rank();
         char who[64] = "this process";
         if (rank >= 0) snprintf(who, sizeof who, "rank %d", rank);
-        fprintf(stderr,
-                "mpiscope: %s on host %s cannot reach the analyzer at %s: %s; it runs without recording "
-                "(the ranks must reach that address: choose one with mpiscope run --listen ADDR)\n",
-                who, host, url, why);
+        /* A refused certificate is no routing problem: the advice differs. */
+        const char *advice = strstr(why, "TLS") || strstr(why, "libssl")
+                                 ? "the ranks pin the certificate mpiscope run --tls made: something else answers at "
+                                   "that address, or the variables were not forwarded as given"
+                                 : "the ranks must reach that address: choose one with mpiscope run --listen ADDR";
+        fprintf(stderr, "mpiscope: %s on host %s cannot reach the analyzer at %s: %s; it runs without recording (%s)\n",
+                who, host, url, why, advice);
         atomic_store(&msc_state, MSC_STATE_OFF);
         return;
     }

@@ -1,6 +1,7 @@
 /* A minimal RFC 6455 client over one blocking TCP socket: the opening handshake, masked frames out,
  * unmasked frames in. Only the sender thread (or an exit path that owns the sender's lock) uses it.
- * Not implemented, deliberately: TLS (the analyzer listens on loopback), fragmentation of outgoing
+ * wss:// goes through msc_tls.c (OpenSSL loaded on demand, the certificate pinned by its fingerprint).
+ * Not implemented, deliberately: fragmentation of outgoing
  * frames, extensions. The server's Sec-WebSocket-Accept is not verified: the connection is to a
  * loopback analyzer that already checks our token, and SHA-1 would be code without a benefit here. */
 #include <errno.h>
@@ -68,6 +69,7 @@ static void url_encode(const char *in, char *out, size_t cap)
 
 static int send_all(int fd, const void *p, size_t n)
 {
+    if (msc_tls_active()) return msc_tls_write(fd, p, n);
     const char *c = p;
     while (n) {
         ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
@@ -132,9 +134,10 @@ static int connect_to(const char *host, const char *port, int timeout_ms, char *
 
 int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, size_t whylen)
 {
-    snprintf(why, whylen, "the URL is not ws://HOST:PORT/");
-    if (strncmp(url, "ws://", 5) != 0) return -1;
-    const char *hp = url + 5;
+    snprintf(why, whylen, "the URL is not ws://HOST:PORT/ or wss://HOST:PORT/");
+    int tls = strncmp(url, "wss://", 6) == 0;
+    if (!tls && strncmp(url, "ws://", 5) != 0) return -1;
+    const char *hp = url + (tls ? 6 : 5);
     const char *slash = strchr(hp, '/');
     char hostport[256], host[256], port[16] = "80";
     size_t hl = slash ? (size_t)(slash - hp) : strlen(hp);
@@ -157,6 +160,10 @@ int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, s
     }
     int fd = connect_to(host, port, timeout_ms, why, whylen);
     if (fd < 0) return -1;
+    if (tls && !msc_tls_start(fd, timeout_ms, why, whylen)) {
+        close(fd);
+        return -1;
+    }
     snprintf(why, whylen, "the analyzer did not complete the WebSocket handshake");
 
     unsigned char keybytes[16];
@@ -178,9 +185,14 @@ int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, s
     char resp[1024];
     size_t got = 0;
     while (got < sizeof resp - 1) {
-        struct pollfd p = { fd, POLLIN, 0 };
-        if (poll(&p, 1, timeout_ms) != 1) goto fail;
-        ssize_t k = recv(fd, resp + got, 1, 0);
+        ssize_t k;
+        if (tls) {
+            k = msc_tls_read(fd, resp + got, 1, timeout_ms);
+        } else {
+            struct pollfd p = { fd, POLLIN, 0 };
+            if (poll(&p, 1, timeout_ms) != 1) goto fail;
+            k = recv(fd, resp + got, 1, 0);
+        }
         if (k <= 0) goto fail;
         got++;
         if (got >= 4 && memcmp(resp + got - 4, "\r\n\r\n", 4) == 0) break;
@@ -195,9 +207,17 @@ int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, s
     }
     return fd;
 fail:
-    close(fd);
+    msc_ws_close(fd);
     return -1;
 }
+
+void msc_ws_close(int fd)
+{
+    msc_tls_close();
+    if (fd >= 0) close(fd);
+}
+
+int msc_ws_pending(void) { return msc_tls_pending(); }
 
 int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len)
 {
@@ -222,6 +242,7 @@ int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len)
     memset(hdr + h, 0, 4);
     h += 4;
 
+    if (msc_tls_active()) return msc_tls_write(fd, hdr, h) != 0 || msc_tls_write(fd, payload, len) != 0 ? -1 : 0;
     struct iovec iov[2] = { { hdr, h }, { payload, len } };
     struct msghdr msg = { 0 };
     msg.msg_iov = iov;
@@ -253,7 +274,14 @@ static size_t rx_len;
 int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len))
 {
     for (;;) {
-        ssize_t k = recv(fd, rx + rx_len, sizeof rx - rx_len, MSG_DONTWAIT);
+        ssize_t k;
+        if (msc_tls_active()) {
+            k = msc_tls_read(fd, rx + rx_len, sizeof rx - rx_len, 0);
+            if (k == -2) break; /* nothing more now */
+            if (k < 0) return -1;
+        } else {
+            k = recv(fd, rx + rx_len, sizeof rx - rx_len, MSG_DONTWAIT);
+        }
         if (k == 0) return -1;
         if (k < 0) {
             if (errno == EINTR) continue;
@@ -286,7 +314,7 @@ int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len))
         unsigned char *pl = f + h;
         if (masked)
             for (uint64_t i = 0; i < len; i++) pl[i] ^= f[h - 4 + (i & 3)];
-        if (opcode == 8) return -1;
+        if (opcode == 8) return MSC_WS_CLOSED;
         if (opcode == 9) msc_ws_send(fd, 10, pl, (size_t)len);
         if (opcode == 1 && on_text) on_text((const char *)pl, (size_t)len);
         off += h + (size_t)len;

@@ -290,6 +290,64 @@ for (const flavor of installedFlavors()) {
       assert.ok(line !== undefined, `no line says what went wrong${context(ran)}`);
       console.log(`${flavor}: loopback listen with remote hosts: ${line.trim()}`);
     });
+
+    // --tls on the network the hosts share: wss to a certificate made for the session, pinned by the ranks.
+    test('over TLS (--tls) on the hosts’ network: a job across hosts is observed whole', async () => {
+      const source = corpus('ok-sendrecv-ring.c');
+      const app = exe(source);
+      const json = join(work, `${flavor}-tls.json`);
+      const ran = await mpiscope(
+        ['--tls', '--json', json, '--host', 'node1,node2', '--listen', '198.18.0.1'],
+        3,
+        app,
+      );
+      assert.equal(ran.code, 0, `exit status${context(ran)}`);
+      assert.doesNotMatch(ran.stderr, /cannot reach the analyzer/, `every rank connected${context(ran)}`);
+      const report = readReport(json);
+      assert.deepEqual(findingKeys(report, source), [], `findings${context(ran)}`);
+      const endings = (JSON.parse(readFileSync(json, 'utf8')) as { rankEndings: { how: string }[] })
+        .rankEndings;
+      assert.deepEqual(
+        endings.map((e) => e.how),
+        ['finalized', 'finalized', 'finalized'],
+        `every rank's stream came over wss${context(ran)}`,
+      );
+    });
+
+    test('over TLS, ranks given another fingerprint refuse the analyzer with one line each, and the job runs', async () => {
+      const source = corpus('ok-sendrecv-ring.c');
+      const app = exe(source);
+      // The launcher hands the ranks a pin that is not this session's certificate (an impostor at that address
+      // looks the same to them).
+      const launcher = join(work, `${flavor}-wrong-pin.sh`);
+      writeFileSync(
+        launcher,
+        `#!/bin/sh\nMPISCOPE_TLS_FINGERPRINT=${'ab'.repeat(32)} exec ${flavor === 'openmpi' ? 'mpirun.openmpi' : 'mpiexec.mpich'} "$@"\n`,
+        { mode: 0o755 },
+      );
+      const ran = await mpiscope(
+        ['--tls', '--mpirun', launcher, '--host', 'node1,node2', '--listen', '198.18.0.1'],
+        3,
+        app,
+      );
+      assert.equal(ran.code, 2, `mpiscope could not observe the job: exit 2${context(ran)}`);
+      const refused = ran.stderr
+        .split('\n')
+        .filter(
+          (l) => /cannot reach the analyzer at wss:/.test(l) && /is not the one this session pinned/.test(l),
+        );
+      assert.ok(refused.length >= 2, `the ranks on node1 and node2 each say so${context(ran)}`);
+      assert.ok(
+        refused.some((l) => /node1/.test(l)) && refused.some((l) => /node2/.test(l)),
+        `the lines name the hosts${context(ran)}`,
+      );
+      assert.match(
+        ran.stderr,
+        /\(the job exited with 0\)/,
+        `the job itself ran and completed${context(ran)}`,
+      );
+      console.log(`${flavor}: wrong pin over the network: ${refused[0]?.trim()}`);
+    });
   });
 }
 

@@ -131,6 +131,17 @@ describe('net-test heatmap page in Chromium', { skip }, () => {
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
     page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+    // The page's CSP has no 'unsafe-inline' (view-command.ts): whatever it refuses is a failure here.
+    await page.addInitScript(() => {
+      const g = globalThis as unknown as {
+        cspViolations: string[];
+        addEventListener(t: string, f: (e: { violatedDirective: string; blockedURI: string }) => void): void;
+      };
+      g.cspViolations = [];
+      g.addEventListener('securitypolicyviolation', (e) =>
+        g.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
@@ -163,6 +174,11 @@ describe('net-test heatmap page in Chromium', { skip }, () => {
     assert.deepEqual(await pixel(0, 4), inter);
     await page.screenshot({ path: join(out, 'heatmap-global.png') });
     assert.deepEqual(errors, []);
+    assert.deepEqual(
+      await page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations),
+      [],
+      'nothing the page needs is refused by its CSP',
+    );
   });
 
   it('normalizes locally over the one matrix shown, and shows a cell on hover', async () => {

@@ -4,13 +4,14 @@
 // (native-shim/README.md, "How a rank's stream ends"); the launcher, in its own process group, outlives the
 // CLI. mpirun's exit status is caught by a wrapper given as --mpirun, since the CLI that started it is gone.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { functions } from '../../server/src/protocol/spec';
-import { readTrace } from '../../server/src/session/trace-file';
+import { mergeSpills, spillFilesOf } from '../../server/src/session/spill';
+import { readTrace, readTraceUpToCut, type TraceFrame } from '../../server/src/session/trace-file';
 import { compileMpi, installedFlavors, processesMatching, repoRoot } from '../lib/mpiscope-cli';
 
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-analyzer-dies-'));
@@ -70,6 +71,17 @@ function plainLauncher(flavor: string): string[] {
 
 /** MPI_Sendrecv's function id in the records (spec order). */
 const SENDRECV = functions.findIndex((f) => f.name === 'MPI_Sendrecv');
+
+/** MPI_Sendrecv ENTER records of each rank in these frames. */
+function sendrecvsOf(frames: readonly TraceFrame[]): number[] {
+  const counts = [0, 0];
+  for (const f of frames)
+    if (f.kind === 'binary')
+      for (let at = 0; at + 64 <= f.data.length; at += 64)
+        if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === SENDRECV)
+          counts[f.rank] = (counts[f.rank] ?? 0) + 1;
+  return counts;
+}
 
 const sorted = (s: string): string[] =>
   s
@@ -132,6 +144,7 @@ for (const flavor of installedFlavors()) {
           if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === SENDRECV)
             sendrecvs[f.rank] = (sendrecvs[f.rank] ?? 0) + 1;
     assert.deepEqual(sendrecvs, [ITERATIONS, ITERATIONS]);
+    assert.deepEqual(spillFilesOf(trace), [], 'a stopped analyzer is no dead one: nothing spilled');
     assert.deepEqual(sorted(under.stdout).length, 2);
   });
 
@@ -175,5 +188,45 @@ for (const flavor of installedFlavors()) {
       "the launcher's exit status, as without mpiscope",
     );
     assert.deepEqual(processesMatching(app), [], 'no process of the job left');
+
+    // What the ranks could not send went to one spill file each, next to the trace, and the report merges it:
+    // every exchange the program made is there once, and both ranks finalized (their END came by the spill).
+    const spills = spillFilesOf(trace);
+    assert.deepEqual(
+      spills.map((f) => f.slice(trace.length)),
+      ['.rank0.spill', '.rank1.spill'],
+    );
+    const seen = sendrecvsOf(readTraceUpToCut(trace).frames);
+    assert.ok(
+      seen[0]! < ITERATIONS && seen[1]! < ITERATIONS,
+      `the dead analyzer saw part of the run: ${seen.join(', ')}`,
+    );
+    assert.deepEqual(sendrecvsOf(mergeSpills(trace, readTraceUpToCut(trace).frames, 2).frames), [
+      ITERATIONS,
+      ITERATIONS,
+    ]);
+    const json = join(dir, 'merged.json');
+    const report = spawnSync(
+      process.execPath,
+      [join(repoRoot(), 'dist', 'cli.js'), 'report', '--json', json, trace],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    assert.match(report.stderr, /merged \d+ records the analyzer never received from 2 spill files/);
+    const merged = JSON.parse(readFileSync(json, 'utf8')) as {
+      findings: { kind: string }[];
+      lostRecords: number;
+      rankEndings: { how: string; lastCall: string }[];
+      spill: { records: number; files: string[]; missingFrames: number };
+    };
+    assert.ok(merged.spill.records > 0, 'records came from the spills');
+    assert.equal(merged.spill.missingFrames, 0, 'every frame in flight was kept by the ranks');
+    assert.deepEqual(merged.findings, [], 'a correct program: nothing unmatched once the spills are merged');
+    assert.deepEqual(
+      merged.rankEndings.map((e) => e.how),
+      ['finalized', 'finalized'],
+    );
   });
 }

@@ -23,6 +23,8 @@ export interface RunCommand {
   readonly failOn?: Severity;
   /** --memcheck: require the memcheck mode (a program built with mpiscope cc/cxx/fc). */
   readonly memcheck?: true;
+  /** --tls: the ranks connect with wss to a certificate made for the session, pinned by its fingerprint. */
+  readonly tls?: true;
 }
 
 export interface ReportCommand {
@@ -99,6 +101,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const positional: string[] = [];
   let keepAlive = false;
   let memcheck = false;
+  let tls = false;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i] as string;
     if (positional.length > 0 && sub === 'run') {
@@ -116,6 +119,10 @@ export function parseArgs(argv: readonly string[]): Command {
     }
     if (sub === 'run' && a === '--memcheck') {
       memcheck = true;
+      continue;
+    }
+    if (sub === 'run' && a === '--tls') {
+      tls = true;
       continue;
     }
     if (a.startsWith('-') && a !== '-') {
@@ -205,6 +212,7 @@ export function parseArgs(argv: readonly string[]): Command {
     args,
     keepAlive,
     ...(memcheck ? { memcheck: true as const } : {}),
+    ...(tls ? { tls: true as const } : {}),
     ...opt('json', json),
     ...opt('sarif', sarif),
     ...opt('trace', values.get('--trace')),
@@ -247,6 +255,9 @@ cc, cxx, fc  the MPI's mpicc/mpicxx/mpif90 with the memcheck mode's instrumentat
   --hostfile F            a host file for the launcher (under srun, its hosts become --nodelist)
   --listen ADDR[:PORT]    where the analyzer listens for the ranks; default: 127.0.0.1 when every host is
                           this machine, else the address of the interface on the hosts' subnet
+  --tls                   the ranks connect over TLS (wss) to a certificate made for this session, pinned by
+                          its SHA-256 in their environment (no CA): for --listen on a network other users
+                          or machines share
   --deadlock-timeout S    report a hang after S seconds without progress, also when no rank's MPI calls
                           arrive at all (default 30)
   --analyzers K|auto      split the analysis into K shard threads, or one per core (rank pairs and

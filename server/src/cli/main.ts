@@ -29,6 +29,14 @@ async function main(argv: readonly string[]): Promise<number> {
           `mpiscope: ${cmd.trace} stops at byte ${input.cut.at} of ${input.cut.size}: ${input.cut.why}; the report covers the frames before it
 `,
         );
+      const spill = input.result.spill;
+      if (spill !== undefined) {
+        if (spill.files.length > 0)
+          process.stderr.write(
+            `mpiscope: merged ${spill.records} records the analyzer never received from ${spill.files.length} spill file${spill.files.length === 1 ? '' : 's'} (${spill.files.join(', ')})\n`,
+          );
+        for (const s of spill.skipped) process.stderr.write(`mpiscope: left out ${s}\n`);
+      }
       writeReports({ ...input, ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}) }, cmd, cwd);
       return exitStatusOf(input.result.findings, input.result.outcome, cmd.failOn);
     }

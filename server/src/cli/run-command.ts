@@ -14,6 +14,7 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     cwd,
     keepAlive: cmd.keepAlive,
     ...(cmd.memcheck !== undefined ? { memcheck: cmd.memcheck } : {}),
+    ...(cmd.tls !== undefined ? { tls: true } : {}),
     inheritStdio: true,
     ...(cmd.mpirun !== undefined ? { mpirun: cmd.mpirun } : {}),
     ...(cmd.launcher !== undefined ? { launcher: cmd.launcher } : {}),

@@ -3,6 +3,7 @@
  * component as the VS Code editor, dist/netview.js, inlined with the data), which any browser opens with no
  * server and no network. `--csv` writes the first run's matrices as CSV instead.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { NetTestFormatError, readNetTestText, toCsv } from '../perf/net-test-file';
@@ -23,21 +24,33 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
+/** A CSP source that allows exactly this inline text (no nonce: the page is a file, written once). */
+export function cspHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+const PAGE_STYLE =
+  'html, body { margin: 0; height: 100%; background: #1e1e1e; } mpi-heatmap { height: 100vh; box-sizing: border-box; padding: 8px; }';
+
 export function viewPage(names: readonly string[], texts: readonly string[], bundle: string): string {
   const title = `mpiscope net-test: ${names.join(' vs ')}`.replace(/[<>&"]/g, '');
+  const script = bundle.replace(/<\/script/gi, '<\\/script');
+  // Only the page's own style and script run, each allowed by its hash: an injected <script> or style
+  // attribute in a result file's text would not (lit's component styles are constructed stylesheets, which
+  // style-src does not govern). The JSON data block is not executed, so it needs no source.
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspHash(PAGE_STYLE)}; script-src ${cspHash(script)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<style>html, body { margin: 0; height: 100%; background: #1e1e1e; } mpi-heatmap { height: 100vh; box-sizing: border-box; padding: 8px; }</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <mpi-heatmap></mpi-heatmap>
 <script type="application/json" id="mpiscope-net-test">${scriptJson({ names, texts })}</script>
-<script type="module">${bundle.replace(/<\/script/gi, '<\\/script')}</script>
+<script type="module">${script}</script>
 </body>
 </html>
 `;

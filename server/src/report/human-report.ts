@@ -31,6 +31,24 @@ export function humanReport(input: ReportInput, options: HumanOptions): string {
         `${result.lostRecords} records were lost (the analyzer fell behind the job): messages never received, leaks, buffer overlaps of the ranks concerned, potential deadlocks and races were not checked. Run again on a less loaded machine for a complete check.`,
       ),
     );
+  const spill = result.spill;
+  if (spill !== undefined && spill.files.length > 0) {
+    const gaps =
+      spill.missingFrames > 0
+        ? ` ${spill.missingFrames} frames in flight when it died are in neither (more than the ranks kept).`
+        : '';
+    const full =
+      spill.fullRanks.length > 0
+        ? ` The spill of rank${spill.fullRanks.length === 1 ? '' : 's'} ${spill.fullRanks.join(', ')} reached its bound (MPISCOPE_SPILL_MAX_MB): later calls were not recorded.`
+        : '';
+    lines.push(
+      '',
+      c.severity(
+        spill.missingFrames > 0 || spill.fullRanks.length > 0 ? 'warning' : 'note',
+        `The analyzer died during the run: ${spill.records} records came from ${spill.files.length} spill file${spill.files.length === 1 ? '' : 's'} the ranks wrote.${gaps}${full}`,
+      ),
+    );
+  }
   // Lost records have their line above; a bound reached or threads in MPI at once are named here.
   for (const s of result.skippedChecks ?? [])
     if (s.cause !== 'lost-records')

@@ -27,6 +27,16 @@ export function jsonReport(input: ReportInput): string {
     jobExitCode: result.exitCode,
     outcome: result.outcome,
     lostRecords: result.lostRecords ?? 0,
+    ...(result.spill !== undefined
+      ? {
+          spill: {
+            records: result.spill.records,
+            files: result.spill.files,
+            missingFrames: result.spill.missingFrames,
+            fullRanks: result.spill.fullRanks,
+          },
+        }
+      : {}),
     skippedChecks: (result.skippedChecks ?? []).map((s) => ({
       checks: s.checks,
       reason: s.reason,

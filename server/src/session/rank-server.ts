@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
@@ -30,6 +31,7 @@ export interface RankServerHandlers {
 }
 
 const POLICY_VIOLATION = 1008;
+const GOING_AWAY = 1001;
 
 /**
  * How long a connection that presented the token may stay without saying hello. The shim sends its hello right
@@ -40,6 +42,8 @@ export const HELLO_TIMEOUT_MS = 30_000;
 
 export interface RankServerOptions {
   readonly helloTimeoutMs?: number;
+  /** wss: TLS with this key and certificate (tls-cert.ts), whose fingerprint the ranks pin. */
+  readonly tls?: { readonly key: string; readonly cert: string };
 }
 
 /** The address to bind, the one the ranks are told (they differ when binding 0.0.0.0), and the port. */
@@ -56,6 +60,7 @@ export interface ListenAt {
 export class RankServer {
   readonly token = randomBytes(24).toString('hex');
   private readonly wss: WebSocketServer;
+  private readonly https: HttpsServer | undefined;
   private readonly sockets = new Map<number, WebSocket>();
 
   private constructor(
@@ -63,13 +68,24 @@ export class RankServer {
     private readonly handlers: RankServerHandlers,
     private readonly where: ListenAt,
     private readonly helloTimeoutMs: number,
+    tls: RankServerOptions['tls'],
   ) {
-    this.wss = new WebSocketServer({
-      host: where.bind,
-      port: where.port,
+    const common = {
       maxPayload: 64 * 1024 * 1024,
       verifyClient: (info: { req: IncomingMessage }) => this.authorized(info.req),
-    });
+    };
+    if (tls !== undefined) {
+      // A connection that fails the TLS handshake (a client without the pin, a scanner) never reaches ws.
+      this.https = createHttpsServer({ key: tls.key, cert: tls.cert });
+      this.https.on('tlsClientError', (err: Error) =>
+        this.handlers.rejected(`a connection failed the TLS handshake: ${err.message}`),
+      );
+      this.wss = new WebSocketServer({ server: this.https, ...common });
+      this.https.listen(where.port, where.bind);
+    } else {
+      this.https = undefined;
+      this.wss = new WebSocketServer({ host: where.bind, port: where.port, ...common });
+    }
     this.wss.on('connection', (ws) => this.accept(ws));
   }
 
@@ -81,10 +97,17 @@ export class RankServer {
     options: RankServerOptions = {},
   ): Promise<RankServer> {
     const at: ListenAt = { bind: '127.0.0.1', advertise: '127.0.0.1', port: 0, ...where };
-    const server = new RankServer(expectedRanks, handlers, at, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS);
+    const server = new RankServer(
+      expectedRanks,
+      handlers,
+      at,
+      options.helloTimeoutMs ?? HELLO_TIMEOUT_MS,
+      options.tls,
+    );
+    const listening = server.https ?? server.wss;
     await new Promise<void>((resolve, reject) => {
-      server.wss.once('listening', resolve);
-      server.wss.once('error', reject);
+      listening.once('listening', resolve);
+      listening.once('error', reject);
     });
     return server;
   }
@@ -95,13 +118,13 @@ export class RankServer {
   }
 
   get port(): number {
-    return (this.wss.address() as AddressInfo).port;
+    return ((this.https ?? this.wss).address() as AddressInfo).port;
   }
 
   /** The URL the shim connects to; the token travels separately (MPISCOPE_TOKEN) and in the query. */
   get url(): string {
     const host = isIP(this.where.advertise) === 6 ? `[${this.where.advertise}]` : this.where.advertise;
-    return `ws://${host}:${this.port}/`;
+    return `${this.https !== undefined ? 'wss' : 'ws'}://${host}:${this.port}/`;
   }
 
   /** Send a control message to one rank (pause, continue, terminate…). False when that rank is not connected. */
@@ -113,9 +136,18 @@ export class RankServer {
   }
 
   async close(): Promise<void> {
+    // A close frame first: a rank still connected then knows the analyzer ended the session on purpose and
+    // does not take it for the analyzer's death (which it would answer with a spill file).
+    for (const ws of this.sockets.values()) ws.close(GOING_AWAY, 'the session ended');
     for (const ws of this.sockets.values()) ws.terminate();
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    const https = this.https;
+    if (https !== undefined) {
+      // Connections that never became WebSockets (a failed handshake) must not hold the close.
+      https.closeAllConnections();
+      await new Promise<void>((resolve) => https.close(() => resolve()));
+    }
   }
 
   private authorized(req: IncomingMessage): boolean {

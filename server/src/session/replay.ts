@@ -5,6 +5,7 @@ import { noProgressFinding } from './hang-watch';
 import { parseRankText } from './held-ack';
 import { parseHello } from './rank-server';
 import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
+import { mergeSpills } from './spill';
 import { readTraceUpToCut, SESSION_RANK, type TraceCut } from './trace-file';
 
 interface SessionRecord {
@@ -60,6 +61,9 @@ export async function replayTrace(
   const ranks = session.ranks ?? 0;
   if (!Number.isInteger(ranks) || ranks < 1)
     throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
+  // What the ranks recorded after the analyzer died, from their spill files (spill.ts).
+  const { frames: all, summary: spill } = mergeSpills(path, frames, ranks);
+  frames = all;
   const analysis = new Analysis(ranks, session.cwd ?? process.cwd(), analyzers);
   try {
     const raw: EngineFinding[] = [];
@@ -148,6 +152,7 @@ export async function replayTrace(
         ...(analysis.engine.lostRecords() > 0 ? { lostRecords: analysis.engine.lostRecords() } : {}),
         ...skippedOf(analysis.engine),
         endings: await analysis.endings(),
+        ...(spill !== undefined ? { spill } : {}),
       },
     };
   } finally {

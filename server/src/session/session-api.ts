@@ -1,5 +1,6 @@
 import type { FindingKind, RankEvent, RankState, Severity, SkippedCheck } from '../engine/model/types';
 import type { RankEnding } from './rank-endings';
+import type { SpillSummary } from './spill';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
 export interface Finding {
@@ -52,6 +53,8 @@ export interface SessionOptions {
   readonly hostfile?: string;
   /** ADDR[:PORT] the analyzer listens on; default: loopback for one host, else chosen from the interfaces. */
   readonly listen?: string;
+  /** wss with a self-signed certificate made for the session, its fingerprint pinned in the ranks (tls-cert.ts). */
+  readonly tls?: boolean;
   /** A file whose contents are rank 0's stdin (as `mpirun … < file`); default: no input. */
   readonly stdin?: string;
   /**
@@ -79,6 +82,8 @@ export interface SessionResult {
   readonly skippedChecks?: readonly SkippedCheck[];
   /** How each rank ended (finalized, exited, a signal and where, aborted, vanished), in rank order. */
   readonly endings?: readonly RankEnding[];
+  /** `mpiscope report` merged spill files (the analyzer died mid-run): what they added (spill.ts). */
+  readonly spill?: SpillSummary;
 }
 
 /** What was launched, once the options are checked and the job is started. */

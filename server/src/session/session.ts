@@ -6,6 +6,8 @@ import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import { Analysis } from './analysis';
+import { removeStaleSpills } from './spill';
+import { makeSessionCert, type SessionCert } from './tls-cert';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { keepDraining } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
@@ -50,6 +52,8 @@ export class Session {
   private analysis: Analysis | undefined;
   private server: RankServer | undefined;
   private trace: TraceWriter | undefined;
+  /** The session's certificate under --tls (made before the job starts, so a missing openssl is said first). */
+  private cert: SessionCert | undefined;
   private child: ChildProcess | undefined;
   private readonly rankPids = new Map<number, number>();
   private readonly rankHosts = new Map<number, string>();
@@ -216,7 +220,10 @@ export class Session {
     this.memcheck = await memcheckMode(plan.program, o.memcheck);
     const shim = await ensureShim(plan.flavor, env, this.memcheck ? 'memcheck' : 'default');
     try {
-      if (o.traceFile !== undefined) this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
+      if (o.traceFile !== undefined) {
+        this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
+        removeStaleSpills(this.trace.path);
+      }
     } catch (err) {
       throw new UsageError(
         `cannot write the trace file ${o.traceFile}: ${(err as Error).message}; choose a writable path with --trace`,
@@ -232,6 +239,7 @@ export class Session {
       cwd,
       started: new Date().toISOString(),
     });
+    if (o.tls === true) this.cert = makeSessionCert();
     const analysis = (this.analysis = new Analysis(o.np, cwd, analyzers));
     const watch = new HangWatch({ quietMs: QUIET_MS, noProgressMs: timeout * 1000 }, Date.now());
     const server = (this.server = await this.listen(analysis, watch).catch(async (err: unknown) => {
@@ -265,6 +273,7 @@ export class Session {
     watch: HangWatch,
     where: { bind: string; advertise: string; port: number },
   ): Promise<RankServer> {
+    const cert = this.cert;
     return RankServer.listen(
       this.options.np,
       {
@@ -310,6 +319,7 @@ export class Session {
           this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
       },
       where,
+      cert !== undefined ? { tls: cert } : {},
     );
   }
 
@@ -344,8 +354,14 @@ export class Session {
         MPISCOPE_PROGRAM: plan.program,
         LD_PRELOAD: shim,
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
+        // Should the analyzer die, each rank records on into TRACE.rankR.spill for `mpiscope report` (spill.ts).
+        ...(o.traceFile !== undefined ? { MPISCOPE_SPILL: resolvePath(cwd, o.traceFile) } : {}),
       },
-      secretEnv: { MPISCOPE_TOKEN: server.token },
+      // The pin travels like the token: in the environment, where a launcher forwards it by name.
+      secretEnv: {
+        MPISCOPE_TOKEN: server.token,
+        ...(this.cert !== undefined ? { MPISCOPE_TLS_FINGERPRINT: this.cert.fingerprint } : {}),
+      },
       isRoot: process.getuid?.() === 0,
     });
     const stdio = this.stdio(cwd);

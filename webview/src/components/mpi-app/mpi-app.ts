@@ -1,4 +1,5 @@
 import { html, LitElement } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
 import { CALL_CLASS_NAMES } from '../../../../server/src/timeline/timeline-protocol';
 import type { TimelineStore } from '../../store/timeline-store';
 import { blockedRanks } from '../../view/draw-timeline';
@@ -67,7 +68,8 @@ export class MpiApp extends LitElement {
           ${LEGEND.map(
             (c) =>
               html`<li>
-                <span class="chip" style="background:${classColorVar(c)}"></span>${CALL_CLASS_NAMES[c]}
+                <span class="chip" style=${styleMap({ background: classColorVar(c) })}></span
+                >${CALL_CLASS_NAMES[c]}
               </li>`,
           )}
           <li><span class="chip blocked"></span>blocked</li>

@@ -1,4 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
 import type { TimelineStore } from '../../store/timeline-store';
 import { describeHit, type HitText } from '../../view/describe-hit';
 import { FrameDriver } from '../../view/frame-driver';
@@ -95,7 +96,7 @@ export class MpiTimeline extends LitElement {
       ></canvas>
       ${
         tip
-          ? html`<div class="tip" style="left:${tip.x}px;top:${tip.y}px">
+          ? html`<div class="tip" style=${styleMap({ left: `${tip.x}px`, top: `${tip.y}px` })}>
               <b>${tip.text.title}</b>
               ${tip.text.lines.map(
                 (line, i) =>
