@@ -12,6 +12,11 @@ export class Lane {
   readonly fn = new Growable();
   readonly site = new Growable();
   readonly comm = new Growable();
+  /**
+   * For a collective call: its instance on its communicator (the k-th collective this rank made on it, so
+   * the k-th of every member is the same operation, as MPI orders collectives); -1 for other calls.
+   */
+  readonly coll = new Growable();
   maxDuration = 0;
   /** Rows before this index are in start order. */
   private sortedUpTo = 0;
@@ -20,18 +25,19 @@ export class Lane {
     return this.start.length;
   }
 
-  push(start: number, end: number, fn: number, site: number, comm: number): void {
+  push(start: number, end: number, fn: number, site: number, comm: number, coll = -1): void {
     this.start.push(start);
     this.end.push(end);
     this.fn.push(fn);
     this.site.push(site);
     this.comm.push(comm);
+    this.coll.push(coll);
     if (end - start > this.maxDuration) this.maxDuration = end - start;
   }
 
   /** Restores start order after a batch (no-op in the common case). */
   settle(): void {
-    sortTail(this.start, [this.start, this.end, this.fn, this.site, this.comm], this.sortedUpTo);
+    sortTail(this.start, [this.start, this.end, this.fn, this.site, this.comm, this.coll], this.sortedUpTo);
     this.sortedUpTo = this.length;
   }
 }
