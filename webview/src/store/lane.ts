@@ -1,10 +1,11 @@
 import { Growable } from './growable';
+import { refreshEndMax } from './search';
 import { sortTail } from './sort-tail';
 
 /**
  * One rank's spans as struct-of-arrays columns, sorted by start. MPI calls of one thread never nest, so
  * spans arrive in start order; a batch that breaks the order (several threads) is merged in by sortTail.
- * maxDuration lets a binary search on start find every span overlapping a time window.
+ * endMax (the running maximum of end) lets binary searches find every span overlapping a time window.
  */
 export class Lane {
   readonly start = new Growable();
@@ -17,6 +18,8 @@ export class Lane {
    * the k-th of every member is the same operation, as MPI orders collectives); -1 for other calls.
    */
   readonly coll = new Growable();
+  /** endMax[i] = max(end[0..i]): non-decreasing, for visibleRange. */
+  readonly endMax = new Growable();
   maxDuration = 0;
   /** Rows before this index are in start order. */
   private sortedUpTo = 0;
@@ -37,7 +40,12 @@ export class Lane {
 
   /** Restores start order after a batch (no-op in the common case). */
   settle(): void {
-    sortTail(this.start, [this.start, this.end, this.fn, this.site, this.comm, this.coll], this.sortedUpTo);
+    const from = sortTail(
+      this.start,
+      [this.start, this.end, this.fn, this.site, this.comm, this.coll],
+      this.sortedUpTo,
+    );
+    refreshEndMax(this.end, this.endMax, Math.min(from, this.endMax.length));
     this.sortedUpTo = this.length;
   }
 }

@@ -8,6 +8,7 @@ import {
   type TimelineMessage,
 } from '../../../server/src/timeline/timeline-protocol';
 import { Growable } from './growable';
+import { Lane } from './lane';
 import { lowerBound, upperBound, visibleRange } from './search';
 import { sortTail } from './sort-tail';
 import { TimelineStore } from './timeline-store';
@@ -142,19 +143,48 @@ describe('search', () => {
   it('visibleRange contains every span that overlaps the window', () => {
     const starts = [0, 10, 20, 30, 40, 50];
     const ends = [100, 12, 21, 35, 45, 51];
-    const maxDuration = 100;
+    const endMax = ends.map((_, i) => Math.max(...ends.slice(0, i + 1)));
     for (const [t0, t1] of [
       [11, 11],
       [22, 29],
       [44, 60],
       [200, 300],
     ] as const) {
-      const [from, to] = visibleRange(starts, starts.length, maxDuration, t0, t1);
+      const [from, to] = visibleRange(starts, endMax, starts.length, t0, t1);
       starts.forEach((s, i) => {
         const overlaps = s <= t1 && (ends[i] ?? 0) >= t0;
         if (overlaps) assert.ok(i >= from && i < to, `span ${i} in [${t0}, ${t1}]`);
       });
     }
+  });
+
+  it('visibleRange starts after calls that ended before the window, despite one long call', () => {
+    // A rank's calls do not overlap: one long call early (MPI_Init) must not widen later windows.
+    const lane = new Lane();
+    lane.push(0, 1000, 1, -1, -1);
+    for (let i = 0; i < 100; i++) lane.push(1000 + i * 10, 1005 + i * 10, 2, -1, -1);
+    lane.settle();
+    const [from, to] = visibleRange(lane.start.values, lane.endMax.values, lane.length, 1500, 1520);
+    assert.deepEqual([from, to], [51, 54]); // 1500-1505, 1510-1515, and 1520-1525 touching t1
+  });
+
+  it('endMax stays the running maximum when a batch arrives out of order', () => {
+    const lane = new Lane();
+    for (const [s, e] of [
+      [0, 5],
+      [10, 50],
+      [60, 61],
+    ] as const)
+      lane.push(s, e, 1, -1, -1);
+    lane.settle();
+    for (const [s, e] of [
+      [70, 71],
+      [20, 25],
+    ] as const)
+      lane.push(s, e, 1, -1, -1);
+    lane.settle();
+    assert.deepEqual([...lane.start.values], [0, 10, 20, 60, 70]);
+    assert.deepEqual([...lane.endMax.values], [5, 50, 50, 61, 71]);
   });
 
   it('sortTail merges an out-of-order tail and carries the other columns along', () => {

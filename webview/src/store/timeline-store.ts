@@ -9,7 +9,7 @@ import {
 } from '../../../server/src/timeline/timeline-protocol';
 import { Growable } from './growable';
 import { Lane } from './lane';
-import { lowerBound, upperBound } from './search';
+import { lowerBound, refreshEndMax, upperBound } from './search';
 import { sortTail } from './sort-tail';
 
 /** Messages as columns, sorted by send time (arrows are searched by their tail). */
@@ -20,6 +20,10 @@ export class MessageTable {
   readonly recvTime = new Growable();
   readonly bytes = new Growable();
   readonly tag = new Growable();
+  /** max(sendTime, recvTime): where the arrow ends in time, whichever way it points. */
+  readonly late = new Growable();
+  /** Running maximum of `late`, for visibleRange. */
+  readonly endMax = new Growable();
   maxDuration = 0;
   private sortedUpTo = 0;
 
@@ -34,14 +38,16 @@ export class MessageTable {
     this.recvTime.push(recvTime);
     this.bytes.push(bytes);
     this.tag.push(tag);
+    this.late.push(Math.max(sendTime, recvTime));
     const d = Math.abs(recvTime - sendTime);
     if (d > this.maxDuration) this.maxDuration = d;
   }
 
   /** Messages are paired in receive order, so a batch is rarely in send order: merge it in by send time. */
   settle(): void {
-    const cols = [this.src, this.sendTime, this.dst, this.recvTime, this.bytes, this.tag];
-    sortTail(this.sendTime, cols, this.sortedUpTo);
+    const cols = [this.src, this.sendTime, this.dst, this.recvTime, this.bytes, this.tag, this.late];
+    const from = sortTail(this.sendTime, cols, this.sortedUpTo);
+    refreshEndMax(this.late, this.endMax, Math.min(from, this.endMax.length));
     this.sortedUpTo = this.length;
   }
 }

@@ -177,7 +177,7 @@ function drawLane(
   const starts = lane.start.values;
   const ends = lane.end.values;
   const fns = lane.fn.values;
-  const [from, to] = visibleRange(starts, lane.length, lane.maxDuration, vp.t0, vp.t1);
+  const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, vp.t0, vp.t1);
   const gx = l.gutter;
   // Spans thinner than a pixel are merged: one rect per run of the same class, and at most one new rect per
   // pixel column, so a million tiny calls cost a few thousand rects.
@@ -264,7 +264,7 @@ function drawCollectives(
     const ends = lane.end.values;
     const coll = lane.coll.values;
     const comm = lane.comm.values;
-    const [from, to] = visibleRange(starts, lane.length, lane.maxDuration, vp.t0, vp.t1);
+    const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, vp.t0, vp.t1);
     for (let i = from; i < to; i++) {
       const k = coll[i] as number;
       if (k < 0 || (ends[i] as number) < vp.t0) continue;
@@ -315,7 +315,7 @@ function drawMatches(
   const starts = lane.start.values;
   const ends = lane.end.values;
   const fns = lane.fn.values;
-  const [from, to] = visibleRange(starts, lane.length, lane.maxDuration, vp.t0, vp.t1);
+  const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, vp.t0, vp.t1);
   let x0 = 0;
   let x1 = -Infinity;
   const rects: number[] = [];
@@ -382,7 +382,10 @@ function drawOpen(
     ctx.strokeStyle = p.blocked;
     ctx.lineWidth = 1.5;
     ctx.beginPath();
-    for (let x = x0 - h; x < x0 + w; x += 7) {
+    // Only the stripes on screen: zoomed in, a call blocked until now is millions of pixels wide.
+    const from = Math.max(x0 - h, x0 - h + Math.floor((l.gutter - x0) / 7) * 7);
+    const to = Math.min(x0 + w, v.width + h);
+    for (let x = from; x < to; x += 7) {
       ctx.moveTo(x, top + h);
       ctx.lineTo(x + h, top);
     }
@@ -420,7 +423,7 @@ function drawMessages(
   const recv = m.recvTime.values;
   const src = m.src.values;
   const dst = m.dst.values;
-  const [from, to] = visibleRange(send, m.length, m.maxDuration, vp.t0, vp.t1);
+  const [from, to] = visibleRange(send, m.endMax.values, m.length, vp.t0, vp.t1);
   const inView: number[] = [];
   for (let i = from; i < to; i++) {
     const a = src[i] ?? 0;
