@@ -38,6 +38,66 @@ function load(messages: TimelineMessage[]): TimelineStore {
 }
 
 describe('TimelineStore', () => {
+  it('finds calls by name over every lane, the calls in progress included, in time order', () => {
+    const store = load(batches(50));
+    const recv = store.functionsMatching('recv');
+    const names = [...recv].map((f) => store.functionName(f)).sort();
+    assert.deepEqual(names, ['MPI_Irecv', 'MPI_Recv']);
+    assert.deepEqual(store.functionsMatching('  '), new Set());
+    assert.deepEqual(
+      [...store.functionsMatching('mpi_allreduce')].map((f) => store.functionName(f)),
+      ['MPI_Allreduce'],
+    );
+    // Counted by hand from the columns: every completed call of those functions, plus the 3 blocked MPI_Recv.
+    let byHand = 0;
+    for (const lane of store.lanes) for (const f of lane.fn.values) if (recv.has(f)) byHand++;
+    const blocked = store.open.filter((o) => recv.has(o.fn)).length;
+    assert.equal(blocked, 3);
+    assert.equal(store.countCalls(recv), byHand + blocked);
+    // Stepping forward visits starts in non-decreasing order and ends on the calls in progress.
+    const seen: number[] = [];
+    let t = -Infinity;
+    for (;;) {
+      const hit = store.nextCall(recv, t, 1);
+      if (hit === undefined) break;
+      const start =
+        hit.index >= 0
+          ? (store.lanes[hit.rank]?.start.at(hit.index) ?? NaN)
+          : (store.open.find((o) => o.rank === hit.rank)?.start ?? NaN);
+      assert.ok(start > t);
+      seen.push(hit.index);
+      t = start;
+    }
+    assert.ok(seen.length > 10);
+    assert.equal(seen.at(-1), -1);
+    const back = store.nextCall(recv, t, -1);
+    assert.ok(back !== undefined);
+  });
+
+  it("numbers each rank's collectives per communicator, so the k-th of every member is one operation", () => {
+    const store = load(batches(37));
+    const allreduce = store.functionsMatching('Allreduce');
+    const perRank = store.lanes.map((lane) => {
+      const ks: number[] = [];
+      lane.fn.values.forEach((f, i) => {
+        if (allreduce.has(f)) ks.push(lane.coll.at(i));
+      });
+      return ks;
+    });
+    assert.ok((perRank[0]?.length ?? 0) > 1);
+    for (const ks of perRank)
+      assert.deepEqual(
+        ks,
+        ks.map((_, i) => i),
+      );
+    // Point-to-point calls are no collective.
+    const lane0 = store.lanes[0];
+    const send = store.functionsMatching('Isend');
+    lane0?.fn.values.forEach((f, i) => {
+      if (send.has(f)) assert.equal(lane0.coll.at(i), -1);
+    });
+  });
+
   it('ends up with the same lanes and messages whether the job came in one batch or in many', () => {
     const whole = load(batches(1e9));
     const pieces = load(batches(37));

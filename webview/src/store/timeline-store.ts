@@ -114,10 +114,13 @@ export class TimelineStore {
     return out;
   }
 
-  /** How many calls have one of these functions (a scan of the fn columns: no index to keep up). */
+  /**
+   * How many calls have one of these functions, the calls still in progress included (a scan of the fn
+   * columns: no index to keep up).
+   */
   countCalls(fns: ReadonlySet<number>): number {
-    let n = 0;
     if (fns.size === 0) return 0;
+    let n = this.open.filter((o) => fns.has(o.fn)).length;
     for (const lane of this.lanes) {
       const f = lane.fn.values;
       for (let i = 0; i < f.length; i++) if (fns.has(f[i] as number)) n++;
@@ -154,6 +157,13 @@ export class TimelineStore {
         }
       }
     });
+    // Calls in progress (a blocked receive) are found too, as their lane's index -1 (SpanRef's open call).
+    for (const o of this.open) {
+      if (!fns.has(o.fn)) continue;
+      const after = dir === 1 ? o.start > t : o.start < t;
+      const better = best === undefined || (dir === 1 ? o.start < best.start : o.start > best.start);
+      if (after && better) best = { rank: o.rank, index: -1, start: o.start };
+    }
     return best === undefined ? undefined : { rank: best.rank, index: best.index };
   }
 

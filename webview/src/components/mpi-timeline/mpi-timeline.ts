@@ -136,22 +136,24 @@ export class MpiTimeline extends LitElement {
     const store = this.store;
     if (store === undefined) return false;
     this.refreshMatch();
-    const from =
-      this.selected !== undefined && this.selected.index >= 0
-        ? (store.lanes[this.selected.rank]?.start.at(this.selected.index) ?? 0)
-        : dir === 1
-          ? this.viewport.t0
-          : this.viewport.t1;
+    const span = (ref: SpanRef): [number, number] | undefined => {
+      if (ref.index >= 0) {
+        const lane = store.lanes[ref.rank];
+        return lane === undefined ? undefined : [lane.start.at(ref.index), lane.end.at(ref.index)];
+      }
+      const o = store.open.find((c) => c.rank === ref.rank);
+      return o === undefined ? undefined : [o.start, store.now];
+    };
+    const current = this.selected !== undefined ? span(this.selected) : undefined;
+    const from = current?.[0] ?? (dir === 1 ? this.viewport.t0 : this.viewport.t1);
     let hit = store.nextCall(this.match, from, dir);
-    // Calls starting at the same time on other ranks: step past the selected one by rank order.
-    if (hit === undefined) hit = store.nextCall(this.match, dir === 1 ? -1 : Infinity, dir);
-    if (hit === undefined) return false;
-    const lane = store.lanes[hit.rank];
-    if (lane === undefined) return false;
+    // Past the last match: wrap around to the first (or from the first to the last).
+    if (hit === undefined) hit = store.nextCall(this.match, dir === 1 ? -Infinity : Infinity, dir);
+    const found = hit === undefined ? undefined : span(hit);
+    if (hit === undefined || found === undefined) return false;
     this.setFollow(false);
     this.selected = hit;
-    const a = lane.start.at(hit.index);
-    const b = lane.end.at(hit.index);
+    const [a, b] = found;
     // Keep the zoom when the call fits in it; zoom in when it is too thin to see.
     if (
       this.viewport.window > 0 &&
