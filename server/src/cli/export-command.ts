@@ -32,10 +32,10 @@ export async function exportCommand(argv: readonly string[], cwd: string): Promi
     ['--chrome'],
   );
   if (!o.flags.has('--chrome'))
-    throw new UsageError('mpiscope export needs a format: mpiscope export --chrome TRACE [-o FILE]');
+    throw new UsageError('export needs a format: mpiscope export --chrome TRACE [-o FILE]');
   if (o.positional.length !== 1)
     throw new UsageError(
-      `mpiscope export --chrome takes one trace file (written by mpiscope run --trace), not ${o.positional.length}`,
+      `export --chrome takes one trace file (written by mpiscope run --trace), not ${o.positional.length}`,
     );
   const trace = resolve(cwd, o.positional[0] as string);
   const out = resolve(cwd, o.values.get('--output') ?? `${trace.replace(/\.(mpitrace|trace)$/, '')}.json`);
@@ -49,7 +49,9 @@ export async function exportCommand(argv: readonly string[], cwd: string): Promi
   try {
     fd = openSync(out, 'w');
   } catch (err) {
-    throw new UsageError(`cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new UsageError(
+      `cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}; pass -o with a writable path`,
+    );
   }
   let events: number;
   try {
