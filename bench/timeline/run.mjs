@@ -41,13 +41,14 @@ const p99 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.9
 const ms = (t) => `${t.toFixed(1)} ms`;
 
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-bench-timeline-'));
-const browser = await (async () => {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
+const { chromium } = await import('playwright-core');
+/** A fresh browser per run: a run's page state (a million calls in typed arrays) never weighs on the next. */
+const launch = () =>
+  chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
-})();
+let browser;
 try {
   // Part 1, in Node: the job and the batches the language server would send.
   const entry = join(work, 'entry.js');
@@ -92,6 +93,8 @@ try {
   const opens = [];
   const phases = new Map();
   for (let run = 0; run < runs; run++) {
+    await browser?.close();
+    browser = await launch();
     const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -199,6 +202,6 @@ try {
     `  ${'all frames'.padEnd(36)} ${ms(median(all.draws)).padStart(8)} / ${ms(p99(all.draws)).padStart(8)}     ${ms(median(all.gaps)).padStart(8)} / ${ms(p99(all.gaps)).padStart(8)}   (${all.draws.length} frames)`,
   );
 } finally {
-  await browser.close();
+  await browser?.close();
   rmSync(work, { recursive: true, force: true });
 }
