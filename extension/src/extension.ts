@@ -13,6 +13,7 @@ import * as reportCommand from './report-command';
 import * as runCommands from './run-commands';
 import * as statusBar from './status-bar';
 import * as timelinePanel from './timeline-panel';
+import * as traceEditor from './trace-editor';
 
 export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   // Registered before the server starts so that the task and the commands exist immediately.
@@ -25,6 +26,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   reportCommand.activate(ctx, client);
   statusBar.activate(ctx, client);
   timelinePanel.activate(ctx, client);
+  traceEditor.activate(ctx, client);
 }
 
 export function deactivate(): void {

@@ -45,8 +45,7 @@ function createPanel(ctx: vscode.ExtensionContext, history: readonly TimelineMes
     { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
     { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: true },
   );
-  const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
-  panel.webview.html = html(panel.webview.cspSource, script.toString(), nonce());
+  panel.webview.html = timelineHtml(ctx, panel.webview, 'mpiscope: Timeline');
   panel.webview.onDidReceiveMessage(
     (message: unknown) => {
       const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
@@ -70,7 +69,8 @@ function createPanel(ctx: vscode.ExtensionContext, history: readonly TimelineMes
   return panel;
 }
 
-async function reveal(file: string, line: number): Promise<void> {
+/** Opens a source file at a line in the first column (a call or finding picked on a timeline). */
+export async function reveal(file: string, line: number): Promise<void> {
   try {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     const pos = new vscode.Position(Math.max(0, line - 1), 0);
@@ -88,19 +88,25 @@ function nonce(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/** The timeline page (dist/webview.js) for a webview: the live panel's and the trace editor's. */
+export function timelineHtml(ctx: vscode.ExtensionContext, webview: vscode.Webview, title: string): string {
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(ctx.extensionUri, 'dist', 'webview.js'));
+  return html(webview.cspSource, script.toString(), nonce(), title.replace(/[<>&"]/g, ''));
+}
+
 /**
  * Only our one script and our one style element run (by nonce); the components' styles are lit's constructed
  * stylesheets and their per-element styles are set through the CSSOM (styleMap), neither of which style-src
  * governs: no 'unsafe-inline', so an injected style attribute or <style> does nothing.
  */
-function html(cspSource: string, script: string, n: string): string {
+function html(cspSource: string, script: string, n: string, title: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource} 'nonce-${n}'; script-src 'nonce-${n}';">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>mpiscope: Timeline</title>
+<title>${title}</title>
 <style nonce="${n}">html, body { margin: 0; height: 100%; background: var(--vscode-editor-background); }</style>
 </head>
 <body>

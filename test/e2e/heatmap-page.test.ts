@@ -9,49 +9,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { NetTestFile } from '../../server/src/perf/net-test-file';
 import { repoRoot } from '../lib/mpiscope-cli';
+import { fixture } from './lib/net-test-fixture';
 
 const root = repoRoot();
 const out = join(root, 'test', 'e2e', '.out');
 const cli = join(root, 'dist', 'cli.js');
 const CHROMIUM = '/usr/bin/chromium';
-
-/**
- * 8 ranks on two hosts placed round-robin (rank r on host r % 2), so that only ordering by host makes the
- * blocks contiguous. Delays: 5 µs within a host, 50 µs across, times (1 + length / 1024); rank 7's row a
- * little slower so that a zoom has something to tell apart.
- */
-function fixture(scale = 1): NetTestFile {
-  const n = 8;
-  const hosts = Array.from({ length: n }, (_, r) => (r % 2 === 0 ? 'alpha' : 'beta'));
-  const lengths = [0, 1024];
-  const matrix = (len: number, f: number): (number | null)[][] =>
-    Array.from({ length: n }, (_, i) =>
-      Array.from({ length: n }, (_, j) =>
-        i === j
-          ? null
-          : ((hosts[i] === hosts[j] ? 5e-6 : 50e-6) + (i === 6 ? 1e-6 : 0)) * (1 + len / 1024) * f * scale,
-      ),
-    );
-  return {
-    format: 'mpiscope-net-test',
-    version: 1,
-    mode: 'one_to_one',
-    started: '2026-01-01T00:00:00.000Z',
-    mpi: { flavor: 'openmpi', launcher: 'mpirun' },
-    parameters: { begin: 0, end: 1024, step: 1024, repetitions: 10 },
-    hosts,
-    unit: 'seconds',
-    results: lengths.map((length) => ({
-      length,
-      min: matrix(length, 0.9),
-      median: matrix(length, 1),
-      mean: matrix(length, 1.05),
-      stddev: matrix(length, 0.1),
-    })),
-  };
-}
 
 function skipReason(): string | undefined {
   if (!existsSync(CHROMIUM)) return `${CHROMIUM} is not installed (apt-get install chromium)`;

@@ -9,6 +9,7 @@ import { activationCheck } from './checks/activation';
 import { deadlockF5Check } from './checks/deadlock-f5';
 import { openReportCheck } from './checks/open-report';
 import { timelineCheck } from './checks/timeline';
+import { netTestEditorCheck, traceEditorCheck } from './checks/trace-editor';
 import { findCodeServer, startCodeServer, type CodeServer } from './lib/code-server';
 import { runChecks, type Check } from './lib/runner';
 import type { Suite } from './lib/suite';
@@ -51,6 +52,8 @@ async function main(): Promise<number> {
       openReportCheck(suite),
       deadlockF5Check(suite),
       timelineCheck(suite),
+      traceEditorCheck(suite),
+      netTestEditorCheck(suite),
     ].filter((c) => !filter || c.name.includes(filter));
 
     const context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {

@@ -63,6 +63,12 @@ test('mpiscope cc with an MPI it does not know', () =>
 test('a trace file that does not exist', () =>
   expectUsageError(['report', join(work, 'none.trace')], /not found/));
 test('a file that is not a trace', () => expectUsageError(['report', mpiApp], /not an mpiscope trace/));
+test('export without a format', () =>
+  expectUsageError(['export', mpiApp], /export needs a format: .*--chrome/));
+test('export of a trace that does not exist', () =>
+  expectUsageError(['export', '--chrome', join(work, 'none.mpitrace')], /not found/));
+test('export of a file that is not a trace', () =>
+  expectUsageError(['export', '--chrome', mpiApp], /not an mpiscope trace/));
 test('a bad --deadlock-timeout', () =>
   expectUsageError(['run', '--deadlock-timeout', '-3', '-np', '2', mpiApp], /deadlock-timeout/));
 

@@ -1,6 +1,7 @@
 // Screenshots of the standalone page with headless Chromium, into webview/dev/.out/:
 //   node webview/dev/screenshot.mjs [--ranks 8] [--iterations 250]
-// overview (dark), hover tooltip, zoom on the deadlock ring, a finding picked from the list, light theme.
+// overview (dark), hover tooltip, zoom on the deadlock ring, a finding picked from the list, a search with
+// its match selected (collectives joined across ranks), light and high-contrast themes.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -62,8 +63,19 @@ try {
   const sent = await page.evaluate(() => window.mpiscope.bridge.sent);
   console.log('host requests:', JSON.stringify(sent));
 
+  // Find MPI_Allreduce: the matches outlined over a dimmed view; Enter steps to the first one.
+  await page.locator('mpi-app .find input').fill('Allreduce');
+  await page.locator('mpi-app .find input').press('Enter');
+  await page.waitForTimeout(80);
+  for (let i = 0; i < 6; i++) await page.locator('mpi-timeline canvas.main').press('-');
+  await page.waitForTimeout(80);
+  console.log('search:', await page.locator('mpi-app .find .count').innerText());
+  await page.screenshot({ path: join(out, 'search.png') });
+
   await load('&theme=light');
   await page.screenshot({ path: join(out, 'light.png') });
+  await load('&theme=hc');
+  await page.screenshot({ path: join(out, 'high-contrast.png') });
   if (errors.length > 0) {
     console.error('page errors:\n' + errors.join('\n'));
     process.exitCode = 1;

@@ -94,7 +94,7 @@ export function parseArgs(argv: readonly string[]): Command {
     throw new UsageError(
       sub.startsWith('-')
         ? `unknown option ${sub}; ${HINT}`
-        : `unknown command ${sub}; use mpiscope run, report, cc/cxx/fc, net-test, view, coll-bench or map (${HINT})`,
+        : `unknown command ${sub}; use mpiscope run, report, export, cc/cxx/fc, net-test, view, coll-bench or map (${HINT})`,
     );
   }
   const values = new Map<string, string>();
@@ -235,12 +235,14 @@ Usage:
                [--keep-alive] [--fail-on error|warning|note] [--memcheck] -np N [--] PROGRAM [ARGS...]
                (stdin goes to rank 0)
   mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K|auto] [--fail-on error|warning|note]
+  mpiscope export --chrome TRACE [-o FILE]    (Chrome trace event JSON for Perfetto)
   mpiscope cc|cxx|fc ARGS...                  (MPISCOPE_MPI=openmpi|mpich picks the MPI)
   mpiscope net-test | view | coll-bench | map …   the network and collective tools (each has --help)
   mpiscope --help | --version
 
 run       runs PROGRAM on N ranks under the mpiscope shim and prints what it finds
 report    rebuilds the report of a run from its trace file (written with --trace)
+export    writes a trace as Chrome trace event JSON (--chrome), which Perfetto and chrome://tracing open
 cc, cxx, fc  the MPI's mpicc/mpicxx/mpif90 with the memcheck mode's instrumentation (CC="mpiscope cc" in a
           build); run such a program under mpiscope run and each load or store of memory that a pending
           operation owns is reported at its line (local-concurrency, rma-race)

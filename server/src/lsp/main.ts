@@ -8,6 +8,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createServer } from './server';
 import { replayTrace } from '../session/replay';
 import { startSession } from './session-factory';
+import { traceTimeline } from '../timeline/trace-timeline';
 
 const connection = createConnection(ProposedFeatures.all);
 // dist/server.js sits next to the docs folder of the installed extension (…/dist/../docs/findings).
@@ -16,6 +17,10 @@ const server = createServer(connection, {
   startSession,
   docsBase,
   replayTrace: async (path) => (await replayTrace(path)).result,
+  traceTimeline: async (path) => {
+    const t = await traceTimeline(path);
+    return { report: t.result, messages: t.messages };
+  },
 });
 connection.onShutdown(() => server.dispose());
 connection.listen();

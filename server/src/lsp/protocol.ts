@@ -54,6 +54,19 @@ export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResu
   'mpiscope/openTrace',
 );
 
+export interface TraceTimelineResult extends OpenReportResult {
+  /** The trace's timeline: a reset, then data batches (the whole job, as a live panel receives it). */
+  messages: TimelineMessage[];
+}
+
+/**
+ * A trace file's timeline for the trace editor; its findings become diagnostics, as with mpiscope/openTrace.
+ * (The editor asks once per opening; a million events travel as one JSON response of some tens of MiB.)
+ */
+export const traceTimelineRequest = new RequestType<OpenReportParams, TraceTimelineResult, void>(
+  'mpiscope/traceTimeline',
+);
+
 export type RunState = 'idle' | 'running' | 'paused' | 'ended';
 
 export interface RunStatus {

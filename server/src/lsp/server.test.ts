@@ -30,6 +30,7 @@ import {
   runStatusNotification,
   stopRequest,
   timelineNotification,
+  traceTimelineRequest,
   type RunStatus,
 } from './protocol';
 import type { TimelineMessage } from '../timeline/timeline-protocol';
@@ -100,6 +101,13 @@ describe('language server', { timeout: 10_000 }, () => {
       replayTrace: (path) =>
         path.endsWith('.trace')
           ? Promise.resolve({ findings: [deadlock()], ranks: 2 })
+          : Promise.reject(new UsageError(`${path} is not a trace`)),
+      traceTimeline: (path) =>
+        path.endsWith('.mpitrace')
+          ? Promise.resolve({
+              report: { findings: [deadlock()], ranks: 2 },
+              messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }],
+            })
           : Promise.reject(new UsageError(`${path} is not a trace`)),
       startSession: (options) => {
         const s = new FakeSession(options);
@@ -245,6 +253,21 @@ describe('language server', { timeout: 10_000 }, () => {
     await until(() => statuses.at(-1)?.outcome === 'report');
     await assert.rejects(
       client.sendRequest(openTraceRequest.method, { path: '/x.json' }),
+      /\/x.json is not a trace/,
+    );
+  });
+
+  it('gives the trace editor the timeline and puts the findings in the Problems panel', async () => {
+    const result = await client.sendRequest(traceTimelineRequest.method, { path: join(dir, 'run.mpitrace') });
+    assert.deepEqual(result, {
+      findings: 1,
+      files: 1,
+      messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }],
+    });
+    await publishedCount(1);
+    assert.equal(published.at(-1)?.diagnostics.length, 2);
+    await assert.rejects(
+      client.sendRequest(traceTimelineRequest.method, { path: '/x.json' }),
       /\/x.json is not a trace/,
     );
   });

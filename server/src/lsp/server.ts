@@ -4,6 +4,7 @@ import { ResponseError, ErrorCodes, type Connection, type InitializeResult } fro
 import { serveDebugAdapter, type DapServer } from '../dap/dap-server';
 import type { SessionFactory } from '../dap/session-port';
 import { UsageError } from '../session/session-api';
+import type { TimelineMessage } from '../timeline/timeline-protocol';
 import { DiagnosticStore } from './diagnostic-store';
 import { HoverIndex } from './hover-index';
 import {
@@ -14,6 +15,7 @@ import {
   runRequest,
   runStatusNotification,
   timelineNotification,
+  traceTimelineRequest,
   runStatusRequest,
   stopRequest,
   type DebugAdapterEndpoint,
@@ -28,6 +30,8 @@ export interface ServerOptions {
   readonly docsBase: string;
   /** Rebuilds a run from its trace file; without it, mpiscope/openTrace says trace replay is unavailable. */
   readonly replayTrace?: (path: string) => Promise<Report>;
+  /** A trace's report and its timeline (the trace editor); without it, mpiscope/traceTimeline says unavailable. */
+  readonly traceTimeline?: (path: string) => Promise<{ report: Report; messages: TimelineMessage[] }>;
 }
 
 export interface MpiscopeServer {
@@ -111,6 +115,17 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
       lines.clear();
       hub.showFindings(report.findings, report.ranks, params.path);
       return { findings: report.findings.length, files: diagnostics.fileCount };
+    } catch (error) {
+      return toResponseError(error);
+    }
+  });
+  connection.onRequest(traceTimelineRequest, async (params) => {
+    try {
+      if (!options.traceTimeline) throw new UsageError('This mpiscope server cannot replay traces.');
+      const { report, messages } = await options.traceTimeline(params.path);
+      lines.clear();
+      hub.showFindings(report.findings, report.ranks, params.path);
+      return { findings: report.findings.length, files: diagnostics.fileCount, messages };
     } catch (error) {
       return toResponseError(error);
     }

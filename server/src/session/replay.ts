@@ -1,4 +1,4 @@
-import type { EngineFinding, SkippedCheck } from '../engine/model/types';
+import type { EngineFinding, RankEvent, SkippedCheck } from '../engine/model/types';
 import { DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { Analysis } from './analysis';
 import { noProgressFinding } from './hang-watch';
@@ -32,6 +32,23 @@ interface EndRecord {
   readonly outcome?: SessionResult['outcome'];
 }
 
+/** What a caller that wants more than the report (the trace's timeline) is told during a replay. */
+export interface ReplayHooks {
+  /**
+   * A binary frame's decoded events, right after the engine took them; `findingsSoFar` counts the findings
+   * found up to and including this frame (the resolved findings come back in the same order), so a caller
+   * can place each finding at the event where it was found.
+   */
+  events(events: readonly RankEvent[], findingsSoFar: number): void;
+  /** Before the analysis is disposed: resolve call sites with the run's binaries (rank, return address). */
+  sites?(
+    resolve: (
+      rank: number,
+      address: number,
+    ) => Promise<{ file: string; line: number; function: string } | undefined>,
+  ): Promise<void>;
+}
+
 /**
  * Rebuild a run's findings from its trace (`mpiscope report TRACE`): the same frames through the same
  * decoder and engine, in the order they arrived. A job we ended for a deadlock is asked for that deadlock
@@ -40,6 +57,7 @@ interface EndRecord {
 export async function replayTrace(
   path: string,
   analyzers = DEFAULT_ANALYZERS,
+  hooks?: ReplayHooks,
 ): Promise<{ start: SessionStart; result: SessionResult; cut?: TraceCut }> {
   let frames;
   let cut: TraceCut | undefined;
@@ -111,14 +129,16 @@ export async function replayTrace(
         if (typeof parsed !== 'string' && parsed.type === 'crash') analysis.crash(f.rank, parsed.crash);
         continue;
       }
+      let events: readonly RankEvent[] = [];
       try {
-        analysis.frame(f.rank, f.data);
+        events = analysis.frame(f.rank, f.data, hooks !== undefined).events;
       } catch {
         // The live session closed this connection at the same frame.
         refused.add(f.rank);
         analysis.close(f.rank);
       }
       raw.push(...analysis.engine.takeFindings());
+      hooks?.events(events, raw.length);
     }
     let killed = end.outcome === 'deadlock' || end.outcome === 'terminated';
     const unfinished = Array.from({ length: ranks }, (_, r) => r).some((r) => !analysis.ended(r));
@@ -140,6 +160,7 @@ export async function replayTrace(
     }
     const findings: Finding[] = [];
     for (const f of raw) findings.push(await analysis.resolve(f));
+    await hooks?.sites?.((rank, address) => analysis.resolveSite(rank, address));
     const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
     return {
       ...(cut !== undefined ? { cut } : {}),

@@ -39,7 +39,7 @@ export async function readTimeline(frame: FrameLocator): Promise<TimelineView> {
   const text = (l: Locator): Promise<string> =>
     l.innerText({ timeout: 2_000 }).then((t) => t.replace(/\s+/g, ' ').trim());
   const stats = await text(frame.locator('mpi-app header .stats'));
-  const summary = (await frame.locator('mpi-timeline canvas').getAttribute('aria-label')) ?? '';
+  const summary = (await frame.locator('mpi-timeline canvas.main').getAttribute('aria-label')) ?? '';
   const findings = await findingOptions(frame).evaluateAll((items: El[]) =>
     items.map((li) => {
       const clean = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim();
@@ -137,7 +137,7 @@ export interface LanePixels {
  * lanes of equal height; the colours are the theme variables palette.ts draws with.
  */
 export async function lanePixels(frame: FrameLocator, ranks: number): Promise<LanePixels[]> {
-  return frame.locator('mpi-timeline canvas').evaluate(
+  return frame.locator('mpi-timeline canvas.main').evaluate(
     (c: CanvasEl, args: { ranks: number; axis: number; gutter: number }) => {
       const g = globalThis as unknown as PageGlobals;
       const ctx = c.getContext('2d');

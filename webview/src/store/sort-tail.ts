@@ -6,9 +6,10 @@ import { upperBound } from './search';
  * into the suffix of the old rows they interleave with. Batches arrive roughly in time order, so the
  * merged suffix is short and a batch costs about its own size, not the size of the whole table.
  */
-export function sortTail(key: Growable, columns: readonly Growable[], sortedUpTo: number): void {
+/** Returns the first row that may have changed (the table's length when none did). */
+export function sortTail(key: Growable, columns: readonly Growable[], sortedUpTo: number): number {
   const n = key.length;
-  if (sortedUpTo >= n) return;
+  if (sortedUpTo >= n) return n;
   const k = key.values;
   const fresh = Array.from({ length: n - sortedUpTo }, (_, i) => sortedUpTo + i).sort(
     (a, b) => (k[a] ?? 0) - (k[b] ?? 0) || a - b,
@@ -26,6 +27,7 @@ export function sortTail(key: Growable, columns: readonly Growable[], sortedUpTo
       j++;
     }
   }
-  if (from === sortedUpTo && order.every((v, x) => v === from + x)) return;
+  if (from === sortedUpTo && order.every((v, x) => v === from + x)) return sortedUpTo;
   for (const col of columns) col.permuteFrom(from, order);
+  return from;
 }

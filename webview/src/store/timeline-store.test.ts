@@ -8,6 +8,7 @@ import {
   type TimelineMessage,
 } from '../../../server/src/timeline/timeline-protocol';
 import { Growable } from './growable';
+import { Lane } from './lane';
 import { lowerBound, upperBound, visibleRange } from './search';
 import { sortTail } from './sort-tail';
 import { TimelineStore } from './timeline-store';
@@ -37,6 +38,66 @@ function load(messages: TimelineMessage[]): TimelineStore {
 }
 
 describe('TimelineStore', () => {
+  it('finds calls by name over every lane, the calls in progress included, in time order', () => {
+    const store = load(batches(50));
+    const recv = store.functionsMatching('recv');
+    const names = [...recv].map((f) => store.functionName(f)).sort();
+    assert.deepEqual(names, ['MPI_Irecv', 'MPI_Recv']);
+    assert.deepEqual(store.functionsMatching('  '), new Set());
+    assert.deepEqual(
+      [...store.functionsMatching('mpi_allreduce')].map((f) => store.functionName(f)),
+      ['MPI_Allreduce'],
+    );
+    // Counted by hand from the columns: every completed call of those functions, plus the 3 blocked MPI_Recv.
+    let byHand = 0;
+    for (const lane of store.lanes) for (const f of lane.fn.values) if (recv.has(f)) byHand++;
+    const blocked = store.open.filter((o) => recv.has(o.fn)).length;
+    assert.equal(blocked, 3);
+    assert.equal(store.countCalls(recv), byHand + blocked);
+    // Stepping forward visits starts in non-decreasing order and ends on the calls in progress.
+    const seen: number[] = [];
+    let t = -Infinity;
+    for (;;) {
+      const hit = store.nextCall(recv, t, 1);
+      if (hit === undefined) break;
+      const start =
+        hit.index >= 0
+          ? (store.lanes[hit.rank]?.start.at(hit.index) ?? NaN)
+          : (store.open.find((o) => o.rank === hit.rank)?.start ?? NaN);
+      assert.ok(start > t);
+      seen.push(hit.index);
+      t = start;
+    }
+    assert.ok(seen.length > 10);
+    assert.equal(seen.at(-1), -1);
+    const back = store.nextCall(recv, t, -1);
+    assert.ok(back !== undefined);
+  });
+
+  it("numbers each rank's collectives per communicator, so the k-th of every member is one operation", () => {
+    const store = load(batches(37));
+    const allreduce = store.functionsMatching('Allreduce');
+    const perRank = store.lanes.map((lane) => {
+      const ks: number[] = [];
+      lane.fn.values.forEach((f, i) => {
+        if (allreduce.has(f)) ks.push(lane.coll.at(i));
+      });
+      return ks;
+    });
+    assert.ok((perRank[0]?.length ?? 0) > 1);
+    for (const ks of perRank)
+      assert.deepEqual(
+        ks,
+        ks.map((_, i) => i),
+      );
+    // Point-to-point calls are no collective.
+    const lane0 = store.lanes[0];
+    const send = store.functionsMatching('Isend');
+    lane0?.fn.values.forEach((f, i) => {
+      if (send.has(f)) assert.equal(lane0.coll.at(i), -1);
+    });
+  });
+
   it('ends up with the same lanes and messages whether the job came in one batch or in many', () => {
     const whole = load(batches(1e9));
     const pieces = load(batches(37));
@@ -142,19 +203,48 @@ describe('search', () => {
   it('visibleRange contains every span that overlaps the window', () => {
     const starts = [0, 10, 20, 30, 40, 50];
     const ends = [100, 12, 21, 35, 45, 51];
-    const maxDuration = 100;
+    const endMax = ends.map((_, i) => Math.max(...ends.slice(0, i + 1)));
     for (const [t0, t1] of [
       [11, 11],
       [22, 29],
       [44, 60],
       [200, 300],
     ] as const) {
-      const [from, to] = visibleRange(starts, starts.length, maxDuration, t0, t1);
+      const [from, to] = visibleRange(starts, endMax, starts.length, t0, t1);
       starts.forEach((s, i) => {
         const overlaps = s <= t1 && (ends[i] ?? 0) >= t0;
         if (overlaps) assert.ok(i >= from && i < to, `span ${i} in [${t0}, ${t1}]`);
       });
     }
+  });
+
+  it('visibleRange starts after calls that ended before the window, despite one long call', () => {
+    // A rank's calls do not overlap: one long call early (MPI_Init) must not widen later windows.
+    const lane = new Lane();
+    lane.push(0, 1000, 1, -1, -1);
+    for (let i = 0; i < 100; i++) lane.push(1000 + i * 10, 1005 + i * 10, 2, -1, -1);
+    lane.settle();
+    const [from, to] = visibleRange(lane.start.values, lane.endMax.values, lane.length, 1500, 1520);
+    assert.deepEqual([from, to], [51, 54]); // 1500-1505, 1510-1515, and 1520-1525 touching t1
+  });
+
+  it('endMax stays the running maximum when a batch arrives out of order', () => {
+    const lane = new Lane();
+    for (const [s, e] of [
+      [0, 5],
+      [10, 50],
+      [60, 61],
+    ] as const)
+      lane.push(s, e, 1, -1, -1);
+    lane.settle();
+    for (const [s, e] of [
+      [70, 71],
+      [20, 25],
+    ] as const)
+      lane.push(s, e, 1, -1, -1);
+    lane.settle();
+    assert.deepEqual([...lane.start.values], [0, 10, 20, 60, 70]);
+    assert.deepEqual([...lane.endMax.values], [5, 50, 50, 61, 71]);
   });
 
   it('sortTail merges an out-of-order tail and carries the other columns along', () => {

@@ -1,4 +1,5 @@
 import {
+  CallClass,
   isTimelineMessage,
   type OpenCall,
   type TimelineData,
@@ -8,6 +9,7 @@ import {
 } from '../../../server/src/timeline/timeline-protocol';
 import { Growable } from './growable';
 import { Lane } from './lane';
+import { lowerBound, refreshEndMax, upperBound } from './search';
 import { sortTail } from './sort-tail';
 
 /** Messages as columns, sorted by send time (arrows are searched by their tail). */
@@ -18,6 +20,10 @@ export class MessageTable {
   readonly recvTime = new Growable();
   readonly bytes = new Growable();
   readonly tag = new Growable();
+  /** max(sendTime, recvTime): where the arrow ends in time, whichever way it points. */
+  readonly late = new Growable();
+  /** Running maximum of `late`, for visibleRange. */
+  readonly endMax = new Growable();
   maxDuration = 0;
   private sortedUpTo = 0;
 
@@ -32,14 +38,16 @@ export class MessageTable {
     this.recvTime.push(recvTime);
     this.bytes.push(bytes);
     this.tag.push(tag);
+    this.late.push(Math.max(sendTime, recvTime));
     const d = Math.abs(recvTime - sendTime);
     if (d > this.maxDuration) this.maxDuration = d;
   }
 
   /** Messages are paired in receive order, so a batch is rarely in send order: merge it in by send time. */
   settle(): void {
-    const cols = [this.src, this.sendTime, this.dst, this.recvTime, this.bytes, this.tag];
-    sortTail(this.sendTime, cols, this.sortedUpTo);
+    const cols = [this.src, this.sendTime, this.dst, this.recvTime, this.bytes, this.tag, this.late];
+    const from = sortTail(this.sendTime, cols, this.sortedUpTo);
+    refreshEndMax(this.late, this.endMax, Math.min(from, this.endMax.length));
     this.sortedUpTo = this.length;
   }
 }
@@ -67,6 +75,8 @@ export class TimelineStore {
   lastSeq = -1;
   gaps = 0;
   private readonly listeners = new Set<() => void>();
+  /** Collectives seen per rank and communicator, to number each call's instance (Lane.coll). */
+  private collCount = new Map<number, number>();
 
   /** Applies one message from the host; anything that is not a TimelineMessage is ignored. */
   apply(message: unknown): boolean {
@@ -95,6 +105,68 @@ export class TimelineStore {
     return this.lanes.reduce((n, l) => n + l.length, 0);
   }
 
+  /** Function ids whose name contains `text` (case-insensitive, with or without the MPI_ prefix). */
+  functionsMatching(text: string): Set<number> {
+    const q = text.trim().toLowerCase().replace(/^mpi_/, '');
+    const out = new Set<number>();
+    if (q === '') return out;
+    for (const f of this.functions.values()) if (f.name.toLowerCase().includes(q)) out.add(f.id);
+    return out;
+  }
+
+  /**
+   * How many calls have one of these functions, the calls still in progress included (a scan of the fn
+   * columns: no index to keep up).
+   */
+  countCalls(fns: ReadonlySet<number>): number {
+    if (fns.size === 0) return 0;
+    let n = this.open.filter((o) => fns.has(o.fn)).length;
+    for (const lane of this.lanes) {
+      const f = lane.fn.values;
+      for (let i = 0; i < f.length; i++) if (fns.has(f[i] as number)) n++;
+    }
+    return n;
+  }
+
+  /**
+   * The next call (by start, after `t`; before it when `dir` is -1) with one of these functions, over every
+   * rank: for the search's next/previous. Each lane is searched from the binary-searched position outwards.
+   */
+  nextCall(fns: ReadonlySet<number>, t: number, dir: 1 | -1): { rank: number; index: number } | undefined {
+    let best: { rank: number; index: number; start: number } | undefined;
+    this.lanes.forEach((lane, rank) => {
+      const starts = lane.start.values;
+      const f = lane.fn.values;
+      if (dir === 1) {
+        for (let i = upperBound(starts, lane.length, t); i < lane.length; i++) {
+          const s = starts[i] as number;
+          if (best !== undefined && s >= best.start) break;
+          if (fns.has(f[i] as number)) {
+            best = { rank, index: i, start: s };
+            break;
+          }
+        }
+      } else {
+        for (let i = lowerBound(starts, lane.length, t) - 1; i >= 0; i--) {
+          const s = starts[i] as number;
+          if (best !== undefined && s <= best.start) break;
+          if (fns.has(f[i] as number)) {
+            best = { rank, index: i, start: s };
+            break;
+          }
+        }
+      }
+    });
+    // Calls in progress (a blocked receive) are found too, as their lane's index -1 (SpanRef's open call).
+    for (const o of this.open) {
+      if (!fns.has(o.fn)) continue;
+      const after = dir === 1 ? o.start > t : o.start < t;
+      const better = best === undefined || (dir === 1 ? o.start < best.start : o.start > best.start);
+      if (after && better) best = { rank: o.rank, index: -1, start: o.start };
+    }
+    return best === undefined ? undefined : { rank: best.rank, index: best.index };
+  }
+
   functionName(fn: number): string {
     return this.functions.get(fn)?.name ?? `function ${fn}`;
   }
@@ -113,6 +185,7 @@ export class TimelineStore {
     this.matrix = new Float64Array(0);
     this.lastSeq = -1;
     this.gaps = 0;
+    this.collCount = new Map();
     this.grow(ranks);
   }
 
@@ -142,7 +215,16 @@ export class TimelineStore {
       if (rank >= this.ranks) this.grow(rank + 1);
       const lane = this.lanes[rank];
       if (lane === undefined) continue;
-      lane.push(sp.start[i] ?? 0, sp.end[i] ?? 0, sp.fn[i] ?? 0, sp.site[i] ?? -1, sp.comm[i] ?? -1);
+      const fn = sp.fn[i] ?? 0;
+      const comm = sp.comm[i] ?? -1;
+      let coll = -1;
+      if (comm >= 0 && this.functions.get(fn)?.cls === CallClass.collective) {
+        // Calls of a rank come in start order (one thread), so counting numbers its collectives in order.
+        const key = comm * 65536 + rank;
+        coll = this.collCount.get(key) ?? 0;
+        this.collCount.set(key, coll + 1);
+      }
+      lane.push(sp.start[i] ?? 0, sp.end[i] ?? 0, fn, sp.site[i] ?? -1, comm, coll);
       touched.add(lane);
     }
     for (const lane of touched) lane.settle();

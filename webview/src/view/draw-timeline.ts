@@ -24,6 +24,8 @@ export interface TimelineView {
   readonly hovered?: SpanRef | undefined;
   /** A finding whose locations are emphasised (picked in the list). */
   readonly focusFinding?: number | undefined;
+  /** Function ids the search matches: their calls are marked, the others dimmed. Empty: no search. */
+  readonly match?: ReadonlySet<number> | undefined;
 }
 
 export interface DrawStats {
@@ -32,6 +34,8 @@ export interface DrawStats {
   arrows: number;
   arrowsInView: number;
   labels: number;
+  collectives: number;
+  matches: number;
 }
 
 /** Ranks named by a deadlock finding: their open calls are drawn as blocked. */
@@ -47,7 +51,15 @@ export function drawTimeline(
   store: TimelineStore,
   v: TimelineView,
 ): DrawStats {
-  const stats: DrawStats = { spansVisited: 0, rects: 0, arrows: 0, arrowsInView: 0, labels: 0 };
+  const stats: DrawStats = {
+    spansVisited: 0,
+    rects: 0,
+    arrows: 0,
+    arrowsInView: 0,
+    labels: 0,
+    collectives: 0,
+    matches: 0,
+  };
   const { layout: l, palette: p } = v;
   ctx.fillStyle = p.background;
   ctx.fillRect(0, 0, v.width, l.height);
@@ -65,6 +77,16 @@ export function drawTimeline(
   drawGrid(ctx, v);
   const blocked = blockedRanks(store.findings);
   for (let r = r0; r < r1; r++) drawLane(ctx, store, v, r, stats);
+  if (p.contrast !== '') drawLaneBorders(ctx, v, r0, r1);
+  drawCollectives(ctx, store, v, r0, r1, stats);
+  if (v.match !== undefined && v.match.size > 0) {
+    // Everything dimmed, then the matches drawn again on top: the search reads at any zoom.
+    ctx.globalAlpha = 0.6;
+    ctx.fillStyle = p.background;
+    ctx.fillRect(l.gutter, l.axisHeight, v.width - l.gutter, l.height - l.axisHeight);
+    ctx.globalAlpha = 1;
+    for (let r = r0; r < r1; r++) drawMatches(ctx, store, v, r, v.match, stats);
+  }
   for (const o of store.open)
     if (o.rank >= r0 && o.rank < r1) drawOpen(ctx, store, v, o, blocked.has(o.rank));
   drawMessages(ctx, store, v, r0, r1, stats);
@@ -155,7 +177,7 @@ function drawLane(
   const starts = lane.start.values;
   const ends = lane.end.values;
   const fns = lane.fn.values;
-  const [from, to] = visibleRange(starts, lane.length, lane.maxDuration, vp.t0, vp.t1);
+  const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, vp.t0, vp.t1);
   const gx = l.gutter;
   // Spans thinner than a pixel are merged: one rect per run of the same class, and at most one new rect per
   // pixel column, so a million tiny calls cost a few thousand rects.
@@ -209,6 +231,121 @@ function drawLane(
   }
 }
 
+/** High-contrast themes: every lane edged with the theme's contrast border, as VS Code edges its widgets. */
+function drawLaneBorders(ctx: CanvasRenderingContext2D, v: TimelineView, r0: number, r1: number): void {
+  const { layout: l, palette: p } = v;
+  ctx.fillStyle = p.contrast;
+  for (let r = r0; r <= r1; r++) ctx.fillRect(l.gutter, laneTop(l, r), v.width - l.gutter, 1);
+}
+
+/** Collective instances in view past this many are not joined: beyond it the lines are a solid wall. */
+export const MAX_COLLECTIVES = 4000;
+
+/**
+ * A collective drawn across its members: the k-th collective of each rank on a communicator is one
+ * operation (Lane.coll). Its members' calls are joined by a vertical line where the last member entered
+ * (no member can leave before then), with a dot on each member, so a late arrival shows as the line far
+ * right of the other members' starts.
+ */
+function drawCollectives(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+  r0: number,
+  r1: number,
+  s: DrawStats,
+): void {
+  const { viewport: vp, layout: l, palette: p } = v;
+  const groups = new Map<number, { lo: number; hi: number; last: number; n: number }>();
+  for (let r = r0; r < r1; r++) {
+    const lane = store.lanes[r];
+    if (lane === undefined) continue;
+    const starts = lane.start.values;
+    const ends = lane.end.values;
+    const coll = lane.coll.values;
+    const comm = lane.comm.values;
+    const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, vp.t0, vp.t1);
+    for (let i = from; i < to; i++) {
+      const k = coll[i] as number;
+      if (k < 0 || (ends[i] as number) < vp.t0) continue;
+      const key = (comm[i] as number) * 2 ** 32 + k;
+      const g = groups.get(key);
+      const st = starts[i] as number;
+      if (g === undefined) {
+        if (groups.size >= MAX_COLLECTIVES) return;
+        groups.set(key, { lo: r, hi: r, last: st, n: 1 });
+      } else {
+        g.hi = r;
+        g.n++;
+        if (st > g.last) g.last = st;
+      }
+    }
+  }
+  const colour = p.cls[3] ?? p.foreground;
+  const mid = (r: number): number => laneTop(l, r) + l.laneHeight / 2;
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  for (const g of groups.values()) {
+    if (g.n < 2) continue;
+    const x = Math.round(l.gutter + vp.x(g.last)) + 0.5;
+    ctx.moveTo(x, mid(g.lo));
+    ctx.lineTo(x, mid(g.hi));
+    s.collectives++;
+  }
+  ctx.stroke();
+  ctx.lineWidth = 1;
+}
+
+/** The calls of one lane that the search matches, outlined (merged per pixel like drawLane). */
+function drawMatches(
+  ctx: CanvasRenderingContext2D,
+  store: TimelineStore,
+  v: TimelineView,
+  rank: number,
+  match: ReadonlySet<number>,
+  s: DrawStats,
+): void {
+  const lane = store.lanes[rank];
+  if (lane === undefined || lane.length === 0) return;
+  const { viewport: vp, layout: l, palette: p } = v;
+  const top = laneTop(l, rank) + 3;
+  const h = l.laneHeight - 6;
+  const starts = lane.start.values;
+  const ends = lane.end.values;
+  const fns = lane.fn.values;
+  const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, vp.t0, vp.t1);
+  let x0 = 0;
+  let x1 = -Infinity;
+  const rects: number[] = [];
+  for (let i = from; i < to; i++) {
+    const fn = fns[i] as number;
+    if (!match.has(fn) || (ends[i] as number) < vp.t0) continue;
+    const a = l.gutter + vp.x(starts[i] as number);
+    const b = Math.max(a + 2, l.gutter + vp.x(ends[i] as number));
+    s.matches++;
+    if (a <= x1 + 1) {
+      x1 = Math.max(x1, b);
+      continue;
+    }
+    if (x1 > -Infinity) rects.push(x0, x1);
+    x0 = a;
+    x1 = b;
+  }
+  if (x1 > -Infinity) rects.push(x0, x1);
+  ctx.strokeStyle = p.selection;
+  ctx.lineWidth = 2;
+  for (let k = 0; k < rects.length; k += 2) {
+    const a = rects[k] as number;
+    const b = rects[k + 1] as number;
+    ctx.fillStyle = p.match;
+    ctx.fillRect(a, top, b - a, h);
+    ctx.strokeRect(a - 1, top - 1, b - a + 2, h + 2);
+  }
+  ctx.lineWidth = 1;
+}
+
 function fit(ctx: CanvasRenderingContext2D, text: string, room: number): string {
   if (ctx.measureText(text).width <= room) return text;
   for (let n = text.length - 1; n > 1; n--) {
@@ -245,7 +382,10 @@ function drawOpen(
     ctx.strokeStyle = p.blocked;
     ctx.lineWidth = 1.5;
     ctx.beginPath();
-    for (let x = x0 - h; x < x0 + w; x += 7) {
+    // Only the stripes on screen: zoomed in, a call blocked until now is millions of pixels wide.
+    const from = Math.max(x0 - h, x0 - h + Math.floor((l.gutter - x0) / 7) * 7);
+    const to = Math.min(x0 + w, v.width + h);
+    for (let x = from; x < to; x += 7) {
       ctx.moveTo(x, top + h);
       ctx.lineTo(x + h, top);
     }
@@ -283,7 +423,7 @@ function drawMessages(
   const recv = m.recvTime.values;
   const src = m.src.values;
   const dst = m.dst.values;
-  const [from, to] = visibleRange(send, m.length, m.maxDuration, vp.t0, vp.t1);
+  const [from, to] = visibleRange(send, m.endMax.values, m.length, vp.t0, vp.t1);
   const inView: number[] = [];
   for (let i = from; i < to; i++) {
     const a = src[i] ?? 0;

@@ -57,7 +57,7 @@ function spanAt(store: TimelineStore, vp: Viewport, rank: number, px: number): S
   if (lane === undefined) return undefined;
   const starts = lane.start.values;
   const ends = lane.end.values;
-  const [from, to] = visibleRange(starts, lane.length, lane.maxDuration, t - tol, t + tol);
+  const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, t - tol, t + tol);
   let best = -1;
   let bestDist = Infinity;
   for (let i = from; i < to; i++) {
@@ -85,7 +85,7 @@ function messageAt(
   const tol = SLACK * vp.nsPerPixel;
   const send = m.sendTime.values;
   const recv = m.recvTime.values;
-  const [from, to] = visibleRange(send, m.length, m.maxDuration, t - tol, t + tol);
+  const [from, to] = visibleRange(send, m.endMax.values, m.length, t - tol, t + tol);
   let best: number | undefined;
   let bestDist = SLACK + 1;
   for (let i = from; i < Math.min(to, from + MAX_ARROW_CANDIDATES); i++) {

@@ -25,6 +25,10 @@ const NAMED = {
   blocked: ['--vscode-charts-red', '#f14c4c'],
   message: ['--vscode-charts-orange', '#d18616'],
   selection: ['--vscode-focusBorder', '#0078d4'],
+  /** Search matches: the editor's find-match highlight. */
+  match: ['--vscode-editor-findMatchBackground', '#9e6a03'],
+  /** Set only by high-contrast themes: then lanes are edged with it. */
+  contrast: ['--vscode-contrastBorder', ''],
 } as const;
 
 export type PaletteName = keyof typeof NAMED;
@@ -51,6 +55,7 @@ export function classLabel(cls: number): string {
  */
 export function resolvePalette(get: (name: string) => string): Palette {
   const pick = ([name, fallback]: readonly [string, string]): string => get(name).trim() || fallback;
+  // (contrast has no fallback: '' means "not a high-contrast theme".)
   const named = Object.fromEntries(Object.entries(NAMED).map(([k, v]) => [k, pick(v)])) as Record<
     PaletteName,
     string

@@ -64,6 +64,33 @@ export const appStyles = css`
   .spacer {
     flex: 1;
   }
+  .find {
+    display: flex;
+    align-items: center;
+    gap: 6px;
+  }
+  .find input {
+    font: inherit;
+    width: 190px;
+    padding: 2px 6px;
+    color: var(--vscode-input-foreground, #cccccc);
+    background: var(--vscode-input-background, #313131);
+    border: 1px solid var(--vscode-input-border, #3c3c3c);
+    border-radius: 2px;
+  }
+  .find input:focus {
+    outline: 1px solid var(--vscode-focusBorder, #0078d4);
+    outline-offset: -1px;
+  }
+  .find .count {
+    color: var(--vscode-descriptionForeground, #9d9d9d);
+    font-size: 12px;
+    min-width: 5em;
+  }
+  button[aria-pressed='false'] {
+    color: var(--vscode-inputValidation-warningForeground, var(--vscode-foreground, #cccccc));
+    border-color: var(--vscode-inputValidation-warningBorder, #b89500);
+  }
   button {
     font: inherit;
     padding: 2px 10px;

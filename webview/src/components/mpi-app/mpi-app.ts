@@ -21,6 +21,9 @@ export class MpiApp extends LitElement {
     store: { attribute: false },
     selected: { state: true },
     version: { state: true },
+    search: { state: true },
+    following: { state: true },
+    searchNote: { state: true },
   };
 
   store: TimelineStore | undefined;
@@ -28,6 +31,9 @@ export class MpiApp extends LitElement {
   private version = 0;
   private unsubscribe: (() => void) | undefined;
   private pending = 0;
+  private search = '';
+  private following = true;
+  private searchNote = '';
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -76,10 +82,36 @@ export class MpiApp extends LitElement {
           <li><span class="chip arrow"></span>message</li>
         </ul>
         <span class="spacer"></span>
-        <span class="hint">drag to pan · wheel to zoom · double-click a call for its source</span>
+        <span class="find" role="search">
+          <input
+            type="search"
+            placeholder="Find call (e.g. Allreduce)"
+            aria-label="Find calls by MPI function name; Enter for the next, Shift+Enter for the previous"
+            .value=${this.search}
+            @input=${this.onSearchInput}
+            @keydown=${this.onSearchKey}
+          />
+          <span class="count" aria-live="polite">${this.searchNote}</span>
+        </span>
+        <span class="hint"
+          >drag to pan · wheel or +/- to zoom · f holds the view · double-click a call for its source</span
+        >
+        <button
+          aria-pressed=${this.following ? 'true' : 'false'}
+          @click=${() => this.timeline?.setFollow(!this.following)}
+          title="Follow the job as it grows, or hold the view where it is (f)"
+        >
+          ${this.following ? 'Following' : 'Held'}
+        </button>
         <button @click=${() => this.timeline?.fit()} title="Show the whole job (0)">Fit</button>
       </header>
-      <mpi-timeline .store=${s} .focusFinding=${this.selected}></mpi-timeline>
+      <mpi-timeline
+        .store=${s}
+        .focusFinding=${this.selected}
+        .search=${this.search}
+        @mpi-find=${() => this.renderRoot.querySelector<HTMLInputElement>('.find input')?.focus()}
+        @mpi-follow=${(e: CustomEvent<{ follow: boolean }>) => (this.following = e.detail.follow)}
+      ></mpi-timeline>
       <div class="bottom">
         <section aria-labelledby="findings-title">
           <h2 id="findings-title">Findings (${s?.findings.length ?? 0})</h2>
@@ -100,6 +132,30 @@ export class MpiApp extends LitElement {
   private get timeline(): MpiTimeline | null {
     return this.renderRoot.querySelector('mpi-timeline');
   }
+
+  private onSearchInput = (e: Event): void => {
+    this.search = (e.target as HTMLInputElement).value;
+    void this.updateComplete.then(() => this.noteMatches());
+  };
+
+  private noteMatches(): void {
+    const state = this.timeline?.searchState;
+    if (state === undefined || state.text.trim() === '') this.searchNote = '';
+    else this.searchNote = `${state.count.toLocaleString('en')} call${state.count === 1 ? '' : 's'}`;
+  }
+
+  private onSearchKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      this.noteMatches();
+      if (this.timeline?.findNext(e.shiftKey ? -1 : 1) === false && this.search.trim() !== '')
+        this.searchNote = 'no call matches';
+    } else if (e.key === 'Escape') {
+      this.search = '';
+      this.searchNote = '';
+      this.timeline?.renderRoot.querySelector<HTMLCanvasElement>('canvas.main')?.focus();
+    }
+  };
 
   private onSelect = (e: CustomEvent<{ id: number }>): void => {
     this.selected = e.detail.id;

@@ -2,7 +2,8 @@ import { css } from 'lit';
 
 export const timelineStyles = css`
   :host {
-    display: block;
+    display: flex;
+    flex-direction: column;
     position: relative;
     min-height: 160px;
     overflow: hidden;
@@ -11,9 +12,17 @@ export const timelineStyles = css`
   canvas {
     display: block;
     width: 100%;
-    height: 100%;
-    cursor: grab;
     outline: none;
+  }
+  canvas.minimap {
+    flex: 0 0 36px;
+    height: 36px;
+    cursor: pointer;
+  }
+  canvas.main {
+    flex: 1 1 auto;
+    min-height: 0;
+    cursor: grab;
   }
   canvas:focus-visible {
     box-shadow: inset 0 0 0 1px var(--vscode-focusBorder, #0078d4);

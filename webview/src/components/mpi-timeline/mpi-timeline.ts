@@ -5,7 +5,8 @@ import { describeHit, type HitText } from '../../view/describe-hit';
 import { FrameDriver } from '../../view/frame-driver';
 import { blockedRanks, drawTimeline, type SpanRef } from '../../view/draw-timeline';
 import { hitTest, type Hit } from '../../view/hit-test';
-import { layoutLanes, type LaneLayout } from '../../view/lane-layout';
+import { layoutLanes, laneTop, type LaneLayout } from '../../view/lane-layout';
+import { MINIMAP_HEIGHT, minimapPixels } from '../../view/minimap';
 import { resolvePalette, type Palette } from '../../view/palette';
 import { Viewport } from '../../view/viewport';
 import { timelineSummary } from './timeline-summary';
@@ -16,21 +17,40 @@ export interface RevealDetail {
   readonly line: number;
 }
 
+export interface SearchState {
+  readonly text: string;
+  /** Calls matching, over the whole job. */
+  readonly count: number;
+}
+
 /**
- * The job on a canvas: one lane per rank, calls as spans, messages as arrows, findings as markers, the
- * deadlock ring in red. Drag pans, the wheel zooms (pans with shift), double-click reveals a call's source
- * line. Keyboard: ←/→ pan, +/- zoom, 0 shows everything. Until the user moves the view it follows the job.
+ * The job on a canvas: one lane per rank, calls as spans, messages as arrows, collectives joined across
+ * their members, findings as markers, the deadlock ring in red; above it a minimap of the whole job with
+ * the visible window framed (click or drag it to move there). Drag pans, the wheel zooms (pans with shift),
+ * double-click reveals a call's source line. Keyboard: ←/→ pan, +/- zoom, ↑/↓ and PageUp/PageDown scroll
+ * ranks, Home/End go to the job's start/end, 0 shows everything, f holds or follows the tail, n/N the next
+ * or previous search match. While following (the default), the view keeps the whole job, growing live.
  */
 export class MpiTimeline extends LitElement {
   static override styles = timelineStyles;
   static override properties = {
     store: { attribute: false },
     focusFinding: { attribute: false },
+    search: { attribute: false },
     tip: { state: true },
   };
 
   store: TimelineStore | undefined;
   focusFinding: number | undefined;
+  /** Text to find among call names ("" for none). */
+  search = '';
+  private match = new Set<number>();
+  private matchVersion = -1;
+  /** The minimap's pixels as built: for the job's `version`, `width` pixels wide, spanning [0, end]. */
+  private minimap: { version: number; width: number; end: number; canvas: HTMLCanvasElement } | undefined;
+  private minimapBuiltAt = 0;
+  private minimapDrag = false;
+  private themeObserver: MutationObserver | undefined;
   private tip: { x: number; y: number; text: HitText } | undefined;
 
   private readonly viewport = new Viewport();
@@ -51,12 +71,111 @@ export class MpiTimeline extends LitElement {
   /** Last frame's draw time in ms, for the benchmark page. */
   lastDrawMs = 0;
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // VS Code switches the theme by the body's class (vscode-light, vscode-dark, vscode-high-contrast):
+    // the canvas cannot follow CSS variables, so it re-reads them then.
+    this.themeObserver = new MutationObserver(() => {
+      this.palette = undefined;
+      this.minimap = undefined;
+      this.schedule();
+    });
+    this.themeObserver.observe(document.body, { attributes: true, attributeFilter: ['class', 'style'] });
+    this.themeObserver.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['class', 'style'],
+    });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.themeObserver?.disconnect();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('store')) {
       this.frames.watch(this.store);
-      this.follow = true;
+      this.setFollow(true);
+      this.minimap = undefined;
     }
+    if (changed.has('search')) this.matchVersion = -1;
     if (changed.has('focusFinding')) this.schedule();
+  }
+
+  /** Whether the view follows the job (its whole extent, growing); false holds the view where it is. */
+  get following(): boolean {
+    return this.follow;
+  }
+
+  setFollow(on: boolean): void {
+    if (on === this.follow) return;
+    this.follow = on;
+    this.dispatchEvent(
+      new CustomEvent('mpi-follow', { detail: { follow: on }, bubbles: true, composed: true }),
+    );
+    this.schedule();
+  }
+
+  /** The search's matches over the whole job (recounted when the job or the text changed). */
+  get searchState(): SearchState {
+    this.refreshMatch();
+    return { text: this.search, count: this.matchCount };
+  }
+
+  private matchCount = 0;
+
+  private refreshMatch(): void {
+    const store = this.store;
+    if (store === undefined || this.matchVersion === store.version) return;
+    this.matchVersion = store.version;
+    this.match = store.functionsMatching(this.search);
+    this.matchCount = store.countCalls(this.match);
+  }
+
+  /** Moves to the next (dir 1) or previous (-1) call matching the search, selects it; false when none. */
+  findNext(dir: 1 | -1): boolean {
+    const store = this.store;
+    if (store === undefined) return false;
+    this.refreshMatch();
+    const span = (ref: SpanRef): [number, number] | undefined => {
+      if (ref.index >= 0) {
+        const lane = store.lanes[ref.rank];
+        return lane === undefined ? undefined : [lane.start.at(ref.index), lane.end.at(ref.index)];
+      }
+      const o = store.open.find((c) => c.rank === ref.rank);
+      return o === undefined ? undefined : [o.start, store.now];
+    };
+    const current = this.selected !== undefined ? span(this.selected) : undefined;
+    const from = current?.[0] ?? (dir === 1 ? this.viewport.t0 : this.viewport.t1);
+    let hit = store.nextCall(this.match, from, dir);
+    // Past the last match: wrap around to the first (or from the first to the last).
+    if (hit === undefined) hit = store.nextCall(this.match, dir === 1 ? -Infinity : Infinity, dir);
+    const found = hit === undefined ? undefined : span(hit);
+    if (hit === undefined || found === undefined) return false;
+    this.setFollow(false);
+    this.selected = hit;
+    const [a, b] = found;
+    // Keep the zoom when the call fits in it; zoom in when it is too thin to see.
+    if (
+      this.viewport.window > 0 &&
+      b - a < this.viewport.window / 4 &&
+      this.viewport.nsPerPixel * 3 < b - a
+    ) {
+      const w = this.viewport.window;
+      this.viewport.t0 = a - w / 2;
+      this.viewport.t1 = a + w / 2;
+    } else this.viewport.show(a, b);
+    const top = laneTop(this.layout, hit.rank) + this.layout.scrollY;
+    if (
+      top < this.scrollY + this.layout.axisHeight ||
+      top > this.scrollY + this.layout.height - this.layout.laneHeight
+    )
+      this.scrollY = Math.max(
+        0,
+        top - this.layout.axisHeight - (this.layout.height - this.layout.axisHeight) / 2,
+      );
+    this.schedule();
+    return true;
   }
 
   /** Moves the view to a finding's calls and emphasises them. */
@@ -64,7 +183,7 @@ export class MpiTimeline extends LitElement {
     const f = this.store?.findings.find((x) => x.id === id);
     if (f === undefined || f.times.length === 0) return;
     this.focusFinding = id;
-    this.follow = false;
+    this.setFollow(false);
     const lo = Math.min(...f.times);
     const hi = Math.max(this.store?.now ?? lo, ...f.times);
     this.viewport.show(lo, hi);
@@ -75,7 +194,8 @@ export class MpiTimeline extends LitElement {
 
   /** Shows the whole job and resumes following it. */
   fit(): void {
-    this.follow = true;
+    this.setFollow(true);
+    this.viewport.fit();
     this.schedule();
   }
 
@@ -83,6 +203,15 @@ export class MpiTimeline extends LitElement {
     const tip = this.tip;
     return html`
       <canvas
+        class="minimap"
+        aria-hidden="true"
+        title="The whole job: click or drag to move the view there"
+        @pointerdown=${this.onMinimapDown}
+        @pointermove=${this.onMinimapMove}
+        @pointerup=${this.onMinimapUp}
+      ></canvas>
+      <canvas
+        class="main"
         role="img"
         tabindex="0"
         aria-label=${this.store ? timelineSummary(this.store) : 'Timeline: no job yet'}
@@ -115,11 +244,15 @@ export class MpiTimeline extends LitElement {
   }
 
   private get canvas(): HTMLCanvasElement | null {
-    return this.renderRoot.querySelector('canvas');
+    return this.renderRoot.querySelector('canvas.main');
+  }
+
+  private get minimapCanvas(): HTMLCanvasElement | null {
+    return this.renderRoot.querySelector('canvas.minimap');
   }
 
   private measure(): void {
-    const r = this.getBoundingClientRect();
+    const r = this.canvas?.getBoundingClientRect() ?? this.getBoundingClientRect();
     this.size = { width: Math.floor(r.width), height: Math.floor(r.height) };
     this.palette = undefined; // A resize is also when a theme change is likely noticed.
     this.schedule();
@@ -152,8 +285,10 @@ export class MpiTimeline extends LitElement {
     this.viewport.setExtent(a, b);
     if (this.follow) this.viewport.fit();
     const t = performance.now();
+    if (this.search !== '') this.refreshMatch();
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawTimeline(ctx, store, {
+      match: this.search !== '' ? this.match : undefined,
       viewport: this.viewport,
       layout: this.layout,
       palette: this.palette,
@@ -162,6 +297,7 @@ export class MpiTimeline extends LitElement {
       hovered: this.hovered,
       focusFinding: this.focusFinding,
     });
+    this.drawMinimap(dpr);
     this.lastDrawMs = performance.now() - t;
     if (this.drawnVersion !== store.version) {
       this.drawnVersion = store.version;
@@ -169,8 +305,93 @@ export class MpiTimeline extends LitElement {
     }
   }
 
+  /**
+   * The minimap: its pixels are rebuilt when the job grew (at most every 250 ms while it grows, so a live
+   * job never spends its frames there) or the width changed; every frame only blits them and frames the
+   * visible window.
+   */
+  private drawMinimap(dpr: number): void {
+    const canvas = this.minimapCanvas;
+    const store = this.store;
+    const palette = this.palette;
+    if (canvas === null || store === undefined || palette === undefined) return;
+    const width = this.size.width;
+    const plot = Math.max(1, width - this.layout.gutter);
+    const end = store.extent[1];
+    const stale =
+      this.minimap === undefined ||
+      this.minimap.width !== plot ||
+      (this.minimap.version !== store.version && performance.now() - this.minimapBuiltAt > 250);
+    if (stale) {
+      const pixels = minimapPixels(store, plot, MINIMAP_HEIGHT, palette, end);
+      const off = this.minimap?.width === plot ? this.minimap.canvas : document.createElement('canvas');
+      off.width = plot;
+      off.height = MINIMAP_HEIGHT;
+      off.getContext('2d')?.putImageData(new ImageData(pixels, plot, MINIMAP_HEIGHT), 0, 0);
+      this.minimap = { version: store.version, width: plot, canvas: off, end };
+      this.minimapBuiltAt = performance.now();
+    } else if (this.minimap !== undefined && this.minimap.version !== store.version) this.schedule();
+    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(MINIMAP_HEIGHT * dpr)) {
+      canvas.width = Math.round(width * dpr);
+      canvas.height = Math.round(MINIMAP_HEIGHT * dpr);
+    }
+    const ctx = canvas.getContext('2d');
+    const mm = this.minimap;
+    if (ctx === null || mm === undefined) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = palette.background;
+    ctx.fillRect(0, 0, width, MINIMAP_HEIGHT);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(mm.canvas, this.layout.gutter, 0);
+    ctx.font = `11px ${palette.font}`;
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = palette.muted;
+    ctx.fillText('whole job', 10, MINIMAP_HEIGHT / 2);
+    // The visible window, in the minimap's time scale (which is [0, end] as it was built).
+    const x0 = this.layout.gutter + (Math.max(0, this.viewport.t0) / mm.end) * plot;
+    const x1 = this.layout.gutter + (Math.min(mm.end, this.viewport.t1) / mm.end) * plot;
+    ctx.fillStyle = palette.selection;
+    ctx.globalAlpha = 0.18;
+    ctx.fillRect(x0, 0, Math.max(2, x1 - x0), MINIMAP_HEIGHT);
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = palette.selection;
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(x0, 0.75, Math.max(2, x1 - x0), MINIMAP_HEIGHT - 1.5);
+    ctx.fillStyle = palette.border;
+    ctx.fillRect(0, MINIMAP_HEIGHT - 1, width, 1);
+  }
+
+  private minimapJump(e: PointerEvent): void {
+    const canvas = this.minimapCanvas;
+    const mm = this.minimap;
+    if (canvas === null || mm === undefined) return;
+    const x = e.clientX - canvas.getBoundingClientRect().left - this.layout.gutter;
+    const t = (Math.max(0, Math.min(mm.width, x)) / mm.width) * mm.end;
+    this.setFollow(false);
+    const w = this.viewport.window;
+    this.viewport.t0 = t - w / 2;
+    this.viewport.t1 = t + w / 2;
+    this.viewport.panBy(0);
+    this.schedule();
+  }
+
+  private onMinimapDown = (e: PointerEvent): void => {
+    this.minimapDrag = true;
+    this.minimapCanvas?.setPointerCapture(e.pointerId);
+    this.minimapJump(e);
+  };
+
+  private onMinimapMove = (e: PointerEvent): void => {
+    if (this.minimapDrag) this.minimapJump(e);
+  };
+
+  private onMinimapUp = (e: PointerEvent): void => {
+    this.minimapDrag = false;
+    this.minimapCanvas?.releasePointerCapture(e.pointerId);
+  };
+
   private local(e: MouseEvent): [number, number] {
-    const r = this.getBoundingClientRect();
+    const r = this.canvas?.getBoundingClientRect() ?? this.getBoundingClientRect();
     return [e.clientX - r.left, e.clientY - r.top];
   }
 
@@ -194,7 +415,7 @@ export class MpiTimeline extends LitElement {
       const dy = y - this.drag.y;
       if (Math.abs(dx) + Math.abs(dy) > 2) this.drag.moved = true;
       if (this.drag.moved) {
-        this.follow = false;
+        this.setFollow(false);
         this.viewport.panBy(dx);
         this.scrollY -= dy;
         this.drag.x = x;
@@ -214,7 +435,8 @@ export class MpiTimeline extends LitElement {
   private placeTip(x: number, y: number, text: HitText): { x: number; y: number; text: HitText } {
     const left = x + 430 > this.size.width ? Math.max(0, x - 430) : x + 14;
     const top = y + 110 > this.size.height ? Math.max(0, y - 100) : y + 16;
-    return { x: left, y: top, text };
+    // (y is in the main canvas; the tip is placed in the host, below the minimap.)
+    return { x: left, y: top + MINIMAP_HEIGHT, text };
   }
 
   private onUp = (e: PointerEvent): void => {
@@ -242,7 +464,7 @@ export class MpiTimeline extends LitElement {
 
   private onWheel = (e: WheelEvent): void => {
     e.preventDefault();
-    this.follow = false;
+    this.setFollow(false);
     const [x] = this.local(e);
     if (e.shiftKey) this.viewport.panBy(-(e.deltaY || e.deltaX));
     else if (!e.ctrlKey && Math.abs(e.deltaX) > Math.abs(e.deltaY)) this.viewport.panBy(-e.deltaX);
@@ -262,22 +484,39 @@ export class MpiTimeline extends LitElement {
   };
 
   private onKey = (e: KeyboardEvent): void => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const w = this.viewport.width;
+    const page = Math.max(
+      this.layout.laneHeight,
+      this.layout.height - this.layout.axisHeight - this.layout.laneHeight,
+    );
+    const hold = (f: () => void) => (): void => {
+      this.setFollow(false);
+      f();
+    };
     const actions: Record<string, () => void> = {
-      ArrowLeft: () => this.viewport.panBy(w / 8),
-      ArrowRight: () => this.viewport.panBy(-w / 8),
+      ArrowLeft: hold(() => this.viewport.panBy(w / 8)),
+      ArrowRight: hold(() => this.viewport.panBy(-w / 8)),
       ArrowUp: () => (this.scrollY -= this.layout.laneHeight),
       ArrowDown: () => (this.scrollY += this.layout.laneHeight),
-      '+': () => this.viewport.zoomAt(w / 2, 0.7),
-      '=': () => this.viewport.zoomAt(w / 2, 0.7),
-      '-': () => this.viewport.zoomAt(w / 2, 1 / 0.7),
-      '0': () => (this.follow = true),
+      PageUp: () => (this.scrollY -= page),
+      PageDown: () => (this.scrollY += page),
+      '+': hold(() => this.viewport.zoomAt(w / 2, 0.7)),
+      '=': hold(() => this.viewport.zoomAt(w / 2, 0.7)),
+      '-': hold(() => this.viewport.zoomAt(w / 2, 1 / 0.7)),
+      Home: hold(() => this.viewport.panBy(this.viewport.x(Number.MAX_SAFE_INTEGER))),
+      End: hold(() => this.viewport.panBy(-this.viewport.x(Number.MAX_SAFE_INTEGER))),
+      '0': () => this.fit(),
+      f: () => this.setFollow(!this.follow),
+      '/': () => this.dispatchEvent(new CustomEvent('mpi-find', { bubbles: true, composed: true })),
+      n: () => void this.findNext(1),
+      N: () => void this.findNext(-1),
     };
     const act = actions[e.key];
     if (act === undefined) return;
     e.preventDefault();
-    if (e.key !== '0') this.follow = false;
     act();
+    this.tip = undefined;
     this.schedule();
   };
 

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { parseWebviewRequest } from '../../server/src/timeline/webview-request';
+import { traceTimelineRequest } from './lsp-ext';
+import { reveal, timelineHtml } from './timeline-panel';
+
+/**
+ * Trace files (`mpiscope run --trace run.mpitrace`) open as their timeline: a read-only custom editor with
+ * the live panel's page (dist/webview.js). The language server replays the trace through the same engine
+ * as `mpiscope report` (mpiscope/traceTimeline), so the editor shows the run complete, and the findings go
+ * to the Problems panel on the source files they name. Other names open with "Open With… > mpiscope Trace".
+ */
+export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): void {
+  ctx.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(
+      'mpiscope.trace',
+      {
+        openCustomDocument: (uri) => ({ uri, dispose: () => undefined }),
+        resolveCustomEditor: (doc, panel) => resolve(ctx, client, doc, panel),
+      },
+      { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: true },
+    ),
+  );
+}
+
+function resolve(
+  ctx: vscode.ExtensionContext,
+  client: LanguageClient,
+  doc: vscode.CustomDocument,
+  panel: vscode.WebviewPanel,
+): void {
+  const dist = vscode.Uri.joinPath(ctx.extensionUri, 'dist');
+  panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+  const name = doc.uri.path.split('/').pop() ?? 'trace';
+  let loaded: Promise<unknown[]> | undefined;
+  // Replayed once per editor; a reload of the page (or a second "ready") gets the same messages again.
+  const load = (): Promise<unknown[]> =>
+    (loaded ??= client.sendRequest(traceTimelineRequest, { path: doc.uri.fsPath }).then((r) => {
+      if (r.findings > 0)
+        void vscode.window.setStatusBarMessage(
+          `mpiscope: ${r.findings} finding(s) of ${name} in the Problems panel`,
+          8000,
+        );
+      return r.messages;
+    }));
+  panel.webview.onDidReceiveMessage(
+    async (message: unknown) => {
+      const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+      const request = parseWebviewRequest(message, folders);
+      if (typeof request === 'string') {
+        if (request.endsWith('outside the workspace'))
+          void vscode.window.showWarningMessage(`mpiscope: not opening ${request}.`);
+        return;
+      }
+      if (request.type === 'reveal') {
+        void reveal(request.file, request.line);
+        return;
+      }
+      try {
+        for (const m of await load()) void panel.webview.postMessage(m);
+      } catch (error) {
+        loaded = undefined;
+        void panel.webview.postMessage({ type: 'reset', ranks: 0, program: `${name}: cannot be shown` });
+        void vscode.window.showErrorMessage(`mpiscope: cannot open ${name}: ${(error as Error).message}`);
+      }
+    },
+    undefined,
+    ctx.subscriptions,
+  );
+  panel.webview.html = timelineHtml(ctx, panel.webview, `mpiscope: ${name}`);
+}

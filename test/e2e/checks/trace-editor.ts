@@ -1,0 +1,173 @@
+// Issue 11 §4 and §6, issue 9: files opened from the explorer show as mpiscope's custom editors.
+// - A trace written by `mpiscope run --trace` (the ring's deadlock, run for real) opens as its timeline:
+//   the minimap and the lanes drawn, the deadlock in the findings list, and in the Problems panel on
+//   ring.c:23 for ranks 0, 1, 2 (the language server replayed the trace through the engine).
+// - A `*.nettest.json` (what `mpiscope net-test` writes) opens as the heatmap editor.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { fixture } from '../lib/net-test-fixture';
+import { expectOneRowPerRank } from '../lib/rank-rows';
+import type { Check } from '../lib/runner';
+import type { Suite } from '../lib/suite';
+import { lanePixels, storeFacts, timelineFrame, waitForTimeline } from '../lib/timeline-webview';
+import {
+  closeQuickInput,
+  openProblems,
+  openWorkbench,
+  paletteRows,
+  until,
+  waitForProblems,
+} from '../lib/workbench';
+import { copyExample } from '../lib/workspace';
+
+const RECV_LINE = 23;
+
+/**
+ * Opens a file by clicking its row in the explorer, as a user does. The workbench shows the explorer before
+ * it has read the extensions' contributions; a file opened before then goes to the text editor, so this
+ * first waits until mpiscope's commands are in the palette (the manifest, custom editors included, is read).
+ */
+async function openFromExplorer(page: Page, name: string): Promise<void> {
+  await until(
+    "mpiscope's contributions in the workbench",
+    async () => ((await paletteRows(page, 'mpiscope')).some((r) => /Open Trace/.test(r)) ? true : undefined),
+    60_000,
+  );
+  await closeQuickInput(page);
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click();
+}
+
+/** Share of the minimap's pixels that are not its background: the job drawn at a glance. */
+async function minimapDrawn(frame: FrameLocator): Promise<number> {
+  return frame.locator('mpi-timeline canvas.minimap').evaluate((c: unknown) => {
+    const canvas = c as {
+      width: number;
+      height: number;
+      getContext(
+        k: '2d',
+      ): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+    };
+    const ctx = canvas.getContext('2d');
+    if (ctx === null || canvas.width === 0) return 0;
+    const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    const bg = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
+    let drawn = 0;
+    for (let i = 0; i < d.length; i += 4)
+      if (
+        Math.abs((d[i] ?? 0) - (bg[0] ?? 0)) +
+          Math.abs((d[i + 1] ?? 0) - (bg[1] ?? 0)) +
+          Math.abs((d[i + 2] ?? 0) - (bg[2] ?? 0)) >
+        30
+      )
+        drawn++;
+    return drawn / (d.length / 4);
+  });
+}
+
+export function traceEditorCheck(suite: Suite): Check {
+  return {
+    name: 'a trace opened from the explorer shows its timeline and its findings',
+    run: async ({ page, shot, log }) => {
+      const folder = copyExample(suite, 'deadlock');
+      // A real trace: the ring built and run under mpiscope, which ends it at the deadlock (exit status 1).
+      execFileSync('mpicc', ['-g', '-O0', '-o', 'ring', 'ring.c'], { cwd: folder });
+      try {
+        execFileSync(
+          process.execPath,
+          [join(suite.repoRoot, 'dist', 'cli.js'), 'run', '--trace', 'ring.mpitrace', '-np', '3', './ring'],
+          { cwd: folder, stdio: 'pipe', timeout: 120_000 },
+        );
+      } catch (err) {
+        if ((err as { status?: number }).status !== 1) throw err;
+      }
+      await openWorkbench(page, suite.serverUrl, folder);
+      // No C file is open: the custom editor itself activates the extension (onCustomEditor:mpiscope.trace).
+      await openFromExplorer(page, 'ring.mpitrace');
+      const frame = timelineFrame(page);
+      const view = await waitForTimeline(
+        frame,
+        'the trace editor to show the deadlock',
+        (v) => v.findings.some((f) => f.kind === 'deadlock') && /ranks 0, 1, 2 deadlocked/.test(v.summary),
+        90_000,
+      );
+      log(`editor: ${view.stats}; ${view.summary}`);
+      const tab = page.locator('.tabs-container .tab.active');
+      log(`tab: ${(await tab.getAttribute('aria-label')) ?? '?'}`);
+      const facts = await storeFacts(frame);
+      if (facts.ranks !== 3 || facts.spansPerLane.some((n) => n === 0))
+        throw new Error(
+          `the trace's timeline has lanes ${facts.spansPerLane.join('/')}, expected 3 with calls`,
+        );
+      const drawn = await until(
+        'the minimap to be drawn',
+        async () => {
+          const share = await minimapDrawn(frame);
+          return share > 0.05 ? share : undefined;
+        },
+        15_000,
+      );
+      const lanes = await lanePixels(frame, 3);
+      log(
+        `minimap drawn share ${drawn.toFixed(2)}; lanes drawn ${lanes.map((l) => l.drawn.toFixed(2)).join('/')}, blocked pixels ${lanes.map((l) => l.blocked).join('/')}`,
+      );
+      if (lanes.some((l) => l.blocked === 0)) throw new Error('a deadlocked rank has no blocked call drawn');
+      if (!(await frame.locator('mpi-timeline canvas.minimap').isVisible())) throw new Error('no minimap');
+      await shot('trace-timeline');
+
+      // Search: the calls named MPI_Recv are counted in the header.
+      const input = frame.locator('mpi-app .find input');
+      await input.fill('Recv');
+      const note = await until(
+        'the search count',
+        async () => {
+          const t = (await frame.locator('mpi-app .find .count').innerText()).trim();
+          // The three blocked MPI_Recv are calls too (in progress), and so is every other receive.
+          const n = Number(/^([\d,]+) calls?/.exec(t)?.[1]?.replace(/,/g, '') ?? NaN);
+          return n >= 3 ? t : undefined;
+        },
+        10_000,
+      );
+      await input.press('Enter');
+      log(`search "Recv": ${note}`);
+      await shot('trace-search');
+
+      await openProblems(page);
+      const rows = await waitForProblems(page, new RegExp(`at line ${RECV_LINE} and`), 3, 30_000);
+      expectOneRowPerRank(rows, [0, 1, 2]);
+      await shot('trace-problems');
+    },
+  };
+}
+
+export function netTestEditorCheck(suite: Suite): Check {
+  return {
+    name: 'a net-test result opened from the explorer shows the heatmap editor',
+    run: async ({ page, shot, log }) => {
+      const folder = copyExample(suite, 'deadlock');
+      writeFileSync(join(folder, 'cluster.nettest.json'), JSON.stringify(fixture()));
+      await openWorkbench(page, suite.serverUrl, folder);
+      await openFromExplorer(page, 'cluster.nettest.json');
+      const frame = timelineFrame(page);
+      const label = await until(
+        'the heatmap editor to draw the matrix',
+        async () => {
+          const l = await frame
+            .locator('mpi-heatmap canvas[data-map="0"]')
+            .getAttribute('aria-label', { timeout: 2_000 })
+            .catch(() => null);
+          return l !== null && l !== '' ? l : undefined;
+        },
+        60_000,
+      );
+      log(`heatmap: ${label}`);
+      if (!/8/.test(label)) throw new Error(`the heatmap does not describe the 8-rank matrix: "${label}"`);
+      const tab = await page.locator('.tabs-container .tab.active').getAttribute('aria-label');
+      log(`tab: ${tab ?? '?'}`);
+      await shot('nettest-heatmap');
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { TimelineStore } from '../store/timeline-store';
+import type { Palette } from './palette';
+
+export const MINIMAP_HEIGHT = 36;
+
+/** "#rrggbb" / "#rgb" / "rgb(a)(…)" → [r, g, b]; anything else grey (the canvas paints what it cannot parse). */
+export function parseColour(c: string): [number, number, number] {
+  const s = c.trim();
+  const hex = /^#([0-9a-f]{3,8})$/i.exec(s)?.[1];
+  if (hex !== undefined) {
+    const full = hex.length <= 4 ? [...hex.slice(0, 3)].map((d) => d + d).join('') : hex.slice(0, 6);
+    return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
+  }
+  const rgb = /^rgba?\(([^)]*)\)$/i.exec(s)?.[1];
+  if (rgb !== undefined) {
+    const [r = 128, g = 128, b = 128] = rgb.split(/[ ,/]+/).map((x) => parseFloat(x));
+    return [r, g, b];
+  }
+  return [128, 128, 128];
+}
+
+/**
+ * The whole job at a glance, as pixels: a row band per rank (ranks share a row when there are more ranks
+ * than rows), a column per time slice of [0, end]; each pixel takes the colour of the call class that
+ * was busiest there, its opacity how busy the ranks were. One pass over every span (typed arrays), so it is
+ * rebuilt only when the job grew, not per frame.
+ */
+export function minimapPixels(
+  store: TimelineStore,
+  width: number,
+  height: number,
+  palette: Palette,
+  end: number,
+): Uint8ClampedArray<ArrayBuffer> {
+  const w = Math.max(1, Math.floor(width));
+  const h = Math.max(1, Math.floor(height));
+  const classes = palette.cls.length;
+  // busy[(row * w + col) * classes + cls] = nanoseconds of that class in that cell.
+  const busy = new Float64Array(w * h * classes);
+  const ranks = Math.max(1, store.ranks);
+  const nsPerCol = Math.max(1, end) / w;
+  const clsOf = new Map<number, number>();
+  for (const f of store.functions.values()) clsOf.set(f.id, f.cls);
+  store.lanes.forEach((lane, rank) => {
+    const rowA = Math.floor((rank * h) / ranks);
+    const rowB = Math.max(rowA + 1, Math.floor(((rank + 1) * h) / ranks));
+    const starts = lane.start.values;
+    const ends = lane.end.values;
+    const fns = lane.fn.values;
+    for (let i = 0; i < lane.length; i++) {
+      const a = (starts[i] as number) / nsPerCol;
+      const b = (ends[i] as number) / nsPerCol;
+      const cls = clsOf.get(fns[i] as number) ?? 0;
+      const c0 = Math.max(0, Math.floor(a));
+      const c1 = Math.min(w - 1, Math.floor(b));
+      for (let c = c0; c <= c1; c++) {
+        const part = (Math.min(b, c + 1) - Math.max(a, c)) * nsPerCol;
+        if (part <= 0) continue;
+        for (let row = rowA; row < rowB && row < h; row++) {
+          const k = (row * w + c) * classes + cls;
+          busy[k] = (busy[k] as number) + part;
+        }
+      }
+    }
+  });
+  const rgb = palette.cls.map(parseColour);
+  const bg = parseColour(palette.background);
+  const out = new Uint8ClampedArray(w * h * 4);
+  const rowsPerRank = Math.max(1, h / ranks);
+  for (let px = 0; px < w * h; px++) {
+    let total = 0;
+    let top = 0;
+    let topNs = 0;
+    for (let k = 0; k < classes; k++) {
+      const ns = busy[px * classes + k] as number;
+      total += ns;
+      if (ns > topNs) {
+        topNs = ns;
+        top = k;
+      }
+    }
+    // A cell's share of the time its ranks could have been in MPI (rows shared by several ranks add up).
+    const share = Math.min(1, total / (nsPerCol * Math.max(1, 1 / rowsPerRank)));
+    const alpha = total > 0 ? 0.25 + 0.75 * share : 0;
+    const [r, g, b] = rgb[top] ?? [128, 128, 128];
+    out[px * 4] = bg[0] + (r - bg[0]) * alpha;
+    out[px * 4 + 1] = bg[1] + (g - bg[1]) * alpha;
+    out[px * 4 + 2] = bg[2] + (b - bg[2]) * alpha;
+    out[px * 4 + 3] = 255;
+  }
+  return out;
+}
