@@ -346,6 +346,13 @@ int msc_comm_freed(MPI_Comm comm);
 int msc_buffer_is_attached(void);
 void msc_buffer_attach_state(int attached);
 
+/* ---- replaying a race the other way (msc_replay.c), called by the generated wrappers of replayClasses ---- */
+extern int msc_replay_armed;
+/* Counts a wildcard receive; for the chosen one, sets *source to the chosen sender's rank in comm: 1 if forced. */
+int msc_replay_source(int *source, MPI_Comm comm);
+/* After the forced call's ENTER: the FINDING note (check replay-forced) that says what was forced. */
+void msc_replay_forced(msc_call *c, int param, int source);
+
 /* ---- argument rules (msc_rules.c), called by the generated wrappers (gen/generate.mjs genRules) ---- */
 enum { MSC_TOPO_CART = 1, MSC_TOPO_GRAPH = 2, MSC_TOPO_DIST_GRAPH = 3, MSC_TOPO_NEIGHBORHOOD = 4 };
 #define MSC_NO_ROOT INT32_MIN /* a rule's root argument when the function has none */

@@ -1,4 +1,4 @@
-import type { FindingKind, RankEvent, RankState, Severity, SkippedCheck } from '../engine/model/types';
+import type { FindingKind, RaceReplay, RankEvent, RankState, Severity, SkippedCheck } from '../engine/model/types';
 import type { RankEnding } from './rank-endings';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
@@ -7,6 +7,8 @@ export interface Finding {
   readonly severity: Severity;
   readonly message: string;
   readonly locations: readonly Location[];
+  /** A message race: its receive and senders, for --replay-race (engine/model/types.ts RaceReplay). */
+  readonly race?: RaceReplay;
 }
 
 export interface Location {
@@ -64,6 +66,11 @@ export interface SessionOptions {
    * with `mpiscope cc/cxx/fc`; undefined turns it on when the program was (memcheck-mode.ts).
    */
   readonly memcheck?: boolean;
+  /**
+   * --replay-race: the receiving world rank's wildcard-th wildcard receive (1-based) is forced to take the
+   * message of world rank sender (MPISCOPE_REPLAY_RACE, native-shim/src/msc_replay.c); the rest runs free.
+   */
+  readonly replayRace?: { readonly rank: number; readonly wildcard: number; readonly sender: number };
 }
 
 export interface SessionResult {

@@ -344,6 +344,11 @@ export class Session {
         MPISCOPE_PROGRAM: plan.program,
         LD_PRELOAD: shim,
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
+        ...(o.replayRace !== undefined
+          ? {
+              MPISCOPE_REPLAY_RACE: `${o.replayRace.rank}:${o.replayRace.wildcard}:${o.replayRace.sender}`,
+            }
+          : {}),
       },
       secretEnv: { MPISCOPE_TOKEN: server.token },
       isRoot: process.getuid?.() === 0,

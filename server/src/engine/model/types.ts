@@ -256,6 +256,26 @@ export interface EngineFinding {
   /** One or two sentences a person can fix the bug from: ranks, calls, peers, tags, what to change. */
   readonly message: string;
   readonly locations: readonly RawLocation[];
+  /** A message race's receive and its senders, for replaying it the other way (message-race only). */
+  readonly race?: RaceReplay;
+}
+
+/**
+ * How to rerun a message race with the other message (`mpiscope run --replay-race ID --sender R`): the
+ * receiving world rank, which of its wildcard receives (1-based, counted as the shim counts them: spec
+ * replayClasses), the world rank whose message it took and those whose message it could have taken.
+ */
+export interface RaceReplay {
+  /** "RANK.WILDCARD.SENDER": the receive and the first alternative sender (the default of --replay-race). */
+  readonly id: string;
+  readonly rank: number;
+  readonly wildcard: number;
+  readonly took: number;
+  readonly alternatives: readonly number[];
+  /** What taking each alternative does, when the recorded calls decide it without a rerun (by world rank). */
+  readonly predicted?: readonly { readonly sender: number; readonly outcome: string }[];
+  /** Set on the note of a replay run: the shim forced this receive to this sender. */
+  readonly forced?: boolean;
 }
 
 /**
