@@ -24,6 +24,11 @@ export interface SessionPort {
   pause?(): void;
   /** Release ranks held by pause() or by a break. */
   resume?(): void;
+  /**
+   * Release one held rank to its next MPI call, where it is held again ('held' with reason 'pause'); the other
+   * ranks stay held. Only while the job is paused.
+   */
+  stepRank?(rank: number): void;
   /** Hold every rank when any rank enters one of these MPI functions (replaces the previous set). */
   breakOn?(functions: readonly string[]): void;
   /** Resolve a call site (RawLocation.site) to file:line. */

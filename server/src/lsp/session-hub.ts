@@ -230,6 +230,7 @@ export class SessionHub {
       };
     }
     if (session.breakOn) port.breakOn = (functions) => session.breakOn?.(functions);
+    if (session.stepRank) port.stepRank = (rank) => session.stepRank?.(rank);
     if (session.resolveSite) port.resolveSite = (rank, site) => session.resolveSite!(rank, site);
     if (session.pid) port.pid = (rank) => session.pid?.(rank);
     if (session.backtrace) port.backtrace = (rank) => session.backtrace!(rank);

@@ -123,6 +123,11 @@ export class Session {
     this.hold.resume();
   }
 
+  /** Releases one held rank to its next MPI call, where it is held again; the others stay held. */
+  stepRank(rank: number): void {
+    this.hold.step(rank);
+  }
+
   /** When any rank enters one of these MPI functions, every rank is held (replaces the previous set). */
   breakOn(functions: readonly string[]): void {
     this.hold.breakOn(functions);

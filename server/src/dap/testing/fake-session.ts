@@ -52,6 +52,11 @@ export class FakeSession implements SessionPort {
     this.backtraces.clear();
   }
 
+  stepRank(rank: number): void {
+    this.calls.push(`step ${rank}`);
+    this.backtraces.delete(rank);
+  }
+
   breakOn(functions: readonly string[]): void {
     this.breakSet = functions;
   }
