@@ -194,7 +194,9 @@ function argNames(fn: FunctionSpec): Map<string, string> {
   return m;
 }
 
-const NO_MATCH = Symbol('no match');
+/** Thrown inside evaluation when the call lacks a value or divides by zero: the condition does not match. */
+class NoMatch extends Error {}
+const NO_MATCH = new NoMatch('no match');
 
 /**
  * Parses `text` as a condition on calls of `fn`; throws ConditionError (one line) when it cannot be read or
@@ -270,7 +272,7 @@ export function parseCondition(text: string, fn: FunctionSpec): Condition {
       try {
         return value(tree, call) !== 0;
       } catch (e) {
-        if (e === NO_MATCH) return false;
+        if (e instanceof NoMatch) return false;
         throw e;
       }
     },

@@ -233,6 +233,14 @@ export class MpiDebugSession extends DebugSession {
     if (state?.call)
       vars.push(new Variable('call', state.call.call), new Variable('waiting for', state.call.detail));
     if (state?.ended) vars.push(new Variable('ended', state.ended));
+    // A rank held at a call whose ENTER is here (a conditional breakpoint's function): the call's arguments,
+    // as the condition read them; the sampled state above may lag behind the hold.
+    const held = this.held.get(rank);
+    const enter = held !== undefined ? this.enters.get(rank)?.find((e) => e.seq === held.seq) : undefined;
+    for (const p of enter?.fn.params ?? []) {
+      const v = enter?.args[p.name];
+      if (typeof v === 'number' && !Number.isNaN(v)) vars.push(new Variable(p.name, String(v)));
+    }
     if (pid !== undefined) vars.push(new Variable('pid', String(pid)));
     response.body = { variables: vars };
     this.sendResponse(response);

@@ -390,3 +390,68 @@ for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
     },
   );
 }
+
+/** Rank 1 sends tags 0..3 to rank 0 from line 9; rank 0 receives them on line 8. */
+const TAGS = `#include <mpi.h>
+int main(int argc, char **argv)
+{
+    int rank, v = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int tag = 0; tag < 4; tag++) {
+        if (rank == 0) MPI_Recv(&v, 1, MPI_INT, 1, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else MPI_Send(&v, 1, MPI_INT, 0, tag, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+`;
+
+for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
+  describe(
+    `conditional breakpoints and single-rank steps on a real job (${mpicc})`,
+    { skip: skip ?? missingCompiler(mpicc), timeout: 60_000 },
+    () => {
+      const job = adapterOnProgram('tags', TAGS, mpicc);
+
+      it('stops at MPI_Send only for tag 2 on rank 1, then steps rank 1 alone to its next call', async () => {
+        const initialized = job.dc.waitForEvent('initialized');
+        const stopped = job.dc.waitForEvent('stopped', 30_000) as Promise<DebugProtocol.StoppedEvent>;
+        const launched = job.dc.launch({ program: job.program, np: 2, cwd: job.dir, __mpiscopeToken: 't' });
+        await initialized;
+        await job.dc.setFunctionBreakpointsRequest({
+          breakpoints: [{ name: 'MPI_Send', condition: 'tag == 2 && rank in 1' }],
+        });
+        await job.dc.configurationDoneRequest();
+        await launched;
+        const event = await stopped;
+        assert.equal(event.body.reason, 'function breakpoint');
+        assert.equal(event.body.threadId, 2, 'rank 1');
+        assert.match(event.body.text ?? '', /MPI_Send on rank 1 \(tag == 2 && rank in 1\)/);
+        const top = (await job.dc.stackTraceRequest({ threadId: 2 })).body.stackFrames[0];
+        assert.deepEqual([top?.source?.path, top?.line], [job.source, 9]);
+        const vars = async (threadId: number) =>
+          (await job.dc.variablesRequest({ variablesReference: threadId * 1000 })).body.variables;
+        assert.equal((await vars(2)).find((v) => v.name === 'tag')?.value, '2', 'held at the send of tag 2');
+
+        // Rank 1 alone runs: its send of tag 2 goes (eagerly), and it is held at the send of tag 3.
+        const stepped = job.dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+        await job.dc.nextRequest({ threadId: 2 });
+        const step = await stepped;
+        assert.equal(step.body.reason, 'step');
+        assert.equal(step.body.threadId, 2);
+        assert.equal((await vars(2)).find((v) => v.name === 'tag')?.value, '3', 'held at the send of tag 3');
+        // Rank 0 can only be in (or held at) a receive of line 8: it never got a continue of its own.
+        const rank0 = (await job.dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+        assert.ok(
+          rank0.some((f) => f.source?.path === job.source && f.line === 8),
+          JSON.stringify(rank0.map((f) => [f.name, f.line])),
+        );
+
+        const exited = job.dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
+        await job.dc.continueRequest({ threadId: 2 });
+        assert.equal((await exited).body.exitCode, 0);
+      });
+    },
+  );
+}
