@@ -256,6 +256,21 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.ok(s.paused);
   });
 
+  it('answers mpiscope.messageQueues from the session, saying whether the job is stopped', async () => {
+    const s = await launch();
+    await assert.rejects(dc.customRequest('mpiscope.messageQueues'), /has not started its analysis yet/);
+    s.queues = { entries: [], edges: [{ from: 0, to: 1, kind: 'receive', inCycle: false }], cycles: [] };
+    const running = await dc.customRequest('mpiscope.messageQueues');
+    assert.deepEqual(running.body, { paused: false, ranks: 2, ...s.queues });
+    const paused = dc.waitForEvent('stopped');
+    await dc.pauseRequest({ threadId: 1 });
+    await paused;
+    assert.equal(
+      ((await dc.customRequest('mpiscope.messageQueues')).body as { paused: boolean }).paused,
+      true,
+    );
+  });
+
   it('answers a bad breakpoint condition with one line', async () => {
     await launch();
     await assert.rejects(

@@ -16,6 +16,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import type { EnterEvent, RankEvent, RankState, Severity } from '../engine/model/types';
 import { functionNamed } from '../protocol/spec';
+import { MESSAGE_QUEUES_REQUEST, type MessageQueuesResponse } from './message-queues-request';
 import { ConditionError, parseCondition, parseHitCondition, type Condition } from './mpi-condition';
 import { failsOn } from '../report/report-model';
 import type { Finding, HeldRank, SessionResult } from '../session/session-api';
@@ -389,6 +390,10 @@ export class MpiDebugSession extends DebugSession {
   }
 
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command === MESSAGE_QUEUES_REQUEST) {
+      this.queues(response).catch((error: unknown) => this.sendErrorResponse(response, 1000, String(error)));
+      return;
+    }
     if (command !== 'mpiscope.debugRank') {
       super.customRequest(command, response, args);
       return;
@@ -428,6 +433,33 @@ export class MpiDebugSession extends DebugSession {
           `Could not attach to rank ${args.rank}: ${child.message ?? 'unknown'}`,
         );
     });
+  }
+
+  /**
+   * The message queues (pending sends, pending receives, unexpected messages, who waits for whom, cycles) as the
+   * analyzer has them now. Meant for a stopped job, where they stand still; `paused` says whether it is.
+   */
+  private async queues(response: DebugProtocol.Response): Promise<void> {
+    if (this.session?.messageQueues === undefined) {
+      this.sendErrorResponse(
+        response,
+        1009,
+        'No MPI job is running: the message queues exist while it runs.',
+      );
+      return;
+    }
+    const view = await this.session.messageQueues();
+    if (view === undefined) {
+      this.sendErrorResponse(
+        response,
+        1009,
+        'The job has not started its analysis yet: ask again in a moment.',
+      );
+      return;
+    }
+    const body: MessageQueuesResponse = { paused: this.stopped, ranks: this.np, ...view };
+    response.body = body;
+    this.sendResponse(response);
   }
 
   private onRank(state: RankState): void {

@@ -20,6 +20,7 @@ import { runRequest, runStatusNotification, type RunStatus } from '../lsp/protoc
 import { createServer, type MpiscopeServer } from '../lsp/server';
 import { startSession } from '../lsp/session-factory';
 import { serveDebugAdapter, type DapServer } from './dap-server';
+import type { MessageQueuesResponse } from './message-queues-request';
 
 /** Two ranks that both receive first: lines 11 and 14 block forever. */
 const RING = `#include <mpi.h>
@@ -455,3 +456,30 @@ for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
     },
   );
 }
+
+describe('message queues of a real deadlock', { skip, timeout: 60_000 }, () => {
+  const job = adapterOnProgram('ringq', RING);
+
+  it('lists both pending receives with their lines, and the cycle between the two ranks', async () => {
+    const stopped = job.dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
+    await Promise.all([
+      job.dc.configurationSequence(),
+      job.dc.launch({ program: job.program, np: 2, cwd: job.dir, deadlockTimeout: 5, __mpiscopeToken: 't' }),
+    ]);
+    assert.equal((await stopped).body.reason, 'exception');
+    const q = (await job.dc.customRequest('mpiscope.messageQueues')).body as MessageQueuesResponse;
+    assert.equal(q.paused, true);
+    assert.deepEqual(
+      q.entries.map((e) => [e.kind, e.rank, e.peer, e.tag, e.file, e.line]),
+      [
+        ['receive', 0, 1, 0, job.source, 11],
+        ['receive', 1, 0, 0, job.source, 14],
+      ],
+    );
+    assert.deepEqual(q.cycles, [[0, 1]]);
+    assert.ok(q.edges.every((e) => e.inCycle));
+    const terminated = job.dc.waitForEvent('terminated', 20_000);
+    await job.dc.terminateRequest();
+    await terminated;
+  });
+});

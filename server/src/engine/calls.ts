@@ -90,7 +90,8 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     done: source === PROC_NULL,
     span: undefined,
     // Counted at the call's ENTER only (not at MPI_Start of a persistent receive), like the shim's wrappers.
-    wildcard: source === ANY_SOURCE && REPLAY_CLASSES.has(e.fn.cls) ? ++st.track(e.rank).wildcards : undefined,
+    wildcard:
+      source === ANY_SOURCE && REPLAY_CLASSES.has(e.fn.cls) ? ++st.track(e.rank).wildcards : undefined,
   };
   if (kind !== 'probe') st.replay.post(op);
   if (kind === 'recv' && source >= 0 && op.tag >= 0) {

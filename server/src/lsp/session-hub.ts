@@ -235,6 +235,7 @@ export class SessionHub {
     if (session.pid) port.pid = (rank) => session.pid?.(rank);
     if (session.backtrace) port.backtrace = (rank) => session.backtrace!(rank);
     if (session.rankStates) port.rankStates = () => session.rankStates?.() ?? [];
+    if (session.messageQueues) port.messageQueues = () => session.messageQueues!();
     return port;
   }
 

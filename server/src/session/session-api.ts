@@ -1,5 +1,13 @@
-import type { FindingKind, RaceReplay, RankEvent, RankState, Severity, SkippedCheck } from '../engine/model/types';
+import type {
+  FindingKind,
+  RaceReplay,
+  RankEvent,
+  RankState,
+  Severity,
+  SkippedCheck,
+} from '../engine/model/types';
 import type { RankEnding } from './rank-endings';
+import type { MessageQueues, QueueEntry } from '../engine/point-to-point/message-queues';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
 export interface Finding {
@@ -133,4 +141,15 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
+}
+
+/** The message queues of a job with call sites resolved (Session.messageQueues; the DAP request mpiscope.messageQueues). */
+export interface MessageQueueView {
+  readonly entries: readonly (QueueEntry & {
+    readonly file: string;
+    readonly line: number;
+    readonly function: string;
+  })[];
+  readonly edges: MessageQueues['edges'];
+  readonly cycles: MessageQueues['cycles'];
 }

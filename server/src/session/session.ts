@@ -11,6 +11,7 @@ import { keepDraining } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
+import type { MessageQueueView } from './session-api';
 import { jobCommand } from './job-command';
 import { expandHostlist, listenFor, readHostfile, type ListenChoice } from './listen-address';
 import { planLaunch, type LaunchPlan } from './launch-plan';
@@ -168,6 +169,20 @@ export class Session {
 
   rankStates(): readonly RankState[] {
     return this.analysis?.engine.rankStates() ?? [];
+  }
+
+  /** Every rank's pending sends, receives and unexpected messages now, with call sites (the debugger's view). */
+  async messageQueues(): Promise<MessageQueueView | undefined> {
+    const analysis = this.analysis;
+    if (analysis === undefined) return undefined;
+    const q = analysis.engine.messageQueues();
+    const entries = await Promise.all(
+      q.entries.map(async (e) => {
+        const place = e.site !== 0 ? await analysis.resolveSite(e.caller, e.site) : undefined;
+        return { ...e, file: place?.file ?? '', line: place?.line ?? 0, function: place?.function ?? '' };
+      }),
+    );
+    return { entries, edges: q.edges, cycles: q.cycles };
   }
 
   /** Resolve one of a rank's call sites (RawLocation.site) to function/file/line. */

@@ -10,6 +10,7 @@
  * or a closed connection's END with push() and then endClose(): each is an item of the stream, which is
  * forwarded raw to the shards and after which every engine's findings are taken.
  */
+import type { MessageQueues } from '../engine/point-to-point/message-queues';
 import type { Engine } from '../engine/engine-api';
 import type { RecordColumns } from '../protocol/columns';
 import { createEngine } from '../engine/engine';
@@ -122,6 +123,11 @@ export class ShardedEngine implements Engine {
 
   rankStates(): RankState[] {
     return this.inner.rankStates();
+  }
+
+  /** The coordinator's engine keeps every channel (matching is replicated): it has every queue. */
+  messageQueues(): MessageQueues {
+    return this.inner.messageQueues();
   }
 
   lostRecords(): number {

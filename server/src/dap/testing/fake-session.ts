@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { RankEvent, RankState } from '../../engine/model/types';
 import type {
+  MessageQueueView,
   Finding,
   HeldRank,
   SessionEvents,
@@ -55,6 +56,13 @@ export class FakeSession implements SessionPort {
   stepRank(rank: number): void {
     this.calls.push(`step ${rank}`);
     this.backtraces.delete(rank);
+  }
+
+  /** What messageQueues() answers. */
+  queues: MessageQueueView | undefined;
+
+  messageQueues(): Promise<MessageQueueView | undefined> {
+    return Promise.resolve(this.queues);
   }
 
   breakOn(functions: readonly string[]): void {
