@@ -146,6 +146,10 @@ int64_t msc_clock_init(void);
 uint64_t msc_clock_anchor(void);
 void msc_clock_refine(void);
 uint64_t msc_clock_ns(uint64_t stamp);
+/* The same conversion for any thread (no monotonic clamp): the clock alignment's exchanges. */
+uint64_t msc_clock_peek_ns(uint64_t stamp);
+/* Estimates this rank's clock offset against rank 0 (msc_clockalign.c): phase 1 in MPI_Init, 2 in MPI_Finalize. */
+void msc_clock_align(int phase);
 
 /* Call seqs: unique in the process, increasing on each thread. A thread takes MSC_SEQ_BLOCK of them at a
  * time from msc_seq, so the hot path pays a thread-local increment instead of an atomic read-modify-write on

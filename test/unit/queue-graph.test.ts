@@ -56,8 +56,8 @@ test('a blocked send is pending at its sender; matched messages leave the queues
   assert.deepEqual(
     q.entries.map((e) => [e.kind, e.rank, e.peer, e.tag]),
     [
-      ['send', 1, 0, 5],
       ['receive', 0, 1, 4],
+      ['send', 1, 0, 5],
     ],
   );
   assert.deepEqual(q.cycles, [[0, 1]], 'each waits for the other: tags 4 and 5 never meet');

@@ -116,7 +116,7 @@ export class TimelineModel {
 
   private place(e: RankEvent): void {
     if (e.type === 'clock') {
-      this.clock.clock(e.rank, e.time, e.realtime);
+      this.clock.clock(e.rank, e.time, e.realtime, e.bounds);
       return;
     }
     const t = this.clock.toJob(e.rank, e.time);

@@ -190,6 +190,11 @@ export interface ClockEvent extends EventBase {
   readonly type: 'clock';
   /** CLOCK_REALTIME in nanoseconds at the instant `time` was read. */
   readonly realtime: number;
+  /**
+   * The shim's clock alignment (msc_clockalign.c): this rank's clock minus rank 0's lies in [lo, hi] ns, measured
+   * by ping-pongs with rank 0 in MPI_Init (phase 1) or MPI_Finalize (phase 2). Absent in the first CLOCK.
+   */
+  readonly bounds?: { readonly lo: number; readonly hi: number; readonly phase: 1 | 2 };
 }
 
 /**

@@ -118,7 +118,10 @@ export function messageQueues(st: QueueContext): MessageQueues {
     if (src >= 0) edge(r.rank, src, 'receive');
     else for (const m of r.comm.members) if (m !== r.rank) edge(r.rank, m, 'receive');
   }
-  const list = [...edges.values()];
+  // By rank, then sends, receives, unexpected; each in posting order (stable: the arrival order of ranks is not).
+  const kindOrder = { send: 0, receive: 1, unexpected: 2 };
+  entries.sort((a, b) => a.rank - b.rank || kindOrder[a.kind] - kindOrder[b.kind]);
+  const list = [...edges.values()].sort((a, b) => a.from - b.from || a.to - b.to);
   const cycles = stronglyConnected(list);
   const cyclic = new Map<number, number>();
   cycles.forEach((c, i) => c.forEach((r) => cyclic.set(r, i)));
