@@ -2,8 +2,7 @@
  *
  * Ranks on different hosts have unrelated monotonic clocks, and their CLOCK_REALTIME (which the first CLOCK
  * record pairs with the monotonic clock) is only as close as NTP keeps it: milliseconds off is enough for a
- * timeline to draw a message arriving before it was sent. Here rank 0 sends each other rank PINGS messages in
- * turn; the rank answers each with its clock tr, read when the ping arrived. For the round trip [t0, t1] on rank
+ * timeline to draw a message arriving before it was sent. Here rank 0 sends each other rank pings in turn; the rank answers each with its clock tr, read when the ping arrived. For the round trip [t0, t1] on rank
  * 0's clock, the rank's offset o = (its clock) - (rank 0's clock) lies in [tr - t1, tr - t0]: the round trip
  * with the smallest duration gives the narrowest interval (the classic Cristian/NTP estimate). Rank 0 sends each
  * rank its interval, and the rank writes it into the stream as a second CLOCK record (words: realtime, lo, hi,
@@ -23,7 +22,12 @@
 
 #include "msc_shim.h"
 
-#define PINGS 8
+/* At least MIN_PINGS round trips per rank, more (up to MAX_PINGS) while the fastest is slower than GOOD_RTT_NS: a
+ * loaded machine delays most round trips by whole scheduler slices, and the interval is only as narrow as the
+ * fastest one. The rank learns how many from the first word of each ping (0: the last). */
+#define MIN_PINGS 8
+#define MAX_PINGS 64
+#define GOOD_RTT_NS 50000u
 #define TAG_PING 1
 #define TAG_PONG 2
 #define TAG_RESULT 3
@@ -72,10 +76,8 @@ static int recv_words(int64_t *w, int n, int from, int tag)
 
 static void emit_clock(int64_t lo, int64_t hi, int phase)
 {
-    struct timespec rt;
     uint64_t stamp = msc_stamp();
-    clock_gettime(CLOCK_REALTIME, &rt);
-    int64_t w[4] = { (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec, lo, hi, phase };
+    int64_t w[4] = { msc_clock_realtime(), lo, hi, phase };
     msc_emit(MSC_KIND_CLOCK, 0, 0, 0, stamp, 0, w, 4, NULL, 0);
 }
 
@@ -87,8 +89,9 @@ static void serve(int size, int phase)
         int64_t best_lo = 0, best_hi = 0;
         uint64_t best = UINT64_MAX;
         int ok = 1;
-        for (int k = 0; k < PINGS && ok; k++) {
-            int64_t ping = k, pong = 0;
+        for (int k = 0; k < MAX_PINGS && ok; k++) {
+            int last = k == MAX_PINGS - 1 || (k >= MIN_PINGS - 1 && best < GOOD_RTT_NS);
+            int64_t ping = last ? 0 : 1, pong = 0;
             uint64_t t0 = now_ns();
             ok = send_words(&ping, 1, r, TAG_PING) && recv_words(&pong, 1, r, TAG_PONG);
             uint64_t t1 = now_ns();
@@ -97,6 +100,7 @@ static void serve(int size, int phase)
                 best_lo = pong - (int64_t)t1;
                 best_hi = pong - (int64_t)t0;
             }
+            if (last) break;
         }
         int64_t result[3] = { best_lo, best_hi, ok };
         /* A rank that did not answer gets nothing: it has timed out too, or is gone. */
@@ -106,11 +110,12 @@ static void serve(int size, int phase)
 
 static void answer(int phase)
 {
-    for (int k = 0; k < PINGS; k++) {
+    for (int k = 0; k < MAX_PINGS; k++) {
         int64_t ping;
         if (!recv_words(&ping, 1, 0, TAG_PING)) return;
         int64_t pong = (int64_t)now_ns();
         if (!send_words(&pong, 1, 0, TAG_PONG)) return;
+        if (ping == 0) break;
     }
     int64_t result[3];
     if (recv_words(result, 3, 0, TAG_RESULT) && result[2]) emit_clock(result[0], result[1], phase);

@@ -148,6 +148,8 @@ void msc_clock_refine(void);
 uint64_t msc_clock_ns(uint64_t stamp);
 /* The same conversion for any thread (no monotonic clamp): the clock alignment's exchanges. */
 uint64_t msc_clock_peek_ns(uint64_t stamp);
+/* CLOCK_REALTIME ns now (shifted like the records' clock by the tests' MPISCOPE_TEST_CLOCK_SKEW). */
+int64_t msc_clock_realtime(void);
 /* Estimates this rank's clock offset against rank 0 (msc_clockalign.c): phase 1 in MPI_Init, 2 in MPI_Finalize. */
 void msc_clock_align(int phase);
 

@@ -6,9 +6,10 @@
  *
  * Realtime is only as good as the hosts' NTP, so the shim also measures each rank's clock against rank 0's by
  * ping-pongs in MPI_Init and MPI_Finalize (native-shim/src/msc_clockalign.c): its clock minus rank 0's lies in
- * [lo, hi]. Any offset in that interval keeps the measured messages causal; the realtime alignment is kept
- * where it lies inside (ranks of one host share the clock, and realtime is then exact) and clamped into the
- * interval otherwise. With both phases the offset moves linearly between them (a clock that runs fast or slow
+ * [lo, hi]. The realtime alignment is kept where it lies inside (ranks of one host share the clock, and
+ * realtime is then exact); otherwise the interval's middle is taken (Cristian's estimate: wrong by at most half
+ * the difference between the two directions' latencies, so a message that takes at least as long as the
+ * fastest ping-pong's half stays causal). With both phases the offset moves linearly between them (a clock that runs fast or slow
  * drifts); with the first only, it is constant.
  *
  * A rank whose CLOCK never arrived (synthetic tests, a lost record) keeps offset 0, and the origin is then
@@ -61,9 +62,10 @@ export class ClockAlign {
     const m = this.measured.get(rank);
     const zero = this.offsets.get(0);
     if (m === undefined || zero === undefined) return own;
-    // The realtime alignment says: this rank's clock minus rank 0's is zero - own. Clamp it per measurement.
+    // The realtime alignment says: this rank's clock minus rank 0's is zero - own; kept when a measurement allows it.
     const byRealtime = zero - own;
-    const clamp = (x: Measured) => Math.min(Math.max(byRealtime, x.lo), x.hi);
+    const clamp = (x: Measured) =>
+      byRealtime >= x.lo && byRealtime <= x.hi ? byRealtime : (x.lo + x.hi) / 2;
     const { init, fin } = m;
     let rel: number;
     if (init !== undefined && fin !== undefined && fin.at > init.at) {

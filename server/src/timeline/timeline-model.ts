@@ -1,4 +1,5 @@
 import type {
+  ClockEvent,
   EnterEvent,
   ExitEvent,
   CompleteEvent,
@@ -97,6 +98,15 @@ export class TimelineModel {
 
   get messageCount(): number {
     return this.messages.length;
+  }
+
+  /**
+   * A CLOCK record known before the events it aligns: a reader of a whole trace gives every CLOCK first
+   * (trace-clocks.ts), so that the clock measurement of MPI_Finalize (the drift) applies to the events before it;
+   * live, they arrive in order and events are placed with what is known when they come.
+   */
+  preloadClock(e: ClockEvent): void {
+    this.clock.clock(e.rank, e.time, e.realtime, e.bounds);
   }
 
   push(e: RankEvent): void {
