@@ -14,7 +14,6 @@ import { readTrace, SESSION_RANK } from '../../server/src/session/trace-file';
 import { createFrameDecoder } from '../../server/src/session/engine-port';
 import { TimelineModel } from '../../server/src/timeline/timeline-model';
 import { traceClocks } from '../../server/src/timeline/trace-clocks';
-import type { RankEvent } from '../../server/src/engine/model/types';
 import { compileMpi, installedFlavors, runCli } from '../lib/mpiscope-cli';
 
 /** Rank 0 and rank 1 ping-pong 40 times, 10 ms apart: half a second for the drift to show. */
@@ -60,7 +59,7 @@ function messages(trace: string, measured: boolean): { send: number; recv: numbe
     if (f.kind !== 'binary' || f.rank === SESSION_RANK) continue;
     let d = decoders.get(f.rank);
     if (d === undefined) decoders.set(f.rank, (d = createFrameDecoder(f.rank)));
-    for (const e of d.decode(f.data) as RankEvent[]) {
+    for (const e of d.decode(f.data)) {
       if (e.type === 'clock' && e.bounds !== undefined) {
         measurements++;
         if (e.rank === 1) uncertainty = Math.max(uncertainty, (e.bounds.hi - e.bounds.lo) / 2);
