@@ -15,7 +15,8 @@
  * in MPI_Init), so no message of the program can match ours. Nothing waits without a deadline: every
  * operation is a nonblocking one polled until MPISCOPE_CLOCK_ALIGN_MS (default 2000) after the phase began; a
  * rank that does not answer in time (it died, or it never calls MPI_Finalize) is left out, the pending
- * operations are cancelled, and the program goes on. MPISCOPE_CLOCK_ALIGN=0 turns the exchange off. */
+ * operations are cancelled, and the program goes on. It runs only with MPISCOPE_CLOCK_ALIGN=1, which the session
+ * sets for a job across hosts (on one host the ranks share the clock and the realtime alignment is exact). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -123,20 +124,28 @@ static void answer(int phase)
 
 void msc_clock_align(int phase)
 {
-    if (phase == 1) {
-        const char *off = getenv("MPISCOPE_CLOCK_ALIGN");
-        align_off = off && strcmp(off, "0") == 0;
-        if (align_off || msc_world_size < 2) return;
-        /* Collective over MPI_COMM_WORLD, whose every rank is in MPI_Init now (see the top of this file). */
-        if (PMPI_Comm_dup(MPI_COMM_WORLD, &align_comm) != MPI_SUCCESS) {
-            align_comm = MPI_COMM_NULL;
-            return;
-        }
-    }
-    if (align_comm == MPI_COMM_NULL) return;
     const char *ms = getenv("MPISCOPE_CLOCK_ALIGN_MS");
     uint64_t budget = (ms && atoi(ms) > 0 ? (uint64_t)atoi(ms) : 2000u) * 1000000u;
     deadline_ns = wall_ns() + budget;
+    if (phase == 1) {
+        /* Only when asked (the session asks for jobs across hosts): a rank whose shim could not reach the
+         * analyzer runs unrecorded and takes no part, and the others would wait for it (bounded, below). */
+        const char *on = getenv("MPISCOPE_CLOCK_ALIGN");
+        align_off = !(on && strcmp(on, "1") == 0);
+        if (align_off || msc_world_size < 2) return;
+        /* Collective over MPI_COMM_WORLD, whose every rank is in MPI_Init now (see the top of this file), but
+         * nonblocking and polled against the deadline: a rank that runs unrecorded never joins it. Such a
+         * request cannot be cancelled; it is left pending, and nothing else of ours runs. */
+        MPI_Request r;
+        MPI_Comm dup = MPI_COMM_NULL;
+        if (PMPI_Comm_idup(MPI_COMM_WORLD, &dup, &r) != MPI_SUCCESS) return;
+        int done = 0;
+        while (!done && wall_ns() <= deadline_ns)
+            if (PMPI_Test(&r, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return;
+        if (!done) return;
+        align_comm = dup;
+    }
+    if (align_comm == MPI_COMM_NULL) return;
     int rank = 0;
     PMPI_Comm_rank(align_comm, &rank);
     if (rank == 0)

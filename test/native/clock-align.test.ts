@@ -86,7 +86,7 @@ for (const flavor of installedFlavors()) {
     const cli = await runCli(['run', '--trace', trace, '--mpirun', `mpirun.${flavor}`, '-np', '2', exe], {
       cwd: work,
       timeoutMs: 90_000,
-      env: { MPISCOPE_TEST_CLOCK_SKEW: '1:-50000000:-2000' },
+      env: { MPISCOPE_TEST_CLOCK_SKEW: '1:-50000000:-2000', MPISCOPE_CLOCK_ALIGN: '1' },
     });
     assert.equal(cli.code, 0, `${cli.stdout}\n${cli.stderr}`);
 

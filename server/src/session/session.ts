@@ -364,6 +364,10 @@ export class Session {
         MPISCOPE_PROGRAM: plan.program,
         LD_PRELOAD: shim,
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
+        // Ranks on other hosts have unrelated clocks: the shims measure them against rank 0's (msc_clockalign.c).
+        ...(layout !== undefined && layout.where.advertise !== '127.0.0.1'
+          ? { MPISCOPE_CLOCK_ALIGN: '1' }
+          : {}),
         ...(o.replayRace !== undefined
           ? {
               MPISCOPE_REPLAY_RACE: `${o.replayRace.rank}:${o.replayRace.wildcard}:${o.replayRace.sender}`,
