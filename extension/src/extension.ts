@@ -9,6 +9,7 @@ import * as debugConfig from './debug-config';
 import * as debugRank from './debug-rank';
 import * as languageClient from './language-client';
 import * as netTestEditor from './net-test-editor';
+import * as queueView from './queue-view';
 import * as reportCommand from './report-command';
 import * as runCommands from './run-commands';
 import * as statusBar from './status-bar';
@@ -20,6 +21,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   buildTask.activate(ctx);
   debugRank.activate(ctx);
   netTestEditor.activate(ctx);
+  queueView.activate(ctx);
   const client = await languageClient.activate(ctx);
   debugConfig.activate(ctx, client);
   runCommands.activate(ctx, client);

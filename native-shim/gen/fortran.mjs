@@ -82,6 +82,7 @@ export function genFortranWrappers(ctx) {
    */
   const wrapper = (f, name, forward, buf, aliases) => {
     const fps = fortranParams(f);
+    const replayed = api.replayClasses.includes(f.class) && f.params.some((q) => q[2] === 'source');
     const fproto = [...fps.map((p) => `${fType(kindOf(f, p))}f_${p[1]}`), 'MPI_Fint *f_ierr'].join(', ');
     const fargs = [...fps.map((p) => `f_${p[1]}`), 'f_ierr'];
     const indexBase = buf === 'f77' ? 'MSC_F77_INDEX_BASE' : 'MSC_F08_INDEX_BASE';
@@ -189,9 +190,14 @@ export function genFortranWrappers(ctx) {
       if (k === 'status') return `(MPI_Fint *)(void *)c_args.status`;
       if (k === 'statuses')
         return `(c_args.statuses == MPI_STATUSES_IGNORE ? f_${p[1]} : (MPI_Fint *)(void *)c_args.statuses)`;
+      // --replay-race may have changed the C local source (genRecordingBody): forward what it holds.
+      if (replayed && p[2] === 'source') return '&msc_fsource';
       return `f_${p[1]}`;
     });
     const fwd = () => [
+      ...(replayed
+        ? [`    MPI_Fint msc_fsource = (MPI_Fint)${f.params.find((q) => q[2] === 'source')?.[1]};`]
+        : []),
       '    MPI_Fint msc_ierr = MPI_SUCCESS;',
       `    ${forward}(${[...fwdArgs, '&msc_ierr'].join(', ')});`,
       '    int rc = msc_ierr;',

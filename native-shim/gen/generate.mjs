@@ -29,6 +29,11 @@ const api = JSON.parse(readFileSync(join(specDir, 'mpi-api.json'), 'utf8'));
 // How each parameter role becomes an ENTER word; the meaning of the roles is in spec/README.md.
 // Classes whose calls can find nothing (msc_state.c's is_poll holds their ENTER and may forget the call).
 const POLL_CLASSES = new Set(['test', 'testall', 'testany', 'testsome', 'iprobe', 'improbe']);
+// Classes whose wildcard receives --replay-race counts and may force (src/msc_replay.c; the engine counts the same).
+const REPLAY_CLASSES = new Set(api.replayClasses ?? fail('mpi-api.json: replayClasses missing'));
+for (const c of REPLAY_CLASSES)
+  if (POLL_CLASSES.has(c))
+    fail(`mpi-api.json: replayClasses names ${c}, a poll the analyzer does not always see`);
 for (const c of api.localClasses ?? fail('mpi-api.json: localClasses missing'))
   if (!api.functions.some((f) => f.class === c))
     fail(`mpi-api.json: localClasses names ${c}, a class no function has`);
@@ -430,6 +435,13 @@ function genRecordingBody(f, forward, lang = 'c') {
     }
   });
   L.push(...pre);
+  // --replay-race (src/msc_replay.c): a wildcard receive of the replayed rank may become a receive from the chosen
+  // sender, before the arguments are copied anywhere, so that the ENTER, the checks and MPI all see the forced one.
+  const replaySource = REPLAY_CLASSES.has(cls) ? byRole.get('source') : undefined;
+  if (replaySource !== undefined) {
+    if (!comm) fail(`${f.name}: a replayClasses function without a comm param`);
+    L.push(`    int msc_forced = msc_replay_armed ? msc_replay_source(&${replaySource[1]}, ${comm}) : 0;`);
+  }
   // Class 'other' has handlers that read no argument: such a wrapper skips filling the msc_args struct, whose
   // zeroing alone was a sixth of a recorded MPI_Comm_rank (callgrind). Only when nothing else reads it.
   const noArgs = cls === 'other' && !pre.length && !params.some(([, , role]) => ROLE_KIND[role] === 'array');
@@ -466,6 +478,8 @@ function genRecordingBody(f, forward, lang = 'c') {
   // those that found nothing.
   const local = api.localClasses.includes(cls) && !POLL_CLASSES.has(cls);
   L.push(local ? '    msc_enter_local(&c);' : '    msc_enter(&c);');
+  if (replaySource !== undefined)
+    L.push(`    if (msc_forced) msc_replay_forced(&c, ${params.indexOf(replaySource)}, ${replaySource[1]});`);
   L.push(...genRules(f, lang));
   L.push(noArgs ? `    msc_pre_${cls}(&c, NULL);` : `    msc_pre_${cls}(&c, &c_args);`);
   L.push(...forward(f, callArgs));

@@ -24,6 +24,44 @@ static double rate; /* ns per tick */
 static uint64_t last_ns;
 static uint64_t pair_window = 1000; /* ticks */
 
+/* For tests only: MPISCOPE_TEST_CLOCK_SKEW=RANK:OFFSET_NS:DRIFT_PPM shifts this rank's record clock by OFFSET_NS
+ * plus DRIFT_PPM millionths of the time since start, as a host whose clock is off and runs fast or slow would;
+ * the realtime of its CLOCK records is shifted the same way (msc_clock_realtime), so the analyzer's realtime
+ * alignment is off by the skew, as across hosts whose NTP is off. The clock alignment at MPI_Init and
+ * MPI_Finalize (msc_clockalign.c) must undo it. */
+static int skew_on;
+static int64_t skew_offset;
+static double skew_rate;
+
+static void skew_setup(void)
+{
+    const char *v = getenv("MPISCOPE_TEST_CLOCK_SKEW");
+    int rank;
+    long long off;
+    double ppm;
+    if (!v || sscanf(v, "%d:%lld:%lf", &rank, &off, &ppm) != 3 || rank != msc_launcher_rank()) return;
+    skew_offset = off;
+    skew_rate = ppm * 1e-6;
+    skew_on = 1;
+}
+
+static uint64_t skewed(uint64_t ns)
+{
+    if (!skew_on) return ns;
+    return (uint64_t)((int64_t)ns + skew_offset + (int64_t)((double)(int64_t)(ns - mono0) * skew_rate));
+}
+
+int64_t msc_clock_realtime(void)
+{
+    struct timespec rt, mono;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    int64_t ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+    if (!skew_on) return ns;
+    uint64_t m = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec;
+    return ns + (int64_t)(skewed(m) - m);
+}
+
 static int file_has(const char *path, const char *word, size_t max)
 {
     FILE *f = fopen(path, "r");
@@ -73,14 +111,15 @@ static int tsc_usable(void)
 int64_t msc_clock_init(void)
 {
     struct timespec rt;
+    skew_setup();
     if (!tsc_usable() || !read_pair(&tsc0, &mono0)) {
         msc_clock_tsc = 0;
         tsc0 = mono0 = msc_now();
         clock_gettime(CLOCK_REALTIME, &rt);
-        return (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+        return (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec + (skew_on ? skew_offset : 0);
     }
     clock_gettime(CLOCK_REALTIME, &rt);
-    int64_t realtime = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+    int64_t realtime = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec + (skew_on ? skew_offset : 0);
     /* A first rate over one millisecond, so that the first records convert well; refined later. */
     uint64_t t1 = 0, m1 = 0;
     do {
@@ -104,11 +143,18 @@ void msc_clock_refine(void)
     if (read_pair(&t, &m) && m - mono0 > 1000000u && t > tsc0) rate = (double)(m - mono0) / (double)(t - tsc0);
 }
 
+/* A stamp in nanoseconds without the consumer's bookkeeping: for the application's thread (msc_clockalign.c). */
+uint64_t msc_clock_peek_ns(uint64_t stamp)
+{
+    if (!msc_clock_tsc) return skewed(stamp);
+    return skewed(mono0 + (uint64_t)(int64_t)((double)(int64_t)(stamp - tsc0) * rate));
+}
+
 uint64_t msc_clock_ns(uint64_t stamp)
 {
-    if (!msc_clock_tsc) return stamp;
+    if (!msc_clock_tsc) return skewed(stamp);
     int64_t d = (int64_t)(stamp - tsc0);
-    uint64_t ns = mono0 + (uint64_t)(int64_t)((double)d * rate);
+    uint64_t ns = skewed(mono0 + (uint64_t)(int64_t)((double)d * rate));
     /* A refined rate may pull a conversion back by a few ns against an earlier one: time never goes back. */
     if (ns < last_ns) ns = last_ns;
     last_ns = ns;

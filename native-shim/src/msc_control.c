@@ -219,7 +219,10 @@ void msc_pause_point(msc_call *c)
     }
     if (paused && atomic_load(&msc_connected)) {
         queue_held(c, reason);
-        while (paused && atomic_load(&msc_connected)) pthread_cond_wait(&pause_cv, &pause_mu);
+        /* Each `continue` releases the threads held when it came, even if a `pause` follows at once: that is
+         * how the debugger steps one rank to its next call (server/src/session/rank-control.ts, step). */
+        uint32_t seen = continues;
+        while (paused && continues == seen && atomic_load(&msc_connected)) pthread_cond_wait(&pause_cv, &pause_mu);
     }
     pthread_mutex_unlock(&pause_mu);
 }

@@ -147,6 +147,12 @@ int64_t msc_clock_init(void);
 uint64_t msc_clock_anchor(void);
 void msc_clock_refine(void);
 uint64_t msc_clock_ns(uint64_t stamp);
+/* The same conversion for any thread (no monotonic clamp): the clock alignment's exchanges. */
+uint64_t msc_clock_peek_ns(uint64_t stamp);
+/* CLOCK_REALTIME ns now (shifted like the records' clock by the tests' MPISCOPE_TEST_CLOCK_SKEW). */
+int64_t msc_clock_realtime(void);
+/* Estimates this rank's clock offset against rank 0 (msc_clockalign.c): phase 1 in MPI_Init, 2 in MPI_Finalize. */
+void msc_clock_align(int phase);
 
 /* Call seqs: unique in the process, increasing on each thread. A thread takes MSC_SEQ_BLOCK of them at a
  * time from msc_seq, so the hot path pays a thread-local increment instead of an atomic read-modify-write on
@@ -376,6 +382,13 @@ int msc_dtype_state(MPI_Datatype t); /* MSC_DT_*, 0 when not tracked (predefined
 int msc_comm_freed(MPI_Comm comm);
 int msc_buffer_is_attached(void);
 void msc_buffer_attach_state(int attached);
+
+/* ---- replaying a race the other way (msc_replay.c), called by the generated wrappers of replayClasses ---- */
+extern int msc_replay_armed;
+/* Counts a wildcard receive; for the chosen one, sets *source to the chosen sender's rank in comm: 1 if forced. */
+int msc_replay_source(int *source, MPI_Comm comm);
+/* After the forced call's ENTER: the FINDING note (check replay-forced) that says what was forced. */
+void msc_replay_forced(msc_call *c, int param, int source);
 
 /* ---- argument rules (msc_rules.c), called by the generated wrappers (gen/generate.mjs genRules) ---- */
 enum { MSC_TOPO_CART = 1, MSC_TOPO_GRAPH = 2, MSC_TOPO_DIST_GRAPH = 3, MSC_TOPO_NEIGHBORHOOD = 4 };

@@ -18,6 +18,11 @@ export interface CorpusHeader {
    * stores of memory owned by pending operations are checked).
    */
   readonly memcheck: boolean;
+  /**
+   * `replay: ID OUTCOME`: `mpiscope run --replay-race ID` must find OUTCOME (deadlock, mismatch, different-exit,
+   * same-result, not-reached); the run's race finding must carry that id (test/native/replay-race.test.ts).
+   */
+  readonly replay?: { readonly id: string; readonly outcome: string };
 }
 
 export type FortranBinding = 'mpi' | 'mpi_f08' | 'mpifh';
@@ -54,6 +59,7 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
   let args: string[] = [];
   let mpi = ['openmpi', 'mpich'];
   let memcheck = false;
+  let replay: CorpusHeader['replay'];
   const expect: ExpectedFinding[] = [];
   let none = false;
   for (const raw of (m[1] ?? '').split('\n')) {
@@ -79,6 +85,15 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
           throw new Error(`${name}: cannot read "mode: ${value}" (the only mode is memcheck)`);
         memcheck = true;
         break;
+      case 'replay': {
+        const r = /^(\d+\.\d+\.\d+)\s+(deadlock|mismatch|different-exit|same-result|not-reached)$/.exec(
+          value,
+        );
+        if (r === null)
+          throw new Error(`${name}: cannot read "replay: ${value}" (want "replay: RANK.K.SENDER OUTCOME")`);
+        replay = { id: r[1] as string, outcome: r[2] as string };
+        break;
+      }
       case 'bindings': {
         const list = value.split(/\s+/).filter((a) => a !== '');
         const bad = list.find((b) => !BINDINGS.includes(b));
@@ -114,7 +129,16 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
     throw new Error(`${name}: header needs "ranks: N"`);
   if (none && expect.length > 0) throw new Error(`${name}: "expect: none" together with other expectations`);
   if (!none && expect.length === 0) throw new Error(`${name}: header has no "expect:" line`);
-  return { ranks, expect, args, mpi, bindings, memcheck, ...(exit !== undefined ? { exit } : {}) };
+  return {
+    ranks,
+    expect,
+    args,
+    mpi,
+    bindings,
+    memcheck,
+    ...(exit !== undefined ? { exit } : {}),
+    ...(replay !== undefined ? { replay } : {}),
+  };
 }
 
 /** A finding reduced to what the corpus compares: "kind lines a,b,c". */

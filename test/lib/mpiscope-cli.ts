@@ -131,7 +131,9 @@ export interface JsonReport {
     severity: string;
     message: string;
     locations: { rank: number; file: string; line: number; function?: string }[];
+    race?: { id: string; forced?: boolean; predicted?: { sender: number; outcome: string }[] };
   }[];
+  replay?: { race: string; outcome: string; summary: string };
   ranks: number;
   exitCode: number;
   outcome?: string;

@@ -136,3 +136,20 @@ test('run --memcheck requires the memcheck mode; without it the mode is decided 
   assert.equal(off.command === 'run' && off.memcheck, undefined);
   assert.deepEqual(off.command === 'run' ? off.args : [], ['--memcheck']);
 });
+
+test('run --replay-race: the id names the receive and the sender, --sender overrides it', () => {
+  const run = (...a: string[]) => parseArgs(['run', ...a, '-np', '3', './app']);
+  assert.deepEqual((run('--replay-race', '0.2.1') as { replayRace?: unknown }).replayRace, {
+    rank: 0,
+    wildcard: 2,
+    sender: 1,
+  });
+  assert.deepEqual((run('--replay-race', '0.2', '--sender', '2') as { replayRace?: unknown }).replayRace, {
+    rank: 0,
+    wildcard: 2,
+    sender: 2,
+  });
+  assert.throws(() => run('--sender', '2'), /--sender chooses the sender of a replayed race/);
+  assert.throws(() => run('--replay-race', '0.2.7'), /rank 7 is not a rank of a job of -np 3/);
+  assert.throws(() => run('--replay-race', 'first'), /give the race's id as its finding shows it/);
+});

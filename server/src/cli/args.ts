@@ -2,6 +2,7 @@ import type { Severity } from '../engine/model/types';
 import { SEVERITIES } from '../report/report-model';
 import { UsageError } from '../session/session-api';
 import { analyzersProblem, parseAnalyzers } from '../shards/analyzers';
+import { parseRaceId, type ReplayTarget } from '../session/replay-race';
 
 export interface RunCommand {
   readonly command: 'run';
@@ -25,6 +26,8 @@ export interface RunCommand {
   readonly memcheck?: true;
   /** --tls: the ranks connect with wss to a certificate made for the session, pinned by its fingerprint. */
   readonly tls?: true;
+  /** --replay-race ID [--sender R]: force that wildcard receive to that sender (session/replay-race.ts). */
+  readonly replayRace?: ReplayTarget;
 }
 
 export interface ReportCommand {
@@ -76,6 +79,8 @@ const VALUE_OPTIONS: Record<'run' | 'report', readonly string[]> = {
     '--deadlock-timeout',
     '--fail-on',
     '--analyzers',
+    '--replay-race',
+    '--sender',
     '-np',
   ],
   report: ['--json', '--sarif', '--fail-on', '--analyzers'],
@@ -203,6 +208,14 @@ export function parseArgs(argv: readonly string[]): Command {
     );
   if (hosts !== undefined && values.has('--hostfile'))
     throw new UsageError(`give the hosts either with --host or with --hostfile, not both`);
+  const raceId = values.get('--replay-race');
+  if (raceId === undefined && values.has('--sender'))
+    throw new UsageError(`--sender chooses the sender of a replayed race: give it with --replay-race ID`);
+  const replayRace = raceId !== undefined ? parseRaceId(raceId, values.get('--sender')) : undefined;
+  if (replayRace !== undefined && (replayRace.rank >= np || replayRace.sender >= np))
+    throw new UsageError(
+      `--replay-race ${raceId}: rank ${Math.max(replayRace.rank, replayRace.sender)} is not a rank of a job of -np ${np}`,
+    );
   const opt = (k: string, v: string | undefined): Record<string, string> =>
     v === undefined ? {} : { [k]: v };
   return {
@@ -224,6 +237,7 @@ export function parseArgs(argv: readonly string[]): Command {
     ...(deadlockTimeout !== undefined ? { deadlockTimeout } : {}),
     ...(failOn !== undefined ? { failOn } : {}),
     ...(analyzers !== undefined ? { analyzers } : {}),
+    ...(replayRace !== undefined ? { replayRace } : {}),
   };
 }
 
@@ -232,8 +246,8 @@ export const HELP = `mpiscope — finds the bugs of MPI programs while they run
 Usage:
   mpiscope run [--json FILE] [--sarif FILE] [--trace FILE] [--mpirun CMD] [--launcher mpirun|mpiexec|srun]
                [--host H,H… | --hostfile F] [--listen ADDR[:PORT]] [--deadlock-timeout S] [--analyzers K|auto]
-               [--keep-alive] [--fail-on error|warning|note] [--memcheck] -np N [--] PROGRAM [ARGS...]
-               (stdin goes to rank 0)
+               [--keep-alive] [--fail-on error|warning|note] [--memcheck] [--replay-race ID [--sender R]]
+               -np N [--] PROGRAM [ARGS...]   (stdin goes to rank 0)
   mpiscope report TRACE [--json FILE] [--sarif FILE] [--analyzers K|auto] [--fail-on error|warning|note]
   mpiscope export --chrome TRACE [-o FILE]    (Chrome trace event JSON for Perfetto)
   mpiscope cc|cxx|fc ARGS...                  (MPISCOPE_MPI=openmpi|mpich picks the MPI)
@@ -271,6 +285,10 @@ cc, cxx, fc  the MPI's mpicc/mpicxx/mpif90 with the memcheck mode's instrumentat
                           but suspicious)
   --memcheck              require the memcheck mode (on by itself for a program built with mpiscope cc/cxx/fc);
                           a program built without them is refused with exit status 2
+  --replay-race ID        rerun a message race the other way: the wildcard receive the race finding names
+                          (its id, race.id in the JSON report: RANK.K.SENDER) takes SENDER's message; the rest
+                          runs free; prints what that does (deadlock, mismatch, different exit, same result)
+  --sender R              the world rank whose message the replayed receive takes (instead of the id's)
 
 The job's stdin, stdout and stderr are mpiscope's own, as under mpirun: stdin reaches rank 0 only.
 Ctrl-C (SIGINT) or SIGTERM ends the job as it would end mpirun, and the report of what was seen is printed.

@@ -3,6 +3,7 @@ import { Session } from '../session/session';
 import type { RunCommand } from './args';
 import { exitStatusOf } from '../report/report-model';
 import { writeReports } from './write-reports';
+import { replayOutcome } from '../session/replay-race';
 import type { SessionStart } from '../session/session-api';
 
 /** `mpiscope run`: run the job under a session, forward its output, print and write the reports. */
@@ -24,6 +25,7 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     ...(cmd.deadlockTimeout !== undefined ? { deadlockTimeout: cmd.deadlockTimeout } : {}),
     ...(cmd.analyzers !== undefined ? { analyzers: cmd.analyzers } : {}),
     ...(cmd.trace !== undefined ? { traceFile: cmd.trace } : {}),
+    ...(cmd.replayRace !== undefined ? { replayRace: cmd.replayRace } : {}),
   });
   let start: SessionStart | undefined;
   session.on('start', (s) => (start = s));
@@ -49,15 +51,20 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
   for (const s of signals) process.on(s, onSignal);
   try {
     const result = await session.run();
+    const replay = cmd.replayRace !== undefined ? replayOutcome(cmd.replayRace, result) : undefined;
     writeReports(
       {
         start: start ?? { program: cmd.program, ranks: cmd.np, mpi: '', command: [], pid: 0 },
         result,
         ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}),
+        ...(replay !== undefined ? { replay } : {}),
       },
       cmd,
       cwd,
     );
+    // After the report, so that it is the last thing a person reads: the answer to the question asked.
+    if (replay !== undefined)
+      process.stdout.write(`mpiscope: replay of race ${replay.race}: ${replay.outcome}. ${replay.summary}\n`);
     if (interrupted !== undefined) return 128 + (osConstants.signals[interrupted] ?? 2);
     return exitStatusOf(result.findings, result.outcome, cmd.failOn);
   } finally {

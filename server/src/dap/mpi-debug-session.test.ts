@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { RankState } from '../engine/model/types';
+import type { RankEvent, RankState } from '../engine/model/types';
+import { functionNamed } from '../protocol/spec';
 import type { Finding } from '../session/session-api';
 import { serveDebugAdapter, type DapServer } from './dap-server';
 import { FakeSession } from './testing/fake-session';
@@ -192,6 +193,100 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.ok(s.paused, 'every rank is held');
   });
 
+  /** The ENTER of an MPI_Recv as the session's 'events' carry it. */
+  function recvEnter(rank: number, seq: number, source: number, tag: number): RankEvent {
+    return {
+      type: 'enter',
+      rank,
+      seq,
+      time: seq,
+      site: 0x20,
+      fn: functionNamed('MPI_Recv'),
+      args: { buf: 0x1000, count: 1, datatype: 7, source, tag, comm: 1, status: 0 },
+    };
+  }
+
+  it('stops at a conditional MPI breakpoint only when the arguments and the rank match, and counts hits', async () => {
+    const initialized = dc.waitForEvent('initialized');
+    const launched = dc.launch({ program: '/src/ring', np: 4, __mpiscopeToken: TOKEN });
+    await initialized;
+    const bps = await dc.setFunctionBreakpointsRequest({
+      breakpoints: [
+        { name: 'MPI_Recv', condition: 'source == 3 && tag == 7 && rank in 0-1', hitCondition: '2' },
+      ],
+    });
+    assert.deepEqual(
+      bps.body.breakpoints.map((b) => b.verified),
+      [true],
+    );
+    await dc.configurationDoneRequest();
+    await launched;
+    const s = sessions[0];
+    assert.ok(s);
+    const stops: DebugProtocol.StoppedEvent[] = [];
+    dc.on('stopped', (e) => stops.push(e as DebugProtocol.StoppedEvent));
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    // Wrong tag; right call on rank 2 (outside 0-1); the first matching hit (hit count 2 not reached yet).
+    s.rankEvents([recvEnter(0, 1, 3, 8)]);
+    s.held({ rank: 0, seq: 1, function: 'MPI_Recv', reason: 'breakpoint', site: 0x20 });
+    await settle();
+    s.rankEvents([recvEnter(2, 1, 3, 7)]);
+    s.held({ rank: 2, seq: 1, function: 'MPI_Recv', reason: 'breakpoint', site: 0x20 });
+    await settle();
+    // The acknowledgement may come before the ENTER: the condition waits for it.
+    s.held({ rank: 1, seq: 4, function: 'MPI_Recv', reason: 'breakpoint', site: 0x20 });
+    s.rankEvents([recvEnter(1, 4, 3, 7)]);
+    await settle();
+    assert.equal(stops.length, 0, 'no stop before the second matching hit');
+    assert.deepEqual(
+      s.calls.filter((c) => c === 'resume'),
+      ['resume', 'resume', 'resume'],
+      'each hit that does not stop releases the job',
+    );
+    const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.rankEvents([recvEnter(0, 9, 3, 7)]);
+    s.held({ rank: 0, seq: 9, function: 'MPI_Recv', reason: 'breakpoint', site: 0x20 });
+    const event = await stopped;
+    assert.equal(event.body.reason, 'function breakpoint');
+    assert.equal(event.body.threadId, 1);
+    assert.match(
+      event.body.text ?? '',
+      /MPI_Recv on rank 0 \(source == 3 && tag == 7 && rank in 0-1, hit 2\)/,
+    );
+    assert.ok(s.paused);
+  });
+
+  it('answers mpiscope.messageQueues from the session, saying whether the job is stopped', async () => {
+    const s = await launch();
+    await assert.rejects(dc.customRequest('mpiscope.messageQueues'), /has not started its analysis yet/);
+    s.queues = { entries: [], edges: [{ from: 0, to: 1, kind: 'receive', inCycle: false }], cycles: [] };
+    const running = await dc.customRequest('mpiscope.messageQueues');
+    assert.deepEqual(running.body, { paused: false, ranks: 2, ...s.queues });
+    const paused = dc.waitForEvent('stopped');
+    await dc.pauseRequest({ threadId: 1 });
+    await paused;
+    assert.equal(
+      ((await dc.customRequest('mpiscope.messageQueues')).body as { paused: boolean }).paused,
+      true,
+    );
+  });
+
+  it('answers a bad breakpoint condition with one line', async () => {
+    await launch();
+    await assert.rejects(
+      dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Recv', condition: 'dest == 3' }] }),
+      /^Error: MPI_Recv has no argument "dest": use rank or one of .*source, tag/,
+    );
+    await assert.rejects(
+      dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Recv', condition: 'tag == == 3' }] }),
+      /MPI_Recv: a number, a name or "\(" expected, not "=="/,
+    );
+    await assert.rejects(
+      dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Send', hitCondition: 'often' }] }),
+      /MPI_Send: cannot read the hit count "often"/,
+    );
+  });
+
   it('stops again at a second hit of the same call site, and not on the stale state', async () => {
     const s = await launch();
     await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'PMPI_Barrier' }] });
@@ -277,7 +372,7 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     await paused;
     s.calls.length = 0;
     await dc.nextRequest({ threadId: 1 });
-    assert.deepEqual(s.calls, ['resume', 'pause'], 'released, and held again at the next call');
+    assert.deepEqual(s.calls, ['step 0'], 'only the stepped rank is released, to be held at its next call');
     const stepped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
     s.held({ rank: 1, seq: 3, function: 'MPI_Send', reason: 'pause', site: 0x20 });
     s.held({ rank: 0, seq: 4, function: 'MPI_Send', reason: 'pause', site: 0x20 });

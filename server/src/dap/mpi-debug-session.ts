@@ -14,7 +14,10 @@ import {
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
-import type { RankState, Severity } from '../engine/model/types';
+import type { EnterEvent, RankEvent, RankState, Severity } from '../engine/model/types';
+import { functionNamed } from '../protocol/spec';
+import { MESSAGE_QUEUES_REQUEST, type MessageQueuesResponse } from './message-queues-request';
+import { ConditionError, parseCondition, parseHitCondition, type Condition } from './mpi-condition';
 import { failsOn } from '../report/report-model';
 import type { Finding, HeldRank, SessionResult } from '../session/session-api';
 import { planLaunch, type MpiLaunchArguments } from './launch-args';
@@ -50,6 +53,14 @@ export class MpiDebugSession extends DebugSession {
   /** Ranks the shim holds at an MPI call entry (its acknowledgements), until the next continue or step. */
   private readonly held = new Map<number, HeldRank>();
   private breakFunctions = new Set<string>();
+  /** Function breakpoints with a condition or a hit count, by MPI function name (PMPI_ folded into MPI_). */
+  private conditional = new Map<string, ConditionalBreak[]>();
+  /** Each rank's latest ENTERs of conditional breakpoint functions: what a condition reads at a hit. */
+  private readonly enters = new Map<number, EnterEvent[]>();
+  /** Waiters for an ENTER that had not arrived when its rank's acknowledgement did. */
+  private readonly enterWaiters = new Set<() => void>();
+  /** Breakpoint hits are judged one at a time, in the order their acknowledgements came. */
+  private judging: Promise<void> = Promise.resolve();
   private lastFinding: Finding | undefined;
   /** The rank being stepped to its next MPI call, if a step is under way. */
   private stepping: number | undefined;
@@ -74,7 +85,9 @@ export class MpiDebugSession extends DebugSession {
       supportsFunctionBreakpoints: true,
       supportsTerminateRequest: true,
       supportsExceptionInfoRequest: true,
-      supportsSingleThreadExecutionRequests: false,
+      supportsSingleThreadExecutionRequests: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
     };
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
@@ -126,6 +139,7 @@ export class MpiDebugSession extends DebugSession {
     session.on('output', (text, stream, rank) => this.output.write(text, stream, rank));
     session.on('end', (result) => this.onEnd(result));
     session.on('held', (held) => this.onHeld(held));
+    session.on('events', (events) => this.onEvents(events));
     this.sendResponse(response);
   }
 
@@ -220,6 +234,14 @@ export class MpiDebugSession extends DebugSession {
     if (state?.call)
       vars.push(new Variable('call', state.call.call), new Variable('waiting for', state.call.detail));
     if (state?.ended) vars.push(new Variable('ended', state.ended));
+    // A rank held at a call whose ENTER is here (a conditional breakpoint's function): the call's arguments,
+    // as the condition read them; the sampled state above may lag behind the hold.
+    const held = this.held.get(rank);
+    const enter = held !== undefined ? this.enters.get(rank)?.find((e) => e.seq === held.seq) : undefined;
+    for (const p of enter?.fn.params ?? []) {
+      const v = enter?.args[p.name];
+      if (typeof v === 'number' && !Number.isNaN(v)) vars.push(new Variable(p.name, String(v)));
+    }
     if (pid !== undefined) vars.push(new Variable('pid', String(pid)));
     response.body = { variables: vars };
     this.sendResponse(response);
@@ -279,8 +301,17 @@ export class MpiDebugSession extends DebugSession {
       this.sendErrorResponse(response, 1003, 'This mpiscope session cannot step (no pause control).');
       return;
     }
+    const rank = rankOf(threadId);
+    this.stepping = rank;
+    if (this.stopped && this.session.stepRank) {
+      // Only this rank runs, to its next MPI call; the others stay held where they are. The job stays stopped
+      // for the editor until the rank is held again (a 'step' stop), or pause/continue is asked.
+      this.held.delete(rank);
+      this.session.stepRank(rank);
+      this.sendResponse(response);
+      return;
+    }
     this.stopped = false;
-    this.stepping = rankOf(threadId);
     this.held.clear();
     this.session.resume();
     this.session.pause();
@@ -292,6 +323,15 @@ export class MpiDebugSession extends DebugSession {
     args: DebugProtocol.SetFunctionBreakpointsArguments,
   ): void {
     const valid = (name: string): boolean => /^P?MPI_[A-Za-z_]+$/.test(name);
+    let conditional: Map<string, ConditionalBreak[]>;
+    try {
+      conditional = conditionalBreaks(args.breakpoints.filter((b) => valid(b.name.trim())));
+    } catch (error) {
+      // One line, and the breakpoints set before stay as they were.
+      this.sendErrorResponse(response, 1008, (error as Error).message);
+      return;
+    }
+    this.conditional = conditional;
     this.breakFunctions = new Set(args.breakpoints.map((b) => b.name.trim()).filter(valid));
     this.session?.breakOn?.(interceptedNames(this.breakFunctions));
     response.body = {
@@ -350,6 +390,10 @@ export class MpiDebugSession extends DebugSession {
   }
 
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command === MESSAGE_QUEUES_REQUEST) {
+      this.queues(response).catch((error: unknown) => this.sendErrorResponse(response, 1000, String(error)));
+      return;
+    }
     if (command !== 'mpiscope.debugRank') {
       super.customRequest(command, response, args);
       return;
@@ -391,6 +435,33 @@ export class MpiDebugSession extends DebugSession {
     });
   }
 
+  /**
+   * The message queues (pending sends, pending receives, unexpected messages, who waits for whom, cycles) as the
+   * analyzer has them now. Meant for a stopped job, where they stand still; `paused` says whether it is.
+   */
+  private async queues(response: DebugProtocol.Response): Promise<void> {
+    if (this.session?.messageQueues === undefined) {
+      this.sendErrorResponse(
+        response,
+        1009,
+        'No MPI job is running: the message queues exist while it runs.',
+      );
+      return;
+    }
+    const view = await this.session.messageQueues();
+    if (view === undefined) {
+      this.sendErrorResponse(
+        response,
+        1009,
+        'The job has not started its analysis yet: ask again in a moment.',
+      );
+      return;
+    }
+    const body: MessageQueuesResponse = { paused: this.stopped, ranks: this.np, ...view };
+    response.body = body;
+    this.sendResponse(response);
+  }
+
   private onRank(state: RankState): void {
     const before = this.states.get(state.rank);
     this.states.set(state.rank, state);
@@ -403,16 +474,93 @@ export class MpiDebugSession extends DebugSession {
    */
   private onHeld(held: HeldRank): void {
     this.held.set(held.rank, held);
-    if (this.stopped) return;
     if (this.stepping === held.rank) {
+      // A rank stepped alone stops the (already stopped) job again, at its next call.
       this.stepping = undefined;
       this.stopAll('step', threadIdOf(held.rank));
+      return;
+    }
+    if (this.stopped) return;
+    if (held.reason === 'breakpoint' && this.conditional.has(held.function)) {
+      const judged = this.judging.then(() => this.judge(held));
+      this.judging = judged.catch(() => undefined);
     } else if (held.reason === 'breakpoint') {
       // The session already holds the other ranks at their next MPI call; pausing through the port as well
       // keeps whoever watches the port (the language server's run status) in step.
       this.session?.pause?.();
       this.stopAll('function breakpoint', threadIdOf(held.rank), `${held.function} on rank ${held.rank}`);
     }
+  }
+
+  /**
+   * A hit of a function breakpoint that has conditions: the shim holds the rank at the call's entry (and the
+   * session the others at their next call) while the condition is read from the call's ENTER. A hit that
+   * matches no breakpoint's condition and hit count releases the job as if nothing happened.
+   */
+  private async judge(held: HeldRank): Promise<void> {
+    if (this.stopped || this.held.get(held.rank)?.seq !== held.seq) return;
+    const enter = await this.enterOf(held.rank, held.seq);
+    const breaks = this.conditional.get(held.function) ?? [];
+    let hit: ConditionalBreak | undefined;
+    for (const b of breaks) {
+      const values = { rank: held.rank, args: enter?.args ?? {} };
+      // Without its ENTER (records lost) a condition cannot be read: the hit stops, as a plain breakpoint.
+      if (b.condition !== undefined && enter !== undefined && !b.condition.matches(values)) continue;
+      b.hits++;
+      if (b.hitCondition !== undefined && !b.hitCondition(b.hits)) continue;
+      hit ??= b;
+    }
+    if (this.stopped) return;
+    if (hit === undefined) {
+      this.held.clear();
+      this.session?.resume?.();
+      return;
+    }
+    this.session?.pause?.();
+    const why = [hit.conditionText, hit.hitText !== undefined ? `hit ${hit.hits}` : undefined]
+      .filter((s) => s !== undefined)
+      .join(', ');
+    this.stopAll(
+      'function breakpoint',
+      threadIdOf(held.rank),
+      `${held.function} on rank ${held.rank}${why !== '' ? ` (${why})` : ''}`,
+    );
+  }
+
+  private onEvents(events: readonly RankEvent[]): void {
+    if (this.conditional.size === 0) return;
+    let added = false;
+    for (const e of events) {
+      if (e.type !== 'enter' || !this.conditional.has(e.fn.name)) continue;
+      let list = this.enters.get(e.rank);
+      if (list === undefined) this.enters.set(e.rank, (list = []));
+      list.push(e);
+      // A rank is held at one call at a time: its last few ENTERs are all a condition can ask about.
+      if (list.length > 8) list.shift();
+      added = true;
+    }
+    if (added) for (const w of [...this.enterWaiters]) w();
+  }
+
+  /** The ENTER of a held call; it may arrive just after the acknowledgement (another path from the shim). */
+  private async enterOf(rank: number, seq: number): Promise<EnterEvent | undefined> {
+    const find = () => this.enters.get(rank)?.find((e) => e.seq === seq);
+    const now = find();
+    if (now !== undefined) return now;
+    return new Promise((done) => {
+      const waiter = () => {
+        const e = find();
+        if (e === undefined) return;
+        finish(e);
+      };
+      const finish = (e: EnterEvent | undefined) => {
+        clearTimeout(timer);
+        this.enterWaiters.delete(waiter);
+        done(e);
+      };
+      const timer = setTimeout(() => finish(undefined), ENTER_WAIT_MS);
+      this.enterWaiters.add(waiter);
+    });
   }
 
   private onFinding(finding: Finding): void {
@@ -481,6 +629,52 @@ export class MpiDebugSession extends DebugSession {
       await session.stop();
     }
   }
+}
+
+/** How long a breakpoint hit waits for its call's ENTER (it travels beside the acknowledgement). */
+const ENTER_WAIT_MS = 2000;
+
+interface ConditionalBreak {
+  readonly condition?: Condition;
+  readonly conditionText?: string;
+  readonly hitCondition?: (hits: number) => boolean;
+  readonly hitText?: string;
+  hits: number;
+}
+
+/** The breakpoints that have a condition or a hit count, parsed; throws ConditionError with one line. */
+function conditionalBreaks(
+  breakpoints: readonly DebugProtocol.FunctionBreakpoint[],
+): Map<string, ConditionalBreak[]> {
+  const out = new Map<string, ConditionalBreak[]>();
+  for (const b of breakpoints) {
+    const name = b.name.trim().replace(/^P/, '');
+    const condition = b.condition?.trim() || undefined;
+    const hitText = b.hitCondition?.trim() || undefined;
+    if (condition === undefined && hitText === undefined) continue;
+    let fn;
+    try {
+      fn = functionNamed(name);
+    } catch {
+      throw new ConditionError(`${name} is not an MPI function mpiscope intercepts: it takes no condition`);
+    }
+    const parsed: ConditionalBreak = { hits: 0 };
+    try {
+      Object.assign(parsed, {
+        ...(condition !== undefined
+          ? { condition: parseCondition(condition, fn), conditionText: condition }
+          : {}),
+        ...(hitText !== undefined ? { hitCondition: parseHitCondition(hitText), hitText } : {}),
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new ConditionError(message.startsWith(name) ? message : `${name}: ${message}`);
+    }
+    const list = out.get(name) ?? [];
+    list.push(parsed);
+    out.set(name, list);
+  }
+  return out;
 }
 
 /** The names the shim intercepts: a PMPI_ breakpoint is the same function as its MPI_ one. */

@@ -20,6 +20,7 @@ import { runRequest, runStatusNotification, type RunStatus } from '../lsp/protoc
 import { createServer, type MpiscopeServer } from '../lsp/server';
 import { startSession } from '../lsp/session-factory';
 import { serveDebugAdapter, type DapServer } from './dap-server';
+import type { MessageQueuesResponse } from './message-queues-request';
 
 /** Two ranks that both receive first: lines 11 and 14 block forever. */
 const RING = `#include <mpi.h>
@@ -390,3 +391,96 @@ for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
     },
   );
 }
+
+/** Rank 1 sends tags 0..3 to rank 0 from line 9; rank 0 receives them on line 8. */
+const TAGS = `#include <mpi.h>
+int main(int argc, char **argv)
+{
+    int rank, v = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int tag = 0; tag < 4; tag++) {
+        if (rank == 0) MPI_Recv(&v, 1, MPI_INT, 1, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else MPI_Send(&v, 1, MPI_INT, 0, tag, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+`;
+
+for (const mpicc of ['mpicc.openmpi', 'mpicc.mpich']) {
+  describe(
+    `conditional breakpoints and single-rank steps on a real job (${mpicc})`,
+    { skip: skip ?? missingCompiler(mpicc), timeout: 60_000 },
+    () => {
+      const job = adapterOnProgram('tags', TAGS, mpicc);
+
+      it('stops at MPI_Send only for tag 2 on rank 1, then steps rank 1 alone to its next call', async () => {
+        const initialized = job.dc.waitForEvent('initialized');
+        const stopped = job.dc.waitForEvent('stopped', 30_000) as Promise<DebugProtocol.StoppedEvent>;
+        const launched = job.dc.launch({ program: job.program, np: 2, cwd: job.dir, __mpiscopeToken: 't' });
+        await initialized;
+        await job.dc.setFunctionBreakpointsRequest({
+          breakpoints: [{ name: 'MPI_Send', condition: 'tag == 2 && rank in 1' }],
+        });
+        await job.dc.configurationDoneRequest();
+        await launched;
+        const event = await stopped;
+        assert.equal(event.body.reason, 'function breakpoint');
+        assert.equal(event.body.threadId, 2, 'rank 1');
+        assert.match(event.body.text ?? '', /MPI_Send on rank 1 \(tag == 2 && rank in 1\)/);
+        const top = (await job.dc.stackTraceRequest({ threadId: 2 })).body.stackFrames[0];
+        assert.deepEqual([top?.source?.path, top?.line], [job.source, 9]);
+        const vars = async (threadId: number) =>
+          (await job.dc.variablesRequest({ variablesReference: threadId * 1000 })).body.variables;
+        assert.equal((await vars(2)).find((v) => v.name === 'tag')?.value, '2', 'held at the send of tag 2');
+
+        // Rank 1 alone runs: its send of tag 2 goes (eagerly), and it is held at the send of tag 3.
+        const stepped = job.dc.waitForEvent('stopped', 20_000) as Promise<DebugProtocol.StoppedEvent>;
+        await job.dc.nextRequest({ threadId: 2 });
+        const step = await stepped;
+        assert.equal(step.body.reason, 'step');
+        assert.equal(step.body.threadId, 2);
+        assert.equal((await vars(2)).find((v) => v.name === 'tag')?.value, '3', 'held at the send of tag 3');
+        // Rank 0 never got a continue of its own: it is held before the loop (line 6) or in (or at) a receive of
+        // line 8, never past the loop.
+        const rank0 = (await job.dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+        assert.ok(
+          rank0.some((f) => f.source?.path === job.source && (f.line === 8 || f.line === 6)),
+          JSON.stringify(rank0.map((f) => [f.name, f.line])),
+        );
+
+        const exited = job.dc.waitForEvent('exited', 30_000) as Promise<DebugProtocol.ExitedEvent>;
+        await job.dc.continueRequest({ threadId: 2 });
+        assert.equal((await exited).body.exitCode, 0);
+      });
+    },
+  );
+}
+
+describe('message queues of a real deadlock', { skip, timeout: 60_000 }, () => {
+  const job = adapterOnProgram('ringq', RING);
+
+  it('lists both pending receives with their lines, and the cycle between the two ranks', async () => {
+    const stopped = job.dc.waitForEvent('stopped', 40_000) as Promise<DebugProtocol.StoppedEvent>;
+    await Promise.all([
+      job.dc.configurationSequence(),
+      job.dc.launch({ program: job.program, np: 2, cwd: job.dir, deadlockTimeout: 5, __mpiscopeToken: 't' }),
+    ]);
+    assert.equal((await stopped).body.reason, 'exception');
+    const q = (await job.dc.customRequest('mpiscope.messageQueues')).body as MessageQueuesResponse;
+    assert.equal(q.paused, true);
+    assert.deepEqual(
+      q.entries.map((e) => [e.kind, e.rank, e.peer, e.tag, e.file, e.line]),
+      [
+        ['receive', 0, 1, 0, job.source, 11],
+        ['receive', 1, 0, 0, job.source, 14],
+      ],
+    );
+    assert.deepEqual(q.cycles, [[0, 1]]);
+    assert.ok(q.edges.every((e) => e.inCycle));
+    const terminated = job.dc.waitForEvent('terminated', 20_000);
+    await job.dc.terminateRequest();
+    await terminated;
+  });
+});

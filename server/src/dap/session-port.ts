@@ -1,5 +1,5 @@
 import type { RankState } from '../engine/model/types';
-import type { SessionEvents, SessionOptions } from '../session/session-api';
+import type { MessageQueueView, SessionEvents, SessionOptions } from '../session/session-api';
 
 /** Where a raw call site lives in the source, once the session has resolved it. */
 export interface SourcePlace {
@@ -24,6 +24,11 @@ export interface SessionPort {
   pause?(): void;
   /** Release ranks held by pause() or by a break. */
   resume?(): void;
+  /**
+   * Release one held rank to its next MPI call, where it is held again ('held' with reason 'pause'); the other
+   * ranks stay held. Only while the job is paused.
+   */
+  stepRank?(rank: number): void;
   /** Hold every rank when any rank enters one of these MPI functions (replaces the previous set). */
   breakOn?(functions: readonly string[]): void;
   /** Resolve a call site (RawLocation.site) to file:line. */
@@ -32,6 +37,8 @@ export interface SessionPort {
   pid?(rank: number): number | undefined;
   /** Deeper frames of a rank's current MPI call, innermost first, when the shim captured them. */
   backtrace?(rank: number): Promise<readonly SourcePlace[]>;
+  /** Every rank's pending sends, receives and unexpected messages, with call sites; undefined before the job runs. */
+  messageQueues?(): Promise<MessageQueueView | undefined>;
   /** Current state of every rank that has connected. */
   rankStates?(): readonly RankState[];
 }

@@ -21,6 +21,10 @@ import {
   type Handle,
   type ExitView,
 } from './model/types';
+import api from '../../../native-shim/spec/mpi-api.json';
+
+/** Classes whose wildcard receives the shim counts for --replay-race (the spec's replayClasses). */
+const REPLAY_CLASSES: ReadonlySet<string> = new Set(api.replayClasses);
 
 /** Classes of the one-sided calls (rma.ts). */
 const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
@@ -85,6 +89,9 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
     span: undefined,
+    // Counted at the call's ENTER only (not at MPI_Start of a persistent receive), like the shim's wrappers.
+    wildcard:
+      source === ANY_SOURCE && REPLAY_CLASSES.has(e.fn.cls) ? ++st.track(e.rank).wildcards : undefined,
   };
   if (kind !== 'probe') st.replay.post(op);
   if (kind === 'recv' && source >= 0 && op.tag >= 0) {

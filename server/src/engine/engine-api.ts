@@ -1,5 +1,6 @@
 import type { RecordColumns } from '../protocol/columns';
 import type { EngineFinding, RankEvent, RankState, SkippedCheck } from './model/types';
+import type { MessageQueues } from './point-to-point/message-queues';
 
 /**
  * The engine as the session sees it. Pure: no clock, no I/O. The session feeds every decoded event in
@@ -53,6 +54,11 @@ export interface Engine {
    * editor's status, so that no check is silently off.
    */
   skippedChecks(): SkippedCheck[];
+  /**
+   * Every rank's pending sends, pending receives and unexpected messages now, and who waits for whom (the
+   * debugger's message-queue view while the job is paused; point-to-point/message-queues.ts).
+   */
+  messageQueues(): MessageQueues;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The engine: decoded events in, findings out. Pure (no clock, no I/O); see README.md for the model.
  */
+import { messageQueues, type MessageQueues } from './point-to-point/message-queues';
 import { onComplete, onEnter, onExit } from './calls';
 import { checkOpenCollectives } from './collectives/collectives';
 import { deadlockFinding } from './deadlock/deadlock-report';
@@ -269,6 +270,10 @@ class MpiEngine implements Engine, EngineRouting {
         reason: `rank${this.concurrentRanks.length === 1 ? '' : 's'} ${this.concurrentRanks.join(', ')} called MPI from several threads at once: their calls have no single order to replay.`,
       });
     return out;
+  }
+
+  messageQueues(): MessageQueues {
+    return messageQueues(this.st);
   }
 
   rankStates(): RankState[] {

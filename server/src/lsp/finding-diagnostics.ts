@@ -92,6 +92,10 @@ export function findingDiagnostics(finding: Finding, options: DiagnosticOptions)
         source: 'mpiscope',
         message: `${describeLocation(location)} — ${finding.message}${unplacedNote}`,
         ...(relatedInformation.length > 0 ? { relatedInformation } : {}),
+        // A race that can be replayed the other way: the code action "Replay with the other message" reads it.
+        ...(finding.race !== undefined && finding.race.forced !== true && finding.race.alternatives.length > 0
+          ? { data: { race: finding.race } }
+          : {}),
       },
     });
   }

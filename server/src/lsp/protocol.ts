@@ -104,6 +104,20 @@ export const debugAdapterEndpointRequest = new RequestType0<DebugAdapterEndpoint
   'mpiscope/debugAdapterEndpoint',
 );
 
+/**
+ * The command of the code action "Replay with the other message" on a message-race diagnostic
+ * (workspace/executeCommand; the client registers it from the server's executeCommandProvider). Reruns the last
+ * job with the race's receive forced to `sender`; the outcome is attached to the race's diagnostics.
+ */
+export const REPLAY_RACE_COMMAND = 'mpiscope.replayRace';
+
+export interface ReplayRaceArguments {
+  /** The race's id (RaceReplay.id: RANK.K.SENDER). */
+  id: string;
+  /** The world rank whose message the receive takes. */
+  sender: number;
+}
+
 /** Arguments of the DAP custom request 'mpiscope.debugRank' (sent to the mpi debug session). */
 export interface DebugRankArguments {
   rank: number;

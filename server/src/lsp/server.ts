@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ResponseError, ErrorCodes, type Connection, type InitializeResult } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  ResponseError,
+  ErrorCodes,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { parseRaceId } from '../session/replay-race';
+import { raceActions } from './race-actions';
 import { serveDebugAdapter, type DapServer } from '../dap/dap-server';
 import type { SessionFactory } from '../dap/session-port';
 import { UsageError } from '../session/session-api';
@@ -12,6 +20,8 @@ import {
   debugAdapterEndpointRequest,
   openReportRequest,
   openTraceRequest,
+  REPLAY_RACE_COMMAND,
+  type ReplayRaceArguments,
   runRequest,
   runStatusNotification,
   timelineNotification,
@@ -78,7 +88,11 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
   let dap: Promise<DapServer> | undefined;
 
   connection.onInitialize((): InitializeResult => ({
-    capabilities: { hoverProvider: true },
+    capabilities: {
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      executeCommandProvider: { commands: [REPLAY_RACE_COMMAND] },
+    },
     serverInfo: { name: 'mpiscope' },
   }));
 
@@ -87,6 +101,24 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     return hovers.hover(fileURLToPath(params.textDocument.uri), params.position.line + 1);
   });
 
+  connection.onCodeAction((params) => raceActions(params.context.diagnostics));
+  connection.onExecuteCommand(async (params) => {
+    if (params.command !== REPLAY_RACE_COMMAND)
+      return toResponseError(new UsageError(`unknown command ${params.command}`));
+    try {
+      const args = params.arguments?.[0] as ReplayRaceArguments | undefined;
+      if (args === undefined || typeof args.id !== 'string' || !Number.isInteger(args.sender))
+        throw new UsageError(`${REPLAY_RACE_COMMAND} needs {id, sender}: the race's id and a world rank`);
+      const outcome = await hub.replayRace(parseRaceId(args.id, String(args.sender)));
+      void connection.window.showInformationMessage(
+        `mpiscope: race ${outcome.race}: ${outcome.outcome}. ${outcome.summary}`,
+      );
+      return outcome;
+    } catch (error) {
+      if (error instanceof UsageError) void connection.window.showErrorMessage(`mpiscope: ${error.message}`);
+      return toResponseError(error);
+    }
+  });
   connection.onRequest(runRequest, async (params) => {
     try {
       await hub.start({ ...params, args: params.args ?? [] });

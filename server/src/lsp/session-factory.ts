@@ -4,7 +4,12 @@ import type { SessionFactory, SessionPort, SourcePlace } from '../dap/session-po
 import type { RankState } from '../engine/model/types';
 import { planLaunch } from '../session/launch-plan';
 import { Session } from '../session/session';
-import { UsageError, type SessionEvents, type SessionOptions } from '../session/session-api';
+import {
+  UsageError,
+  type MessageQueueView,
+  type SessionEvents,
+  type SessionOptions,
+} from '../session/session-api';
 import { tagOption, TaggedLines, type MpiFlavorName } from './rank-tags';
 
 /**
@@ -83,8 +88,16 @@ class LiveSession implements SessionPort {
     this.session.resume();
   }
 
+  stepRank(rank: number): void {
+    this.session.stepRank(rank);
+  }
+
   breakOn(functions: readonly string[]): void {
     this.session.breakOn(functions);
+  }
+
+  messageQueues(): Promise<MessageQueueView | undefined> {
+    return this.session.messageQueues();
   }
 
   resolveSite(rank: number, site: number): Promise<SourcePlace | undefined> {

@@ -6,6 +6,7 @@ import { locationPhrase } from './finding-diagnostics';
 import type { HoverIndex } from './hover-index';
 import type { RunStatus } from './protocol';
 import { TimelineFeed } from '../timeline/timeline-feed';
+import { replayOutcome, type ReplayOutcome, type ReplayTarget } from '../session/replay-race';
 import type { TimelineMessage } from '../timeline/timeline-protocol';
 
 /**
@@ -20,6 +21,8 @@ export class SessionHub {
   private pending: ReturnType<typeof setTimeout> | undefined;
   private starting = false;
   private timeline: TimelineFeed | undefined;
+  /** The last job started here, its findings and how it ended: what a race replay reruns and amends. */
+  private last: { options: SessionOptions; findings: Finding[]; result?: SessionResult } | undefined;
 
   constructor(
     private readonly factory: SessionFactory,
@@ -51,6 +54,7 @@ export class SessionHub {
     }
     this.clear();
     this.current = session;
+    this.last = { options, findings: [] };
     this.state = { state: 'running', program: options.program, ranks: options.np, blocked: 0, findings: 0 };
     this.startTimeline(session, options);
     session.on('finding', (finding) => this.onFinding(session, finding));
@@ -71,6 +75,56 @@ export class SessionHub {
     this.state = { ...this.state, findings: 0 };
     if (!this.current) this.state = idle();
     this.emit(true);
+  }
+
+  /**
+   * Reruns the last job with one wildcard receive forced to another sender (--replay-race), without showing the
+   * replay's own findings: its outcome is attached to the original race finding, whose diagnostics are
+   * republished with it. Rejects (UsageError) while a job runs or when no job ran here.
+   */
+  async replayRace(target: ReplayTarget): Promise<ReplayOutcome> {
+    const last = this.last;
+    if (last?.result === undefined)
+      throw new UsageError(
+        this.running
+          ? 'The job is still running: replay its race once it has ended.'
+          : 'No job has run in this window: run it (mpiscope: Run) and then replay the race it finds.',
+      );
+    if (this.running) throw new UsageError('An MPI job is already running under mpiscope; stop it first.');
+    this.starting = true;
+    let session: SessionPort;
+    try {
+      // The trace and the debugger's breaks belong to the original run, not to its replay.
+      const { traceFile: _trace, breakOn: _breaks, ...options } = last.options;
+      session = await this.factory({ ...options, replayRace: target });
+    } finally {
+      this.starting = false;
+    }
+    this.current = session;
+    this.state = { ...this.state, state: 'running', blocked: 0 };
+    this.emit(true);
+    const result = await new Promise<SessionResult>((done) => session.on('end', done));
+    this.current = undefined;
+    const base = last.result;
+    const outcome = replayOutcome(target, result, {
+      exitCode: base.exitCode,
+      kinds: last.findings.map((f) => f.kind),
+    });
+    // The outcome joins the race it answers (same receive); the other findings stay as they were.
+    last.findings = last.findings.map((f) =>
+      f.race !== undefined && f.race.rank === target.rank && f.race.wildcard === target.wildcard
+        ? {
+            ...f,
+            message: `${f.message} Replayed with rank ${target.sender}'s message: ${outcome.outcome}. ${outcome.summary}`,
+          }
+        : f,
+    );
+    this.diagnostics.clear();
+    this.hovers.clear();
+    for (const f of last.findings) this.record(f);
+    this.state = { ...this.state, state: 'ended', findings: last.findings.length };
+    this.emit(true);
+    return outcome;
   }
 
   /** Show findings that did not come from a live job (a JSON report). */
@@ -108,6 +162,7 @@ export class SessionHub {
   private onFinding(session: SessionPort, finding: Finding): void {
     if (session !== this.current) return;
     this.timeline?.finding(finding);
+    this.last?.findings.push(finding);
     this.record(finding);
     this.state = { ...this.state, findings: this.state.findings + 1 };
     this.emit(true);
@@ -138,6 +193,7 @@ export class SessionHub {
   private onEnd(session: SessionPort, result: SessionResult): void {
     if (session !== this.current) return;
     this.current = undefined;
+    if (this.last !== undefined) this.last.result = result;
     // The last batch goes out now; the feed stays until the next run so late site resolutions still arrive.
     this.timeline?.flush();
     this.states.clear();
@@ -174,10 +230,12 @@ export class SessionHub {
       };
     }
     if (session.breakOn) port.breakOn = (functions) => session.breakOn?.(functions);
+    if (session.stepRank) port.stepRank = (rank) => session.stepRank?.(rank);
     if (session.resolveSite) port.resolveSite = (rank, site) => session.resolveSite!(rank, site);
     if (session.pid) port.pid = (rank) => session.pid?.(rank);
     if (session.backtrace) port.backtrace = (rank) => session.backtrace!(rank);
     if (session.rankStates) port.rankStates = () => session.rankStates?.() ?? [];
+    if (session.messageQueues) port.messageQueues = () => session.messageQueues!();
     return port;
   }
 

@@ -102,7 +102,7 @@ export function appendEvent(cols: RecordColumns, e: RankEvent): number {
       break;
     case 'clock':
       kind = KIND.CLOCK;
-      words.push(e.realtime);
+      words.push(e.realtime, e.bounds?.lo ?? 0, e.bounds?.hi ?? 0, e.bounds?.phase ?? 0);
       break;
     case 'bsend':
       kind = KIND.BSEND;

@@ -151,7 +151,14 @@ export function eventAt(cols: RecordColumns, row: number): RankEvent {
     case KIND.OP:
       return { type: 'op', rank, seq, time, op: w(0), predefined: n > 1 ? w(1) : -1, commute: w(2) === 1 };
     case KIND.CLOCK:
-      return { type: 'clock', rank, seq, time, realtime: w(0) };
+      return {
+        type: 'clock',
+        rank,
+        seq,
+        time,
+        realtime: w(0),
+        ...(w(3) === 1 || w(3) === 2 ? { bounds: { lo: w(1), hi: w(2), phase: w(3) as 1 | 2 } } : {}),
+      };
     case KIND.BSEND:
       return {
         type: 'bsend',

@@ -50,7 +50,8 @@ export function wordsNeeded(
     case KIND.OP:
       return 3;
     case KIND.CLOCK:
-      return 1;
+      // [realtime, lo, hi, phase]: the head's five word slots hold them (an older shim's zeros: phase 0).
+      return 4;
     case KIND.BSEND:
       return 2;
     default:

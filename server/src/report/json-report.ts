@@ -21,6 +21,7 @@ export function jsonReport(input: ReportInput): string {
         call: l.call,
         detail: l.detail,
       })),
+      ...(f.race !== undefined ? { race: f.race } : {}),
     })),
     ranks: result.ranks,
     exitCode: exitStatusOf(result.findings, result.outcome, input.failOn),
@@ -56,6 +57,7 @@ export function jsonReport(input: ReportInput): string {
     })),
     program: input.start.program,
     mpi: input.start.mpi,
+    ...(input.replay !== undefined ? { replay: input.replay } : {}),
   };
   return JSON.stringify(report, null, 2) + '\n';
 }

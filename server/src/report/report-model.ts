@@ -1,3 +1,4 @@
+import type { ReplayOutcome } from '../session/replay-race';
 import type { Severity } from '../engine/model/types';
 import type { Finding, SessionResult, SessionStart } from '../session/session-api';
 
@@ -7,6 +8,8 @@ export interface ReportInput {
   readonly result: SessionResult;
   /** The least severity that makes the run fail (exit status 1): `--fail-on`, default error. */
   readonly failOn?: Severity;
+  /** A --replay-race run: what the other message did (session/replay-race.ts). */
+  readonly replay?: ReplayOutcome;
 }
 
 /** Severities from the most to the least severe. */

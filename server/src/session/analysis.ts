@@ -351,7 +351,13 @@ export class Analysis {
         detail: l.detail,
       };
     });
-    return { kind: f.kind, severity: f.severity, message: f.message, locations };
+    return {
+      kind: f.kind,
+      severity: f.severity,
+      message: f.message,
+      locations,
+      ...(f.race !== undefined ? { race: f.race } : {}),
+    };
   }
 
   async resolveSite(rank: number, site: number): Promise<SourcePosition | undefined> {

@@ -50,6 +50,18 @@ export class RankControl {
     }
   }
 
+  /**
+   * One rank runs to its next MPI call while the others stay held: `continue` releases its held thread (the
+   * shim lets a thread go on each `continue` it counts, even when a `pause` follows at once) and `pause` holds
+   * it again at its next call. The job as a whole stays paused.
+   */
+  step(rank: number): void {
+    this.held.delete(rank);
+    if (this.send(rank, { type: 'continue' }))
+      this.continuesSent.set(rank, (this.continuesSent.get(rank) ?? 0) + 1);
+    this.send(rank, { type: 'pause' });
+  }
+
   breakOn(functions: readonly string[]): void {
     this.breakpoints = [...functions];
     this.broadcast({ type: 'breakpoints', functions: this.breakpoints });

@@ -1,6 +1,14 @@
-import type { FindingKind, RankEvent, RankState, Severity, SkippedCheck } from '../engine/model/types';
+import type {
+  FindingKind,
+  RaceReplay,
+  RankEvent,
+  RankState,
+  Severity,
+  SkippedCheck,
+} from '../engine/model/types';
 import type { RankEnding } from './rank-endings';
 import type { SpillSummary } from './spill';
+import type { MessageQueues, QueueEntry } from '../engine/point-to-point/message-queues';
 
 /** A finding with its call sites resolved: the shape of the JSON report (see ../shared/DESIGN.md). */
 export interface Finding {
@@ -8,6 +16,8 @@ export interface Finding {
   readonly severity: Severity;
   readonly message: string;
   readonly locations: readonly Location[];
+  /** A message race: its receive and senders, for --replay-race (engine/model/types.ts RaceReplay). */
+  readonly race?: RaceReplay;
 }
 
 export interface Location {
@@ -67,6 +77,11 @@ export interface SessionOptions {
    * with `mpiscope cc/cxx/fc`; undefined turns it on when the program was (memcheck-mode.ts).
    */
   readonly memcheck?: boolean;
+  /**
+   * --replay-race: the receiving world rank's wildcard-th wildcard receive (1-based) is forced to take the
+   * message of world rank sender (MPISCOPE_REPLAY_RACE, native-shim/src/msc_replay.c); the rest runs free.
+   */
+  readonly replayRace?: { readonly rank: number; readonly wildcard: number; readonly sender: number };
 }
 
 export interface SessionResult {
@@ -131,4 +146,15 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
+}
+
+/** The message queues of a job with call sites resolved (Session.messageQueues; the DAP request mpiscope.messageQueues). */
+export interface MessageQueueView {
+  readonly entries: readonly (QueueEntry & {
+    readonly file: string;
+    readonly line: number;
+    readonly function: string;
+  })[];
+  readonly edges: MessageQueues['edges'];
+  readonly cycles: MessageQueues['cycles'];
 }

@@ -13,6 +13,7 @@ import { keepDraining } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
+import type { MessageQueueView } from './session-api';
 import { jobCommand } from './job-command';
 import { expandHostlist, listenFor, readHostfile, type ListenChoice } from './listen-address';
 import { planLaunch, type LaunchPlan } from './launch-plan';
@@ -127,6 +128,11 @@ export class Session {
     this.hold.resume();
   }
 
+  /** Releases one held rank to its next MPI call, where it is held again; the others stay held. */
+  stepRank(rank: number): void {
+    this.hold.step(rank);
+  }
+
   /** When any rank enters one of these MPI functions, every rank is held (replaces the previous set). */
   breakOn(functions: readonly string[]): void {
     this.hold.breakOn(functions);
@@ -167,6 +173,20 @@ export class Session {
 
   rankStates(): readonly RankState[] {
     return this.analysis?.engine.rankStates() ?? [];
+  }
+
+  /** Every rank's pending sends, receives and unexpected messages now, with call sites (the debugger's view). */
+  async messageQueues(): Promise<MessageQueueView | undefined> {
+    const analysis = this.analysis;
+    if (analysis === undefined) return undefined;
+    const q = analysis.engine.messageQueues();
+    const entries = await Promise.all(
+      q.entries.map(async (e) => {
+        const place = e.site !== 0 ? await analysis.resolveSite(e.caller, e.site) : undefined;
+        return { ...e, file: place?.file ?? '', line: place?.line ?? 0, function: place?.function ?? '' };
+      }),
+    );
+    return { entries, edges: q.edges, cycles: q.cycles };
   }
 
   /** Resolve one of a rank's call sites (RawLocation.site) to function/file/line. */
@@ -356,6 +376,15 @@ export class Session {
         ...(o.breakOn?.length ? { MPISCOPE_BREAK: o.breakOn.join(',') } : {}),
         // Should the analyzer die, each rank records on into TRACE.rankR.spill for `mpiscope report` (spill.ts).
         ...(o.traceFile !== undefined ? { MPISCOPE_SPILL: resolvePath(cwd, o.traceFile) } : {}),
+        // Ranks on other hosts have unrelated clocks: the shims measure them against rank 0's (msc_clockalign.c).
+        ...(layout !== undefined && layout.where.advertise !== '127.0.0.1'
+          ? { MPISCOPE_CLOCK_ALIGN: '1' }
+          : {}),
+        ...(o.replayRace !== undefined
+          ? {
+              MPISCOPE_REPLAY_RACE: `${o.replayRace.rank}:${o.replayRace.wildcard}:${o.replayRace.sender}`,
+            }
+          : {}),
       },
       // The pin travels like the token: in the environment, where a launcher forwards it by name.
       secretEnv: {

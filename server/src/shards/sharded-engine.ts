@@ -13,6 +13,7 @@
  * every engine's findings are taken.
  */
 import type { Engine, EngineRouting } from '../engine/engine-api';
+import type { MessageQueues } from '../engine/point-to-point/message-queues';
 import { appendEvent } from '../protocol/append-event';
 import { RecordColumns } from '../protocol/columns';
 import { RankDecoder } from '../protocol/decoder';
@@ -169,6 +170,11 @@ export class ShardedEngine implements Engine {
 
   rankStates(): RankState[] {
     return this.inner.rankStates();
+  }
+
+  /** The coordinator's engine keeps every channel (matching is replicated): it has every queue. */
+  messageQueues(): MessageQueues {
+    return this.inner.messageQueues();
   }
 
   lostRecords(): number {

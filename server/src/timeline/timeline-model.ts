@@ -1,4 +1,5 @@
 import type {
+  ClockEvent,
   EnterEvent,
   ExitEvent,
   CompleteEvent,
@@ -99,6 +100,15 @@ export class TimelineModel {
     return this.messages.length;
   }
 
+  /**
+   * A CLOCK record known before the events it aligns: a reader of a whole trace gives every CLOCK first
+   * (trace-clocks.ts), so that the clock measurement of MPI_Finalize (the drift) applies to the events before it;
+   * live, they arrive in order and events are placed with what is known when they come.
+   */
+  preloadClock(e: ClockEvent): void {
+    this.clock.clock(e.rank, e.time, e.realtime, e.bounds);
+  }
+
   push(e: RankEvent): void {
     this.dirty = true;
     if (e.rank >= this.ranks) this.ranks = e.rank + 1;
@@ -116,7 +126,7 @@ export class TimelineModel {
 
   private place(e: RankEvent): void {
     if (e.type === 'clock') {
-      this.clock.clock(e.rank, e.time, e.realtime);
+      this.clock.clock(e.rank, e.time, e.realtime, e.bounds);
       return;
     }
     const t = this.clock.toJob(e.rank, e.time);

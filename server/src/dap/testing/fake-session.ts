@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { RankEvent, RankState } from '../../engine/model/types';
 import type {
+  MessageQueueView,
   Finding,
   HeldRank,
   SessionEvents,
@@ -50,6 +51,18 @@ export class FakeSession implements SessionPort {
     this.paused = false;
     // Like the real session: released ranks have no held backtrace.
     this.backtraces.clear();
+  }
+
+  stepRank(rank: number): void {
+    this.calls.push(`step ${rank}`);
+    this.backtraces.delete(rank);
+  }
+
+  /** What messageQueues() answers. */
+  queues: MessageQueueView | undefined;
+
+  messageQueues(): Promise<MessageQueueView | undefined> {
+    return Promise.resolve(this.queues);
   }
 
   breakOn(functions: readonly string[]): void {

@@ -11,7 +11,8 @@
  * received later by the same rank); at the end of the run, with what is known. Per sender, the last
  * RIVAL_WINDOW concurrent sends are looked at: the ones still in flight when it chose.
  */
-import type { EngineFinding } from '../model/types';
+import type { EngineFinding, RaceReplay } from '../model/types';
+import { signatureMismatch } from '../model/datatypes';
 import { describeOp } from '../model/describe';
 import type { ClockListener, ClockRun } from './causal-clocks';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
@@ -179,13 +180,60 @@ export class MessageRaces implements ClockListener {
   }
 }
 
+/**
+ * What the receive does with a rival's message instead, when the recorded calls decide it: a message longer
+ * than the receive buffer is truncated (MPI_ERR_TRUNCATE, fatal by default), and a different type signature is
+ * a type mismatch. Undefined when only a rerun can tell (what the program then does with the data).
+ */
+export function predictOther(recv: RecvOp, s: SendOp): string | undefined {
+  if (recv.kind !== 'recv') return undefined;
+  const bytes = s.count * (s.dtype?.size ?? 0);
+  const room = recv.count * (recv.dtype?.size ?? 0);
+  if (s.dtype !== undefined && recv.dtype !== undefined && bytes > room)
+    return `truncation: its ${bytes} bytes exceed the ${room} the receive holds (count-mismatch; MPI_ERR_TRUNCATE)`;
+  if (s.dtype !== undefined && recv.dtype !== undefined) {
+    const m = signatureMismatch(s.dtype, s.count, recv.dtype, recv.count);
+    if (m !== undefined) return `type mismatch: ${m.sent} sent, ${m.received} received (type-mismatch)`;
+  }
+  return undefined;
+}
+
+/** The replay handle of the finding: the receive by (rank, k-th wildcard receive) and its senders. */
+function raceReplay(r: number, w: Wild, rivals: readonly SendOp[]): RaceReplay | undefined {
+  const k = w.recv.wildcard;
+  if (k === undefined) return undefined;
+  const alternatives = [...new Set(rivals.map((s) => s.rank))];
+  const predicted = alternatives.flatMap((sender) => {
+    const first = rivals.find((s) => s.rank === sender) as SendOp;
+    const outcome = predictOther(w.recv, first);
+    return outcome === undefined ? [] : [{ sender, outcome }];
+  });
+  return {
+    id: `${r}.${k}.${alternatives[0] ?? w.took.rank}`,
+    rank: r,
+    wildcard: k,
+    took: w.took.rank,
+    alternatives,
+    ...(predicted.length > 0 ? { predicted } : {}),
+  };
+}
+
 function finding(r: number, w: Wild, rivals: readonly SendOp[]): EngineFinding {
   const { recv, took } = w;
   const rival = rivals[0] as SendOp;
+  const race = raceReplay(r, w, rivals);
+  const said = race?.predicted?.find((p) => p.sender === rival.rank);
+  const other =
+    said !== undefined
+      ? ` Taking rank ${rival.rank}'s message instead is decided by the recorded calls: ${said.outcome}.`
+      : race !== undefined
+        ? ` To see what the other message does: mpiscope run --replay-race ${race.id} with the same job.`
+        : '';
   return {
     kind: 'message-race',
     severity: 'warning',
-    message: `Rank ${r}'s ${recv.fn.name} from any rank took the message of rank ${took.rank}, but rank ${rival.rank}'s ${rival.fn.name} could have arrived first: the outcome depends on timing. Receive from a specific rank, or make the sends ordered (e.g. a token).`,
+    message: `Rank ${r}'s ${recv.fn.name} from any rank took the message of rank ${took.rank}, but rank ${rival.rank}'s ${rival.fn.name} could have arrived first: the outcome depends on timing. Receive from a specific rank, or make the sends ordered (e.g. a token).${other}`,
+    ...(race !== undefined ? { race } : {}),
     locations: [
       {
         rank: r,

@@ -7,6 +7,7 @@ import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { EngineFinding, FindingKind, RawLocation, Severity, ShimFindingEvent } from '../model/types';
 import { MEMORY_CHECKS, memoryFinding } from './memory-access';
+import { replayForced } from '../causal-order/replay-forced';
 import api from '../../../../native-shim/spec/mpi-api.json';
 
 /** Each check's severity, as the spec declares it (error when it says none). */
@@ -83,6 +84,8 @@ type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
 export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   // The memcheck mode's findings are about the program's loads and stores, not about a call's arguments.
   if (MEMORY_CHECKS.has(e.check)) return memoryFinding(st, e);
+  // A replay run's forced receive: a note, and the call is not rejected (it runs as MPI got it).
+  if (e.check === 'replay-forced') return replayForced(st, e);
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);

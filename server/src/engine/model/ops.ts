@@ -59,6 +59,8 @@ export interface RecvOp extends OpBase {
   readonly dtype: DtypeInfo | undefined;
   /** Completed (status known); for probes: returned. */
   done: boolean;
+  /** The k-th wildcard receive of its rank (1-based, spec replayClasses), for --replay-race; else absent. */
+  wildcard?: number | undefined;
 }
 
 export type P2pOp = SendOp | RecvOp;

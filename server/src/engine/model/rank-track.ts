@@ -76,6 +76,11 @@ export class RankTrack {
    */
   readonly retired = new RecentMap<string>(65536);
   ended: EndHow | undefined;
+  /**
+   * Wildcard receives this rank posted so far, counted as the shim counts them for --replay-race (spec
+   * replayClasses, source MPI_ANY_SOURCE), so that a race's receive is named by (rank, count) in both.
+   */
+  wildcards = 0;
   /** Records of this rank the shim dropped: its requests' states are no longer certain. */
   lost = 0;
   /** Seen any event from this rank (ranks not heard from yet are assumed able to act). */

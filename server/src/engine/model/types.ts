@@ -190,6 +190,11 @@ export interface ClockEvent extends EventBase {
   readonly type: 'clock';
   /** CLOCK_REALTIME in nanoseconds at the instant `time` was read. */
   readonly realtime: number;
+  /**
+   * The shim's clock alignment (msc_clockalign.c): this rank's clock minus rank 0's lies in [lo, hi] ns, measured
+   * by ping-pongs with rank 0 in MPI_Init (phase 1) or MPI_Finalize (phase 2). Absent in the first CLOCK.
+   */
+  readonly bounds?: { readonly lo: number; readonly hi: number; readonly phase: 1 | 2 };
 }
 
 /**
@@ -256,6 +261,26 @@ export interface EngineFinding {
   /** One or two sentences a person can fix the bug from: ranks, calls, peers, tags, what to change. */
   readonly message: string;
   readonly locations: readonly RawLocation[];
+  /** A message race's receive and its senders, for replaying it the other way (message-race only). */
+  readonly race?: RaceReplay;
+}
+
+/**
+ * How to rerun a message race with the other message (`mpiscope run --replay-race ID --sender R`): the
+ * receiving world rank, which of its wildcard receives (1-based, counted as the shim counts them: spec
+ * replayClasses), the world rank whose message it took and those whose message it could have taken.
+ */
+export interface RaceReplay {
+  /** "RANK.WILDCARD.SENDER": the receive and the first alternative sender (the default of --replay-race). */
+  readonly id: string;
+  readonly rank: number;
+  readonly wildcard: number;
+  readonly took: number;
+  readonly alternatives: readonly number[];
+  /** What taking each alternative does, when the recorded calls decide it without a rerun (by world rank). */
+  readonly predicted?: readonly { readonly sender: number; readonly outcome: string }[];
+  /** Set on the note of a replay run: the shim forced this receive to this sender. */
+  readonly forced?: boolean;
 }
 
 /**
