@@ -63,12 +63,25 @@ for (let i = 0; order.length < frames.length; i++)
 
 // MPISCOPE_BENCH_PROFILE=FILE: a CPU profile of the measured part only (decode, push, finish), not of the
 // synthetic job's encoding above, for `node --cpu-prof`-style reading in DevTools or a script.
+// MPISCOPE_BENCH_HEAP_PROFILE=FILE: where the measured part allocates (a sampling heap profile that keeps the
+// samples of objects the garbage collector already freed: what makes the GC work, not what is held).
 const profileTo = process.env['MPISCOPE_BENCH_PROFILE'];
-const inspector = profileTo ? new Session() : undefined;
+const heapProfileTo = process.env['MPISCOPE_BENCH_HEAP_PROFILE'];
+const inspector = profileTo || heapProfileTo ? new Session() : undefined;
 if (inspector) {
   inspector.connect();
-  inspector.post('Profiler.enable');
-  inspector.post('Profiler.start');
+  if (profileTo) {
+    inspector.post('Profiler.enable');
+    inspector.post('Profiler.start');
+  }
+  if (heapProfileTo) {
+    inspector.post('HeapProfiler.enable');
+    inspector.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
 }
 
 // Pass 1, decode only: every frame into reused columns (what the engine does first with a frame).
@@ -118,7 +131,10 @@ function report(): void {
   if (inspector && profileTo)
     inspector.post('Profiler.stop', (err, res) => {
       if (err === null) writeFileSync(profileTo, JSON.stringify(res.profile));
-      inspector.disconnect();
+    });
+  if (inspector && heapProfileTo)
+    inspector.post('HeapProfiler.stopSampling', (err, res) => {
+      if (err === null) writeFileSync(heapProfileTo, JSON.stringify(res.profile));
     });
 
   const rate = (n: number, ms: number) => `${(((n / ms) * 1000) / 1e6).toFixed(2)}M/s`;
