@@ -128,6 +128,15 @@ function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean,
   cur.creates = newRequest(cur.enter, what, persistent, op, undefined);
 }
 
+/** Each function's request_out parameter name (null: none), by function id: found once, not per EXIT. */
+const requestOutNames: (string | null | undefined)[] = [];
+
+function requestOutName(fn: CallEnter['fn']): string | undefined {
+  let name = requestOutNames[fn.id];
+  if (name === undefined) requestOutNames[fn.id] = name = paramName(fn, 'request_out') ?? null;
+  return name ?? undefined;
+}
+
 /** Nothing consumed (consumeEarly's usual answer): one shared empty list, not an array per call. */
 const NONE: RequestInfo[] = [];
 
@@ -395,7 +404,7 @@ export function onExit(st: EngineState, e: ExitView): void {
       break;
   }
   if (cur.creates !== undefined) {
-    const name = paramName(cur.enter.fn, 'request_out');
+    const name = requestOutName(cur.enter.fn);
     const handle = name !== undefined ? e.out(name) : undefined;
     if (typeof handle === 'number' && handle !== 0) {
       const req = cur.creates;
