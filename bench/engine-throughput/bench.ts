@@ -123,6 +123,27 @@ t0 = performance.now();
 const findings = [...engine.takeFindings(), ...engine.finish()];
 const finishMs = performance.now() - t0;
 const finishCpu = cpuMsSince(cpu1);
+// Heap per pending operation: rank 0 posts PENDING Isends to rank 1 and PENDING Irecvs from it that nothing
+// ever matches (rank 1 never calls): what the engine holds per request in flight (request, operation, the
+// call's words, the matcher's queue entry, the replay's step), after a full collection.
+const PENDING = 2_000;
+const pendingJob = new Job(2);
+const sender = pendingJob.ranks[0] as (typeof pendingJob.ranks)[number];
+for (let i = 0; i < PENDING; i++) sender.isend(1, { tag: 1 });
+const sendsEnd = sender.events.length;
+for (let i = 0; i < PENDING; i++) sender.irecv(1, { tag: 2 });
+const heldPerPending = (events: typeof sender.events): number => {
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const e = createEngine({ ranks: 2 });
+  for (const ev of events) e.push(ev);
+  collect();
+  const bytes = process.memoryUsage().heapUsed - before;
+  if (e.rankStates().length < 0) console.log('unreachable'); // keeps the engine alive until measured
+  return bytes / PENDING;
+};
+const perSend = heldPerPending(sender.events.slice(0, sendsEnd));
+const perBoth = heldPerPending(sender.events);
 // The observer's last entries arrive on a later turn of the event loop: print then.
 setTimeout(report, 0);
 
@@ -155,6 +176,9 @@ function report(): void {
   );
   console.log(
     `heap held by the engine after the last record (after a full GC): ${(heapHeld / 1e6).toFixed(1)} MB, ${(heapHeld / records).toFixed(0)} bytes per record`,
+  );
+  console.log(
+    `heap per pending operation (${PENDING.toLocaleString('en-US')} Isends, then as many Irecvs, never matched): ${perSend.toFixed(0)} bytes per Isend, ${(perBoth - perSend).toFixed(0)} per Irecv`,
   );
 }
 
