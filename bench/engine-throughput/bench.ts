@@ -63,12 +63,25 @@ for (let i = 0; order.length < frames.length; i++)
 
 // MPISCOPE_BENCH_PROFILE=FILE: a CPU profile of the measured part only (decode, push, finish), not of the
 // synthetic job's encoding above, for `node --cpu-prof`-style reading in DevTools or a script.
+// MPISCOPE_BENCH_HEAP_PROFILE=FILE: where the measured part allocates (a sampling heap profile that keeps the
+// samples of objects the garbage collector already freed: what makes the GC work, not what is held).
 const profileTo = process.env['MPISCOPE_BENCH_PROFILE'];
-const inspector = profileTo ? new Session() : undefined;
+const heapProfileTo = process.env['MPISCOPE_BENCH_HEAP_PROFILE'];
+const inspector = profileTo || heapProfileTo ? new Session() : undefined;
 if (inspector) {
   inspector.connect();
-  inspector.post('Profiler.enable');
-  inspector.post('Profiler.start');
+  if (profileTo) {
+    inspector.post('Profiler.enable');
+    inspector.post('Profiler.start');
+  }
+  if (heapProfileTo) {
+    inspector.post('HeapProfiler.enable');
+    inspector.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
 }
 
 // Pass 1, decode only: every frame into reused columns (what the engine does first with a frame).
@@ -110,6 +123,27 @@ t0 = performance.now();
 const findings = [...engine.takeFindings(), ...engine.finish()];
 const finishMs = performance.now() - t0;
 const finishCpu = cpuMsSince(cpu1);
+// Heap per pending operation: rank 0 posts PENDING Isends to rank 1 and PENDING Irecvs from it that nothing
+// ever matches (rank 1 never calls): what the engine holds per request in flight (request, operation, the
+// call's words, the matcher's queue entry, the replay's step), after a full collection.
+const PENDING = 2_000;
+const pendingJob = new Job(2);
+const sender = pendingJob.ranks[0] as (typeof pendingJob.ranks)[number];
+for (let i = 0; i < PENDING; i++) sender.isend(1, { tag: 1 });
+const sendsEnd = sender.events.length;
+for (let i = 0; i < PENDING; i++) sender.irecv(1, { tag: 2 });
+const heldPerPending = (events: typeof sender.events): number => {
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const e = createEngine({ ranks: 2 });
+  for (const ev of events) e.push(ev);
+  collect();
+  const bytes = process.memoryUsage().heapUsed - before;
+  if (e.rankStates().length < 0) console.log('unreachable'); // keeps the engine alive until measured
+  return bytes / PENDING;
+};
+const perSend = heldPerPending(sender.events.slice(0, sendsEnd));
+const perBoth = heldPerPending(sender.events);
 // The observer's last entries arrive on a later turn of the event loop: print then.
 setTimeout(report, 0);
 
@@ -118,7 +152,10 @@ function report(): void {
   if (inspector && profileTo)
     inspector.post('Profiler.stop', (err, res) => {
       if (err === null) writeFileSync(profileTo, JSON.stringify(res.profile));
-      inspector.disconnect();
+    });
+  if (inspector && heapProfileTo)
+    inspector.post('HeapProfiler.stopSampling', (err, res) => {
+      if (err === null) writeFileSync(heapProfileTo, JSON.stringify(res.profile));
     });
 
   const rate = (n: number, ms: number) => `${(((n / ms) * 1000) / 1e6).toFixed(2)}M/s`;
@@ -139,6 +176,9 @@ function report(): void {
   );
   console.log(
     `heap held by the engine after the last record (after a full GC): ${(heapHeld / 1e6).toFixed(1)} MB, ${(heapHeld / records).toFixed(0)} bytes per record`,
+  );
+  console.log(
+    `heap per pending operation (${PENDING.toLocaleString('en-US')} Isends, then as many Irecvs, never matched): ${perSend.toFixed(0)} bytes per Isend, ${(perBoth - perSend).toFixed(0)} per Irecv`,
   );
 }
 

@@ -12,10 +12,11 @@ export function enterOf(cols: RecordColumns, row: number): CallEnter {
   const n = cols.wordCount[row] as number;
   const fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
   // A plain array of doubles, not a typed array: V8 makes a small typed array several times slower (a
-  // buffer object besides the view), and these few words live as long as the call is pending.
-  const words: number[] = [];
+  // buffer object besides the view), and these few words live as long as the call is pending. Sized at once
+  // (not grown by push, whose first store allocates room for 17): half the time of the push loop.
+  const words = new Array<number>(n);
   const all = cols.words;
-  for (let i = 0; i < n; i++) words.push(all[start + i] as number);
+  for (let i = 0; i < n; i++) words[i] = all[start + i] as number;
   return {
     rank: cols.rank[row] as number,
     seq: cols.seq[row] as number,

@@ -18,7 +18,6 @@ import {
   PROC_NULL,
   type CompleteEvent,
   type CallEnter,
-  type Handle,
   type ExitView,
 } from './model/types';
 import api from '../../../native-shim/spec/mpi-api.json';
@@ -107,37 +106,46 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
   return op;
 }
 
-function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
-  cur.creates = {
+/**
+ * The request a call will create, made once: its handle is filled in at the EXIT (or the COMPLETE of a request
+ * MPI made already complete), and the same object becomes the rank's request — no copy per request. Every
+ * field in the literal (undefined ones too): one object shape for every request.
+ */
+function newRequest(
+  created: CallEnter,
+  what: RequestInfo['what'],
+  persistent: boolean,
+  op: SendOp | RecvOp | undefined,
+  coll: RequestInfo['coll'],
+): RequestInfo {
+  return {
+    handle: 0,
     what,
     persistent,
-    created: cur.enter,
+    created,
     active: !persistent,
     op,
-    coll: undefined,
+    coll,
     misused: undefined,
     statusSeen: undefined,
   };
 }
 
-/**
- * The request a call created, now that its handle is known. Built field by field, not by spreading
- * `creates`: this runs at the exit of every nonblocking call, and a spread copies through a slow path.
- */
-function withHandle(c: Omit<RequestInfo, 'handle'>, handle: Handle, active: boolean): RequestInfo {
-  // Every field in the literal (undefined ones too): one object shape for every request, no shape changes.
-  return {
-    handle,
-    what: c.what,
-    persistent: c.persistent,
-    created: c.created,
-    active,
-    op: c.op,
-    coll: c.coll,
-    misused: c.misused,
-    statusSeen: c.statusSeen,
-  };
+function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
+  cur.creates = newRequest(cur.enter, what, persistent, op, undefined);
 }
+
+/** Each function's request_out parameter name (null: none), by function id: found once, not per EXIT. */
+const requestOutNames: (string | null | undefined)[] = [];
+
+function requestOutName(fn: CallEnter['fn']): string | undefined {
+  let name = requestOutNames[fn.id];
+  if (name === undefined) requestOutNames[fn.id] = name = paramName(fn, 'request_out') ?? null;
+  return name ?? undefined;
+}
+
+/** Nothing consumed (consumeEarly's usual answer): one shared empty list, not an array per call. */
+const NONE: RequestInfo[] = [];
 
 export function onEnter(st: EngineState, e: CallEnter): void {
   const t = st.track(e.rank);
@@ -244,16 +252,7 @@ export function onEnter(st: EngineState, e: CallEnter): void {
     }
     case 'icollective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
-      cur.creates = {
-        what: 'coll',
-        persistent: false,
-        created: e,
-        active: true,
-        op: undefined,
-        coll,
-        misused: undefined,
-        statusSeen: undefined,
-      };
+      cur.creates = newRequest(e, 'coll', false, undefined, coll);
       if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
@@ -294,7 +293,7 @@ export function onEnter(st: EngineState, e: CallEnter): void {
  * earlyDone). Returns the requests consumed.
  */
 function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): RequestInfo[] {
-  if (t.earlyDone.length === 0) return [];
+  if (t.earlyDone.length === 0) return NONE;
   let done = 0;
   for (const h of handles) if (h === DONE_REQUEST) done++;
   return t.earlyDone.splice(0, one ? Math.min(done, 1) : done);
@@ -415,10 +414,11 @@ export function onExit(st: EngineState, e: ExitView): void {
       break;
   }
   if (cur.creates !== undefined) {
-    const name = paramName(cur.enter.fn, 'request_out');
+    const name = requestOutName(cur.enter.fn);
     const handle = name !== undefined ? e.out(name) : undefined;
     if (typeof handle === 'number' && handle !== 0) {
-      const req = withHandle(cur.creates, handle, cur.creates.active);
+      const req = cur.creates;
+      req.handle = handle;
       if (req.op !== undefined) req.op.request = handle;
       t.requests.set(handle, req);
       reissue(t, handle);
@@ -472,7 +472,10 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     else if (op !== undefined && !op.done) completeRecv(st, op, e);
     const coll = cur.creates.coll;
     if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
-    t.earlyDone.push(withHandle(cur.creates, e.request, false));
+    const req = cur.creates;
+    req.handle = e.request;
+    req.active = false;
+    t.earlyDone.push(req);
     if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
     cur.creates = undefined;
     return;

@@ -119,6 +119,9 @@ export class ClockRun {
     return this.points.get(rank)?.get(k);
   }
 
+  /** Clocks of received messages, for the next sends (sentClock is read only here, and once). */
+  private readonly spare: Int32Array[] = [];
+
   private step(r: number, s: Step, i: number): void {
     const c = this.clock(r);
     if (s.k !== 'coll') c[r] = (c[r] as number) + 1;
@@ -132,7 +135,13 @@ export class ClockRun {
         if (++inst.done >= s.comm.size) this.started.delete(key);
       }
     } else if (s.k === 'post') {
-      if (s.op.kind === 'send') s.op.sentClock = c.slice();
+      if (s.op.kind === 'send') {
+        // A clock per message in flight, recycled once its receive merged it: no new buffer per send.
+        let sent = this.spare.pop();
+        if (sent === undefined || sent.length !== c.length) sent = new Int32Array(c.length);
+        sent.set(c);
+        s.op.sentClock = sent;
+      }
       for (const l of this.listeners) l.posted?.(s.op, c);
     } else if (s.k === 'wait' && s.op.kind !== 'send') {
       const p = s.op.peer;
@@ -141,6 +150,7 @@ export class ClockRun {
         merge(c, at);
         // Each message is received once: its send's clock is not needed again.
         if (p !== undefined) p.sentClock = undefined;
+        if (this.spare.length < MAX_SPARE) this.spare.push(at);
       }
       const time = c[r] ?? 0;
       s.op.doneTime = time;
@@ -152,6 +162,9 @@ export class ClockRun {
     if (++this.steps % 4096 === 0) for (const l of this.listeners) l.progress?.();
   }
 }
+
+/** Spare message clocks kept at most (the messages in flight at once, usually far fewer). */
+const MAX_SPARE = 4096;
 
 /**
  * The completion of `recv` happened before a point whose clock is `at` (the rank there had heard, through

@@ -23,10 +23,13 @@ export interface CausalVisitor {
   collective?(members: readonly number[]): void;
 }
 
-/** Why a rank is not running: what wakes it. */
+/**
+ * Why a rank is not running: what wakes it. A rank waits on one thing at a time, so the match and post parks
+ * are one object each per rank, refilled (`RankRun.onMatch`, `onPost`): a wait that blocks allocates nothing.
+ */
 type Park =
-  | { readonly k: 'match'; readonly op: P2pOp }
-  | { readonly k: 'post'; readonly op: P2pOp; readonly by: number }
+  | { readonly k: 'match'; op: P2pOp }
+  | { readonly k: 'post'; op: P2pOp; by: number }
   | { readonly k: 'coll'; readonly key: string }
   | { readonly k: 'start'; readonly key: string };
 
@@ -40,7 +43,12 @@ interface RankRun {
   park: Park | undefined;
   queued: boolean;
   dead: boolean;
+  readonly onMatch: { readonly k: 'match'; op: P2pOp };
+  readonly onPost: { readonly k: 'post'; op: P2pOp; by: number };
 }
+
+/** What a rank's reused park objects point at before their first use. */
+const NO_OP = { rank: -1 } as unknown as P2pOp;
 
 /** Each causal run's bit in `P2pOp.ran` (an operation whose post that run ran). */
 let nextBit = 1;
@@ -90,6 +98,8 @@ export class CausalRun {
         park: undefined,
         queued: false,
         dead: false,
+        onMatch: { k: 'match', op: NO_OP },
+        onPost: { k: 'post', op: NO_OP, by: -1 },
       };
     return q;
   }
@@ -106,12 +116,15 @@ export class CausalRun {
   /** A send and its receive were matched (their `peer` set): a rank waiting to know either's partner can go on. */
   matched(s: P2pOp, r: P2pOp): void {
     if (this.synchronousSends && this.posted(r)) this.openSends.delete(s);
-    for (const op of [s, r]) {
-      const q = this.ranks[op.rank];
-      if (q?.park?.k !== 'match' || q.park.op !== op) continue;
-      q.park = undefined;
-      this.schedule(q);
-    }
+    this.unparkMatch(s);
+    this.unparkMatch(r);
+  }
+
+  private unparkMatch(op: P2pOp): void {
+    const q = this.ranks[op.rank];
+    if (q?.park?.k !== 'match' || q.park.op !== op) return;
+    q.park = undefined;
+    this.schedule(q);
   }
 
   /** Runs every rank as far as it can. */
@@ -234,8 +247,13 @@ export class CausalRun {
       this.held--;
     }
     // Dropping the steps that ran, in batches (a shift per step would copy the array each time).
+    // In place (no new array per batch): emptied, start over; else move the rest to the front.
     if (q.head >= 1024 && q.head * 2 >= q.steps.length) {
-      q.steps = q.steps.slice(q.head);
+      if (q.head === q.steps.length) q.steps.length = 0;
+      else {
+        q.steps.copyWithin(0, q.head);
+        q.steps.length -= q.head;
+      }
       q.head = 0;
     }
   }
@@ -262,9 +280,15 @@ export class CausalRun {
     if (s.k === 'wait') {
       if (s.op.kind === 'send' && !this.synchronousSends) return undefined;
       const p = s.op.peer;
-      if (p === undefined) return this.ended ? undefined : { k: 'match', op: s.op };
+      if (p === undefined) {
+        if (this.ended) return undefined;
+        q.onMatch.op = s.op;
+        return q.onMatch;
+      }
       if (this.posted(p)) return undefined;
-      return { k: 'post', op: p, by: p.rank };
+      q.onPost.op = p;
+      q.onPost.by = p.rank;
+      return q.onPost;
     }
     const key = `${s.comm.id}:${s.index}`;
     if (s.k === 'idone') {

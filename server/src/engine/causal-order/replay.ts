@@ -39,9 +39,9 @@ export class Replay {
    * run learn what they need about a call at its ENTER and EXIT (a buffered send's size, its failure), after
    * its steps were recorded.
    */
-  private readonly staged = new Map<number, Step>();
-  /** Steps recorded per rank: a point in its history (one-sided races ask for clocks there). */
-  private readonly recorded = new Map<number, number>();
+  private staged: (Step | undefined)[] = [];
+  /** Steps recorded per rank: a point in its history (one-sided races ask for clocks there). By world rank. */
+  private readonly recorded: number[] = [];
   /** When to look for ranks blocked for good next (see CausalRun.trimDead). */
   private nextTrim: number;
   enabled = true;
@@ -62,9 +62,14 @@ export class Replay {
 
   private add(rank: number, step: Step): void {
     if (!this.enabled) return;
-    this.recorded.set(rank, (this.recorded.get(rank) ?? 0) + 1);
-    const prev = this.staged.get(rank);
-    this.staged.set(rank, step);
+    // Arrays by world rank, not Maps: this runs for every post and wait of every rank.
+    while (this.recorded.length <= rank) {
+      this.recorded.push(0);
+      this.staged.push(undefined);
+    }
+    this.recorded[rank] = (this.recorded[rank] as number) + 1;
+    const prev = this.staged[rank];
+    this.staged[rank] = step;
     if (prev !== undefined) this.release(rank, prev);
   }
 
@@ -90,7 +95,7 @@ export class Replay {
       this.enabled = false;
       this.sync = undefined;
       this.clocks = undefined;
-      this.staged.clear();
+      this.staged = [];
       return;
     }
     this.nextTrim = Math.min(this.maxSteps, Math.max(65_536, 2 * after));
@@ -99,8 +104,13 @@ export class Replay {
   /** The run is over: the held-back steps run, and waits whose match never came no longer block. */
   end(): void {
     if (!this.enabled) return;
-    for (const [rank, step] of [...this.staged].sort((a, b) => a[0] - b[0])) this.release(rank, step);
-    this.staged.clear();
+    // By rank, in rank order (the order the held-back steps always ran in).
+    const staged = this.staged;
+    this.staged = [];
+    for (let rank = 0; rank < staged.length; rank++) {
+      const step = staged[rank];
+      if (step !== undefined) this.release(rank, step);
+    }
     this.sync?.end();
     this.clocks?.end();
   }
@@ -129,7 +139,7 @@ export class Replay {
 
   /** How many steps the rank has recorded so far: a point in its history (one-sided races' clocks). */
   position(rank: number): number {
-    return this.recorded.get(rank) ?? 0;
+    return this.recorded[rank] ?? 0;
   }
 
   collective(rank: number, comm: CommInfo, index: number, site: number, call: string): void {

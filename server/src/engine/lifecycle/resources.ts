@@ -95,7 +95,10 @@ export class Resources {
 
   onExit(e: ExitView, enter: CallEnter): void {
     if (e.returnCode !== 0) return;
-    for (const [name, what] of outHandles(e.fn)) {
+    // By index: destructuring each entry in a for-of allocated an iterator per EXIT.
+    const outs = outHandles(e.fn);
+    for (let i = 0; i < outs.length; i++) {
+      const [name, what] = outs[i] as readonly [string, string];
       const h = e.out(name);
       // MPI_Comm_split with MPI_UNDEFINED and the like give the null handle: nothing to free.
       if (typeof h === 'number' && h !== 0) this.of(e.rank).set(h, { what, fn: e.fn.name, site: enter.site });

@@ -21,8 +21,8 @@ function sectionAt(fn: FunctionSpec, words: readonly number[], k: number): numbe
 function arrayAt(e: CallEnter, slot: number): number[] {
   const at = sectionAt(e.fn, e.words, -slot - 1);
   const len = e.words[at] ?? 0;
-  const out: number[] = [];
-  for (let i = 0; i < len; i++) out.push(e.words[at + 1 + i] as number);
+  const out = new Array<number>(len);
+  for (let i = 0; i < len; i++) out[i] = e.words[at + 1 + i] as number;
   return out;
 }
 

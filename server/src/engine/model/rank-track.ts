@@ -10,7 +10,8 @@ import type { EndHow, CallEnter, Handle } from './types';
 
 /** A request from creation (EXIT request_out) to completion or free. */
 export interface RequestInfo {
-  readonly handle: Handle;
+  /** 0 until the EXIT of the call that creates it reports the handle (the call's `creates` is this object). */
+  handle: Handle;
   readonly what: 'send' | 'recv' | 'coll' | 'mrecv' | 'other';
   readonly persistent: boolean;
   /** The call that created it (for persistent requests: the template Start re-posts). */
@@ -37,7 +38,7 @@ export interface CallState {
   /** The shim found an argument invalid (FINDING): whatever MPI did, it matched nothing. */
   rejected?: boolean;
   /** The request this call creates, waiting for its handle in the EXIT record. */
-  creates?: Omit<RequestInfo, 'handle'>;
+  creates?: RequestInfo;
 }
 
 /** Exited calls kept for late COMPLETE records (a thread's COMPLETE may follow its call's EXIT). */
@@ -48,7 +49,14 @@ export class RankTrack {
   cur: CallState | undefined;
   /** Calls in flight and the last exited ones, by seq. */
   private readonly calls = new Map<number, CallState>();
-  private exitedKept = 0;
+  /**
+   * The last KEEP_EXITED exited calls, a ring in exit order: the oldest leaves `calls` when another exits.
+   * One at a time and by index, not by iterating the Map (whose entries are an array each).
+   */
+  private readonly exitedRing: (CallState | undefined)[] = new Array<CallState | undefined>(KEEP_EXITED).fill(
+    undefined,
+  );
+  private exitedNext = 0;
   private inFlight = 0;
   /**
    * Several threads called MPI under MPI_THREAD_MULTIPLE (two calls in flight at once, or a call from
@@ -113,16 +121,12 @@ export class RankTrack {
   exit(call: CallState): void {
     call.exited = true;
     this.inFlight--;
-    this.exitedKept++;
-    if (this.exitedKept > KEEP_EXITED) {
-      for (const [seq, c] of this.calls) {
-        if (this.exitedKept <= KEEP_EXITED / 2) break;
-        if (c.exited && c !== this.cur && c !== call) {
-          this.calls.delete(seq);
-          this.exitedKept--;
-        }
-      }
-    }
+    const oldest = this.exitedRing[this.exitedNext];
+    this.exitedRing[this.exitedNext] = call;
+    this.exitedNext = this.exitedNext + 1 === KEEP_EXITED ? 0 : this.exitedNext + 1;
+    // Unless its seq was taken since by another call, or it is still the current one (the rank's last call).
+    if (oldest !== undefined && oldest !== this.cur && this.calls.get(oldest.enter.seq) === oldest)
+      this.calls.delete(oldest.enter.seq);
     if (this.cur !== call || this.inFlight <= 0) return;
     let latest: CallState | undefined;
     for (const c of this.calls.values()) if (!c.exited) latest = c;

@@ -43,9 +43,12 @@ export function inputRequests(e: CallEnter): readonly Handle[] {
     case 'startall':
       return list(e, 'requests');
     default:
-      return [];
+      return NO_HANDLES;
   }
 }
+
+/** Most calls take no request: one shared empty list, not an array per call (this runs at every ENTER). */
+const NO_HANDLES: readonly Handle[] = [];
 
 /** Called at the ENTER of every call, before the call's own bookkeeping consumes its requests. */
 export function checkStale(st: CheckContext, t: RankTrack, e: CallEnter): void {
