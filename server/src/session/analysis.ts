@@ -64,6 +64,8 @@ export class Analysis {
   /** The rows of the frame being fed, reused frame after frame. */
   private readonly rows = new RecordColumns(1024);
   private readonly ranks = new Map<number, RankProgress>();
+  /** Ranks whose stream was cut by the end of the drain (markCut). */
+  private readonly cut = new Set<number>();
   private readonly resolver: SiteResolver;
   /** Module descriptions already compared with the files here. */
   private readonly sameHere = new Map<string, boolean>();
@@ -132,19 +134,41 @@ export class Analysis {
    * rank: those checks are dropped (the session says that the findings do not cover those ranks). What an
    * observed rank did on its own (leaks, invalid arguments, request misuse, call order, buffers) stands.
    */
+  /**
+   * Ranks whose stream the session stopped reading before it ended: their connection was still open, with no
+   * END record, when the drain gave up on it (silent for DRAIN_QUIET_MS after the launcher exited, or past
+   * DRAIN_MAX_MS). Their last records may never have arrived, so a message they received could look unreceived.
+   */
+  markCut(ranks: readonly number[]): void {
+    for (const rank of ranks) {
+      const r = this.ranks.get(rank);
+      if (r !== undefined && r.called && !r.said) this.cut.add(rank);
+    }
+  }
+
   /** The checks observedFindings() leaves out, named for the report (never silently off). */
   unobservedSkip(): SkippedCheck | undefined {
     const silent = this.silentRanks();
-    if (silent.length === 0) return undefined;
+    const cut = [...this.cut].sort((a, b) => a - b);
+    if (silent.length === 0 && cut.length === 0) return undefined;
+    const why: string[] = [];
+    if (silent.length > 0)
+      why.push(
+        `no MPI call of rank${silent.length === 1 ? '' : 's'} ${silent.join(', ')} reached the analyzer`,
+      );
+    if (cut.length > 0)
+      why.push(
+        `the connection${cut.length === 1 ? '' : 's'} of rank${cut.length === 1 ? '' : 's'} ${cut.join(', ')} stayed open and silent after the job ended, so ${cut.length === 1 ? 'its' : 'their'} last records may not have arrived`,
+      );
     return {
       cause: 'unobserved-ranks',
       checks: [...NEEDS_EVERY_RANK],
-      reason: `no MPI call of rank${silent.length === 1 ? '' : 's'} ${silent.join(', ')} reached the analyzer, so what needs every rank's calls was not judged.`,
+      reason: `${why.join('; ')}, so what needs every rank's calls was not judged.`,
     };
   }
 
   observedFindings(found: readonly EngineFinding[]): EngineFinding[] {
-    if (this.silentRanks().length === 0) return [...found];
+    if (this.silentRanks().length === 0 && this.cut.size === 0) return [...found];
     return found.filter((f) => !NEEDS_EVERY_RANK.has(f.kind));
   }
 

@@ -117,6 +117,11 @@ export class RankServer {
     return this.sockets.size;
   }
 
+  /** The ranks whose connection is still open. */
+  openRanks(): number[] {
+    return [...this.sockets.keys()];
+  }
+
   get port(): number {
     return ((this.https ?? this.wss).address() as AddressInfo).port;
   }

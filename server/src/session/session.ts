@@ -451,6 +451,8 @@ export class Session {
     try {
       exitCode = await exited;
       await this.drain(server);
+      // Connections the drain gave up on: what needs those ranks' last records is named as not judged.
+      analysis.markCut(server.openRanks());
     } finally {
       clearInterval(ticker);
       process.off('exit', killOnExit);
