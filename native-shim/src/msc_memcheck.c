@@ -12,8 +12,8 @@
  *  - a one-sided access owns its origin buffer until the epoch is closed or flushed (or its request, for the
  *    R* forms, completes): against stores for Put and Accumulate, against loads and stores for Get's buffer and
  *    the result buffer of the fetching accumulates;
- *  - window memory, from a fence that opens an epoch to the next fence and from MPI_Win_post to MPI_Win_wait:
- *    the rank's own loads and stores of it are collected as byte ranges and sent at the epoch's end, for the
+ *  - window memory, from a fence that opens an epoch to the next fence and from MPI_Win_post to MPI_Win_wait
+ *    (or to an MPI_Win_test that returns true): the rank's own loads and stores of it are collected as byte ranges and sent at the epoch's end, for the
  *    analyzer to compare with what other ranks accessed in that epoch (an rma-race needs both sides).
  *
  * A hit (the runtime calls back on the accessing thread) becomes a FINDING record whose site is the access's
@@ -671,6 +671,10 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
     } else if (m && !strcmp(w, "post")) {
         m->posts++;
         win_open(m, -(int64_t)m->posts);
+    } else if (m && m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
+        /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
+         * MPI is called; here after, since only the flag says the epoch ended). */
+        win_close(m, c);
     }
     mc_unlock();
 }

@@ -6,6 +6,7 @@ import { localWindowAccess } from '../../server/src/engine/lifecycle/memory-acce
 import type { ShimFindingEvent } from '../../server/src/engine/model/types';
 import { check } from './engine-check';
 import { Job, type Rank } from './engine-dsl';
+import { windows, type Rma } from './rma-dsl';
 
 test('a load of a pending Irecv buffer is local-concurrency at the load and at the Irecv', () => {
   const job = new Job(2);
@@ -68,4 +69,37 @@ test('window-local-access words: offset, length, store bit and epoch (negative f
   // -2 << 33 as the shim's int64 arithmetic gives it: an exposure epoch (the second MPI_Win_post).
   const post = localWindowAccess(windowRecord([77, 16, 12 + 2 ** 32 - 2 * 2 ** 33]));
   assert.deepEqual([post.length, post.store, post.epoch], [12, true, -2]);
+});
+
+test("a target's own store in its exposure epoch races with an origin's Put to the same bytes; disjoint bytes and stores after the wait do not", () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  // Epoch 1 (the first post): the Put writes int 5 (bytes 20-23), the target stores bytes 20-23 (race) and
+  // 0-7 (disjoint).
+  t.postTo([1]);
+  o.startTo([0]).put(0, { disp: 5, site: 0x5005 }).complete();
+  t.localAccess({ offset: 20, length: 4, store: true, epoch: -1, site: 0x7001, fn: 'MPI_Win_wait' });
+  t.localAccess({ offset: 0, length: 8, store: true, epoch: -1, site: 0x7002, fn: 'MPI_Win_wait' });
+  t.wait();
+  // Epoch 2: the Put to int 2; the target's store of int 2 is made after its wait (it is in no epoch, so the
+  // shim sends none), a load of int 3 in the epoch touches other bytes.
+  t.postTo([1]);
+  o.startTo([0]).put(0, { disp: 2, site: 0x5006 }).complete();
+  t.localAccess({ offset: 12, length: 4, store: false, epoch: -2, site: 0x7003, fn: 'MPI_Win_wait' });
+  t.wait();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [0, 1],
+      message: ["rank 0's own store", "rank 1's MPI_Put", 'in the same exposure epoch of the target'],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0x7001, 0x5005],
+  );
 });

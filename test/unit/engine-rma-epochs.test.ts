@@ -67,3 +67,75 @@ test('an epoch still open at MPI_Win_free, and one open at MPI_Finalize on a win
     { kind: 'resource-leak', ranks: [0, 1] },
   ]);
 });
+
+test('exposure epochs: a post while the previous exposure epoch is open is call-order at the second post', () => {
+  const { job, w } = setup(2);
+  const [a, b] = w as [Rma, Rma];
+  a.postTo([1]).postTo([1]);
+  b.startTo([0]).put(0).complete();
+  a.wait();
+  end(job, w);
+  check(job, [
+    { kind: 'call-order', ranks: [0], message: ['MPI_Win_post', 'while the exposure epoch of an earlier'] },
+  ]);
+});
+
+test('a wait with no post open and a complete with no start open are call-order', () => {
+  const { job, w } = setup(2);
+  const [a, b] = w as [Rma, Rma];
+  a.postTo([1]);
+  b.startTo([0]).complete().complete();
+  a.wait().wait();
+  end(job, w);
+  check(job, [
+    {
+      kind: 'call-order',
+      ranks: [0],
+      message: ['exposure epoch', 'that no MPI_Win_post opened'],
+      details: ['MPI_Win_wait on'],
+    },
+    { kind: 'call-order', ranks: [1], message: ['MPI_Win_complete', 'with no access epoch open'] },
+  ]);
+});
+
+test('MPI_Win_test with no post open is call-order', () => {
+  const { job, w } = setup(2);
+  (w[0] as Rma).test(0);
+  end(job, w);
+  check(job, [
+    {
+      kind: 'call-order',
+      ranks: [0],
+      message: ['that no MPI_Win_post opened'],
+      details: ['MPI_Win_test on'],
+    },
+  ]);
+});
+
+test('an exposure epoch still open at MPI_Win_free is call-order at the post', () => {
+  const { job, w } = setup(2);
+  const [a, b] = w as [Rma, Rma];
+  a.postTo([1]);
+  b.startTo([0]).put(0).complete();
+  end(job, w);
+  check(job, [
+    {
+      kind: 'call-order',
+      ranks: [0],
+      message: ['exposure epoch with MPI_Win_post', 'before MPI_Win_free', 'MPI_Win_wait'],
+    },
+  ]);
+});
+
+test('an exposure epoch closed by MPI_Win_test returning true, then posted again and waited for: silent', () => {
+  const { job, w } = setup(2);
+  const [a, b] = w as [Rma, Rma];
+  a.postTo([1]);
+  b.startTo([0]).put(0).complete();
+  a.test(0).test(0).test(1);
+  a.postTo([1]);
+  b.startTo([0]).put(0).complete();
+  a.wait();
+  end(job, w);
+  check(job, []);
+});

@@ -4,6 +4,7 @@
  */
 import type { Rank } from './engine-dsl';
 import { INT } from './engine-dsl';
+import { functionNamed } from '../../server/src/protocol/spec';
 
 /** Op handles (announced by announceOps with their mpi-api.json op ids). */
 export const SUM = 0x3002;
@@ -204,6 +205,39 @@ export class Rma {
 
   complete(): this {
     this.r.call('MPI_Win_complete', { win: this.win });
+    return this;
+  }
+
+  /** MPI_Win_test returning `flag` (1: the exposure epoch ended). */
+  test(flag: 0 | 1): this {
+    this.r.call('MPI_Win_test', { win: this.win, flag: 0 }, {}, [], { flag });
+    return this;
+  }
+
+  /**
+   * The memcheck shim's record of this rank's own load or store of its window memory (bytes [offset, offset +
+   * length)) in an epoch: fence epochs k > 0, the exposure epoch of the k-th post -k; sent at `fn`'s ENTER.
+   */
+  localAccess(o: {
+    offset: number;
+    length: number;
+    store: boolean;
+    epoch: number;
+    site: number;
+    fn: string;
+  }): this {
+    this.r.events.push({
+      type: 'shim-finding',
+      rank: this.r.rank,
+      seq: 5000 + this.r.events.length,
+      time: 0,
+      fn: functionNamed(o.fn),
+      site: o.site,
+      check: 'window-local-access',
+      message: '',
+      param: -1,
+      values: [this.win, o.offset, o.length + (o.store ? 2 ** 32 : 0) + o.epoch * 2 ** 33],
+    });
     return this;
   }
 }

@@ -14,9 +14,13 @@
  * - An epoch still open at MPI_Win_free or MPI_Finalize: its accesses may never complete, and MPI_Win_free is
  *   erroneous then. Reported at the call that opened it.
  *
+ * - Exposure epochs (MPI_Win_post … MPI_Win_wait, or an MPI_Win_test that returned true): a post while the rank's
+ *   previous exposure epoch is still open, a wait or test with no post open, a complete with no start open (MPI-3.1
+ *   §11.5.2: each is erroneous; Open MPI and MPICH fail them with MPI_ERR_RMA_SYNC). Checked at ENTER.
+ * - An exposure epoch still open at MPI_Win_free or MPI_Finalize: the origins that access it may never complete.
+ *
  * The state follows the calls that succeeded (EXIT with MPI_SUCCESS); the checks read it at the ENTER of the next
  * synchronization call, which is the rank's program order (calls of one rank on one window do not overlap).
- * Exposure epochs (post/wait) are not followed: MPI_Win_test, which can close one, is not routed here.
  */
 import type { CallEnter, EngineFinding, RawLocation } from '../model/types';
 import type { WinInfo } from './windows';
@@ -34,6 +38,8 @@ interface EpochState {
   readonly locks: Map<number, Where>;
   lockAll: Where | undefined;
   start: Where | undefined;
+  /** The open exposure epoch (MPI_Win_post not yet waited for, or tested true). */
+  post: Where | undefined;
   /** The rank called a fence that opened an access epoch (not MPI_MODE_NOSUCCEED). */
   fenceOpen: boolean;
   /** The first lock, lock_all or start since that fence, and whether an access was made since it. */
@@ -41,7 +47,8 @@ interface EpochState {
   accessed: boolean;
 }
 
-type Rule = 'overlap' | 'inside-fence' | 'open-at-free' | 'open-at-finalize';
+type Rule =
+  'overlap' | 'inside-fence' | 'open-at-free' | 'open-at-finalize' | 'post-twice' | 'no-post' | 'no-start';
 
 export class EpochRules {
   private readonly state = new Map<string, EpochState>();
@@ -60,6 +67,7 @@ export class EpochRules {
         locks: new Map(),
         lockAll: undefined,
         start: undefined,
+        post: undefined,
         fenceOpen: false,
         inFence: undefined,
         accessed: false,
@@ -109,6 +117,40 @@ export class EpochRules {
         if (open.length > 0) overlap(open[0] as string);
         this.openedInFence(s, e.rank, at);
         break;
+      case 'post':
+        if (s.post !== undefined)
+          this.note(
+            'post-twice',
+            win,
+            e.rank,
+            at,
+            'MPI_Win_post',
+            `${e.fn.name} on ${win.name} while the exposure epoch of an earlier MPI_Win_post is open`,
+          );
+        break;
+      case 'wait':
+      case 'test':
+        if (s.post === undefined)
+          this.note(
+            'no-post',
+            win,
+            e.rank,
+            at,
+            'MPI_Win_post',
+            `${e.fn.name} on ${win.name} with no exposure epoch open (no MPI_Win_post before it)`,
+          );
+        break;
+      case 'complete':
+        if (s.start === undefined)
+          this.note(
+            'no-start',
+            win,
+            e.rank,
+            at,
+            'MPI_Win_start',
+            `${e.fn.name} on ${win.name} with no access epoch open (no MPI_Win_start before it)`,
+          );
+        break;
       case 'fence':
         if (open.length > 0) overlap(open[0] as string);
         else if (s.inFence !== undefined && s.accessed)
@@ -152,11 +194,15 @@ export class EpochRules {
       ...[...s.locks].map(([t, w]): [string, Where] => [`lock:${t}`, w]),
       ...(s.lockAll !== undefined ? [['lock_all', s.lockAll] as [string, Where]] : []),
       ...(s.start !== undefined ? [['start', s.start] as [string, Where]] : []),
+      ...(s.post !== undefined ? [['post', s.post] as [string, Where]] : []),
     ];
   }
 
-  /** A window synchronization call returned MPI_SUCCESS: the epoch it opened or closed. */
-  exit(e: CallEnter, win: WinInfo, kind: string, target: number | undefined): void {
+  /**
+   * A window synchronization call returned MPI_SUCCESS: the epoch it opened or closed. `flag`: MPI_Win_test's
+   * result (1: the exposure epoch is closed).
+   */
+  exit(e: CallEnter, win: WinInfo, kind: string, target: number | undefined, flag: number): void {
     const s = this.state.get(`${e.rank}:${win.id}`);
     if (s === undefined) return;
     const at = { site: e.site, call: e.fn.name };
@@ -166,6 +212,8 @@ export class EpochRules {
     else if (kind === 'unlock_all') s.lockAll = undefined;
     else if (kind === 'start') s.start ??= at;
     else if (kind === 'complete') s.start = undefined;
+    else if (kind === 'post') s.post ??= at;
+    else if (kind === 'wait' || (kind === 'test' && flag === 1)) s.post = undefined;
   }
 
   /** A one-sided access (Put, Get, accumulates) returned. */
@@ -203,6 +251,14 @@ export class EpochRules {
         message = `${who} call${s} ${call} on ${win} while ${f.what} is still open on that window: MPI forbids overlapping access epochs of one rank on a window (MPI_ERR_RMA_SYNC, or a hang). Close the first epoch (MPI_Win_unlock, MPI_Win_unlock_all, MPI_Win_complete, or a fence) before opening another.`;
       else if (rule === 'inside-fence')
         message = `${who} call${s} ${call} on ${win} inside an access epoch opened by MPI_Win_fence (another fence and one-sided accesses follow): the epochs overlap, which MPI forbids. End the fence epoch with MPI_Win_fence(MPI_MODE_NOSUCCEED, …) before the passive or PSCW epoch, or use fences only.`;
+      else if (rule === 'post-twice')
+        message = `${who} call${s} MPI_Win_post on ${win} while the exposure epoch of an earlier MPI_Win_post is still open: one rank exposes a window in at most one epoch at a time (MPI_ERR_RMA_SYNC, or a hang). Close the first with MPI_Win_wait (or an MPI_Win_test that returns true) before posting again.`;
+      else if (rule === 'no-post')
+        message = `${who} wait${s} for the end of an exposure epoch on ${win} that no MPI_Win_post opened (MPI_Win_wait or MPI_Win_test without a post, or after the epoch was already closed): MPI_ERR_RMA_SYNC, or a hang. Call MPI_Win_post with the group of origins first, or remove the extra wait.`;
+      else if (rule === 'no-start')
+        message = `${who} call${s} MPI_Win_complete on ${win} with no access epoch open (no MPI_Win_start before it, or it was already completed): MPI_ERR_RMA_SYNC. Call MPI_Win_start with the group of targets first, or remove the extra complete.`;
+      else if (call === 'MPI_Win_post')
+        message = `${who} open${s} an exposure epoch with MPI_Win_post on ${win} and never close${s} it before ${rule === 'open-at-free' ? 'MPI_Win_free' : 'MPI_Finalize'}: the origins' accesses to it may never complete, and freeing a window with an epoch open is erroneous. Close it with MPI_Win_wait (or MPI_Win_test until it returns true) first.`;
       else
         message = `${who} open${s} an access epoch with ${call} on ${win} and never close${s} it before ${rule === 'open-at-free' ? 'MPI_Win_free' : 'MPI_Finalize'}: its accesses may never complete, and freeing a window with an epoch open is erroneous. Close it with ${call === 'MPI_Win_lock' ? 'MPI_Win_unlock' : call === 'MPI_Win_lock_all' ? 'MPI_Win_unlock_all' : 'MPI_Win_complete'} first.`;
       out.push({ kind: 'call-order', severity: 'error', message, locations });

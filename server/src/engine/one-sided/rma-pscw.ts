@@ -40,6 +40,8 @@ export class PscwMatching {
   private readonly completed = new Map<string, number>();
   /** Accesses with the how-manieth start of their origin naming their target. */
   private readonly accesses: { readonly a: Access; readonly k: number }[] = [];
+  /** The targets' own loads and stores of their window memory, with the index of the post whose epoch they were in. */
+  private readonly locals: { readonly a: Access; readonly post: number }[] = [];
 
   private of(rank: number, win: WinInfo): RankPscw {
     const key = `${rank}:${win.id}`;
@@ -82,9 +84,27 @@ export class PscwMatching {
     if (k !== undefined && this.accesses.length < MAX_ACCESSES) this.accesses.push({ a, k });
   }
 
-  /** The accesses of each exposure epoch (one post of a target), for the end of the run; a post with an unknown group before the match leaves an access out. */
+  /**
+   * The memcheck mode: a target's own load or store of its window memory in its exposure epoch of the post-th
+   * MPI_Win_post on the window (0 = the first), sent by its shim when the epoch ended (MPI_Win_wait, or a test).
+   */
+  onLocal(a: Access, post: number): void {
+    if (this.locals.length < MAX_ACCESSES) this.locals.push({ a, post });
+  }
+
+  /**
+   * The accesses of each exposure epoch (one post of a target), with the target's own loads and stores in it, for
+   * the end of the run; a post with an unknown group before the match leaves an access out.
+   */
   exposureEpochs(): Access[][] {
     const epochs = new Map<string, Access[]>();
+    for (const { a, post } of this.locals) {
+      const key = `${a.win.id}:${a.target}:${post}`;
+      const list = epochs.get(key) ?? [];
+      list.push(a);
+      epochs.set(key, list);
+    }
+    this.locals.length = 0;
     for (const { a, k } of this.accesses) {
       const posts = this.posts.get(`${a.win.id}:${a.target}`) ?? [];
       let seen = 0;

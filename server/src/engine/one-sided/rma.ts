@@ -199,7 +199,7 @@ export class RmaTracker {
       this.epochRules.access(e.rank, win);
       this.access(st, enter, win);
     } else if (e.fn.cls === 'win_sync') {
-      this.epochRules.exit(enter, win, enter.fn.rma ?? '', this.target(enter, win));
+      this.epochRules.exit(enter, win, enter.fn.rma ?? '', this.target(enter, win), e.flag);
       this.sync(st, enter, win);
     }
   }
@@ -348,11 +348,12 @@ export class RmaTracker {
    * The memcheck mode: a target's own loads and stores of its window memory in a fence epoch, sent by its shim
    * when it enters the fence that closes the epoch (after that fence's ENTER). They join the epoch's accesses;
    * when the epoch was already checked (this rank was the last to enter the fence), they are compared with its
-   * accesses at once. Exposure epochs (MPI_Win_post … MPI_Win_wait) are not compared yet.
+   * accesses at once. In an exposure epoch (MPI_Win_post … MPI_Win_wait, epoch -k for the k-th post) they join the
+   * accesses the origins made in the epoch matched to that post, compared at the end of the run.
    */
   onLocalAccess(st: RmaContext, la: LocalWindowAccess, fn: FunctionSpec): void {
     const win = st.windows.lookup(la.rank, la.win);
-    if (win === undefined || la.epoch <= 0 || la.length <= 0) return;
+    if (win === undefined || la.epoch === 0 || la.length <= 0) return;
     const order = (this.orders.get(la.rank) ?? 0) + 1;
     this.orders.set(la.rank, order);
     const a: Access = {
@@ -367,13 +368,17 @@ export class RmaTracker {
       disp: la.offset,
       count: la.length,
       dtype: undefined,
-      epoch: `fence:${la.epoch}`,
+      epoch: la.epoch > 0 ? `fence:${la.epoch}` : `pscw-exposure:${la.rank}:${-la.epoch}`,
       passive: false,
       exclusive: false,
       flushes: 0,
       pos: st.replay.position(la.rank),
       local: { lo: la.offset, hi: la.offset + la.length },
     };
+    if (la.epoch < 0) {
+      this.matching.onLocal(a, -la.epoch - 1);
+      return;
+    }
     const done = this.lastFence.get(win.id);
     if (done !== undefined && done.k === la.epoch) {
       for (const pair of racingPairs(
