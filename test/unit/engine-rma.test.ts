@@ -359,6 +359,31 @@ test('PSCW: a target waits for an origin that never completes its access epoch: 
   ]);
 });
 
+test('PSCW: an origin completes an access epoch to a target that never posts to it: deadlock', () => {
+  const { job, w } = setup(3);
+  const [o, t] = w;
+  o?.startTo([1]).put(1).complete({ hang: true });
+  // Rank 1 exposes its window to rank 2 only, then waits for rank 2's complete; rank 2 never starts.
+  t?.postTo([2]).wait({ hang: true });
+  job.ranks[2]?.barrier({ hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1, 2],
+      message: ['MPI_Win_post'],
+      details: ['MPI_Win_complete: waiting for the MPI_Win_post of rank 1', '', ''],
+    },
+  ]);
+});
+
+test('PSCW: an origin in MPI_Win_complete whose target posted to it is not deadlocked', () => {
+  const { job, w } = setup(2);
+  const [o, t] = w;
+  o?.startTo([1]).put(1).complete({ hang: true });
+  t?.postTo([0]).wait({ hang: true });
+  check(job, []);
+});
+
 test('PSCW: a target in MPI_Win_wait while its origins are still running is not deadlocked', () => {
   const { job, w } = setup(3);
   const [t, o1] = w;

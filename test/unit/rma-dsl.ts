@@ -203,8 +203,8 @@ export class Rma {
     return this;
   }
 
-  complete(): this {
-    this.r.call('MPI_Win_complete', { win: this.win });
+  complete(o: { hang?: boolean } = {}): this {
+    this.r.call('MPI_Win_complete', { win: this.win }, o);
     return this;
   }
 

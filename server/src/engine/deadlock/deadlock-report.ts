@@ -168,6 +168,8 @@ function itemDetail(
       return `waiting for ${groupByDoing(st, w.missing)}`;
     case 'win-wait':
       return `waiting for the MPI_Win_complete of ${groupByDoing(st, w.missing)}`;
+    case 'win-complete':
+      return `waiting for the MPI_Win_post of ${groupByDoing(st, w.missing)}`;
   }
 }
 
@@ -188,7 +190,8 @@ function locationOf(
       return `request ${it.requestPos} (${d}) never ${it.what.kind === 'send' ? 'received' : 'matched'}`;
     }
     if (it.what.kind === 'coll') return `${call} ${d}`;
-    if (it.what.kind === 'finalize' || it.what.kind === 'win-wait') return `${call}: ${d}`;
+    if (it.what.kind === 'finalize' || it.what.kind === 'win-wait' || it.what.kind === 'win-complete')
+      return `${call}: ${d}`;
     if (cur?.enter.fn.cls === 'buffer_detach') return `${call} waits until ${d} is received`;
     return d;
   });
@@ -233,6 +236,9 @@ function advice(st: DeadlockContext, nodes: readonly Node[], inFlight: ReadonlyS
   }
   if (kinds.has('send') && !kinds.has('coll')) {
     return 'These sends complete only once the matching receive is posted (the library does not buffer them): post the receives first with MPI_Irecv, or use MPI_Sendrecv or MPI_Isend.';
+  }
+  if (kinds.has('win-complete')) {
+    return 'MPI_Win_complete returns once every target named by the MPI_Win_start has exposed its window to this origin with MPI_Win_post: make each target post with a group that names the origin, or leave the target out of the start group.';
   }
   if (kinds.has('win-wait')) {
     return 'MPI_Win_wait returns once every origin named by the MPI_Win_post has called MPI_Win_start and MPI_Win_complete on the window: make each of them do so before it waits for the target.';

@@ -39,7 +39,9 @@ export type ItemWhat =
     }
   | { readonly kind: 'finalize'; readonly missing: readonly number[] }
   /** MPI_Win_wait: the origins of the target's post that have not called MPI_Win_complete. */
-  | { readonly kind: 'win-wait'; readonly missing: readonly number[] };
+  | { readonly kind: 'win-wait'; readonly missing: readonly number[] }
+  /** MPI_Win_complete: the targets of the origin's start that have not posted the matching exposure epoch. */
+  | { readonly kind: 'win-complete'; readonly missing: readonly number[] };
 
 export interface WaitItem {
   readonly what: ItemWhat;
@@ -173,6 +175,12 @@ function itemsOf(
         const missing = st.rma.waitingOn(st, cur.enter);
         if (missing === undefined) return undefined;
         if (missing.length > 0) items.push(waitForAll({ kind: 'win-wait', missing }, missing));
+        break;
+      }
+      if (cur.enter.fn.rma === 'complete') {
+        const missing = st.rma.postsMissing(st, cur.enter);
+        if (missing === undefined) return undefined;
+        if (missing.length > 0) items.push(waitForAll({ kind: 'win-complete', missing }, missing));
         break;
       }
       // MPI_Win_fence is a collective of the window's group; the other synchronizations count as running.

@@ -125,6 +125,26 @@ export class PscwMatching {
   }
 
   /**
+   * An origin in MPI_Win_complete waits until each target of its access epoch has posted the exposure epoch that
+   * matches it (MPI_Win_start may return early; the accesses and the complete cannot finish before the post): the
+   * targets that have not posted to it that often yet, or undefined when that cannot be known (a group the engine
+   * does not know, on either side).
+   */
+  postsMissing(rank: number, win: WinInfo): number[] | undefined {
+    const targets = this.of(rank, win).startTargets;
+    if (targets === undefined) return undefined;
+    const out: number[] = [];
+    for (const [t, k] of targets) {
+      const counts = this.ranks.has(`${t}:${win.id}`)
+        ? this.of(t, win).postCounts
+        : new Map<number, number>();
+      if (counts === undefined) return undefined;
+      if ((counts.get(rank) ?? 0) < k) out.push(t);
+    }
+    return out;
+  }
+
+  /**
    * A target in MPI_Win_wait waits until every origin of its latest post has called the matching MPI_Win_complete:
    * the origins that have not yet, or undefined when that cannot be known (a group the engine does not know).
    */

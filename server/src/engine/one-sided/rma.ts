@@ -338,6 +338,12 @@ export class RmaTracker {
     }
   }
 
+  /** MPI_Win_complete: the targets of the access epoch that have not posted the matching exposure epoch (rma-pscw.ts). */
+  postsMissing(st: Pick<RmaContext, 'windows'>, e: CallEnter): number[] | undefined {
+    const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
+    return win === undefined ? undefined : this.matching.postsMissing(e.rank, win);
+  }
+
   /** MPI_Win_wait: the origins of the latest post that have not completed (rma-pscw.ts), undefined when unknown. */
   waitingOn(st: Pick<RmaContext, 'windows'>, e: CallEnter): number[] | undefined {
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
