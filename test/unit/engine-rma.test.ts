@@ -376,6 +376,29 @@ test('PSCW: an origin completes an access epoch to a target that never posts to 
   ]);
 });
 
+test('PSCW: an origin blocked in MPI_Win_start for a target that never posts to it: deadlock', () => {
+  const { job, w } = setup(2);
+  const [o] = w;
+  // Open MPI's shared-memory windows wait in MPI_Win_start for the targets' posts.
+  o?.start(o.group([1]), { hang: true });
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      details: ['MPI_Win_start: waiting for the MPI_Win_post of rank 1', ''],
+    },
+  ]);
+});
+
+test('PSCW: an origin in MPI_Win_start or MPI_Win_complete whose target posted to it is not deadlocked', () => {
+  const j = setup(2);
+  const [o1, t1] = j.w;
+  o1?.start(o1.group([1]), { hang: true });
+  t1?.postTo([0]).wait({ hang: true });
+  check(j.job, []);
+});
+
 test('PSCW: an origin in MPI_Win_complete whose target posted to it is not deadlocked', () => {
   const { job, w } = setup(2);
   const [o, t] = w;

@@ -188,8 +188,8 @@ export class Rma {
   }
 
   /** Win_start on a group handle (default: one the engine never saw made). */
-  start(group = 0x77): this {
-    this.r.call('MPI_Win_start', { group, assert: 0, win: this.win });
+  start(group = 0x77, o: { hang?: boolean } = {}): this {
+    this.r.call('MPI_Win_start', { group, assert: 0, win: this.win }, o);
     return this;
   }
 

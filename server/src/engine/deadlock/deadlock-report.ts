@@ -238,7 +238,7 @@ function advice(st: DeadlockContext, nodes: readonly Node[], inFlight: ReadonlyS
     return 'These sends complete only once the matching receive is posted (the library does not buffer them): post the receives first with MPI_Irecv, or use MPI_Sendrecv or MPI_Isend.';
   }
   if (kinds.has('win-complete')) {
-    return 'MPI_Win_complete returns once every target named by the MPI_Win_start has exposed its window to this origin with MPI_Win_post: make each target post with a group that names the origin, or leave the target out of the start group.';
+    return 'MPI_Win_complete (and, on some libraries, MPI_Win_start) returns once every target named by the MPI_Win_start has exposed its window to this origin with MPI_Win_post: make each target post with a group that names the origin, or leave the target out of the start group.';
   }
   if (kinds.has('win-wait')) {
     return 'MPI_Win_wait returns once every origin named by the MPI_Win_post has called MPI_Win_start and MPI_Win_complete on the window: make each of them do so before it waits for the target.';

@@ -40,7 +40,7 @@ export type ItemWhat =
   | { readonly kind: 'finalize'; readonly missing: readonly number[] }
   /** MPI_Win_wait: the origins of the target's post that have not called MPI_Win_complete. */
   | { readonly kind: 'win-wait'; readonly missing: readonly number[] }
-  /** MPI_Win_complete: the targets of the origin's start that have not posted the matching exposure epoch. */
+  /** MPI_Win_complete, or a blocking MPI_Win_start: the targets that have not posted the matching exposure epoch. */
   | { readonly kind: 'win-complete'; readonly missing: readonly number[] };
 
 export interface WaitItem {
@@ -177,7 +177,7 @@ function itemsOf(
         if (missing.length > 0) items.push(waitForAll({ kind: 'win-wait', missing }, missing));
         break;
       }
-      if (cur.enter.fn.rma === 'complete') {
+      if (cur.enter.fn.rma === 'complete' || cur.enter.fn.rma === 'start') {
         const missing = st.rma.postsMissing(st, cur.enter);
         if (missing === undefined) return undefined;
         if (missing.length > 0) items.push(waitForAll({ kind: 'win-complete', missing }, missing));

@@ -126,12 +126,17 @@ export class PscwMatching {
 
   /**
    * An origin in MPI_Win_complete waits until each target of its access epoch has posted the exposure epoch that
-   * matches it (MPI_Win_start may return early; the accesses and the complete cannot finish before the post): the
-   * targets that have not posted to it that often yet, or undefined when that cannot be known (a group the engine
-   * does not know, on either side).
+   * matches it (MPI_Win_start may return early; the accesses and the complete cannot finish before the post), and
+   * one blocked in MPI_Win_start (Open MPI's shared-memory windows wait there) waits for the same posts of the
+   * epoch it opens (`starting`: the start's group, not yet counted): the targets that have not posted to it that
+   * often yet, or undefined when that cannot be known (a group the engine does not know, on either side).
    */
-  postsMissing(rank: number, win: WinInfo): number[] | undefined {
-    const targets = this.of(rank, win).startTargets;
+  postsMissing(rank: number, win: WinInfo, starting?: readonly number[]): number[] | undefined {
+    const s = this.of(rank, win);
+    let targets: Map<number, number> | undefined;
+    if (starting === undefined) targets = s.startTargets;
+    else if (s.startCounts !== undefined)
+      targets = new Map(starting.map((t) => [t, (s.startCounts?.get(t) ?? 0) + 1]));
     if (targets === undefined) return undefined;
     const out: number[] = [];
     for (const [t, k] of targets) {

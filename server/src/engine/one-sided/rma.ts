@@ -338,10 +338,16 @@ export class RmaTracker {
     }
   }
 
-  /** MPI_Win_complete: the targets of the access epoch that have not posted the matching exposure epoch (rma-pscw.ts). */
-  postsMissing(st: Pick<RmaContext, 'windows'>, e: CallEnter): number[] | undefined {
+  /**
+   * MPI_Win_complete, or an MPI_Win_start that blocks: the targets of the access epoch that have not posted the
+   * matching exposure epoch (rma-pscw.ts).
+   */
+  postsMissing(st: Pick<RmaContext, 'windows' | 'groups'>, e: CallEnter): number[] | undefined {
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
-    return win === undefined ? undefined : this.matching.postsMissing(e.rank, win);
+    if (win === undefined) return undefined;
+    if (e.fn.rma !== 'start') return this.matching.postsMissing(e.rank, win);
+    const group = st.groups.members(e.rank, num(e, 0, 'group'));
+    return group === undefined ? undefined : this.matching.postsMissing(e.rank, win, group);
   }
 
   /** MPI_Win_wait: the origins of the latest post that have not completed (rma-pscw.ts), undefined when unknown. */
