@@ -1,5 +1,7 @@
 /** One-sided access epochs that overlap at one rank, and epochs never closed (one-sided/rma-epochs.ts). */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createEngine } from '../../server/src/engine/engine';
 import { check } from './engine-check';
 import { Job } from './engine-dsl';
 import { EXCLUSIVE, SHARED, windows, type Rma } from './rma-dsl';
@@ -138,4 +140,24 @@ test('an exposure epoch closed by MPI_Win_test returning true, then posted again
   a.wait();
   end(job, w);
   check(job, []);
+});
+
+test('a job that deadlocks after an epoch rule was broken reports the rule with the deadlock (no end of the run)', () => {
+  const { job, w } = setup(2);
+  const [a] = w as [Rma, Rma];
+  // Rank 0 frees the window with its exposure epoch open and waits there for rank 1, which waits in a barrier.
+  a.postTo([1]).free({ hang: true });
+  job.ranks[1]?.barrier({ hang: true });
+  check(job, [
+    { kind: 'deadlock', ranks: [0, 1] },
+    { kind: 'call-order', ranks: [0], message: ['exposure epoch with MPI_Win_post', 'before MPI_Win_free'] },
+  ]); // As the session does: the deadlock ends the job, finish() is never called.
+  const engine = createEngine({ ranks: job.size });
+  for (const e of job.interleave(0)) engine.push(e);
+  engine.takeFindings();
+  assert.equal(engine.findDeadlock()?.kind, 'deadlock');
+  assert.deepEqual(
+    engine.takeFindings().map((f) => f.kind),
+    ['call-order'],
+  );
 });

@@ -82,8 +82,8 @@ export class Rma {
     return this;
   }
 
-  free(): this {
-    this.r.call('MPI_Win_free', { win: this.win });
+  free(o: { hang?: boolean } = {}): this {
+    this.r.call('MPI_Win_free', { win: this.win }, o);
     return this;
   }
 

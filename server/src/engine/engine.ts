@@ -157,6 +157,7 @@ class MpiEngine implements Engine, EngineRouting {
       this.deadlocked = true;
       // The job ends here without finish(): what was held for merging across ranks is as complete as it gets.
       this.releaseHeld();
+      for (const e of this.st.rma.releasedOnDeadlock()) this.st.report(e);
     }
     return f;
   }

@@ -222,6 +222,19 @@ export class EpochRules {
     if (s !== undefined) s.accessed = true;
   }
 
+  /**
+   * The job ends on a deadlock (no end of the run): what was found so far, without the epochs open at
+   * MPI_Finalize (no rank finalized). A window freed with an epoch open may be what hangs (MPICH's MPI_Win_free
+   * fails on the rank with the open epoch and the others wait in theirs forever).
+   */
+  released(): EngineFinding[] {
+    const state = [...this.state];
+    this.state.clear();
+    const out = this.findings(() => false);
+    for (const [k, s] of state) this.state.set(k, s);
+    return out;
+  }
+
   /** End of the run: epochs still open on the windows of the ranks that finalized, then every finding. */
   findings(finalized: (rank: number) => boolean): EngineFinding[] {
     for (const [key, s] of this.state) {

@@ -415,6 +415,11 @@ export class RmaTracker {
     return a.origin !== b.origin || !(a.kind === 'acc' && b.kind === 'acc');
   }
 
+  /** The job ends on a deadlock: the epoch rules broken so far (rma-epochs.ts), which may be why it hangs. */
+  releasedOnDeadlock(): EngineFinding[] {
+    return this.epochRules.released();
+  }
+
   /** End of the run: fence and PSCW epochs never closed, and the passive-target accesses. */
   finish(st: RmaContext): EngineFinding[] {
     const found: EngineFinding[] = [];
