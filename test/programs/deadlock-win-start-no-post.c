@@ -1,9 +1,9 @@
 /* mpiscope-test
  * ranks: 2
- * expect: deadlock lines 25,28
+ * expect: deadlock lines 23,28
  */
 /* Rank 0 opens an access epoch on rank 1's window and puts into it, but rank 1 never exposes its window with
- * MPI_Win_post: rank 0's MPI_Win_complete waits for that post while rank 1 waits in MPI_Win_free (collective)
+ * MPI_Win_post: rank 0 waits for that post (in MPI_Win_start with Open MPI 4.1 and MPICH 4.0; other libraries wait in MPI_Win_complete) while rank 1 waits in MPI_Win_free (collective)
  * for rank 0. */
 #include <mpi.h>
 
