@@ -166,11 +166,16 @@ class RecordingSurface implements LodSurface {
   }
 }
 
+/** A 2D context that draws nothing: these tests look at what goes to the surface. */
 function countingContext(): CanvasRenderingContext2D {
-  return new Proxy({}, {
-    get: (t, key: string) =>
-      key in t ? t[key] : key === 'measureText' ? (s: string) => ({ width: s.length * 6 }) : () => undefined,
-    set: (t, key: string, value) => {
+  const target: Record<string, unknown> = {};
+  return new Proxy(target, {
+    get(t, key: string) {
+      if (key in t) return t[key];
+      if (key === 'measureText') return (s: string) => ({ width: s.length * 6 });
+      return () => undefined;
+    },
+    set(t, key: string, value) {
       t[key] = value;
       return true;
     },

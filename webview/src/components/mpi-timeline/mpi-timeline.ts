@@ -71,7 +71,11 @@ export class MpiTimeline extends LitElement {
   private drawnVersion = -1;
   /** Last frame's draw time in ms, for the benchmark page. */
   lastDrawMs = 0;
-  /** The image lanes of sub-pixel calls are drawn into from the store's summary (one row per lane). */
+  /**
+   * Lanes of sub-pixel calls drawn from the store's summary (one row of pixels per lane); false draws every
+   * lane call by call, which bench/timeline compares against in the same run.
+   */
+  summaries = true;
   private readonly lodSurface = new CanvasSurface();
 
   override connectedCallback(): void {
@@ -299,7 +303,7 @@ export class MpiTimeline extends LitElement {
       selected: this.selected,
       hovered: this.hovered,
       focusFinding: this.focusFinding,
-      lod: this.lodSurface,
+      lod: this.summaries ? this.lodSurface : undefined,
     });
     this.drawMinimap(dpr);
     this.lastDrawMs = performance.now() - t;
