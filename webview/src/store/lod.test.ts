@@ -5,7 +5,7 @@ import { TimelineModel } from '../../../server/src/timeline/timeline-model';
 import { busyAlpha, lodRow, packPixel, type LodSurface } from '../view/lod-paint';
 import { drawTimeline } from '../view/draw-timeline';
 import { layoutLanes } from '../view/lane-layout';
-import { parseColour } from '../view/minimap';
+import { minimapPixels, parseColour } from '../view/minimap';
 import { resolvePalette } from '../view/palette';
 import { Viewport } from '../view/viewport';
 import { fineBuckets, LOD_CLASSES, LodPyramid } from './lod';
@@ -249,5 +249,36 @@ describe('drawing from the summary', () => {
     assert.equal(stats.lodLanes, 0);
     assert.ok(stats.spansVisited > 0);
     assert.equal(surface.rows.size, 0);
+  });
+});
+
+describe('minimap from the summary', () => {
+  it('matches the minimap built from every call, to within the smearing of one bucket', () => {
+    const store = jobStore(400);
+    const end = store.extent[1];
+    const summary = minimapPixels(store, 300, 36, palette, end);
+    // The same store without a pyramid: the minimap is built call by call.
+    const pyramid = store.lod;
+    store.lod = new LodPyramid(1024);
+    const calls = minimapPixels(store, 300, 36, palette, end);
+    store.lod = pyramid;
+    assert.ok(store.lod.levelFor(end / 300) >= 0, 'the summary was used');
+    // A bucket's time is spread evenly over the columns it straddles, so a column's busy share can be off
+    // by part of a bucket (a few levels of opacity), and where two classes are nearly even the busiest can
+    // differ; the picture must stay the same at a glance.
+    let sum = 0;
+    let close = 0;
+    for (let i = 0; i < calls.length; i++) {
+      const d = Math.abs((summary[i] ?? 0) - (calls[i] ?? 0));
+      sum += d;
+      if (d <= 16) close++;
+    }
+    assert.ok(sum / calls.length < 4, `mean channel difference ${sum / calls.length}`);
+    assert.ok(close / calls.length > 0.95, `${close} of ${calls.length} channels within 16`);
+    // And an empty pyramid would not pass: the test compares two real pictures.
+    const blank = minimapPixels(new TimelineStore(), 300, 36, palette, end);
+    let blankSum = 0;
+    for (let i = 0; i < calls.length; i++) blankSum += Math.abs((blank[i] ?? 0) - (calls[i] ?? 0));
+    assert.ok(blankSum / calls.length > 20);
   });
 });
