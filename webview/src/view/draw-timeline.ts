@@ -328,19 +328,15 @@ function drawCollectives(
   }
   const colour = p.cls[3] ?? p.foreground;
   const mid = (r: number): number => laneTop(l, r) + l.laneHeight / 2;
-  ctx.strokeStyle = colour;
   ctx.fillStyle = colour;
-  ctx.lineWidth = 2;
-  ctx.beginPath();
   for (const g of groups.values()) {
     if (g.n < 2) continue;
-    const x = Math.round(l.gutter + vp.x(g.last)) + 0.5;
-    ctx.moveTo(x, mid(g.lo));
-    ctx.lineTo(x, mid(g.hi));
+    // A 2 px vertical line as a rect: pixel-aligned, so the canvas fills it without antialiasing a path
+    // (a thousand lanes-high lines at the whole-job zoom).
+    const x = Math.round(l.gutter + vp.x(g.last));
+    ctx.fillRect(x, mid(g.lo), 2, mid(g.hi) - mid(g.lo));
     s.collectives++;
   }
-  ctx.stroke();
-  ctx.lineWidth = 1;
 }
 
 /** The calls of one lane that the search matches, outlined (merged per pixel like drawLane). */
