@@ -10,8 +10,13 @@
 //          handlers; printed per phase and overall: our draw time per frame (CPU time of the frame's
 //          drawing) and the interval between frames (60 fps = 16.7 ms), median and 99th percentile.
 //
+//          The whole-job pan is measured twice: drawn from the per-lane summaries (as the page does) and,
+//          for comparison in the same run, call by call (the timeline's `summaries` off).
+//
 //   node bench/timeline/run.mjs [--ranks 64] [--iterations 1300] [--frames 60] [--runs 3] [--profile]
+//                               [--screenshots DIR]
 // --profile prints the functions with the most self time over the frame phases (Chromium's CPU profiler).
+// --screenshots writes DIR/whole-job-summaries.png and DIR/whole-job-calls.png (first run) to compare.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     frames: { type: 'string', default: '60' },
     runs: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
+    screenshots: { type: 'string' },
   },
 });
 const ranks = Number(values.ranks);
@@ -160,8 +166,35 @@ try {
       await phase('pan, middle zoom, search on', (i) => key(i % 20 < 10 ? 'ArrowRight' : 'ArrowLeft'));
       await phase('zoom out to the whole job', () => key('-'));
       await phase('pan, whole job in view', (i) => key(i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft'));
+      timeline.summaries = false;
+      await phase('  same, call by call (no summaries)', (i) =>
+        key(i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft'),
+      );
+      timeline.summaries = true;
+      await frame();
       return out;
     }, frameCount);
+    if (values.screenshots !== undefined && run === 0) {
+      // The whole job, drawn both ways: they should look alike (the summary shades columns by busy share).
+      for (const [on, name] of [
+        [true, 'whole-job-summaries.png'],
+        [false, 'whole-job-calls.png'],
+      ]) {
+        await page.evaluate(async (summaries) => {
+          const { app } = window.mpiscope;
+          const timeline = app.shadowRoot.querySelector('mpi-timeline');
+          const find = app.shadowRoot.querySelector('.find input');
+          find.value = '';
+          find.dispatchEvent(new Event('input'));
+          timeline.summaries = summaries;
+          timeline.shadowRoot
+            .querySelector('canvas.main')
+            .dispatchEvent(new KeyboardEvent('keydown', { key: '0', bubbles: true }));
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        }, on);
+        await page.screenshot({ path: join(values.screenshots, name) });
+      }
+    }
     if (cdp !== undefined) {
       const { profile } = await cdp.send('Profiler.stop');
       const self = new Map();

@@ -9,6 +9,7 @@ import {
 } from '../../../server/src/timeline/timeline-protocol';
 import { Growable } from './growable';
 import { Lane } from './lane';
+import { fineBuckets, LodPyramid } from './lod';
 import { lowerBound, refreshEndMax, upperBound } from './search';
 import { sortTail } from './sort-tail';
 
@@ -63,6 +64,8 @@ export class TimelineStore {
   ended = false;
   lanes: Lane[] = [];
   messages = new MessageTable();
+  /** Per-lane summary by time bucket and call class, for frames whose calls are narrower than a pixel. */
+  lod = new LodPyramid(fineBuckets(1));
   readonly functions = new Map<number, TimelineFunction>();
   readonly sites = new Map<number, TimelineSite>();
   findings: TimelineFinding[] = [];
@@ -178,6 +181,7 @@ export class TimelineStore {
     this.ended = false;
     this.lanes = [];
     this.messages = new MessageTable();
+    this.lod = new LodPyramid(fineBuckets(ranks));
     this.functions.clear();
     this.sites.clear();
     this.findings = [];
@@ -192,6 +196,7 @@ export class TimelineStore {
   private grow(ranks: number): void {
     if (ranks <= this.ranks) return;
     while (this.lanes.length < ranks) this.lanes.push(new Lane());
+    this.lod.grow(ranks);
     const m = new Float64Array(ranks * ranks);
     for (let i = 0; i < this.ranks; i++) {
       for (let j = 0; j < this.ranks; j++) m[i * ranks + j] = this.matrix[i * this.ranks + j] ?? 0;
@@ -210,6 +215,9 @@ export class TimelineStore {
     for (const s of d.sites) this.sites.set(s.id, s);
     const sp = d.spans;
     const touched = new Set<Lane>();
+    let latest = this.now;
+    for (const e of sp.end) if (e > latest) latest = e;
+    this.lod.cover(latest);
     for (let i = 0; i < sp.rank.length; i++) {
       const rank = sp.rank[i] ?? 0;
       if (rank >= this.ranks) this.grow(rank + 1);
@@ -224,7 +232,10 @@ export class TimelineStore {
         coll = this.collCount.get(key) ?? 0;
         this.collCount.set(key, coll + 1);
       }
-      lane.push(sp.start[i] ?? 0, sp.end[i] ?? 0, fn, sp.site[i] ?? -1, comm, coll);
+      const start = sp.start[i] ?? 0;
+      const end = sp.end[i] ?? 0;
+      lane.push(start, end, fn, sp.site[i] ?? -1, comm, coll);
+      this.lod.add(rank, start, end, this.functions.get(fn)?.cls ?? 0);
       touched.add(lane);
     }
     for (const lane of touched) lane.settle();

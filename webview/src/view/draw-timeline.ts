@@ -1,7 +1,10 @@
 import type { OpenCall, TimelineFinding } from '../../../server/src/timeline/timeline-protocol';
+import { LOD_CLASSES } from '../store/lod';
 import type { TimelineStore } from '../store/timeline-store';
 import { visibleRange } from '../store/search';
 import { laneTop, visibleRanks, type LaneLayout } from './lane-layout';
+import { lodRow, type LodSurface } from './lod-paint';
+import { parseColour } from './minimap';
 import type { Palette } from './palette';
 import { formatTick, tickStep } from './time-format';
 import type { Viewport } from './viewport';
@@ -26,6 +29,11 @@ export interface TimelineView {
   readonly focusFinding?: number | undefined;
   /** Function ids the search matches: their calls are marked, the others dimmed. Empty: no search. */
   readonly match?: ReadonlySet<number> | undefined;
+  /**
+   * Where lanes whose calls are narrower than a pixel are drawn from the store's level-of-detail pyramid
+   * (one row of pixels per lane); without it every lane is drawn call by call.
+   */
+  readonly lod?: LodSurface | undefined;
 }
 
 export interface DrawStats {
@@ -36,6 +44,31 @@ export interface DrawStats {
   labels: number;
   collectives: number;
   matches: number;
+  /** Lanes drawn from the level-of-detail summary instead of call by call. */
+  lodLanes: number;
+}
+
+/** Per frame: the pyramid level in use and the buffers its rows are built in. */
+interface LodFrame {
+  readonly surface: LodSurface;
+  readonly level: number;
+  readonly colours: readonly (readonly number[])[];
+  readonly acc: Float64Array;
+  readonly row: Uint32Array;
+}
+
+let lodBuffers = { acc: new Float64Array(0), row: new Uint32Array(0) };
+
+function lodFrame(store: TimelineStore, v: TimelineView): LodFrame | undefined {
+  const surface = v.lod;
+  if (surface === undefined) return undefined;
+  const level = store.lod.levelFor(v.viewport.nsPerPixel);
+  if (level < 0) return undefined;
+  const w = Math.max(1, Math.floor(v.width - v.layout.gutter));
+  if (lodBuffers.row.length !== w)
+    lodBuffers = { acc: new Float64Array((w + 1) * LOD_CLASSES), row: new Uint32Array(w) };
+  surface.begin(w, v.layout.height);
+  return { surface, level, colours: v.palette.cls.map(parseColour), ...lodBuffers };
 }
 
 /** Ranks named by a deadlock finding: their open calls are drawn as blocked. */
@@ -59,6 +92,7 @@ export function drawTimeline(
     labels: 0,
     collectives: 0,
     matches: 0,
+    lodLanes: 0,
   };
   const { layout: l, palette: p } = v;
   ctx.fillStyle = p.background;
@@ -76,7 +110,9 @@ export function drawTimeline(
   ctx.clip();
   drawGrid(ctx, v);
   const blocked = blockedRanks(store.findings);
-  for (let r = r0; r < r1; r++) drawLane(ctx, store, v, r, stats);
+  const lod = lodFrame(store, v);
+  for (let r = r0; r < r1; r++) drawLane(ctx, store, v, r, stats, lod);
+  lod?.surface.blit(ctx, l.gutter);
   if (p.contrast !== '') drawLaneBorders(ctx, v, r0, r1);
   drawCollectives(ctx, store, v, r0, r1, stats);
   if (v.match !== undefined && v.match.size > 0) {
@@ -168,6 +204,7 @@ function drawLane(
   v: TimelineView,
   rank: number,
   s: DrawStats,
+  lod: LodFrame | undefined,
 ): void {
   const lane = store.lanes[rank];
   if (lane === undefined || lane.length === 0) return;
@@ -178,6 +215,14 @@ function drawLane(
   const ends = lane.end.values;
   const fns = lane.fn.values;
   const [from, to] = visibleRange(starts, lane.endMax.values, lane.length, vp.t0, vp.t1);
+  // More calls than half the pixel columns: calls are narrower than a pixel on average, so the summary
+  // draws the same picture (per column: the busiest class, shaded by how busy) at the cost of a row.
+  if (lod !== undefined && to - from > lod.row.length / 2) {
+    lodRow(store.lod, rank, lod.level, vp.t0, vp.nsPerPixel, lod.colours, lod.acc, lod.row);
+    lod.surface.put(lod.row, top, h);
+    s.lodLanes++;
+    return;
+  }
   const gx = l.gutter;
   // Spans thinner than a pixel are merged: one rect per run of the same class, and at most one new rect per
   // pixel column, so a million tiny calls cost a few thousand rects.
@@ -283,19 +328,15 @@ function drawCollectives(
   }
   const colour = p.cls[3] ?? p.foreground;
   const mid = (r: number): number => laneTop(l, r) + l.laneHeight / 2;
-  ctx.strokeStyle = colour;
   ctx.fillStyle = colour;
-  ctx.lineWidth = 2;
-  ctx.beginPath();
   for (const g of groups.values()) {
     if (g.n < 2) continue;
-    const x = Math.round(l.gutter + vp.x(g.last)) + 0.5;
-    ctx.moveTo(x, mid(g.lo));
-    ctx.lineTo(x, mid(g.hi));
+    // A 2 px vertical line as a rect: pixel-aligned, so the canvas fills it without antialiasing a path
+    // (a thousand lanes-high lines at the whole-job zoom).
+    const x = Math.round(l.gutter + vp.x(g.last));
+    ctx.fillRect(x, mid(g.lo), 2, mid(g.hi) - mid(g.lo));
     s.collectives++;
   }
-  ctx.stroke();
-  ctx.lineWidth = 1;
 }
 
 /** The calls of one lane that the search matches, outlined (merged per pixel like drawLane). */

@@ -1,3 +1,4 @@
+import { LOD_CLASSES } from '../store/lod';
 import type { TimelineStore } from '../store/timeline-store';
 import type { Palette } from './palette';
 
@@ -22,8 +23,9 @@ export function parseColour(c: string): [number, number, number] {
 /**
  * The whole job at a glance, as pixels: a row band per rank (ranks share a row when there are more ranks
  * than rows), a column per time slice of [0, end]; each pixel takes the colour of the call class that
- * was busiest there, its opacity how busy the ranks were. One pass over every span (typed arrays), so it is
- * rebuilt only when the job grew, not per frame.
+ * was busiest there, its opacity how busy the ranks were. Built from the store's level-of-detail pyramid
+ * (one pass over its buckets; over every call when the minimap is finer than the pyramid's finest level),
+ * and rebuilt only when the job grew, not per frame.
  */
 export function minimapPixels(
   store: TimelineStore,
@@ -41,9 +43,38 @@ export function minimapPixels(
   const nsPerCol = Math.max(1, end) / w;
   const clsOf = new Map<number, number>();
   for (const f of store.functions.values()) clsOf.set(f.id, f.cls);
+  // Buckets of a quarter column or less where the pyramid has them: less smearing, still far fewer than calls.
+  const fine = store.lod.levelFor(nsPerCol / 4);
+  const level = fine >= 0 ? fine : store.lod.levelFor(nsPerCol);
   store.lanes.forEach((lane, rank) => {
     const rowA = Math.floor((rank * h) / ranks);
     const rowB = Math.max(rowA + 1, Math.floor(((rank + 1) * h) / ranks));
+    const add = (c: number, cls: number, ns: number): void => {
+      for (let row = rowA; row < rowB && row < h; row++) {
+        const k = (row * w + c) * classes + cls;
+        busy[k] = (busy[k] as number) + ns;
+      }
+    };
+    const data = level >= 0 ? store.lod.lanes[rank]?.[level] : undefined;
+    if (data !== undefined) {
+      // From the level-of-detail pyramid: buckets (at most a column wide) shared between the columns they
+      // straddle, so the minimap costs buckets, not calls, and rebuilding it while a job grows stays cheap.
+      const bw = store.lod.width(level);
+      const nb = Math.min(data.length / LOD_CLASSES, Math.ceil(Math.max(1, end) / bw) + 1);
+      for (let b = 0; b < nb; b++) {
+        const x = (b * bw) / nsPerCol;
+        const c = Math.floor(x);
+        if (c >= w) break;
+        const f = Math.min(1, ((c + 1 - x) * nsPerCol) / bw);
+        for (let cls = 0; cls < LOD_CLASSES && cls < classes; cls++) {
+          const ns = data[b * LOD_CLASSES + cls] as number;
+          if (ns === 0) continue;
+          add(c, cls, ns * f);
+          if (f < 1 && c + 1 < w) add(c + 1, cls, ns * (1 - f));
+        }
+      }
+      return;
+    }
     const starts = lane.start.values;
     const ends = lane.end.values;
     const fns = lane.fn.values;
@@ -55,11 +86,7 @@ export function minimapPixels(
       const c1 = Math.min(w - 1, Math.floor(b));
       for (let c = c0; c <= c1; c++) {
         const part = (Math.min(b, c + 1) - Math.max(a, c)) * nsPerCol;
-        if (part <= 0) continue;
-        for (let row = rowA; row < rowB && row < h; row++) {
-          const k = (row * w + c) * classes + cls;
-          busy[k] = (busy[k] as number) + part;
-        }
+        if (part > 0) add(c, cls, part);
       }
     }
   });

@@ -6,6 +6,7 @@ import { FrameDriver } from '../../view/frame-driver';
 import { blockedRanks, drawTimeline, type SpanRef } from '../../view/draw-timeline';
 import { hitTest, type Hit } from '../../view/hit-test';
 import { layoutLanes, laneTop, type LaneLayout } from '../../view/lane-layout';
+import { CanvasSurface } from '../../view/lod-paint';
 import { MINIMAP_HEIGHT, minimapPixels } from '../../view/minimap';
 import { resolvePalette, type Palette } from '../../view/palette';
 import { Viewport } from '../../view/viewport';
@@ -70,6 +71,12 @@ export class MpiTimeline extends LitElement {
   private drawnVersion = -1;
   /** Last frame's draw time in ms, for the benchmark page. */
   lastDrawMs = 0;
+  /**
+   * Lanes of sub-pixel calls drawn from the store's summary (one row of pixels per lane); false draws every
+   * lane call by call, which bench/timeline compares against in the same run.
+   */
+  summaries = true;
+  private readonly lodSurface = new CanvasSurface();
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -296,6 +303,7 @@ export class MpiTimeline extends LitElement {
       selected: this.selected,
       hovered: this.hovered,
       focusFinding: this.focusFinding,
+      lod: this.summaries ? this.lodSurface : undefined,
     });
     this.drawMinimap(dpr);
     this.lastDrawMs = performance.now() - t;
