@@ -277,3 +277,26 @@ test('held thread-level findings are released when the job is ended without fini
     [['call-order', [0, 1]]],
   );
 });
+
+test('MPI_THREAD_MULTIPLE: a call in flight while another thread makes hundreds of calls still finds its records', () => {
+  const job = new Job(2);
+  initThread(job, MULTIPLE);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  // Thread A enters MPI_Recv; thread B makes 300 calls (more than the ring of calls by seq holds) before A's
+  // receive completes and returns. Its COMPLETE must still find it: else rank 1's message is left unmatched.
+  r0.recv(1, { tag: 7 });
+  const tail = r0.events.splice(r0.events.length - 2, 2); // the receive's COMPLETE and EXIT
+  for (let i = 0; i < 300; i++) r0.call('MPI_Comm_size', { comm: r0.handle('world'), size: 0 });
+  r0.events.push(...tail);
+  // And a late COMPLETE of a call already returned (a thread's COMPLETE may follow its call's EXIT).
+  r0.recv(1, { tag: 8 });
+  const [complete, exit] = r0.events.splice(r0.events.length - 2, 2) as [RankEvent, RankEvent];
+  r0.events.push(exit);
+  for (let i = 0; i < 40; i++) r0.call('MPI_Comm_size', { comm: r0.handle('world'), size: 0 });
+  r0.events.push(complete);
+  r0.finalize();
+  r1.send(0, { tag: 7 });
+  r1.send(0, { tag: 8 });
+  r1.finalize();
+  check(job, []);
+});

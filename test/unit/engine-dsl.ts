@@ -217,7 +217,7 @@ export class Rank {
     this.call(
       'MPI_Irecv',
       { buf: a.buf, count: a.count, datatype: a.datatype, source, tag: a.tag, comm: a.comm, request: 0 },
-      {},
+      o.site !== undefined ? { site: o.site } : {},
       [],
       { request: h },
     );

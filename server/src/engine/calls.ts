@@ -128,6 +128,9 @@ function newRequest(
     coll,
     misused: undefined,
     statusSeen: undefined,
+    stamp: 0,
+    indexed: undefined,
+    indexedIn: undefined,
   };
 }
 
@@ -296,7 +299,7 @@ function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): R
   if (t.earlyDone.length === 0) return NONE;
   let done = 0;
   for (const h of handles) if (h === DONE_REQUEST) done++;
-  return t.earlyDone.splice(0, one ? Math.min(done, 1) : done);
+  return t.takeEarly(one ? Math.min(done, 1) : done);
 }
 
 function start(st: EngineState, t: RankTrack, handle: number): void {
@@ -327,12 +330,12 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
   } else if (req.what === 'recv') {
     req.op = newRecv(st, req.created, 'recv', handle);
   }
+  t.pendingBuffer(req);
 }
 
 function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
-  const req = t.requests.get(handle);
+  const req = t.deleteRequest(handle);
   if (req === undefined) return;
-  t.requests.delete(handle);
   retire(t, handle, 'MPI_Request_free');
   if (req.active && req.op?.kind === 'recv' && !req.op.done) {
     const e = t.cur?.enter;
@@ -420,7 +423,7 @@ export function onExit(st: EngineState, e: ExitView): void {
       const req = cur.creates;
       req.handle = handle;
       if (req.op !== undefined) req.op.request = handle;
-      t.requests.set(handle, req);
+      t.setRequest(handle, req);
       reissue(t, handle);
       if (req.what === 'send') t.rememberSend(handle, req.created);
     }
@@ -475,7 +478,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     const req = cur.creates;
     req.handle = e.request;
     req.active = false;
-    t.earlyDone.push(req);
+    t.pushEarly(req);
     if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
     cur.creates = undefined;
     return;
@@ -500,8 +503,9 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   else if (req.persistent) {
     req.active = false;
     req.op = undefined;
+    t.pendingBuffer(req);
   } else {
-    t.requests.delete(e.request);
+    t.deleteRequest(e.request);
     retire(t, e.request, e.fn.name);
   }
 }

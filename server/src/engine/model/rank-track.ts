@@ -6,6 +6,7 @@
 import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
 import { RecentMap } from './recent-map';
+import { SpanIndex } from './span-index';
 import type { EndHow, CallEnter, Handle } from './types';
 
 /** A request from creation (EXIT request_out) to completion or free. */
@@ -24,6 +25,14 @@ export interface RequestInfo {
   misused?: boolean;
   /** MPI_Request_get_status said it completed (the request itself is still to be freed or waited for). */
   statusSeen?: boolean;
+  /**
+   * Its place in the order the rank's pending requests were walked in before the buffer index (the Map's
+   * insertion order, then earlyDone's): the overlap check reports the first pending request in that order.
+   */
+  stamp: number;
+  /** The span it is held under in one of the rank's pending-buffer indexes, and which; undefined when in none. */
+  indexed: readonly [number, number] | undefined;
+  indexedIn: SpanIndex<RequestInfo> | undefined;
 }
 
 /** The call a rank entered last; kept after its exit until the next enter, for late COMPLETE records. */
@@ -41,29 +50,51 @@ export interface CallState {
   creates?: RequestInfo;
 }
 
-/** Exited calls kept for late COMPLETE records (a thread's COMPLETE may follow its call's EXIT). */
-const KEEP_EXITED = 64;
+/** Stamps of earlyDone's requests start here: after those of the Map's (2^52, never reached by a count). */
+const EARLY_STAMPS = 2 ** 52;
+
+/**
+ * Slots of the ring of calls by seq (a power of two). An exited call stays findable for late COMPLETE records (a
+ * thread's COMPLETE may follow its call's EXIT) until CALL_RING later seqs entered: at least as long as the 64
+ * last exits the Map this replaced kept, unless more than 64 calls of the rank are in flight at once. Not more:
+ * the exited calls it holds (with their words) are memory per rank.
+ */
+const CALL_RING = 128;
 
 export class RankTrack {
   /** The latest call still in flight, else the call entered last (kept after its exit). */
   cur: CallState | undefined;
-  /** Calls in flight and the last exited ones, by seq. */
-  private readonly calls = new Map<number, CallState>();
   /**
-   * The last KEEP_EXITED exited calls, a ring in exit order: the oldest leaves `calls` when another exits.
-   * One at a time and by index, not by iterating the Map (whose entries are an array each).
+   * Calls by seq, in a ring indexed by seq (a slot per seq modulo CALL_RING): those in flight and the recently
+   * exited ones, until a call CALL_RING seqs later takes the slot. No Map entry per call: a Map whose keys come
+   * and go rehashes into new tables as it churns, which was part of what the collector cleaned per call.
    */
-  private readonly exitedRing: (CallState | undefined)[] = new Array<CallState | undefined>(KEEP_EXITED).fill(
+  private readonly ring: (CallState | undefined)[] = new Array<CallState | undefined>(CALL_RING).fill(
     undefined,
   );
-  private exitedNext = 0;
+  /**
+   * Calls still in flight whose slot a later call took (a thread blocked while other threads made CALL_RING
+   * calls): kept here until they exit, so that their EXIT and COMPLETE records still find them.
+   */
+  private readonly displaced = new Map<number, CallState>();
+  /** Calls in flight in the order they entered (one, or one per thread in MPI at once). */
+  private readonly flying: CallState[] = [];
   private inFlight = 0;
   /**
    * Several threads called MPI under MPI_THREAD_MULTIPLE (two calls in flight at once, or a call from
    * another thread than MPI_Init's): the order of the rank's calls is not one thread's program order.
    */
   concurrent = false;
-  readonly requests = new Map<Handle, RequestInfo>();
+  private readonly requestMap = new Map<Handle, RequestInfo>();
+  /** Live requests by handle; changed only by setRequest / deleteRequest, which keep the buffer indexes. */
+  readonly requests: ReadonlyMap<Handle, RequestInfo> = this.requestMap;
+  /**
+   * The buffers of the pending requests (see pendingBuffer), by start address: what sends read and what receives
+   * write, apart, because a new send only conflicts with pending receives (two sends may read one buffer).
+   */
+  readonly pendingReads = new SpanIndex<RequestInfo>();
+  readonly pendingWrites = new SpanIndex<RequestInfo>();
+  private stamps = 0;
   /** Active requests freed by MPI_Request_free: their operations still happen. */
   readonly orphans: RequestInfo[] = [];
   /**
@@ -71,7 +102,9 @@ export class RankTrack {
    * shim passes them as DONE_REQUEST (not 0, MPI_REQUEST_NULL) to the Wait/Test/free that consumes them, so
    * those calls consume them in order.
    */
-  readonly earlyDone: RequestInfo[] = [];
+  private readonly early: RequestInfo[] = [];
+  /** Changed only by pushEarly / takeEarly. */
+  readonly earlyDone: readonly RequestInfo[] = this.early;
   /**
    * The call that made each send request (by the id the shim reports: the handle, or the made-up id of a request
    * MPI made already complete), kept after completion: the shim's send-buffer-modified finding comes from the
@@ -108,29 +141,110 @@ export class RankTrack {
   enter(call: CallState): void {
     if (this.inCall || (call.enter.otherThread === true && this.threadLevel === 3)) this.concurrent = true;
     this.cur = call;
-    this.calls.set(call.enter.seq, call);
+    const seq = call.enter.seq;
+    const slot = seq & (CALL_RING - 1);
+    const before = this.ring[slot];
+    if (before !== undefined && !before.exited) {
+      // The same seq again (a stream that repeats one) replaces the call, as a Map key would.
+      if (before.enter.seq === seq) this.land(before);
+      else this.displaced.set(before.enter.seq, before);
+    }
+    this.ring[slot] = call;
+    this.flying.push(call);
     this.inFlight++;
   }
 
   /** The call with this seq, in flight or recently exited. */
   call(seq: number): CallState | undefined {
-    return this.calls.get(seq);
+    const c = this.ring[seq & (CALL_RING - 1)];
+    if (c !== undefined && c.enter.seq === seq) return c;
+    return this.displaced.size === 0 ? undefined : this.displaced.get(seq);
   }
 
   /** A call exits; the current call becomes the latest other call still in flight, if any. */
   exit(call: CallState): void {
     call.exited = true;
     this.inFlight--;
-    const oldest = this.exitedRing[this.exitedNext];
-    this.exitedRing[this.exitedNext] = call;
-    this.exitedNext = this.exitedNext + 1 === KEEP_EXITED ? 0 : this.exitedNext + 1;
-    // Unless its seq was taken since by another call, or it is still the current one (the rank's last call).
-    if (oldest !== undefined && oldest !== this.cur && this.calls.get(oldest.enter.seq) === oldest)
-      this.calls.delete(oldest.enter.seq);
+    this.land(call);
+    if (this.displaced.size !== 0 && this.displaced.get(call.enter.seq) === call) {
+      this.displaced.delete(call.enter.seq);
+      // Back in its slot for late COMPLETE records, unless a call in flight holds it.
+      const slot = call.enter.seq & (CALL_RING - 1);
+      if (this.ring[slot]?.exited !== false) this.ring[slot] = call;
+    }
     if (this.cur !== call || this.inFlight <= 0) return;
-    let latest: CallState | undefined;
-    for (const c of this.calls.values()) if (!c.exited) latest = c;
+    const latest = this.flying[this.flying.length - 1];
     if (latest !== undefined) this.cur = latest;
+  }
+
+  /** Takes the call off the list of calls in flight. */
+  private land(call: CallState): void {
+    const last = this.flying.length - 1;
+    if (this.flying[last] === call) this.flying.pop();
+    else {
+      const i = this.flying.indexOf(call);
+      if (i >= 0) this.flying.splice(i, 1);
+    }
+  }
+
+  /** Request `handle` is live (made by its call's EXIT). */
+  setRequest(handle: Handle, req: RequestInfo): void {
+    const old = this.requestMap.get(handle);
+    // A Map keeps the place of a key set again, and so does the stamp.
+    if (old === undefined) req.stamp = ++this.stamps;
+    else {
+      if (old !== req) this.unindex(old);
+      req.stamp = old.stamp;
+    }
+    this.requestMap.set(handle, req);
+    this.pendingBuffer(req);
+  }
+
+  /** Request `handle` is completed or freed; returns it. */
+  deleteRequest(handle: Handle): RequestInfo | undefined {
+    const req = this.requestMap.get(handle);
+    if (req === undefined) return undefined;
+    this.requestMap.delete(handle);
+    this.unindex(req);
+    return req;
+  }
+
+  /** A request MPI made already complete (see earlyDone). */
+  pushEarly(req: RequestInfo): void {
+    // After every request of the Map, as the walk before the index took them.
+    req.stamp = EARLY_STAMPS + ++this.stamps;
+    this.early.push(req);
+    this.pendingBuffer(req);
+  }
+
+  /** The n oldest requests of earlyDone leave it (a Wait/Test/free consumed them). */
+  takeEarly(n: number): RequestInfo[] {
+    const taken = this.early.splice(0, n);
+    for (const req of taken) this.unindex(req);
+    return taken;
+  }
+
+  /**
+   * Puts a live request in the pending-buffer index its state says, or in none: its operation has a known
+   * buffer and it is active (a persistent request between Start and completion; others from creation to
+   * their Wait/Test, even when MPI completed them at once). Called whenever `op` or `active` changes.
+   */
+  pendingBuffer(req: RequestInfo): void {
+    this.unindex(req);
+    const op = req.op;
+    const span = op?.span;
+    if (op === undefined || span === undefined || (req.persistent && !req.active)) return;
+    const index = op.kind === 'send' ? this.pendingReads : this.pendingWrites;
+    index.add(span[0], span[1], req);
+    req.indexed = span;
+    req.indexedIn = index;
+  }
+
+  private unindex(req: RequestInfo): void {
+    if (req.indexedIn === undefined || req.indexed === undefined) return;
+    req.indexedIn.remove(req.indexed[0], req);
+    req.indexedIn = undefined;
+    req.indexed = undefined;
   }
 
   /** Remember the call that made send request `id` (see sendCreators). */

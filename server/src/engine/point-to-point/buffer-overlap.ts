@@ -36,15 +36,25 @@ function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
   );
 }
 
+/** The pending requests a query found (reused: one array for every check, emptied after each). */
+const found: RequestInfo[] = [];
+
 export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
   const span = op.span;
   // After a loss a completed request may still look pending: no overlap with it is certain.
-  if (span === undefined || t.lost > 0 || (t.requests.size === 0 && t.earlyDone.length === 0)) return;
+  if (span === undefined || t.lost > 0) return;
   const writes = op.kind !== 'send';
-  // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone). Two loops,
-  // not one over a spread of both: this runs for every send and receive a rank posts while others are pending.
-  for (const req of t.requests.values()) if (overlapWith(st, t, op, span, writes, req)) return;
-  for (const req of t.earlyDone) if (overlapWith(st, t, op, span, writes, req)) return;
+  // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone). The rank's
+  // pending buffers are indexed by address (RankTrack.pendingReads / pendingWrites): only those that meet this
+  // span are looked at, not every pending request (this runs for every send and receive a rank posts).
+  found.length = 0;
+  t.pendingWrites.meeting(span[0], span[1], found);
+  if (writes) t.pendingReads.meeting(span[0], span[1], found);
+  if (found.length === 0) return;
+  // The first in the order of the walk this replaced (RequestInfo.stamp), so that the same pair is reported.
+  if (found.length > 1) found.sort((a, b) => a.stamp - b.stamp);
+  for (const req of found) if (overlapWith(st, t, op, span, writes, req)) break;
+  found.length = 0;
 }
 
 /** Reports the overlap of `op` with pending request `req`, if any; true when the search stops there. */

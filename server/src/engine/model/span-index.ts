@@ -1,0 +1,90 @@
+/**
+ * Spans [from, to) of memory, sorted by `from`, each with its item: which of them meet a given span, without
+ * walking them all. The buffer-overlap check asks this for every send and receive a rank posts while others are
+ * pending; a walk of every pending request made that quadratic in what is pending.
+ *
+ * Three parallel arrays sorted by `from` (no object per entry); adding and removing move the tail (a memmove of
+ * at most the pending count, far cheaper than a check per entry). A query starts at the first entry that could
+ * reach the span (its `from` after `lo - longest`, by binary search) and stops at the first that starts at or
+ * after `hi`: entries are visited only near the span. `longest` is the longest span held since the index was last
+ * empty (not shrunk on removal: exact shrinking would need a heap, and an overestimate only widens the search).
+ */
+export class SpanIndex<T> {
+  private readonly from: number[] = [];
+  private readonly to: number[] = [];
+  private readonly items: T[] = [];
+  private longest = 0;
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  add(from: number, to: number, item: T): void {
+    // After the entries with the same start: among equal starts, the order of adding.
+    const i = this.firstAfter(from);
+    if (i === this.items.length) {
+      this.from.push(from);
+      this.to.push(to);
+      this.items.push(item);
+    } else {
+      this.from.splice(i, 0, from);
+      this.to.splice(i, 0, to);
+      this.items.splice(i, 0, item);
+    }
+    if (to - from > this.longest) this.longest = to - from;
+  }
+
+  /** Removes `item` added at `from`; false when it is not there. */
+  remove(from: number, item: T): boolean {
+    for (let i = this.firstAtOrAfter(from); i < this.items.length && this.from[i] === from; i++) {
+      if (this.items[i] !== item) continue;
+      if (i === this.items.length - 1) {
+        this.from.pop();
+        this.to.pop();
+        this.items.pop();
+      } else {
+        this.from.splice(i, 1);
+        this.to.splice(i, 1);
+        this.items.splice(i, 1);
+      }
+      if (this.items.length === 0) this.longest = 0;
+      return true;
+    }
+    return false;
+  }
+
+  /** Appends to `out` every item whose span shares a byte with [lo, hi). */
+  meeting(lo: number, hi: number, out: T[]): void {
+    const n = this.items.length;
+    if (n === 0) return;
+    // An entry starting at or before lo - longest ends at or before lo.
+    for (let i = this.firstAfter(lo - this.longest); i < n; i++) {
+      if ((this.from[i] as number) >= hi) break;
+      if ((this.to[i] as number) > lo) out.push(this.items[i] as T);
+    }
+  }
+
+  /** Index of the first entry whose from is > x. */
+  private firstAfter(x: number): number {
+    let a = 0;
+    let b = this.from.length;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if ((this.from[m] as number) <= x) a = m + 1;
+      else b = m;
+    }
+    return a;
+  }
+
+  /** Index of the first entry whose from is >= x. */
+  private firstAtOrAfter(x: number): number {
+    let a = 0;
+    let b = this.from.length;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if ((this.from[m] as number) < x) a = m + 1;
+      else b = m;
+    }
+    return a;
+  }
+}
