@@ -40,11 +40,14 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
 
       // The breakpoint, through the Run and Debug view.
       await showRunAndDebug(page);
-      await runCommand(page, 'Debug: Add Function Breakpoint');
+      await runCommand(page, 'Add Function Breakpoint');
       await typeInBreakpointInput(page, FUNCTION);
       const bpRow = page.locator('.debug-breakpoints .monaco-list-row', { hasText: FUNCTION }).first();
       await bpRow.waitFor({ timeout: 10_000 });
-      await bpRow.click({ button: 'right' });
+      // The row's pencil ("Edit Condition…"): on a function breakpoint it offers the condition and the hit count.
+      // (The context menu's "Edit Function Condition…" edits the breakpoint's name, despite its title.)
+      await bpRow.hover();
+      await bpRow.locator('.action-label[aria-label^="Edit"]').first().click();
       await page
         .locator('.monaco-menu .action-item', { hasText: /Edit Condition/ })
         .first()
@@ -57,9 +60,13 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
 
       const pressed = Date.now();
       await pressF5(page, editor);
-      // The thread state is the stop's description: "MPI_Recv on rank 0 (CONDITION)".
-      const escaped = CONDITION.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const labels = await waitForThread(page, new RegExp(`${FUNCTION} on rank 0 \\(${escaped}\\)$`), 90_000);
+      // Rank 0's thread: held at the receive from 2 with tag 7, paused on the function breakpoint (the workbench
+      // shows the stop's reason; the description naming the condition is the stop's hover text).
+      const labels = await waitForThread(
+        page,
+        new RegExp(`^Thread rank 0 — ${FUNCTION} from 2, tag 7\\b.* Paused on function breakpoint$`),
+        90_000,
+      );
       log(`stopped ${((Date.now() - pressed) / 1000).toFixed(1)} s after F5: ${labels.join(' | ')}`);
 
       // The stopped rank's top frame is the matching call's line (the earlier MPI_Recv calls did not stop).
@@ -74,9 +81,11 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
         20_000,
         async () => JSON.stringify(await callStackLabels(page)),
       );
-      const stopped = frames.filter((l) => / Paused| on rank /.test(l) && l.startsWith('Thread '));
-      if (stopped.filter((l) => l.includes(`(${CONDITION})`)).length !== 1)
-        throw new Error(`expected rank 0 alone stopped on the condition, got ${JSON.stringify(stopped)}`);
+      const onBreakpoint = frames.filter(
+        (l) => l.startsWith('Thread ') && / Paused on function breakpoint$/.test(l),
+      );
+      if (onBreakpoint.length !== 1)
+        throw new Error(`expected rank 0 alone stopped on the breakpoint, got ${JSON.stringify(frames)}`);
       const status = page.locator('#status\\.editor\\.selection');
       await until(
         `the editor at tags.c line ${matchLine}`,
@@ -96,7 +105,7 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
         'the session to end with no other stop',
         async () => {
           const paused = (await callStackLabels(page)).filter(
-            (l) => l.startsWith('Thread ') && / Paused| on rank /.test(l),
+            (l) => l.startsWith('Thread ') && / Paused/.test(l),
           );
           if (paused.length === 0) resumed = true;
           else if (resumed) throw new Error(`the job stopped again: ${JSON.stringify(paused)}`);
