@@ -70,6 +70,8 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
       log(`stopped ${((Date.now() - pressed) / 1000).toFixed(1)} s after F5: ${labels.join(' | ')}`);
 
       // The stopped rank's top frame is the matching call's line (the earlier MPI_Recv calls did not stop).
+      // The workbench leaves the thread collapsed: expand rank 0's row to list its frames.
+      await page.locator('.debug-call-stack .monaco-list-row[aria-label^="Thread rank 0 "]').first().click();
       const frames = await until(
         `a Call Stack frame at tags.c line ${matchLine}`,
         async () => {
@@ -86,14 +88,8 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
       );
       if (onBreakpoint.length !== 1)
         throw new Error(`expected rank 0 alone stopped on the breakpoint, got ${JSON.stringify(frames)}`);
-      const status = page.locator('#status\\.editor\\.selection');
-      await until(
-        `the editor at tags.c line ${matchLine}`,
-        async () =>
-          (await status.innerText().catch(() => '')).startsWith(`Ln ${matchLine},`) ? true : undefined,
-        10_000,
-        () => status.innerText(),
-      );
+      // The editor shows the paused line: the top stack frame's decoration on the matching call's line.
+      await page.locator('.debug-top-stack-frame-line').first().waitFor({ timeout: 10_000 });
       await shot('conditional-breakpoint-hit');
 
       // Continue: the fourth MPI_Recv (source 1, tag 5) does not match; the job runs to its end.
