@@ -37,9 +37,18 @@ export function replayRaceCheck(suite: Suite): Check {
       await page.keyboard.press('F5');
 
       // The run ends well; the race is a warning, which does not stop the job (failOn: error).
-      await openProblems(page);
       const racePattern = new RegExp(`took the message of rank 1.* at line ${wildcardLine} and`);
-      const [raceRow] = await waitForProblems(page, racePattern, 1, 90_000);
+      // The debug session puts the Debug Console in front of the Problems panel: bring it back while waiting.
+      const raceRow = await until(
+        `a Problems row matching ${racePattern}`,
+        async () => {
+          await openProblems(page);
+          return (await problemLabels(page)).find((l) => racePattern.test(l));
+        },
+        90_000,
+        async () => JSON.stringify(await problemLabels(page)),
+      );
+      await waitForProblems(page, racePattern, 1, 5_000);
       log(`race: ${raceRow?.slice(0, 200)}`);
       await waitForSessionEnd(page, program, 60_000);
       if (!raceRow?.startsWith('Warning: '))
