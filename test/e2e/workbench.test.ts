@@ -6,8 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { activationCheck } from './checks/activation';
+import { conditionalBreakpointCheck } from './checks/conditional-breakpoint';
 import { deadlockF5Check } from './checks/deadlock-f5';
+import { messageQueuesCheck } from './checks/message-queues';
 import { openReportCheck } from './checks/open-report';
+import { replayRaceCheck } from './checks/replay-race';
 import { timelineCheck } from './checks/timeline';
 import { netTestEditorCheck, traceEditorCheck } from './checks/trace-editor';
 import { findCodeServer, startCodeServer, type CodeServer } from './lib/code-server';
@@ -54,6 +57,9 @@ async function main(): Promise<number> {
       timelineCheck(suite),
       traceEditorCheck(suite),
       netTestEditorCheck(suite),
+      replayRaceCheck(suite),
+      messageQueuesCheck(suite),
+      conditionalBreakpointCheck(suite),
     ].filter((c) => !filter || c.name.includes(filter));
 
     const context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {

@@ -94,8 +94,10 @@ export class SessionHub {
     this.starting = true;
     let session: SessionPort;
     try {
-      // The trace and the debugger's breaks belong to the original run, not to its replay.
-      const { traceFile: _trace, breakOn: _breaks, ...options } = last.options;
+      // The trace and the debugger's breaks belong to the original run, not to its replay. So does keepAlive
+      // (an F5 run leaves a deadlocked job alive for the debugger to inspect): nobody inspects the replay,
+      // which must end by itself when its forced receive deadlocks, or the replay would never return.
+      const { traceFile: _trace, breakOn: _breaks, keepAlive: _keep, ...options } = last.options;
       session = await this.factory({ ...options, replayRace: target });
     } finally {
       this.starting = false;
