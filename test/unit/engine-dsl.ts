@@ -242,6 +242,14 @@ export class Rank {
     return this;
   }
 
+  /** MPI_Test of one request: `done` completes it (flag 1), otherwise it stays pending (flag 0). */
+  test(h: number, done: boolean, o: Opts = {}): this {
+    this.call('MPI_Test', { request: h, flag: 0, status: 0 }, o, done ? [this.completion(h)] : [], {
+      flag: done ? 1 : 0,
+    });
+    return this;
+  }
+
   waitall(hs: number[], o: Opts = {}): this {
     this.call(
       'MPI_Waitall',

@@ -62,6 +62,45 @@ test('an Isend completed by its Wait is a synchronous send without buffering: a 
   check(job, [{ kind: 'potential-deadlock', ranks: [0, 1, 2], message: ['waits in MPI_Isend for rank 1'] }]);
 });
 
+test('an Isend polled by MPI_Test until it completes is a Wait: a ring of Isend, Test loop, Recv', () => {
+  const job = new Job(3);
+  for (const r of job.ranks) {
+    const i = job.ranks.indexOf(r);
+    const h = r.isend((i + 1) % 3);
+    r.test(h, false)
+      .test(h, false)
+      .test(h, true)
+      .recv((i + 2) % 3);
+  }
+  for (const r of job.ranks) r.finalize();
+  check(job, [{ kind: 'potential-deadlock', ranks: [0, 1, 2], message: ['waits in MPI_Isend for rank 1'] }]);
+});
+
+test('an Isend tested once, then the receive, then its Wait (BLACS): correct, even when that Test completed it', () => {
+  // Without buffering the Test returns false and the rank goes on to its receive. The trace of a Test that
+  // succeeded at its first try does not say whether the program would have polled again: no finding.
+  const job = new Job(2);
+  for (const r of job.ranks) {
+    const i = job.ranks.indexOf(r);
+    const h = r.isend(1 - i);
+    r.test(h, true).recv(1 - i);
+  }
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
+});
+
+test('a Test that completes the send after other calls broke the polling is not a wait', () => {
+  const job = new Job(2);
+  for (const r of job.ranks) {
+    const i = job.ranks.indexOf(r);
+    const h = r.isend(1 - i);
+    r.test(h, false).call('MPI_Type_size', { datatype: 1, size: 0 });
+    r.test(h, true).recv(1 - i);
+  }
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
+});
+
 test('the correct twins: Irecv before the Wait of the Isend, and the Reduce after the exchange on both ranks', () => {
   const job = new Job(2);
   for (const r of job.ranks) {

@@ -230,8 +230,9 @@ export function onEnter(st: EngineState, e: CallEnter): void {
       cur.waits = inputRequests(e);
       // A request MPI completed at once (an eager Isend) is still waited for here: without buffering this
       // Wait is where a standard send blocks until its receive is posted (the zero-buffering replay).
+      // A Test of a send complete since its creation succeeds at its first try: never seen polling it.
       for (const req of consumeEarly(t, cur.waits, e.fn.cls.endsWith('any')))
-        if (req.op !== undefined) st.replay.wait(req.op);
+        if (req.op !== undefined && (req.op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(req.op);
       break;
     case 'start':
       start(st, t, num(e, 0, 'request'));
@@ -491,7 +492,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   const op = req.op;
   if (req.coll !== undefined) st.replay.icollective(t.rank, req.coll.comm, req.coll.index, true);
   if (op !== undefined) {
-    if (!e.cancelled) st.replay.wait(op);
+    if (!e.cancelled && (op.kind !== 'send' || blocksWithoutBuffering(t, cur, e.request))) st.replay.wait(op);
     if (op.kind === 'send') {
       op.done = true;
       if (e.cancelled && !op.matched) st.matcher.cancel(op);
@@ -508,6 +509,24 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     t.deleteRequest(e.request);
     retire(t, e.request, e.fn.name);
   }
+}
+
+function isTest(cls: string): boolean {
+  return cls === 'test' || cls === 'testall' || cls === 'testany' || cls === 'testsome';
+}
+
+/**
+ * Whether the call completing a send is where the rank would wait for it if MPI buffered nothing (the
+ * zero-buffering replay). A Wait is; a Test only when the rank is seen polling: its previous call tested the
+ * same request and did not complete it. A Test that succeeds at its first try may be `while (!done)
+ * MPI_Test(...)`, which without buffering polls forever, or a program testing once and moving on (BLACS tests
+ * its sends after each one, then receives, and waits for them only later): the trace cannot tell them apart,
+ * and the second is correct, so such a Test is not a wait.
+ */
+function blocksWithoutBuffering(t: RankTrack, cur: CallState | undefined, handle: number): boolean {
+  if (cur === undefined || !isTest(cur.enter.fn.cls)) return true;
+  const prev = t.call(cur.enter.seq - 1);
+  return prev !== undefined && isTest(prev.enter.fn.cls) && prev.waits?.includes(handle) === true;
 }
 
 function completeRecv(st: EngineState, op: RecvOp, e: CompleteEvent): void {

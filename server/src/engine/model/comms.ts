@@ -150,7 +150,11 @@ export class CommRegistry {
       // Named by derivation, not by arrival order, so every interleaving of the ranks names it the same.
       const few = sorted.split(',').slice(0, 8).join(',') + (members.length > 8 ? ',…' : '');
       const subset = members.length < parent.size ? ` of ranks ${few}` : '';
-      name = `communicator ${parent.name}/${typeof index === 'number' ? index + 1 : index} (${made?.fn ?? 'created'}${subset})`;
+      // "communicator MPI_COMM_WORLD/1 (MPI_Comm_dup)/2 (MPI_Comm_split)": one prefix however deep the derivation.
+      const path = parent.name.startsWith('communicator ')
+        ? parent.name.slice('communicator '.length)
+        : parent.name;
+      name = `communicator ${path}/${typeof index === 'number' ? index + 1 : index} (${made?.fn ?? 'created'}${subset})`;
       key = `${parent.key}/${index}:${sorted}`;
     }
     const info = e.isInter
