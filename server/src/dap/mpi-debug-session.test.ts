@@ -306,6 +306,32 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     assert.equal(event.body.threadId, 1);
   });
 
+  it("renames the stopped thread only once its stack trace was answered (VS Code drops a stop's focus otherwise)", async () => {
+    const s = await launch();
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'MPI_Barrier' }] });
+    const seen: number[] = [];
+    dc.on('thread', (e: DebugProtocol.ThreadEvent) => seen.push(e.body.threadId));
+    const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.held({ rank: 1, seq: 5, function: 'MPI_Barrier', reason: 'breakpoint', site: 0x20 });
+    assert.equal((await stopped).body.threadId, 2);
+    // Both ranks' states change just after the stop, in one burst: rank 0's rename goes out, rank 1's waits.
+    const other = dc.waitForEvent('thread');
+    s.rank({
+      rank: 1,
+      state: 'in-call',
+      call: { rank: 1, site: 0x20, call: 'MPI_Barrier', detail: 'MPI_Barrier' },
+    });
+    s.rank(blocked(0, 1, 0x10));
+    await other;
+    assert.deepEqual(seen, [1], "only rank 0's thread event before the stopped thread's stack trace");
+    const renamed = dc.waitForEvent('thread') as Promise<DebugProtocol.ThreadEvent>;
+    const stack = await dc.stackTraceRequest({ threadId: 2 });
+    assert.equal(stack.body.stackFrames[0]?.line, 21);
+    assert.equal((await renamed).body.threadId, 2, 'the held rename, once the stack trace was answered');
+    const names = (await dc.threadsRequest()).body.threads.map((t) => t.name);
+    assert.deepEqual(names, ['rank 0 — MPI_Recv from 1, tag 7 (blocked)', 'rank 1 — MPI_Barrier']);
+  });
+
   it('shows a held rank at its held call, with the frames below it from the shim', async () => {
     const s = await launch();
     s.backtraces.set(1, [

@@ -70,6 +70,13 @@ export class MpiDebugSession extends DebugSession {
   /** Ranks whose name changed since the last thread event; sent as one burst per tick. */
   private readonly renamed = new Set<number>();
   private renameTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The thread the last stop is about, until the client has its stack trace. VS Code drops its handling of a
+   * stop (the focus on the top frame, the Variables, the debug toolbar's stopped state) when a thread event
+   * for that thread comes before the thread's stack trace: its rename (the held rank's state changing just
+   * after the stop, as it does at a breakpoint hit) waits until then.
+   */
+  private settling: { readonly threadId: number; answered: boolean; asked: number } | undefined;
 
   constructor(private readonly options: MpiDebugSessionOptions) {
     super();
@@ -158,9 +165,20 @@ export class MpiDebugSession extends DebugSession {
     response: DebugProtocol.StackTraceResponse,
     args: DebugProtocol.StackTraceArguments,
   ): void {
-    this.stackTrace(response, args).catch((error: unknown) =>
-      this.sendErrorResponse(response, 1000, String(error)),
-    );
+    const settling = this.settling?.threadId === args.threadId ? this.settling : undefined;
+    if (settling) settling.asked++;
+    this.stackTrace(response, args)
+      .catch((error: unknown) => this.sendErrorResponse(response, 1000, String(error)))
+      .finally(() => {
+        if (!settling) return;
+        settling.asked--;
+        settling.answered = true;
+        // The held rename goes out a whole burst after this answer, never in the same batch of messages (the
+        // client handles the answer in a continuation that a thread event dispatched with it would precede).
+        if (this.renameTimer) clearTimeout(this.renameTimer);
+        this.renameTimer = undefined;
+        if (this.renamed.size > 0) this.scheduleRenames();
+      });
   }
 
   private async stackTrace(
@@ -266,6 +284,7 @@ export class MpiDebugSession extends DebugSession {
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     this.stopped = false;
+    this.settled();
     this.stepping = undefined;
     this.held.clear();
     this.session?.resume?.();
@@ -303,6 +322,7 @@ export class MpiDebugSession extends DebugSession {
     }
     const rank = rankOf(threadId);
     this.stepping = rank;
+    this.settled();
     if (this.stopped && this.session.stepRank) {
       // Only this rank runs, to its next MPI call; the others stay held where they are. The job stays stopped
       // for the editor until the rank is held again (a 'step' stop), or pause/continue is asked.
@@ -600,6 +620,7 @@ export class MpiDebugSession extends DebugSession {
   private stopAll(reason: string, threadId: number | undefined, text?: string, description?: string): void {
     this.stopped = true;
     const event: DebugProtocol.StoppedEvent = new StoppedEvent(reason, threadId ?? threadIdOf(0), text);
+    this.settling = { threadId: event.body.threadId ?? threadIdOf(0), answered: false, asked: 0 };
     event.body.allThreadsStopped = true;
     if (description !== undefined) event.body.description = description;
     this.sendEvent(event);
@@ -607,12 +628,27 @@ export class MpiDebugSession extends DebugSession {
 
   private rename(rank: number): void {
     this.renamed.add(rank);
+    this.scheduleRenames();
+  }
+
+  private scheduleRenames(): void {
     // VS Code refetches the thread list on a thread event; one burst per 100 ms keeps a chatty job cheap.
     this.renameTimer ??= setTimeout(() => {
       this.renameTimer = undefined;
-      for (const r of this.renamed) this.sendEvent(new ThreadEvent('started', threadIdOf(r)));
-      this.renamed.clear();
+      const s = this.settling;
+      const held = s !== undefined && (!s.answered || s.asked > 0) ? s.threadId : undefined;
+      for (const r of this.renamed) {
+        if (threadIdOf(r) === held) continue;
+        this.sendEvent(new ThreadEvent('started', threadIdOf(r)));
+        this.renamed.delete(r);
+      }
     }, 100);
+  }
+
+  /** The client left the last stop (continue, step): the stopped thread's renames need not wait any more. */
+  private settled(): void {
+    this.settling = undefined;
+    if (this.renamed.size > 0) this.scheduleRenames();
   }
 
   /** The client went away without disconnecting (editor closed or crashed): the job must not outlive it. */

@@ -7,7 +7,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { pressF5, showRunAndDebug, stopSession, waitForThread } from '../lib/debug';
 import type { Check } from '../lib/runner';
 import type { Suite } from '../lib/suite';
-import { openFile, openWorkbench, runCommand } from '../lib/workbench';
+import { openFile, openWorkbench, runCommand, until } from '../lib/workbench';
 import { copyExample } from '../lib/workspace';
 
 /** The line of MPI_Recv in examples/deadlock/ring.c, where each rank blocks. */
@@ -96,8 +96,31 @@ export function messageQueuesCheck(suite: Suite): Check {
       }
       await shot('queue-graph-cycle');
 
-      // The call-site link (a command URI opening ring.c:23) is not clicked here: moving the cursor away first
-      // was unreliable after the other checks (the editor did not take the focus).
+      // A call-site link opens the source at that line (a command URI of the panel). The stop put the cursor
+      // on line 23 already: move it to line 1 first, so that only the link can bring it back.
+      const status = page.locator('#status\\.editor\\.selection');
+      // Focus the editor by keyboard (the first editor group): a click on it can land on an overlay the stop
+      // left (the exception peek under line 23), which takes the pointer events.
+      await page.keyboard.press('Control+1');
+      await page.keyboard.press('Control+Home');
+      await until(
+        'the cursor on line 1',
+        async () => ((await status.innerText().catch(() => '')).startsWith('Ln 1,') ? true : undefined),
+        10_000,
+        () => status.innerText(),
+      );
+      await frame
+        .locator(`a`, { hasText: `ring.c:${RECV_LINE}` })
+        .first()
+        .click();
+      await until(
+        `the cursor at ring.c:${RECV_LINE}`,
+        async () =>
+          (await status.innerText().catch(() => '')).startsWith(`Ln ${RECV_LINE},`) ? true : undefined,
+        10_000,
+        () => status.innerText(),
+      );
+      await shot('call-site-opened');
 
       await stopSession(page, program);
     },
