@@ -282,3 +282,64 @@ describe('minimap from the summary', () => {
     assert.ok(blankSum / calls.length > 20);
   });
 });
+
+describe('minimap of calls still in progress', () => {
+  /** Two ranks busy in sends until 1 µs; then rank 0 blocks in a receive (deadlock) and rank 1 is idle until 4 µs. */
+  function blockedStore(deadlock: boolean): TimelineStore {
+    const store = new TimelineStore();
+    store.apply({ type: 'reset', ranks: 2, program: '/tmp/blocked' });
+    store.apply({
+      type: 'data',
+      seq: 0,
+      ranks: 2,
+      now: 4000,
+      functions: [
+        { id: 1, name: 'MPI_Send', cls: 1 },
+        { id: 2, name: 'MPI_Recv', cls: 2 },
+      ],
+      sites: [],
+      spans: { rank: [0, 1], start: [0, 0], end: [1000, 1000], fn: [1, 1], site: [-1, -1], comm: [0, 0] },
+      messages: { src: [], sendTime: [], dst: [], recvTime: [], bytes: [], tag: [] },
+      findings: deadlock
+        ? [
+            {
+              id: 1,
+              kind: 'deadlock',
+              severity: 'error',
+              message: 'Deadlock: rank 0 waits in MPI_Recv for rank 1',
+              locations: [{ rank: 0, file: '', line: 0, call: 'MPI_Recv', detail: '' }],
+              times: [1000],
+            },
+          ]
+        : [],
+      open: [{ rank: 0, start: 1000, fn: 2, site: -1, comm: 0 }],
+      ended: false,
+    });
+    return store;
+  }
+  const pixel = (px: Uint8ClampedArray, w: number, row: number, col: number): [number, number, number] => {
+    const k = (row * w + col) * 4;
+    return [px[k] ?? -1, px[k + 1] ?? -1, px[k + 2] ?? -1];
+  };
+
+  it('keeps a blocked call busy up to the end of the job, in the blocked colour, and only on its rank', () => {
+    const w = 100;
+    const px = minimapPixels(blockedStore(true), w, 36, palette, 4000);
+    const blocked = parseColour(palette.blocked);
+    const send = colours[1];
+    const bg = parseColour(palette.background);
+    // Rank 0's rows are 0-17, rank 1's 18-35; 1 µs of 4 is columns 0-24.
+    assert.deepEqual(pixel(px, w, 5, 10), send, 'rank 0 sending');
+    assert.deepEqual(pixel(px, w, 25, 10), send, 'rank 1 sending');
+    for (const col of [30, 60, 99]) {
+      assert.deepEqual(pixel(px, w, 5, col), blocked, `rank 0 blocked at column ${col}`);
+      assert.deepEqual(pixel(px, w, 25, col), bg, `rank 1 idle at column ${col}`);
+    }
+  });
+
+  it('draws a call in progress on a rank no deadlock names in its own class', () => {
+    const w = 100;
+    const px = minimapPixels(blockedStore(false), w, 36, palette, 4000);
+    assert.deepEqual(pixel(px, w, 5, 60), colours[2], 'rank 0 in its receive');
+  });
+});

@@ -23,7 +23,9 @@ export function parseColour(c: string): [number, number, number] {
 /**
  * The whole job at a glance, as pixels: a row band per rank (ranks share a row when there are more ranks
  * than rows), a column per time slice of [0, end]; each pixel takes the colour of the call class that
- * was busiest there, its opacity how busy the ranks were. Built from the store's level-of-detail pyramid
+ * was busiest there, its opacity how busy the ranks were. Calls still in progress (a blocked receive has no
+ * end yet) are busy from their start to `end`, in the blocked colour on a deadlocked rank, as the timeline
+ * draws them: without them a deadlocked job's busy area stopped where its last finished call did. Built from the store's level-of-detail pyramid
  * (one pass over its buckets; over every call when the minimap is finer than the pyramid's finest level),
  * and rebuilt only when the job grew, not per frame.
  */
@@ -36,7 +38,9 @@ export function minimapPixels(
 ): Uint8ClampedArray<ArrayBuffer> {
   const w = Math.max(1, Math.floor(width));
   const h = Math.max(1, Math.floor(height));
-  const classes = palette.cls.length;
+  // The call classes, then one more: blocked (calls in progress on a deadlocked rank).
+  const blockedCls = palette.cls.length;
+  const classes = blockedCls + 1;
   // busy[(row * w + col) * classes + cls] = nanoseconds of that class in that cell.
   const busy = new Float64Array(w * h * classes);
   const ranks = Math.max(1, store.ranks);
@@ -46,15 +50,32 @@ export function minimapPixels(
   // Buckets of a quarter column or less where the pyramid has them: less smearing, still far fewer than calls.
   const fine = store.lod.levelFor(nsPerCol / 4);
   const level = fine >= 0 ? fine : store.lod.levelFor(nsPerCol);
-  store.lanes.forEach((lane, rank) => {
-    const rowA = Math.floor((rank * h) / ranks);
-    const rowB = Math.max(rowA + 1, Math.floor(((rank + 1) * h) / ranks));
-    const add = (c: number, cls: number, ns: number): void => {
+  const adder =
+    (rank: number) =>
+    (c: number, cls: number, ns: number): void => {
+      const rowA = Math.floor((rank * h) / ranks);
+      const rowB = Math.max(rowA + 1, Math.floor(((rank + 1) * h) / ranks));
       for (let row = rowA; row < rowB && row < h; row++) {
         const k = (row * w + c) * classes + cls;
         busy[k] = (busy[k] as number) + ns;
       }
     };
+  /** Adds [a, b] (in columns) of one class to a rank's rows, split between the columns it covers. */
+  const addSpan = (
+    add: (c: number, cls: number, ns: number) => void,
+    a: number,
+    b: number,
+    cls: number,
+  ): void => {
+    const c0 = Math.max(0, Math.floor(a));
+    const c1 = Math.min(w - 1, Math.floor(b));
+    for (let c = c0; c <= c1; c++) {
+      const part = (Math.min(b, c + 1) - Math.max(a, c)) * nsPerCol;
+      if (part > 0) add(c, cls, part);
+    }
+  };
+  store.lanes.forEach((lane, rank) => {
+    const add = adder(rank);
     const data = level >= 0 ? store.lod.lanes[rank]?.[level] : undefined;
     if (data !== undefined) {
       // From the level-of-detail pyramid: buckets (at most a column wide) shared between the columns they
@@ -81,16 +102,18 @@ export function minimapPixels(
     for (let i = 0; i < lane.length; i++) {
       const a = (starts[i] as number) / nsPerCol;
       const b = (ends[i] as number) / nsPerCol;
-      const cls = clsOf.get(fns[i] as number) ?? 0;
-      const c0 = Math.max(0, Math.floor(a));
-      const c1 = Math.min(w - 1, Math.floor(b));
-      for (let c = c0; c <= c1; c++) {
-        const part = (Math.min(b, c + 1) - Math.max(a, c)) * nsPerCol;
-        if (part > 0) add(c, cls, part);
-      }
+      addSpan(add, a, b, clsOf.get(fns[i] as number) ?? 0);
     }
   });
-  const rgb = palette.cls.map(parseColour);
+  // The ranks a deadlock names (draw-timeline's blockedRanks, which imports this module).
+  const blocked = new Set<number>();
+  for (const f of store.findings) if (f.kind === 'deadlock') for (const l of f.locations) blocked.add(l.rank);
+  for (const o of store.open) {
+    if (o.rank >= ranks || o.start >= end) continue;
+    const cls = blocked.has(o.rank) ? blockedCls : (clsOf.get(o.fn) ?? 0);
+    addSpan(adder(o.rank), o.start / nsPerCol, end / nsPerCol, cls);
+  }
+  const rgb = [...palette.cls, palette.blocked].map(parseColour);
   const bg = parseColour(palette.background);
   const out = new Uint8ClampedArray(w * h * 4);
   const rowsPerRank = Math.max(1, h / ranks);
