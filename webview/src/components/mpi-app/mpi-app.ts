@@ -1,4 +1,4 @@
-import { html, LitElement } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import { styleMap } from 'lit/directives/style-map.js';
 import { CALL_CLASS_NAMES } from '../../../../server/src/timeline/timeline-protocol';
 import type { TimelineStore } from '../../store/timeline-store';
@@ -94,15 +94,22 @@ export class MpiApp extends LitElement {
           <span class="count" aria-live="polite">${this.searchNote}</span>
         </span>
         <span class="hint"
-          >drag to pan · wheel or +/- to zoom · f holds the view · double-click a call for its source</span
+          >drag to pan · wheel or +/- to zoom${s?.ended ? '' : ' · f holds the view'} · double-click a call
+          for its source</span
         >
-        <button
-          aria-pressed=${this.following ? 'true' : 'false'}
-          @click=${() => this.timeline?.setFollow(!this.following)}
-          title="Follow the job as it grows, or hold the view where it is (f)"
-        >
-          ${this.following ? 'Following' : 'Held'}
-        </button>
+        ${
+          s?.ended
+            ? nothing
+            : // A job that ended grows no more (a trace, a finished run): nothing to follow or hold.
+              html`<button
+                class="follow"
+                aria-pressed=${this.following ? 'true' : 'false'}
+                @click=${() => this.timeline?.setFollow(!this.following)}
+                title="Follow the job as it grows, or hold the view where it is (f)"
+              >
+                ${this.following ? 'Following' : 'Held'}
+              </button>`
+        }
         <button @click=${() => this.timeline?.fit()} title="Show the whole job (0)">Fit</button>
       </header>
       <mpi-timeline
