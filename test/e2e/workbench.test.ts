@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { activationCheck } from './checks/activation';
+import { conditionalBreakpointCheck } from './checks/conditional-breakpoint';
 import { deadlockF5Check } from './checks/deadlock-f5';
 import { messageQueuesCheck } from './checks/message-queues';
 import { openReportCheck } from './checks/open-report';
@@ -58,8 +59,7 @@ async function main(): Promise<number> {
       netTestEditorCheck(suite),
       replayRaceCheck(suite),
       messageQueuesCheck(suite),
-      // conditionalBreakpointCheck (checks/conditional-breakpoint.ts) passes alone but, after the other checks,
-      // times out waiting for the Call Stack's frame row: not run until that is understood.
+      conditionalBreakpointCheck(suite),
     ].filter((c) => !filter || c.name.includes(filter));
 
     const context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {

@@ -5,26 +5,71 @@
 // `source == 2 && tag == 7 && rank in 0-3` matches the third. The stop's thread state names the condition,
 // the top frame is that call's line; Continue runs the job to its end with no other stop.
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { callStackLabels, pressF5, showRunAndDebug, waitForSessionEnd, waitForThread } from '../lib/debug';
+import type { Locator, Page } from 'playwright-core';
+import {
+  callStackLabels,
+  expandThread,
+  pressF5,
+  showRunAndDebug,
+  waitForSessionEnd,
+  waitForThread,
+} from '../lib/debug';
 import type { Check } from '../lib/runner';
 import type { Suite } from '../lib/suite';
-import { ariaLabelsOf, openFile, openWorkbench, runCommand, until } from '../lib/workbench';
+import { ariaLabelsOf, openFile, openWorkbench, runCommand, until, waitForExtension } from '../lib/workbench';
 import { lineOf, sourceText, workspaceWith } from '../lib/workspace';
 
 const FIXTURE = 'test/e2e/fixtures/conditional/tags.c';
 const FUNCTION = 'MPI_Recv';
 const CONDITION = 'source == 2 && tag == 7 && rank in 0-3';
 
-/** Types into the Breakpoints view's inline input box (a new function breakpoint's name, or its condition). */
-async function typeInBreakpointInput(page: Page, text: string): Promise<void> {
-  const input = page
+/** The Breakpoints view's inline input box (a new function breakpoint's name, or its condition). */
+function breakpointInput(page: Page): Locator {
+  return page
     .locator('.debug-breakpoints .monaco-list-row input, .debug-breakpoints .inputBoxContainer input')
     .first();
+}
+
+/** Types into the Breakpoints view's inline input box and accepts it. */
+async function typeInBreakpointInput(page: Page, text: string): Promise<void> {
+  const input = breakpointInput(page);
   await input.waitFor({ timeout: 10_000 });
   await input.fill(text);
   await input.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/**
+ * Opens the condition's input box of a function breakpoint's row through its pencil ("Edit Condition…"): on a
+ * function breakpoint the pencil offers the condition and the hit count. (The context menu's "Edit Function
+ * Condition…" edits the breakpoint's name, despite its title.) A click on the menu's item was seen to leave
+ * the menu open with the item highlighted and no input box (the full run of 10:31): the menu's item takes
+ * Enter as well, and the pencil is clicked again when the menu went away without the box.
+ */
+async function openConditionInput(page: Page, bpRow: Locator): Promise<void> {
+  const input = breakpointInput(page);
+  const item = page.locator('.monaco-menu .action-item', { hasText: /Edit Condition/ }).first();
+  let clickedItem = false;
+  await until(
+    'the breakpoint condition input box',
+    async () => {
+      if (await input.isVisible()) return true;
+      if (await item.isVisible()) {
+        if (!clickedItem) await item.click();
+        else await item.press('Enter');
+        clickedItem = true;
+      } else {
+        clickedItem = false;
+        await bpRow.hover();
+        await bpRow.locator('.action-label[aria-label^="Edit"]').first().click();
+        await item.waitFor({ timeout: 5_000 }).catch(() => undefined);
+        return undefined;
+      }
+      await input.waitFor({ timeout: 3_000 }).catch(() => undefined);
+      return undefined;
+    },
+    30_000,
+  );
 }
 
 export function conditionalBreakpointCheck(suite: Suite): Check {
@@ -38,24 +83,22 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
       await openWorkbench(page, suite.serverUrl, folder);
       const editor = await openFile(page, 'tags.c');
 
-      // The breakpoint, through the Run and Debug view.
+      // The breakpoint, through the Run and Debug view, once the workbench has restored and the extension is
+      // active (as for F5): the mpi debugger's registration is then done.
+      await waitForExtension(page);
       await showRunAndDebug(page);
       await runCommand(page, 'Add Function Breakpoint');
       await typeInBreakpointInput(page, FUNCTION);
       const bpRow = page.locator('.debug-breakpoints .monaco-list-row', { hasText: FUNCTION }).first();
       await bpRow.waitFor({ timeout: 10_000 });
-      // The row's pencil ("Edit Condition…"): on a function breakpoint it offers the condition and the hit count.
-      // (The context menu's "Edit Function Condition…" edits the breakpoint's name, despite its title.)
-      await bpRow.hover();
-      await bpRow.locator('.action-label[aria-label^="Edit"]').first().click();
-      await page
-        .locator('.monaco-menu .action-item', { hasText: /Edit Condition/ })
-        .first()
-        .click();
+      await openConditionInput(page, bpRow);
       await typeInBreakpointInput(page, CONDITION);
-      log(
-        `breakpoints: ${(await ariaLabelsOf(page.locator('.debug-breakpoints .monaco-list-row'))).join(' | ')}`,
-      );
+      const bpLabels = await ariaLabelsOf(page.locator('.debug-breakpoints .monaco-list-row'));
+      log(`breakpoints: ${bpLabels.join(' | ').replace(/\s+/g, ' ')}`);
+      if (!bpLabels.some((l) => l.startsWith(FUNCTION) && l.includes(`Condition: ${CONDITION}`)))
+        throw new Error(
+          `the ${FUNCTION} breakpoint does not carry the condition: ${JSON.stringify(bpLabels)}`,
+        );
       await shot('breakpoint-set');
 
       const pressed = Date.now();
@@ -70,18 +113,11 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
       log(`stopped ${((Date.now() - pressed) / 1000).toFixed(1)} s after F5: ${labels.join(' | ')}`);
 
       // The stopped rank's top frame is the matching call's line (the earlier MPI_Recv calls did not stop).
-      // The workbench leaves the thread collapsed: expand rank 0's row to list its frames.
-      await page.locator('.debug-call-stack .monaco-list-row[aria-label^="Thread rank 0 "]').first().click();
-      const frames = await until(
-        `a Call Stack frame at tags.c line ${matchLine}`,
-        async () => {
-          const all = await callStackLabels(page);
-          return all.some((l) => l.startsWith('Stack Frame ') && l.includes(`line ${matchLine}, tags.c`))
-            ? all
-            : undefined;
-        },
+      const frames = await expandThread(
+        page,
+        0,
+        (all) => all.some((l) => l.startsWith('Stack Frame ') && l.includes(`line ${matchLine}, tags.c`)),
         20_000,
-        async () => JSON.stringify(await callStackLabels(page)),
       );
       const onBreakpoint = frames.filter(
         (l) => l.startsWith('Thread ') && / Paused on function breakpoint$/.test(l),

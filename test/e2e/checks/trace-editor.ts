@@ -41,9 +41,10 @@ async function openFromExplorer(page: Page, name: string): Promise<void> {
   await row.click();
 }
 
-/** Share of the minimap's pixels that are not its background: the job drawn at a glance. */
-async function minimapDrawn(frame: FrameLocator): Promise<number> {
-  return frame.locator('mpi-timeline canvas.minimap').evaluate((c: unknown) => {
+/** Share of the minimap's pixels that are not its background (from the column at `from` of its width to its
+ * right edge): the job drawn at a glance. */
+async function minimapDrawn(frame: FrameLocator, from = 0): Promise<number> {
+  return frame.locator('mpi-timeline canvas.minimap').evaluate((c: unknown, from: number) => {
     const canvas = c as {
       width: number;
       height: number;
@@ -55,8 +56,12 @@ async function minimapDrawn(frame: FrameLocator): Promise<number> {
     if (ctx === null || canvas.width === 0) return 0;
     const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
     const bg = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
+    const x0 = Math.floor(from * canvas.width);
     let drawn = 0;
-    for (let i = 0; i < d.length; i += 4)
+    let seen = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if ((i / 4) % canvas.width < x0) continue;
+      seen++;
       if (
         Math.abs((d[i] ?? 0) - (bg[0] ?? 0)) +
           Math.abs((d[i + 1] ?? 0) - (bg[1] ?? 0)) +
@@ -64,8 +69,9 @@ async function minimapDrawn(frame: FrameLocator): Promise<number> {
         30
       )
         drawn++;
-    return drawn / (d.length / 4);
-  });
+    }
+    return drawn / Math.max(1, seen);
+  }, from);
 }
 
 export function traceEditorCheck(suite: Suite): Check {
@@ -110,12 +116,24 @@ export function traceEditorCheck(suite: Suite): Check {
         },
         15_000,
       );
+      // Every rank is blocked in its MPI_Recv from the deadlock to the end of the trace: the minimap's right
+      // edge is busy on every rank's band (calls in progress count up to the end, not only finished ones).
+      const tail = await minimapDrawn(frame, 0.97);
+      if (tail < 0.9)
+        throw new Error(
+          `the minimap's last columns are ${tail.toFixed(2)} drawn; the blocked calls end there`,
+        );
       const lanes = await lanePixels(frame, 3);
       log(
-        `minimap drawn share ${drawn.toFixed(2)}; lanes drawn ${lanes.map((l) => l.drawn.toFixed(2)).join('/')}, blocked pixels ${lanes.map((l) => l.blocked).join('/')}`,
+        `minimap drawn share ${drawn.toFixed(2)}, last 3 % of its columns ${tail.toFixed(2)}; lanes drawn ${lanes.map((l) => l.drawn.toFixed(2)).join('/')}, blocked pixels ${lanes.map((l) => l.blocked).join('/')}`,
       );
       if (lanes.some((l) => l.blocked === 0)) throw new Error('a deadlocked rank has no blocked call drawn');
       if (!(await frame.locator('mpi-timeline canvas.minimap').isVisible())) throw new Error('no minimap');
+      // A trace is a job that ended: it grows no more, so the header offers no Following/Held button.
+      const follow = await frame.locator('mpi-app header button', { hasText: /Following|Held/ }).count();
+      if (follow !== 0) throw new Error("the trace's header offers to follow a job that ended");
+      if ((await frame.locator('mpi-app header button', { hasText: 'Fit' }).count()) !== 1)
+        throw new Error("the trace's header has no Fit button");
       await shot('trace-timeline');
 
       // Search: the calls named MPI_Recv are counted in the header.

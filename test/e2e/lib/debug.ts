@@ -44,6 +44,38 @@ export function callStackLabels(page: Page): Promise<string[]> {
   return ariaLabelsOf(callStackRows(page));
 }
 
+/**
+ * Expands a rank's thread row in the Call Stack until its frames are listed, and returns every row's label then.
+ * The workbench expands the stopped thread by itself, but when depends on how soon the stack trace answered: a
+ * click on the row toggles it, so it is clicked only while the row reads collapsed (a click made blindly after
+ * the workbench's own expansion collapsed the thread again, and the frames never came).
+ */
+export async function expandThread(
+  page: Page,
+  rank: number,
+  framesShown: (labels: string[]) => boolean,
+  timeoutMs: number,
+): Promise<string[]> {
+  const row = callStackRows(page)
+    .and(page.locator(`[aria-label^="Thread rank ${rank} "]`))
+    .first();
+  return until(
+    `rank ${rank}'s frames in the Call Stack`,
+    async () => {
+      const labels = await callStackLabels(page);
+      if (framesShown(labels)) return labels;
+      if ((await row.getAttribute('aria-expanded').catch(() => null)) === 'false') {
+        await row.locator('.monaco-tl-twistie').click();
+        // The next poll must not see the row before it re-rendered as expanded, or it would click it shut.
+        await row.and(page.locator('[aria-expanded="true"]')).waitFor({ timeout: 5_000 });
+      }
+      return undefined;
+    },
+    timeoutMs,
+    async () => JSON.stringify(await callStackLabels(page)),
+  );
+}
+
 /** Waits until the debug session has ended by itself and no process of `program` is left. */
 export async function waitForSessionEnd(page: Page, program: string, timeoutMs: number): Promise<void> {
   await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: timeoutMs });
