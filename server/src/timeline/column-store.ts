@@ -4,6 +4,8 @@
  */
 export class ColumnStore<K extends string> {
   private cols: Record<K, Float64Array>;
+  /** The same columns in the constructor's order: push indexes them instead of looking names up per row. */
+  private ordered: Float64Array[];
   private capacity: number;
   length = 0;
 
@@ -13,6 +15,7 @@ export class ColumnStore<K extends string> {
   ) {
     this.capacity = initial;
     this.cols = this.allocate(initial);
+    this.ordered = names.map((k) => this.cols[k]);
   }
 
   private allocate(n: number): Record<K, Float64Array> {
@@ -25,9 +28,10 @@ export class ColumnStore<K extends string> {
   push(values: readonly number[]): void {
     if (this.length === this.capacity) this.grow();
     const i = this.length++;
-    this.names.forEach((k, j) => {
-      this.cols[k][i] = values[j] ?? 0;
-    });
+    // A plain loop over the columns: this runs once per call of a traced job (a million times for a large
+    // trace); the closure and name lookups it replaced were the timeline model's largest self time.
+    const cols = this.ordered;
+    for (let j = 0; j < cols.length; j++) (cols[j] as Float64Array)[i] = values[j] ?? 0;
   }
 
   column(name: K): Float64Array {
@@ -46,5 +50,6 @@ export class ColumnStore<K extends string> {
     const next = this.allocate(this.capacity);
     for (const k of this.names) next[k].set(this.cols[k]);
     this.cols = next;
+    this.ordered = this.names.map((k) => next[k]);
   }
 }
