@@ -34,6 +34,8 @@ interface EndRecord {
 
 /** What a caller that wants more than the report (the trace's timeline) is told during a replay. */
 export interface ReplayHooks {
+  /** The job's shape from the session record, before any event (a consumer can build on the events as they come). */
+  start?(ranks: number, program: string): void;
   /**
    * A binary frame's decoded events, right after the engine took them; `findingsSoFar` counts the findings
    * found up to and including this frame (the resolved findings come back in the same order), so a caller
@@ -79,6 +81,7 @@ export async function replayTrace(
   const ranks = session.ranks ?? 0;
   if (!Number.isInteger(ranks) || ranks < 1)
     throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
+  hooks?.start?.(ranks, session.program ?? '');
   // What the ranks recorded after the analyzer died, from their spill files (spill.ts).
   const { frames: all, summary: spill } = mergeSpills(path, frames, ranks);
   frames = all;

@@ -257,6 +257,33 @@ describe('TimelineModel', () => {
     assert.equal(b.ended, false);
   });
 
+  it('places a finding where the ranks were when it was found, given findingTimes() of that moment', () => {
+    // Rank 0 sends (starting at 0), then blocks in a receive (starting at 2); rank 1 only sends.
+    const r0 = new Stream(0, 0).send(1, 0).call('MPI_Recv', { source: 1, tag: 0, comm: 9 }, { hang: true });
+    const r1 = new Stream(1, 0).send(0, 0);
+    const m = new TimelineModel(2);
+    // Found after rank 0's first call: its place then is that call's start.
+    for (const e of r0.events.slice(0, 2)) m.push(e);
+    const then = m.findingTimes();
+    for (const e of [...r0.events.slice(2), ...r1.events]) m.push(e);
+    const finding = (rank: number) => ({
+      kind: 'deadlock' as const,
+      severity: 'error' as const,
+      message: 'stuck',
+      locations: [{ rank, file: '/a.c', line: 3, function: 'main', call: 'MPI_Recv', detail: '' }],
+    });
+    m.addFinding(finding(0), then);
+    m.addFinding(finding(0));
+    const b = m.takeBatch();
+    assert.ok(b);
+    assert.deepEqual(then.length, 2);
+    assert.deepEqual(
+      b.findings.map((f) => f.times),
+      [[0], [2]],
+      'the first at the call of its moment, the second at the receive rank 0 is in now',
+    );
+  });
+
   it('sends deltas: a second batch holds only what is new, and nothing when nothing changed', () => {
     const m = new TimelineModel(2);
     const r0 = new Stream(0, 0).send(1, 0).send(1, 0);

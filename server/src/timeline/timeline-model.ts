@@ -153,19 +153,25 @@ export class TimelineModel {
     }
   }
 
-  /** A finding (resolved by the session): placed at the start of each named rank's current or last call. */
-  addFinding(f: Finding): void {
+  /**
+   * Where a finding found now sits on each rank's lane (the start of the rank's current or last call), for a
+   * finding whose details come later: a trace's replay resolves its findings at the end, when the ranks have
+   * moved on. Pass the result to addFinding then.
+   */
+  findingTimes(): number[] {
+    this.releaseHold();
+    return Array.from({ length: this.ranks }, (_, r) => this.findingTime(r));
+  }
+
+  /**
+   * A finding (resolved by the session): placed at the start of each named rank's current or last call, now
+   * or, with `at` (findingTimes() of the moment it was found), then.
+   */
+  addFinding(f: Finding, at?: readonly number[]): void {
     this.dirty = true;
     // The finding is placed on the ranks' calls: they must be placed first.
-    if (this.hold.holding) {
-      const held = this.hold.release();
-      this.started();
-      for (const x of held) this.place(x);
-    }
-    const times = f.locations.map((l) => {
-      const tr = this.tracks.get(l.rank);
-      return tr?.open?.start ?? tr?.lastStart ?? this.now;
-    });
+    this.releaseHold();
+    const times = f.locations.map((l) => at?.[l.rank] ?? this.findingTime(l.rank));
     this.findings.push({
       id: this.findings.length,
       kind: f.kind,
@@ -180,6 +186,18 @@ export class TimelineModel {
       })),
       times,
     });
+  }
+
+  private findingTime(rank: number): number {
+    const tr = this.tracks.get(rank);
+    return tr?.open?.start ?? tr?.lastStart ?? this.now;
+  }
+
+  private releaseHold(): void {
+    if (!this.hold.holding) return;
+    const held = this.hold.release();
+    this.started();
+    for (const x of held) this.place(x);
   }
 
   /** Call sites the server has not resolved yet: (site id, rank, address). */
