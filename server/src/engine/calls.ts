@@ -156,7 +156,8 @@ export function onEnter(st: EngineState, e: CallEnter): void {
   st.resources.onEnter(e, t.ended);
   // A call after MPI_Finalize is reported above; it takes part in nothing.
   if (t.ended !== undefined) return;
-  checkStale(st, t, e);
+  const inputs = inputRequests(e);
+  checkStale(st, t, e, inputs);
   checkThreadLevel(st, t, e);
   // Every field in the literal: a field added later changes the object's shape, and a deleted one makes it
   // a dictionary; this object is made for every call.
@@ -227,12 +228,13 @@ export function onEnter(st: EngineState, e: CallEnter): void {
     case 'testall':
     case 'testany':
     case 'testsome':
-      cur.waits = inputRequests(e);
+      cur.waits = inputs;
       // A request MPI completed at once (an eager Isend) is still waited for here: without buffering this
       // Wait is where a standard send blocks until its receive is posted (the zero-buffering replay).
       // A Test of a send complete since its creation succeeds at its first try: never seen polling it.
-      for (const req of consumeEarly(t, cur.waits, e.fn.cls.endsWith('any')))
-        if (req.op !== undefined && (req.op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(req.op);
+      if (t.earlyDone.length !== 0)
+        for (const req of consumeEarly(t, inputs, e.fn.cls.endsWith('any')))
+          if (req.op !== undefined && (req.op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(req.op);
       break;
     case 'start':
       start(st, t, num(e, 0, 'request'));
