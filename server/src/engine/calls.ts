@@ -10,7 +10,7 @@ import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
 import { argOf, list, num, paramName } from './model/fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './model/ops';
-import type { CallState, RankTrack, RequestInfo } from './model/rank-track';
+import type { Call, CallState, RankTrack, RequestInfo } from './model/rank-track';
 import {
   ANY_SOURCE,
   ANY_TAG,
@@ -55,6 +55,14 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     matched: false,
     done: false,
     span: undefined,
+    // The causal runs' fields (model/ops.ts), set later: in the literal, so that every operation has one shape
+    // from its creation (fields added afterwards gave each a chain of hidden classes, an out-of-object property
+    // array, and made the reads of `peer` or `ran` polymorphic).
+    peer: undefined,
+    ran: 0,
+    sentClock: undefined,
+    doneTime: undefined,
+    doneIndex: undefined,
   };
   const span = spanOf(num(e, 0, 'sbuf', 'rwbuf'), op.count, op.dtype);
   if (span !== undefined) {
@@ -88,6 +96,12 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
     span: undefined,
+    // The causal runs' fields, as in postSend.
+    peer: undefined,
+    ran: 0,
+    sentClock: undefined,
+    doneTime: undefined,
+    doneIndex: undefined,
     // Counted at the call's ENTER only (not at MPI_Start of a persistent receive), like the shim's wrappers.
     wildcard:
       source === ANY_SOURCE && REPLAY_CLASSES.has(e.fn.cls) ? ++st.track(e.rank).wildcards : undefined,
@@ -150,7 +164,7 @@ function requestOutName(fn: CallEnter['fn']): string | undefined {
 /** Nothing consumed (consumeEarly's usual answer): one shared empty list, not an array per call. */
 const NONE: RequestInfo[] = [];
 
-export function onEnter(st: EngineState, e: CallEnter): void {
+export function onEnter(st: EngineState, e: Call): void {
   const t = st.track(e.rank);
   t.started = true;
   st.resources.onEnter(e, t.ended);
@@ -159,18 +173,8 @@ export function onEnter(st: EngineState, e: CallEnter): void {
   const inputs = inputRequests(e);
   checkStale(st, t, e, inputs);
   checkThreadLevel(st, t, e);
-  // Every field in the literal: a field added later changes the object's shape, and a deleted one makes it
-  // a dictionary; this object is made for every call.
-  const cur: CallState = {
-    enter: e,
-    exited: false,
-    send: undefined,
-    recv: undefined,
-    coll: undefined,
-    waits: undefined,
-    rejected: undefined,
-    creates: undefined,
-  };
+  // The call's state is the call's object (model/rank-track.ts Call), made with its ENTER.
+  const cur: CallState = e;
   t.enter(cur);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
@@ -430,6 +434,8 @@ export function onExit(st: EngineState, e: ExitView): void {
       reissue(t, handle);
       if (req.what === 'send') t.rememberSend(handle, req.created);
     }
+    // Handed over (or never made): the request keeps its creating call, and not the other way round (see Call).
+    cur.creates = undefined;
   }
 }
 
