@@ -8,7 +8,7 @@ import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
 import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
-import { argOf, list, num, paramName } from './model/fn-roles';
+import { argOf, list, num, paramName, RoleReader } from './model/fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './model/ops';
 import type { Call, CallState, RankTrack, RequestInfo } from './model/rank-track';
 import {
@@ -28,10 +28,23 @@ const REPLAY_CLASSES: ReadonlySet<string> = new Set(api.replayClasses);
 /** Classes of the one-sided calls (rma.ts). */
 const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
 
+/** The roles every send and receive reads, resolved once per function (fn-roles.ts RoleReader). */
+const DEST = new RoleReader('dest');
+const SOURCE = new RoleReader('source');
+const COMM = new RoleReader('comm');
+const STAG = new RoleReader('stag', 'tag');
+const RTAG = new RoleReader('rtag', 'tag');
+const SCOUNT = new RoleReader('scount', 'count');
+const RCOUNT = new RoleReader('rcount', 'count');
+const STYPE = new RoleReader('stype', 'datatype');
+const RTYPE = new RoleReader('rtype', 'datatype');
+const SBUF = new RoleReader('sbuf', 'rwbuf');
+const RBUF = new RoleReader('rbuf', 'rwbuf');
+
 function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
-  const dest = num(e, PROC_NULL, 'dest');
+  const dest = DEST.num(e, PROC_NULL);
   if (dest === PROC_NULL) return undefined;
-  const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
+  const comm = st.comms.lookup(e.rank, COMM.num(e, 0));
   const destWorld = peerWorld(comm, e.rank, dest);
   if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
   const op: SendOp = {
@@ -47,11 +60,11 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     dest: destWorld,
     destCommRank: dest,
     srcCommRank: commRankOf(comm, e.rank),
-    tag: num(e, 0, 'stag', 'tag'),
+    tag: STAG.num(e, 0),
     mode: e.fn.mode ?? 'standard',
-    count: num(e, 0, 'scount', 'count'),
-    datatype: num(e, 0, 'stype', 'datatype'),
-    dtype: st.dtypes.type(e.rank, num(e, 0, 'stype', 'datatype')),
+    count: SCOUNT.num(e, 0),
+    datatype: STYPE.num(e, 0),
+    dtype: st.dtypes.type(e.rank, STYPE.num(e, 0)),
     matched: false,
     done: false,
     span: undefined,
@@ -64,7 +77,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     doneTime: undefined,
     doneIndex: undefined,
   };
-  const span = spanOf(num(e, 0, 'sbuf', 'rwbuf'), op.count, op.dtype);
+  const span = spanOf(SBUF.num(e, 0), op.count, op.dtype);
   if (span !== undefined) {
     op.span = span;
     checkOverlap(st, st.track(e.rank), op);
@@ -77,22 +90,22 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
 }
 
 function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
-  const source = num(e, ANY_SOURCE, 'source');
+  const source = SOURCE.num(e, ANY_SOURCE);
   const op: RecvOp = {
     kind,
     order: nextOrder(),
     rank: e.rank,
-    comm: st.comms.lookup(e.rank, num(e, 0, 'comm')),
+    comm: st.comms.lookup(e.rank, COMM.num(e, 0)),
     fn: e.fn,
     seq: e.seq,
     site: e.site,
     request,
     reported: false,
     source,
-    tag: num(e, ANY_TAG, 'rtag', 'tag'),
-    count: num(e, 0, 'rcount', 'count'),
-    datatype: num(e, 0, 'rtype', 'datatype'),
-    dtype: st.dtypes.type(e.rank, num(e, 0, 'rtype', 'datatype')),
+    tag: RTAG.num(e, ANY_TAG),
+    count: RCOUNT.num(e, 0),
+    datatype: RTYPE.num(e, 0),
+    dtype: st.dtypes.type(e.rank, RTYPE.num(e, 0)),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
     span: undefined,
@@ -111,7 +124,7 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     const src = peerWorld(op.comm, op.rank, source);
     if (src !== undefined) st.matcher.postRecv(op, src);
   }
-  const span = kind === 'recv' ? spanOf(num(e, 0, 'rbuf', 'rwbuf'), op.count, op.dtype) : undefined;
+  const span = kind === 'recv' ? spanOf(RBUF.num(e, 0), op.count, op.dtype) : undefined;
   if (span !== undefined) {
     op.span = span;
     checkOverlap(st, st.track(e.rank), op);
