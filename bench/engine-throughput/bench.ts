@@ -123,6 +123,15 @@ t0 = performance.now();
 const findings = [...engine.takeFindings(), ...engine.finish()];
 const finishMs = performance.now() - t0;
 const finishCpu = cpuMsSince(cpu1);
+// The profiles cover decode, push and finish only, not the pending-operation lines below.
+if (inspector && profileTo)
+  inspector.post('Profiler.stop', (err, res) => {
+    if (err === null) writeFileSync(profileTo, JSON.stringify(res.profile));
+  });
+if (inspector && heapProfileTo)
+  inspector.post('HeapProfiler.stopSampling', (err, res) => {
+    if (err === null) writeFileSync(heapProfileTo, JSON.stringify(res.profile));
+  });
 // Heap per pending operation: rank 0 posts PENDING Isends to rank 1 and PENDING Irecvs from it that nothing
 // ever matches (rank 1 never calls): what the engine holds per request in flight (request, operation, the
 // call's words, the matcher's queue entry, the replay's step), after a full collection.
@@ -170,14 +179,6 @@ setTimeout(report, 0);
 
 function report(): void {
   gcWatch.disconnect();
-  if (inspector && profileTo)
-    inspector.post('Profiler.stop', (err, res) => {
-      if (err === null) writeFileSync(profileTo, JSON.stringify(res.profile));
-    });
-  if (inspector && heapProfileTo)
-    inspector.post('HeapProfiler.stopSampling', (err, res) => {
-      if (err === null) writeFileSync(heapProfileTo, JSON.stringify(res.profile));
-    });
 
   const rate = (n: number, ms: number) => `${(((n / ms) * 1000) / 1e6).toFixed(2)}M/s`;
   const engineCpu = pushCpu + finishCpu;

@@ -1,13 +1,14 @@
 /**
- * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's CallEnter (its words
- * copied out of the batch: the call is pending state, kept until it and its request are done). EXIT and
+ * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's one object (`Call`: its
+ * words copied out of the batch, and its state: the call is pending state, kept until it and its request are done). EXIT and
  * COMPLETE rows become nothing: one view each per engine, pointed at the row being handled, read in place.
  */
 import type { RecordColumns } from '../protocol/columns';
 import { layouts } from '../protocol/spec';
-import type { CallEnter, CompleteEvent, ExitView, FunctionSpec } from './model/types';
+import { Call } from './model/rank-track';
+import type { CompleteEvent, ExitView, FunctionSpec } from './model/types';
 
-export function enterOf(cols: RecordColumns, row: number): CallEnter {
+export function enterOf(cols: RecordColumns, row: number): Call {
   const start = cols.wordStart[row] as number;
   const n = cols.wordCount[row] as number;
   const fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
@@ -17,15 +18,14 @@ export function enterOf(cols: RecordColumns, row: number): CallEnter {
   const words = new Array<number>(n);
   const all = cols.words;
   for (let i = 0; i < n; i++) words[i] = all[start + i] as number;
-  return {
-    rank: cols.rank[row] as number,
-    seq: cols.seq[row] as number,
-    time: cols.time[row] as number,
+  return new Call(
+    cols.rank[row] as number,
+    cols.seq[row] as number,
     fn,
-    site: cols.site[row] as number,
+    cols.site[row] as number,
     words,
-    otherThread: ((cols.flags[row] as number) & 2) !== 0,
-  };
+    ((cols.flags[row] as number) & 2) !== 0,
+  );
 }
 
 const NO_FN: FunctionSpec = { id: -1, name: '', cls: '', params: [] };

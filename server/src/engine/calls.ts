@@ -8,9 +8,9 @@ import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
 import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
-import { argOf, list, num, paramName } from './model/fn-roles';
+import { argOf, list, num, paramName, RoleReader } from './model/fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './model/ops';
-import type { CallState, RankTrack, RequestInfo } from './model/rank-track';
+import type { Call, CallState, RankTrack, RequestInfo } from './model/rank-track';
 import {
   ANY_SOURCE,
   ANY_TAG,
@@ -28,10 +28,23 @@ const REPLAY_CLASSES: ReadonlySet<string> = new Set(api.replayClasses);
 /** Classes of the one-sided calls (rma.ts). */
 const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
 
+/** The roles every send and receive reads, resolved once per function (fn-roles.ts RoleReader). */
+const DEST = new RoleReader('dest');
+const SOURCE = new RoleReader('source');
+const COMM = new RoleReader('comm');
+const STAG = new RoleReader('stag', 'tag');
+const RTAG = new RoleReader('rtag', 'tag');
+const SCOUNT = new RoleReader('scount', 'count');
+const RCOUNT = new RoleReader('rcount', 'count');
+const STYPE = new RoleReader('stype', 'datatype');
+const RTYPE = new RoleReader('rtype', 'datatype');
+const SBUF = new RoleReader('sbuf', 'rwbuf');
+const RBUF = new RoleReader('rbuf', 'rwbuf');
+
 function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
-  const dest = num(e, PROC_NULL, 'dest');
+  const dest = DEST.num(e, PROC_NULL);
   if (dest === PROC_NULL) return undefined;
-  const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
+  const comm = st.comms.lookup(e.rank, COMM.num(e, 0));
   const destWorld = peerWorld(comm, e.rank, dest);
   if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
   const op: SendOp = {
@@ -47,16 +60,24 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     dest: destWorld,
     destCommRank: dest,
     srcCommRank: commRankOf(comm, e.rank),
-    tag: num(e, 0, 'stag', 'tag'),
+    tag: STAG.num(e, 0),
     mode: e.fn.mode ?? 'standard',
-    count: num(e, 0, 'scount', 'count'),
-    datatype: num(e, 0, 'stype', 'datatype'),
-    dtype: st.dtypes.type(e.rank, num(e, 0, 'stype', 'datatype')),
+    count: SCOUNT.num(e, 0),
+    datatype: STYPE.num(e, 0),
+    dtype: st.dtypes.type(e.rank, STYPE.num(e, 0)),
     matched: false,
     done: false,
     span: undefined,
+    // The causal runs' fields (model/ops.ts), set later: in the literal, so that every operation has one shape
+    // from its creation (fields added afterwards gave each a chain of hidden classes, an out-of-object property
+    // array, and made the reads of `peer` or `ran` polymorphic).
+    peer: undefined,
+    ran: 0,
+    sentClock: undefined,
+    doneTime: undefined,
+    doneIndex: undefined,
   };
-  const span = spanOf(num(e, 0, 'sbuf', 'rwbuf'), op.count, op.dtype);
+  const span = spanOf(SBUF.num(e, 0), op.count, op.dtype);
   if (span !== undefined) {
     op.span = span;
     checkOverlap(st, st.track(e.rank), op);
@@ -69,25 +90,31 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
 }
 
 function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
-  const source = num(e, ANY_SOURCE, 'source');
+  const source = SOURCE.num(e, ANY_SOURCE);
   const op: RecvOp = {
     kind,
     order: nextOrder(),
     rank: e.rank,
-    comm: st.comms.lookup(e.rank, num(e, 0, 'comm')),
+    comm: st.comms.lookup(e.rank, COMM.num(e, 0)),
     fn: e.fn,
     seq: e.seq,
     site: e.site,
     request,
     reported: false,
     source,
-    tag: num(e, ANY_TAG, 'rtag', 'tag'),
-    count: num(e, 0, 'rcount', 'count'),
-    datatype: num(e, 0, 'rtype', 'datatype'),
-    dtype: st.dtypes.type(e.rank, num(e, 0, 'rtype', 'datatype')),
+    tag: RTAG.num(e, ANY_TAG),
+    count: RCOUNT.num(e, 0),
+    datatype: RTYPE.num(e, 0),
+    dtype: st.dtypes.type(e.rank, RTYPE.num(e, 0)),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
     span: undefined,
+    // The causal runs' fields, as in postSend.
+    peer: undefined,
+    ran: 0,
+    sentClock: undefined,
+    doneTime: undefined,
+    doneIndex: undefined,
     // Counted at the call's ENTER only (not at MPI_Start of a persistent receive), like the shim's wrappers.
     wildcard:
       source === ANY_SOURCE && REPLAY_CLASSES.has(e.fn.cls) ? ++st.track(e.rank).wildcards : undefined,
@@ -97,7 +124,7 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     const src = peerWorld(op.comm, op.rank, source);
     if (src !== undefined) st.matcher.postRecv(op, src);
   }
-  const span = kind === 'recv' ? spanOf(num(e, 0, 'rbuf', 'rwbuf'), op.count, op.dtype) : undefined;
+  const span = kind === 'recv' ? spanOf(RBUF.num(e, 0), op.count, op.dtype) : undefined;
   if (span !== undefined) {
     op.span = span;
     checkOverlap(st, st.track(e.rank), op);
@@ -150,26 +177,17 @@ function requestOutName(fn: CallEnter['fn']): string | undefined {
 /** Nothing consumed (consumeEarly's usual answer): one shared empty list, not an array per call. */
 const NONE: RequestInfo[] = [];
 
-export function onEnter(st: EngineState, e: CallEnter): void {
+export function onEnter(st: EngineState, e: Call): void {
   const t = st.track(e.rank);
   t.started = true;
   st.resources.onEnter(e, t.ended);
   // A call after MPI_Finalize is reported above; it takes part in nothing.
   if (t.ended !== undefined) return;
-  checkStale(st, t, e);
+  const inputs = inputRequests(e);
+  checkStale(st, t, e, inputs);
   checkThreadLevel(st, t, e);
-  // Every field in the literal: a field added later changes the object's shape, and a deleted one makes it
-  // a dictionary; this object is made for every call.
-  const cur: CallState = {
-    enter: e,
-    exited: false,
-    send: undefined,
-    recv: undefined,
-    coll: undefined,
-    waits: undefined,
-    rejected: undefined,
-    creates: undefined,
-  };
+  // The call's state is the call's object (model/rank-track.ts Call), made with its ENTER.
+  const cur: CallState = e;
   t.enter(cur);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
@@ -227,12 +245,13 @@ export function onEnter(st: EngineState, e: CallEnter): void {
     case 'testall':
     case 'testany':
     case 'testsome':
-      cur.waits = inputRequests(e);
+      cur.waits = inputs;
       // A request MPI completed at once (an eager Isend) is still waited for here: without buffering this
       // Wait is where a standard send blocks until its receive is posted (the zero-buffering replay).
       // A Test of a send complete since its creation succeeds at its first try: never seen polling it.
-      for (const req of consumeEarly(t, cur.waits, e.fn.cls.endsWith('any')))
-        if (req.op !== undefined && (req.op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(req.op);
+      if (t.earlyDone.length !== 0)
+        for (const req of consumeEarly(t, inputs, e.fn.cls.endsWith('any')))
+          if (req.op !== undefined && (req.op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(req.op);
       break;
     case 'start':
       start(st, t, num(e, 0, 'request'));
@@ -428,6 +447,8 @@ export function onExit(st: EngineState, e: ExitView): void {
       reissue(t, handle);
       if (req.what === 'send') t.rememberSend(handle, req.created);
     }
+    // Handed over (or never made): the request keeps its creating call, and not the other way round (see Call).
+    cur.creates = undefined;
   }
 }
 

@@ -53,6 +53,44 @@ export function num(e: CallEnter, fallback: number, r1: string, r2?: string, r3?
   return v ?? fallback;
 }
 
+/**
+ * `num` for a fixed list of roles, resolved once per function: the scalar slots of those roles by function id,
+ * so that reading the argument is an array index and the words, not a Map lookup per role per call. For the
+ * readers that run for every operation (calls.ts); the same answer as `num(e, fallback, ...roles)`.
+ */
+export class RoleReader {
+  private readonly byFn: (readonly number[] | undefined)[] = [];
+  private readonly roles: readonly string[];
+
+  constructor(...roles: string[]) {
+    this.roles = roles;
+  }
+
+  num(e: CallEnter, fallback: number): number {
+    const id = e.fn.id;
+    let slots = id >= 0 ? this.byFn[id] : undefined;
+    if (slots === undefined) {
+      slots = this.resolve(e.fn);
+      if (id >= 0) this.byFn[id] = slots;
+    }
+    for (let i = 0; i < slots.length; i++) {
+      const v = e.words[slots[i] as number];
+      // NaN or missing: left out by a synthetic event, as in `scalar`.
+      if (v !== undefined && v === v) return v;
+    }
+    return fallback;
+  }
+
+  private resolve(fn: FunctionSpec): number[] {
+    const slots: number[] = [];
+    for (const role of this.roles) {
+      const slot = slotOf(fn, role);
+      if (slot !== undefined && slot >= 0) slots.push(slot);
+    }
+    return slots;
+  }
+}
+
 /** An array argument by role, or [] when absent. */
 export function list(e: CallEnter, role: string): readonly number[] {
   const slot = slotOf(e.fn, role);

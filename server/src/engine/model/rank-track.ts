@@ -7,7 +7,7 @@ import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
 import { RecentMap } from './recent-map';
 import { SpanIndex } from './span-index';
-import type { EndHow, CallEnter, Handle } from './types';
+import type { EndHow, CallEnter, FunctionSpec, Handle } from './types';
 
 /** A request from creation (EXIT request_out) to completion or free. */
 export interface RequestInfo {
@@ -35,7 +35,10 @@ export interface RequestInfo {
   indexedIn: SpanIndex<RequestInfo> | undefined;
 }
 
-/** The call a rank entered last; kept after its exit until the next enter, for late COMPLETE records. */
+/**
+ * What the engine tracks of a call from its ENTER: the calls in flight and the recently exited ones (the ring
+ * below), for their EXIT and late COMPLETE records.
+ */
 export interface CallState {
   readonly enter: CallEnter;
   exited: boolean;
@@ -48,6 +51,36 @@ export interface CallState {
   rejected?: boolean;
   /** The request this call creates, waiting for its handle in the EXIT record. */
   creates?: RequestInfo;
+}
+
+/**
+ * A call as one object: its ENTER (CallEnter: head fields and argument words) and its state (CallState), made
+ * once per ENTER. They were two objects per call, the state pointing at the ENTER; one is half the allocation
+ * and the collector's work for every call. Every field is set in the constructor (one shape for every call).
+ * Requests keep their creating call (`RequestInfo.created`, `sendCreators`): the EXIT drops `creates` once
+ * the request is handed over, so that a call kept for its ENTER does not hold its request too.
+ */
+export class Call implements CallEnter, CallState {
+  exited = false;
+  send: SendOp | undefined = undefined;
+  recv: RecvOp | undefined = undefined;
+  coll: { readonly comm: CommInfo; readonly index: number } | undefined = undefined;
+  waits: readonly Handle[] | undefined = undefined;
+  rejected: boolean | undefined = undefined;
+  creates: RequestInfo | undefined = undefined;
+
+  constructor(
+    readonly rank: number,
+    readonly seq: number,
+    readonly fn: FunctionSpec,
+    readonly site: number,
+    readonly words: readonly number[],
+    readonly otherThread: boolean,
+  ) {}
+
+  get enter(): CallEnter {
+    return this;
+  }
 }
 
 /** Stamps of earlyDone's requests start here: after those of the Map's (2^52, never reached by a count). */

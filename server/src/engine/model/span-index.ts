@@ -22,14 +22,19 @@ export class SpanIndex<T> {
   add(from: number, to: number, item: T): void {
     // After the entries with the same start: among equal starts, the order of adding.
     const i = this.firstAfter(from);
-    if (i === this.items.length) {
-      this.from.push(from);
-      this.to.push(to);
-      this.items.push(item);
-    } else {
-      this.from.splice(i, 0, from);
-      this.to.splice(i, 0, to);
-      this.items.splice(i, 0, item);
+    // Grown by one at the end, then the tail moved up by one: splice would allocate the (empty) array of what it
+    // removed, at every insertion not at the end.
+    this.from.push(from);
+    this.to.push(to);
+    this.items.push(item);
+    const last = this.items.length - 1;
+    if (i < last) {
+      this.from.copyWithin(i + 1, i, last);
+      this.to.copyWithin(i + 1, i, last);
+      this.items.copyWithin(i + 1, i, last);
+      this.from[i] = from;
+      this.to[i] = to;
+      this.items[i] = item;
     }
     if (to - from > this.longest) this.longest = to - from;
   }
@@ -38,15 +43,16 @@ export class SpanIndex<T> {
   remove(from: number, item: T): boolean {
     for (let i = this.firstAtOrAfter(from); i < this.items.length && this.from[i] === from; i++) {
       if (this.items[i] !== item) continue;
-      if (i === this.items.length - 1) {
-        this.from.pop();
-        this.to.pop();
-        this.items.pop();
-      } else {
-        this.from.splice(i, 1);
-        this.to.splice(i, 1);
-        this.items.splice(i, 1);
+      // The tail moved down by one, then the last slot dropped: splice would allocate the array it removed.
+      const n = this.items.length;
+      if (i < n - 1) {
+        this.from.copyWithin(i, i + 1, n);
+        this.to.copyWithin(i, i + 1, n);
+        this.items.copyWithin(i, i + 1, n);
       }
+      this.from.pop();
+      this.to.pop();
+      this.items.pop();
       if (this.items.length === 0) this.longest = 0;
       return true;
     }

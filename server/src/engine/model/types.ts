@@ -70,9 +70,12 @@ export interface EnterEvent extends EventBase {
  * fields and its argument words copied out of the batch's columns (protocol/columns.ts), read by role through
  * the spec's tables (fn-roles.ts) — no map of arguments by name. Words are as records.json's ENTER says: one per
  * scalar parameter in prototype order, then each array section (its length, its elements); NaN for a parameter
- * a synthetic event left out.
+ * a synthetic event left out. No time: no check reads it, and a double field is a heap number per call in V8.
  */
-export interface CallEnter extends EventBase {
+export interface CallEnter {
+  readonly rank: number;
+  /** Per-rank call sequence number; an enter and its exit share it. */
+  readonly seq: number;
   readonly fn: FunctionSpec;
   readonly site: number;
   readonly words: readonly number[];

@@ -50,10 +50,15 @@ export function inputRequests(e: CallEnter): readonly Handle[] {
 /** Most calls take no request: one shared empty list, not an array per call (this runs at every ENTER). */
 const NO_HANDLES: readonly Handle[] = [];
 
-/** Called at the ENTER of every call, before the call's own bookkeeping consumes its requests. */
-export function checkStale(st: CheckContext, t: RankTrack, e: CallEnter): void {
+/**
+ * Called at the ENTER of every call, before the call's own bookkeeping consumes its requests. `inputs` is
+ * inputRequests(e), read once by the caller (which keeps it as the call's waits).
+ */
+export function checkStale(st: CheckContext, t: RankTrack, e: CallEnter, inputs: readonly Handle[]): void {
   if (t.retired.size === 0) return;
-  for (const h of inputRequests(e)) {
+  // By index: a for-of here allocated an iterator per call (it runs at every ENTER).
+  for (let i = 0; i < inputs.length; i++) {
+    const h = inputs[i] as Handle;
     if (h === 0 || t.requests.has(h)) continue;
     const how = t.retired.get(h);
     if (how === undefined) continue;
