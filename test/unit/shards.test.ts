@@ -454,7 +454,7 @@ test('the router sends a call only to the shards that own what it touches; defin
   assert.ok(moved.length > 0 && moved.every((x) => x.route.length === 1));
 });
 
-test('shard threads are sent their share of the calls, not every record', async () => {
+test('shard threads are sent their share of the calls, not every record; the global shard every call', async () => {
   const n = 16;
   const job = new Job(n);
   for (let step = 0; step < 20; step++)
@@ -473,10 +473,18 @@ test('shard threads are sent their share of the calls, not every record', async 
     const total = frames.reduce((a, f) => a + f.data.byteLength / 64, 0);
     const perShard = routing.perShard;
     assert.equal(perShard.length, 4);
-    // A ring of 16 pairs over four shards: each shard is sent some of the messages' calls and the
-    // definitions, far fewer than every record.
-    for (const p of perShard)
+    // A ring of 16 pairs over four shards: each shard but the global one is sent some of the messages' calls
+    // and the definitions, far fewer than every record; the global shard (0) is sent every call, and the
+    // coordinator keeps none.
+    const [global, ...owners] = perShard as [number, ...number[]];
+    for (const p of owners)
       assert.ok(p > 0 && p < total / 2, `shard rows ${perShard.join(', ')} of ${total}`);
+    assert.ok(
+      owners.every((p) => p < global),
+      `shard rows ${perShard.join(', ')}`,
+    );
+    const counts = routing.counts;
+    assert.equal(global, counts.none + counts.one + counts.some + counts.every, 'every row reaches shard 0');
     assert.ok(routing.counts.one > routing.counts.every, JSON.stringify(routing.counts));
   } finally {
     await engine.dispose();

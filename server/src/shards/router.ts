@@ -47,6 +47,9 @@ export class Router {
   readonly every: Route;
   readonly none: Route = [];
   private readonly single: Route[];
+  private readonly global: Route = [0];
+  /** [0, i] per shard i: the owner's route with the global shard. */
+  private readonly withZero: Route[] = [];
   /** Per rank, the route of each call in flight by seq (its ENTER decided it; its EXIT forgets it). */
   private readonly calls: Map<number, Route>[] = [];
   /** Per rank, the route of each request handle, from the EXIT of the call that made it. */
@@ -59,6 +62,17 @@ export class Router {
   ) {
     this.single = Array.from({ length: shards }, (_, i) => [i]);
     this.every = Array.from({ length: shards }, (_, i) => i);
+  }
+
+  /**
+   * `route` with the global shard (shard 0) added: it is sent every call, since it keeps the whole model for
+   * the global questions (sharded-engine.ts). Clock records alone it is not sent (no engine reads them).
+   */
+  withGlobal(route: Route, cols: RecordColumns, row: number): Route {
+    if (route.length === 0) return cols.kind[row] === KIND.CLOCK ? this.none : this.global;
+    if (route[0] === 0) return route;
+    if (route.length === 1) return (this.withZero[route[0] as number] ??= [0, route[0] as number]);
+    return this.union(this.global, route);
   }
 
   /** The shards row `row` of `cols` goes to. Call before the coordinator's engine takes the row. */
