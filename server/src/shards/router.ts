@@ -52,6 +52,8 @@ export class Router {
   private readonly withZero: Route[] = [];
   /** Per rank, the route of each call in flight by seq (its ENTER decided it; its EXIT forgets it). */
   private readonly calls: Map<number, Route>[] = [];
+  /** The owner of each communicator, by its key. */
+  private readonly byComm = new Map<string, Route>();
   /** Per rank, the route of each request handle, from the EXIT of the call that made it. */
   private readonly requests: Map<number, Route>[] = [];
   readonly counts: RouteCounts = { none: 0, one: 0, some: 0, every: 0 };
@@ -128,7 +130,12 @@ export class Router {
     if (cls === 'collective' || cls === 'icollective') {
       const comm = arg('comm');
       const key = comm === undefined ? undefined : this.model.commKey(rank, comm);
-      return key === undefined ? this.every : (this.single[shardOfComm(key, this.shards)] as Route);
+      if (key === undefined) return this.every;
+      // A key names its members (thousands of characters on a large job): hashed once per communicator, not
+      // per collective call (the key is the registry's own string, so the map finds it by its cached hash).
+      let r = this.byComm.get(key);
+      if (r === undefined) this.byComm.set(key, (r = this.single[shardOfComm(key, this.shards)] as Route));
+      return r;
     }
     if (ONE_REQUEST.has(cls)) return this.ofRequests(rank, [arg('request') ?? DONE_REQUEST]);
     if (REQUESTS.has(cls)) return this.ofRequests(rank, requestList(cols, row, layout));

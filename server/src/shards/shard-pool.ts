@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { EngineFinding } from '../engine/model/types';
+import type { EngineFinding, RankState } from '../engine/model/types';
 import type { FindingMerge } from './finding-merge';
 import {
   CONTROL_ITEMS,
@@ -82,6 +82,9 @@ export class ShardPool {
   private taken = 0;
   private flushQueued = false;
   private disposed = false;
+  /** The global shard's last answer about the ranks' states, and whether a new one is on its way. */
+  private states: RankState[];
+  private statesAsked = false;
 
   /**
    * `merge` has a source per shard, numbered from `firstSource`. `ranks`: the job's size, as for a lone
@@ -95,6 +98,8 @@ export class ShardPool {
     tuning: PoolTuning = {},
   ) {
     this.maxLag = tuning.maxLagItems ?? MAX_LAG_ITEMS;
+    // What an engine that took nothing yet says: every rank running.
+    this.states = Array.from({ length: ranks }, (_, rank): RankState => ({ rank, state: 'running' }));
     const script = shardWorkerScript();
     for (let index = 0; index < count; index++) {
       const control = new SharedArrayBuffer(8);
@@ -209,6 +214,23 @@ export class ShardPool {
     return a?.question === question ? (a.value as Answers[Q] | undefined) : undefined;
   }
 
+  /**
+   * The ranks' states as the global shard last told them; without waiting, a new answer is asked for (one at
+   * a time) and read on a later call. The session reads the states on every status tick: waiting there for
+   * the global shard to catch up (or, at the start, for its thread to load) would hold the thread that
+   * accepts the ranks' connections and reads their sockets.
+   */
+  statesSoon(): RankState[] {
+    this.pump();
+    const s = this.shards[0];
+    if (s !== undefined && !this.statesAsked && !this.disposed && s.failed === undefined) {
+      this.flush();
+      this.statesAsked = true;
+      s.worker.postMessage({ type: 'ask', token: ++this.token, question: 'states' } satisfies ToShard);
+    }
+    return this.states;
+  }
+
   /** Whether shard 0, the global shard, failed: every global check is then missing. */
   globalFailed(): boolean {
     return this.shards[0]?.failed !== undefined;
@@ -273,6 +295,10 @@ export class ShardPool {
         if (msg.cpuMs !== undefined) s.cpuMs = msg.cpuMs;
       } else if (msg.type === 'answer') {
         s.answer = { question: msg.question, value: msg.value };
+        if (msg.question === 'states') {
+          this.statesAsked = false;
+          if (msg.value !== undefined) this.states = msg.value as RankState[];
+        }
       } else if (msg.type === 'finished') {
         // Kept on the shard, not handed to the caller: the wait's own loop may be the one that reads it.
         s.finished.push(...msg.findings);

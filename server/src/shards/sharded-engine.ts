@@ -141,7 +141,11 @@ export class ShardedEngine implements Engine {
    * of the stream. Called before a global question whose answer is reported in order after them.
    */
   settle(): void {
-    this.pool?.sync();
+    const pool = this.pool;
+    if (pool === undefined) return;
+    pool.sync();
+    // The states read next (a no-progress verdict names the ranks' calls) are those after every item.
+    pool.ask('states');
   }
 
   findDeadlock(): EngineFinding | undefined {
@@ -186,9 +190,12 @@ export class ShardedEngine implements Engine {
     return [...this.takeFindings(), ...this.merge.releaseAll(), ...inContentOrder([...end, ...shardsEnd])];
   }
 
-  /** With shards, asked of the global shard once it has taken every frame so far (a wait on its thread). */
+  /**
+   * With shards, the global shard's last answer, without waiting for it (asked again for the next call): as
+   * of the last settle() when nothing was fed since, up to a status tick old otherwise.
+   */
   rankStates(): RankState[] {
-    return this.inner?.rankStates() ?? this.pool?.ask('states') ?? [];
+    return this.inner?.rankStates() ?? this.pool?.statesSoon() ?? [];
   }
 
   /** The global shard keeps every channel: it has every queue. */
