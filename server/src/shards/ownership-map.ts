@@ -47,5 +47,8 @@ export function globalShardOwnership(shards: number): Ownership {
   return { ...shardOwnership(0, shards), global: true };
 }
 
-/** The coordinator's engine beside K shards: the whole model and the global questions, no pair or communicator checks. */
+/**
+ * The whole model and the global questions, no pair or communicator checks: the global part alone, beside K
+ * owners (the unit tests' split of one engine's findings; the threads use globalShardOwnership).
+ */
 export const GLOBAL_ONLY: Ownership = { global: true, pair: () => false, comm: () => false };

@@ -6,8 +6,8 @@
  * shard must resolve alike (communicator, group, datatype, op and window creation, and the COMM, DTYPE, OP
  * and SITE descriptions), what changes a rank's life (MPI_Init, MPI_Finalize, END, LOST) goes to every shard,
  * once per definition, never per use. What no shard checks (one-sided accesses, probes that consume nothing,
- * the ~300 calls of class "other" that make no request nor communicator, clock records) goes to none: the
- * coordinator's global engine alone handles it.
+ * the ~300 calls of class "other" that make no request nor communicator) goes to no owner: the global shard
+ * alone takes it (withGlobal, which adds shard 0 to every route); clock records go to no shard at all.
  *
  * Whenever the owner is not certain, the call goes to every shard: an unknown communicator handle or
  * request, an MPI_PROC_NULL peer, and wildcard receives (MPI_ANY_SOURCE: the pair is known only when the
@@ -77,7 +77,7 @@ export class Router {
     return this.union(this.global, route);
   }
 
-  /** The shards row `row` of `cols` goes to. Call before the coordinator's engine takes the row. */
+  /** The owners row `row` of `cols` goes to. Call before the routing model takes the row. */
   route(cols: RecordColumns, row: number): Route {
     const r = this.decide(cols, row);
     const c = this.counts;

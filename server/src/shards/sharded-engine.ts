@@ -33,7 +33,7 @@ export class ShardedEngine implements Engine {
   private readonly router: Router | undefined;
   private readonly merge: FindingMerge;
   private items = 0;
-  /** Findings the coordinator's engine made outside an item (held ones released with a deadlock or an end). */
+  /** Findings made outside an item (held ones released with a deadlock or an end), by the global engine. */
   private outside: EngineFinding[] = [];
   /** pushRecords' decoders (one per rank: a call may straddle two frames) and their rows. */
   private readonly decoders: RankDecoder[] = [];
