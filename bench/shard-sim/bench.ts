@@ -8,17 +8,18 @@
  * CPU-second of the whole process, all threads, and CPU per record), the same findings as K = 1, the calls each
  * shard was sent and its calls per CPU-second of its thread, the coordinator's thread CPU, and the memory of each shard (V8 heap used, peak over the
  * run) beside the coordinator's; before that, the CPU of one engine on this thread as the lone engine and as
- * shard 0 of four over the calls routed to it. A benchmark, not a test.
+ * shard 1 of four (not the global one) over the calls routed to it. A benchmark, not a test.
  */
 import { createEngine } from '../../server/src/engine/engine';
-import { GLOBAL_ONLY, shardOwnership } from '../../server/src/shards/ownership-map';
+import { shardOwnership } from '../../server/src/shards/ownership-map';
+import { RouteModel } from '../../server/src/shards/route-model';
 import { ShardedEngine } from '../../server/src/shards/sharded-engine';
 import { findingKey } from '../../server/src/shards/finding-merge';
 import { Router } from '../../server/src/shards/router';
 import { RecordColumns } from '../../server/src/protocol/columns';
 import { RankDecoder } from '../../server/src/protocol/decoder';
 import { threadCpuMs } from '../../server/src/shards/thread-cpu';
-import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
+import { collect, cpuMsOf, cpuMsSince, streamOf } from '../lib/synthetic';
 import { ANY, Job } from '../../test/unit/engine-dsl';
 
 const STEPS = Number(process.argv[2] ?? 24);
@@ -67,48 +68,20 @@ for (let step = 0; step < STEPS; step++) {
 }
 for (const r of job.ranks) r.finalize();
 
-const frames: { rank: number; data: Uint8Array }[] = [];
-let records = 0;
-const perRank: { rank: number; data: Uint8Array }[][] = job.ranks.map(() => []);
-for (const r of job.ranks) {
-  let batch: Uint8Array[] = [];
-  let n = 0;
-  const flush = () => {
-    perRank[r.rank]?.push({ rank: r.rank, data: frameOf(batch) });
-    records += n;
-    batch = [];
-    n = 0;
-  };
-  for (const e of r.events) {
-    const rec = encodeEvent(e);
-    batch.push(rec);
-    n += rec.length / 64;
-    if (n >= 256) flush();
-  }
-  if (batch.length > 0) flush();
-  r.events.length = 0;
-}
-// Round robin over the ranks, each rank's frames in order, as the session receives them.
-for (let i = 0; perRank.some((l) => l.length > i); i++)
-  for (const l of perRank) {
-    const f = l[i];
-    if (f !== undefined) frames.push(f);
-  }
+const { frames, records } = streamOf(job);
 const prepMs = performance.now() - t00;
 console.log(
   `shard-sim: ${RANKS} ranks, ${STEPS} steps, ${records.toLocaleString('en-US')} records in ${frames.length.toLocaleString('en-US')} frames (generated in ${(prepMs / 1000).toFixed(1)} s)`,
 );
 
-const gc = (globalThis as { gc?: () => void }).gc;
-
 /**
- * Without threads, on this thread: the coordinator's engine with the router over every frame collects the
- * rows shard 0 of four is sent; then the CPU of the lone engine over every frame, and of shard 0's engine over
- * its rows alone (already decoded, as a shard thread gets them).
+ * Without threads, on this thread: the coordinator's routing model and router over every frame collect the
+ * rows shard 1 of four (one that is not the global shard) is sent; then the CPU of the lone engine over every
+ * frame, and of shard 1's engine over its rows alone (already decoded, as a shard thread gets them).
  */
 function shardRows(k: number): RecordColumns {
-  const coordinator = createEngine({ ranks: RANKS, owns: GLOBAL_ONLY });
-  const router = new Router(k, coordinator);
+  const model = new RouteModel(RANKS);
+  const router = new Router(k, model);
   const decoders = new Map<number, RankDecoder>();
   const rows = new RecordColumns(1024);
   const mine = new RecordColumns(1 << 16);
@@ -118,7 +91,7 @@ function shardRows(k: number): RecordColumns {
     if (d === undefined) decoders.set(f.rank, (d = new RankDecoder(f.rank)));
     d.decodeInto(f.data, rows);
     for (let r = 0; r < rows.length; r++) {
-      if (router.route(rows, r).includes(0)) {
+      if (router.route(rows, r).includes(1)) {
         const w = rows.wordStart[r] as number;
         const at = mine.add(
           rows.kind[r] as number,
@@ -135,18 +108,10 @@ function shardRows(k: number): RecordColumns {
         const text = rows.text.get(r);
         if (text !== undefined) mine.text.set(at, text);
       }
-      coordinator.pushColumns(rows, r, r + 1);
+      model.take(rows, r);
     }
   }
   return mine;
-}
-
-function cpuMs(run: () => void): number {
-  gc?.();
-  const c0 = process.cpuUsage();
-  run();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
 }
 
 function loneEngine(): void {
@@ -159,7 +124,7 @@ function loneEngine(): void {
 }
 
 function shardEngine(rows: RecordColumns, k: number): void {
-  const engine = createEngine({ ranks: RANKS, owns: shardOwnership(0, k) });
+  const engine = createEngine({ ranks: RANKS, owns: shardOwnership(1, k) });
   for (let r = 0; r < rows.length; r += 256) {
     engine.pushColumns(rows, r, Math.min(rows.length, r + 256));
     engine.takeFindings();
@@ -171,10 +136,10 @@ const quarter = shardRows(4);
 // The first pass warms the JIT up; the second is measured.
 loneEngine();
 shardEngine(quarter, 4);
-const lone = cpuMs(loneEngine);
-const shard = cpuMs(() => shardEngine(quarter, 4));
+const lone = cpuMsOf(loneEngine);
+const shard = cpuMsOf(() => shardEngine(quarter, 4));
 console.log(
-  `one engine on this thread, CPU: lone ${lone.toFixed(0)} ms over ${records.toLocaleString('en-US')} records; shard 0 of four ${shard.toFixed(0)} ms (${((shard / lone) * 100).toFixed(0)}%) over the ${quarter.length.toLocaleString('en-US')} calls routed to it`,
+  `one engine on this thread, CPU: lone ${lone.toFixed(0)} ms over ${records.toLocaleString('en-US')} records; shard 1 of four (not the global one) ${shard.toFixed(0)} ms (${((shard / lone) * 100).toFixed(0)}%) over the ${quarter.length.toLocaleString('en-US')} calls routed to it`,
 );
 
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
@@ -202,7 +167,7 @@ let reference: string[] | undefined;
 const routes: string[] = [];
 async function main(): Promise<void> {
   for (const k of KS) {
-    gc?.();
+    collect();
     const base = process.memoryUsage().heapUsed;
     const cpu0 = process.cpuUsage();
     const thread0 = threadCpuMs() ?? 0;
@@ -232,12 +197,11 @@ async function main(): Promise<void> {
     });
     const found = [...engine.takeFindings(), ...engine.finish()];
     const wallMs = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const cpuMs = cpuMsSince(cpu0);
     const coordinatorMs = (threadCpuMs() ?? 0) - thread0;
-    const steadyCpu = process.cpuUsage(steady0.cpu);
+    const steadyMs = cpuMsSince(steady0.cpu);
     const steadyRecords = records - warmRecords;
-    const steadyUs = ((steadyCpu.user + steadyCpu.system) / steadyRecords).toFixed(2);
+    const steadyUs = ((steadyMs * 1000) / steadyRecords).toFixed(2);
     const steadyCoordinatorUs = ((((threadCpuMs() ?? 0) - steady0.thread) * 1000) / steadyRecords).toFixed(2);
     coordinatorPeak = Math.max(coordinatorPeak, process.memoryUsage().heapUsed - base);
     const keys = found.map(findingKey);
@@ -267,7 +231,7 @@ async function main(): Promise<void> {
         ? '-'
         : `${(routing.cpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s (${routing.cpuMs.map((c) => (c / 1000).toFixed(2)).join(' + ')})`,
       `${found.length}${found.length > 0 ? ` (${[...new Set(found.map((f) => f.kind))].join(', ')})` : ''}${same ? ', same as K=1' : ', DIFFERENT from K=1'}`,
-      `${mb(coordinatorPeak)}${k > 1 ? ' (model + global questions)' : ' (the lone engine)'}`,
+      `${mb(coordinatorPeak)}${k > 1 ? ' (routing: communicators, calls in flight)' : ' (the lone engine)'}`,
       routing === undefined
         ? 'no threads'
         : routing.perShard.map((n) => n.toLocaleString('en-US')).join(', '),
@@ -282,7 +246,7 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  '));
   for (const r of routes) console.log(r);
   console.log(
-    "records/s and CPU per record: every record the analysis took, over the whole process (coordinator and shard threads). The coordinator decodes every record, keeps the model and answers the global questions; each shard is sent only the calls of its rank pairs and communicators and the definitions every shard needs (ARCHITECTURE.md, \"Shards\"). steady: after the first quarter of the frames (the threads' start-up and compilation), CPU per record of the whole process, of the coordinator's thread and of all shard threads together. Thread CPU from /proc/thread-self/stat; the rest of the process's CPU is V8's helper threads (garbage collection, compilation). calls per shard CPU-s: the calls a shard was sent over its thread's CPU time.",
+    "records/s and CPU per record: every record the analysis took, over the whole process (coordinator and shard threads). The coordinator decodes every record and routes it (it keeps the communicators, no model); shard 0, the global shard, is sent every call and answers the global questions; each other shard is sent only the calls of its rank pairs and communicators and the definitions every shard needs (ARCHITECTURE.md, \"Shards\"). Shard heaps: the global shard first. steady: after the first quarter of the frames (the threads' start-up and compilation), CPU per record of the whole process, of the coordinator's thread and of all shard threads together. Thread CPU from /proc/thread-self/stat; the rest of the process's CPU is V8's helper threads (garbage collection, compilation). calls per shard CPU-s: the calls a shard was sent over its thread's CPU time.",
   );
 }
 

@@ -13,6 +13,7 @@ import { RecordColumns } from '../../server/src/protocol/columns';
 import { appendEvent } from '../../server/src/protocol/append-event';
 import { functions, KIND } from '../../server/src/protocol/spec';
 import { Router } from '../../server/src/shards/router';
+import { RouteModel } from '../../server/src/shards/route-model';
 import { analyzersProblem } from '../../server/src/shards/analyzers';
 import { parseArgs } from '../../server/src/cli/args';
 import { encodeEvent, frameOf } from '../../server/src/protocol/testing/encode';
@@ -454,7 +455,7 @@ test('the router sends a call only to the shards that own what it touches; defin
   assert.ok(moved.length > 0 && moved.every((x) => x.route.length === 1));
 });
 
-test('shard threads are sent their share of the calls, not every record', async () => {
+test('shard threads are sent their share of the calls, not every record; the global shard every call', async () => {
   const n = 16;
   const job = new Job(n);
   for (let step = 0; step < 20; step++)
@@ -473,12 +474,77 @@ test('shard threads are sent their share of the calls, not every record', async 
     const total = frames.reduce((a, f) => a + f.data.byteLength / 64, 0);
     const perShard = routing.perShard;
     assert.equal(perShard.length, 4);
-    // A ring of 16 pairs over four shards: each shard is sent some of the messages' calls and the
-    // definitions, far fewer than every record.
-    for (const p of perShard)
+    // A ring of 16 pairs over four shards: each shard but the global one is sent some of the messages' calls
+    // and the definitions, far fewer than every record; the global shard (0) is sent every call, and the
+    // coordinator keeps none.
+    const [global, ...owners] = perShard as [number, ...number[]];
+    for (const p of owners)
       assert.ok(p > 0 && p < total / 2, `shard rows ${perShard.join(', ')} of ${total}`);
+    assert.ok(
+      owners.every((p) => p < global),
+      `shard rows ${perShard.join(', ')}`,
+    );
+    const counts = routing.counts;
+    assert.equal(global, counts.none + counts.one + counts.some + counts.every, 'every row reaches shard 0');
     assert.ok(routing.counts.one > routing.counts.every, JSON.stringify(routing.counts));
   } finally {
     await engine.dispose();
+  }
+});
+
+test("the coordinator's routing model names communicators as the engine does, and never makes one up", () => {
+  const n = 6;
+  const job = new Job(n);
+  const evens = [0, 2, 4];
+  const odds = [1, 3, 5];
+  const halfdup = new Map<number, number>();
+  for (const r of job.ranks) {
+    r.commCreate('MPI_Comm_split', 'world', 'half', r.rank % 2 === 0 ? evens : odds);
+    r.commCreate('MPI_Comm_dup', 'half', 'halfdup', r.rank % 2 === 0 ? evens : odds);
+    // A communicator made by a call the shim does not see (no COMM record), and one derived from it.
+    r.comms.set('cart', { handle: 777, members: job.ranks.map((x) => x.rank) });
+    r.commCreate(
+      'MPI_Comm_dup',
+      'cart',
+      'cartdup',
+      job.ranks.map((x) => x.rank),
+    );
+    r.barrier({ comm: 'cartdup' });
+    halfdup.set(r.rank, r.handle('halfdup'));
+    r.commFree('halfdup');
+    r.finalize();
+  }
+  const engine = createEngine({ ranks: n });
+  const model = new RouteModel(n);
+  const cols = new RecordColumns(8);
+  for (const e of job.interleave(1)) {
+    cols.clear();
+    appendEvent(cols, e);
+    model.take(cols, 0);
+    engine.pushColumns(cols, 0, 1);
+  }
+  for (const r of job.ranks) {
+    for (const name of ['world', 'half']) {
+      const h = r.handle(name);
+      const key = engine.commKey(r.rank, h);
+      assert.ok(key !== undefined, `rank ${r.rank}: the engine knows ${name}`);
+      assert.equal(model.commKey(r.rank, h), key, `rank ${r.rank}: ${name}`);
+      for (let peer = 0; peer < (name === 'world' ? n : 3); peer++)
+        assert.equal(
+          model.peerWorld(r.rank, h, peer),
+          engine.peerWorld(r.rank, h, peer),
+          `${name} peer ${peer}`,
+        );
+    }
+    // The engine keys cartdup from the parent it made up; the model does not know it (its calls go to every
+    // shard), nor the freed halfdup.
+    assert.ok(engine.commKey(r.rank, r.handle('cartdup')) !== undefined);
+    assert.equal(model.commKey(r.rank, r.handle('cartdup')), undefined, `rank ${r.rank}: cartdup`);
+    assert.equal(model.commKey(r.rank, 777), undefined, `rank ${r.rank}: cart`);
+    assert.equal(
+      model.commKey(r.rank, halfdup.get(r.rank) ?? -1),
+      undefined,
+      `rank ${r.rank}: halfdup was freed`,
+    );
   }
 });

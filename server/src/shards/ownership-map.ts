@@ -38,5 +38,17 @@ export function shardOwnership(index: number, shards: number): Ownership {
   };
 }
 
-/** The coordinator's engine beside K shards: the whole model and the global questions, no pair or communicator checks. */
+/**
+ * What shard 0 owns beside K - 1 others: its pairs and communicators, and the global questions (the wait-for
+ * graph, the replay and what is decided over it, leaks, call order, every rank's own calls). It is sent every
+ * call; the coordinator keeps no model of its own (route-model.ts).
+ */
+export function globalShardOwnership(shards: number): Ownership {
+  return { ...shardOwnership(0, shards), global: true };
+}
+
+/**
+ * The whole model and the global questions, no pair or communicator checks: the global part alone, beside K
+ * owners (the unit tests' split of one engine's findings; the threads use globalShardOwnership).
+ */
 export const GLOBAL_ONLY: Ownership = { global: true, pair: () => false, comm: () => false };

@@ -6,8 +6,8 @@
  * shard must resolve alike (communicator, group, datatype, op and window creation, and the COMM, DTYPE, OP
  * and SITE descriptions), what changes a rank's life (MPI_Init, MPI_Finalize, END, LOST) goes to every shard,
  * once per definition, never per use. What no shard checks (one-sided accesses, probes that consume nothing,
- * the ~300 calls of class "other" that make no request nor communicator, clock records) goes to none: the
- * coordinator's global engine alone handles it.
+ * the ~300 calls of class "other" that make no request nor communicator) goes to no owner: the global shard
+ * alone takes it (withGlobal, which adds shard 0 to every route); clock records go to no shard at all.
  *
  * Whenever the owner is not certain, the call goes to every shard: an unknown communicator handle or
  * request, an MPI_PROC_NULL peer, and wildcard receives (MPI_ANY_SOURCE: the pair is known only when the
@@ -47,8 +47,13 @@ export class Router {
   readonly every: Route;
   readonly none: Route = [];
   private readonly single: Route[];
+  private readonly global: Route = [0];
+  /** [0, i] per shard i: the owner's route with the global shard. */
+  private readonly withZero: Route[] = [];
   /** Per rank, the route of each call in flight by seq (its ENTER decided it; its EXIT forgets it). */
   private readonly calls: Map<number, Route>[] = [];
+  /** The owner of each communicator, by its key. */
+  private readonly byComm = new Map<string, Route>();
   /** Per rank, the route of each request handle, from the EXIT of the call that made it. */
   private readonly requests: Map<number, Route>[] = [];
   readonly counts: RouteCounts = { none: 0, one: 0, some: 0, every: 0 };
@@ -61,7 +66,18 @@ export class Router {
     this.every = Array.from({ length: shards }, (_, i) => i);
   }
 
-  /** The shards row `row` of `cols` goes to. Call before the coordinator's engine takes the row. */
+  /**
+   * `route` with the global shard (shard 0) added: it is sent every call, since it keeps the whole model for
+   * the global questions (sharded-engine.ts). Clock records alone it is not sent (no engine reads them).
+   */
+  withGlobal(route: Route, cols: RecordColumns, row: number): Route {
+    if (route.length === 0) return cols.kind[row] === KIND.CLOCK ? this.none : this.global;
+    if (route[0] === 0) return route;
+    if (route.length === 1) return (this.withZero[route[0] as number] ??= [0, route[0] as number]);
+    return this.union(this.global, route);
+  }
+
+  /** The owners row `row` of `cols` goes to. Call before the routing model takes the row. */
   route(cols: RecordColumns, row: number): Route {
     const r = this.decide(cols, row);
     const c = this.counts;
@@ -114,7 +130,12 @@ export class Router {
     if (cls === 'collective' || cls === 'icollective') {
       const comm = arg('comm');
       const key = comm === undefined ? undefined : this.model.commKey(rank, comm);
-      return key === undefined ? this.every : (this.single[shardOfComm(key, this.shards)] as Route);
+      if (key === undefined) return this.every;
+      // A key names its members (thousands of characters on a large job): hashed once per communicator, not
+      // per collective call (the key is the registry's own string, so the map finds it by its cached hash).
+      let r = this.byComm.get(key);
+      if (r === undefined) this.byComm.set(key, (r = this.single[shardOfComm(key, this.shards)] as Route));
+      return r;
     }
     if (ONE_REQUEST.has(cls)) return this.ofRequests(rank, [arg('request') ?? DONE_REQUEST]);
     if (REQUESTS.has(cls)) return this.ofRequests(rank, requestList(cols, row, layout));

@@ -8,9 +8,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { EngineFinding } from '../engine/model/types';
+import type { EngineFinding, RankState } from '../engine/model/types';
 import type { FindingMerge } from './finding-merge';
-import { CONTROL_ITEMS, CONTROL_TOKEN, type FromShard, type ShardInit, type ToShard } from './shard-protocol';
+import {
+  CONTROL_ITEMS,
+  CONTROL_TOKEN,
+  type Answers,
+  type FromShard,
+  type Question,
+  type ShardInit,
+  type ToShard,
+} from './shard-protocol';
 import type { RecordColumns } from '../protocol/columns';
 import type { Route } from './router';
 import { BatchWriter, type Batch } from './stream-batch';
@@ -41,6 +49,10 @@ interface Shard {
   heapPeak: number;
   /** Its thread's CPU time, as it said when it last answered a sync or finish (0 before). */
   cpuMs: number;
+  /** The answer to the last question asked of it (the global shard), until taken. */
+  answer: { readonly question: Question; readonly value: unknown } | undefined;
+  /** Its end-of-run findings, once it answered 'finish', until taken. */
+  readonly finished: EngineFinding[];
 }
 
 /**
@@ -69,6 +81,10 @@ export class ShardPool {
   /** Items of the stream the coordinator has fully taken (the rows written now belong to the next). */
   private taken = 0;
   private flushQueued = false;
+  private disposed = false;
+  /** The global shard's last answer about the ranks' states, and whether a new one is on its way. */
+  private states: RankState[];
+  private statesAsked = false;
 
   /**
    * `merge` has a source per shard, numbered from `firstSource`. `ranks`: the job's size, as for a lone
@@ -82,6 +98,8 @@ export class ShardPool {
     tuning: PoolTuning = {},
   ) {
     this.maxLag = tuning.maxLagItems ?? MAX_LAG_ITEMS;
+    // What an engine that took nothing yet says: every rank running.
+    this.states = Array.from({ length: ranks }, (_, rank): RankState => ({ rank, state: 'running' }));
     const script = shardWorkerScript();
     for (let index = 0; index < count; index++) {
       const control = new SharedArrayBuffer(8);
@@ -102,6 +120,8 @@ export class ShardPool {
         failed: undefined,
         heapPeak: 0,
         cpuMs: 0,
+        answer: undefined,
+        finished: [],
       });
     }
   }
@@ -171,9 +191,49 @@ export class ShardPool {
   /** Every shard's end-of-run findings, after every item posted so far. */
   finish(): EngineFinding[] {
     this.flush();
-    const out: EngineFinding[] = [];
-    this.request((token) => ({ type: 'finish', token }), out);
-    return out;
+    this.request((token) => ({ type: 'finish', token }));
+    return this.shards.flatMap((s) => s.finished.splice(0));
+  }
+
+  /**
+   * The global shard's (shard 0's) answer to a global question, once it has taken every item posted so far;
+   * undefined when it failed (its checks are then named as skipped).
+   */
+  ask<Q extends Question>(question: Q): Answers[Q] | undefined {
+    const s = this.shards[0] as Shard;
+    // Ended threads answer nothing: a question after dispose() (a late status tick) must not wait for them.
+    if (this.disposed || s.failed !== undefined) return undefined;
+    this.flush();
+    const token = ++this.token;
+    s.answer = undefined;
+    s.worker.postMessage({ type: 'ask', token, question } satisfies ToShard);
+    this.waitOn(s, 0, CONTROL_TOKEN, 1000, () => Atomics.load(s.control, CONTROL_TOKEN) === token);
+    this.drainPort(s, 0);
+    const a = s.answer as { readonly question: Question; readonly value: unknown } | undefined;
+    s.answer = undefined;
+    return a?.question === question ? (a.value as Answers[Q] | undefined) : undefined;
+  }
+
+  /**
+   * The ranks' states as the global shard last told them; without waiting, a new answer is asked for (one at
+   * a time) and read on a later call. The session reads the states on every status tick: waiting there for
+   * the global shard to catch up (or, at the start, for its thread to load) would hold the thread that
+   * accepts the ranks' connections and reads their sockets.
+   */
+  statesSoon(): RankState[] {
+    this.pump();
+    const s = this.shards[0];
+    if (s !== undefined && !this.statesAsked && !this.disposed && s.failed === undefined) {
+      this.flush();
+      this.statesAsked = true;
+      s.worker.postMessage({ type: 'ask', token: ++this.token, question: 'states' } satisfies ToShard);
+    }
+    return this.states;
+  }
+
+  /** Whether shard 0, the global shard, failed: every global check is then missing. */
+  globalFailed(): boolean {
+    return this.shards[0]?.failed !== undefined;
   }
 
   /** Sends shard `index` these bytes as a batch, unchecked: what a bug of ours could send (the failure test). */
@@ -190,15 +250,16 @@ export class ShardPool {
   }
 
   dispose(): Promise<unknown> {
+    this.disposed = true;
     return Promise.all(this.shards.map((s) => s.worker.terminate()));
   }
-  private request(make: (token: number) => ToShard, finished?: EngineFinding[]): void {
+  private request(make: (token: number) => ToShard): void {
     const token = ++this.token;
     for (const s of this.shards) s.worker.postMessage(make(token));
     this.shards.forEach((s, i) => {
       // The shard notifies its token word when it answers.
       this.waitOn(s, i, CONTROL_TOKEN, 1000, () => Atomics.load(s.control, CONTROL_TOKEN) === token);
-      this.drainPort(s, i, finished);
+      this.drainPort(s, i);
     });
   }
 
@@ -224,7 +285,7 @@ export class ShardPool {
     }
   }
 
-  private drainPort(s: Shard, i: number, finished?: EngineFinding[]): void {
+  private drainPort(s: Shard, i: number): void {
     for (let m = receiveMessageOnPort(s.port); m !== undefined; m = receiveMessageOnPort(s.port)) {
       const msg = m.message as FromShard;
       const source = this.firstSource + i;
@@ -232,8 +293,15 @@ export class ShardPool {
       else if (msg.type === 'passed') {
         this.merge.progress(source, msg.items);
         if (msg.cpuMs !== undefined) s.cpuMs = msg.cpuMs;
+      } else if (msg.type === 'answer') {
+        s.answer = { question: msg.question, value: msg.value };
+        if (msg.question === 'states') {
+          this.statesAsked = false;
+          if (msg.value !== undefined) this.states = msg.value as RankState[];
+        }
       } else if (msg.type === 'finished') {
-        finished?.push(...msg.findings);
+        // Kept on the shard, not handed to the caller: the wait's own loop may be the one that reads it.
+        s.finished.push(...msg.findings);
         s.heapPeak = msg.heapPeak;
         s.cpuMs = msg.cpuMs;
       } else {

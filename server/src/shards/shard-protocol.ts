@@ -5,7 +5,23 @@
  * (receiveMessageOnPort) after waiting on the shard's control word (Atomics.wait), so that the engine's
  * synchronous interface (findDeadlock, finish) holds with shards on other threads.
  */
-import type { EngineFinding } from '../engine/model/types';
+import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
+import type { MessageQueues } from '../engine/point-to-point/message-queues';
+
+/** The global questions only the global shard (shard 0) answers, after every batch posted before. */
+export type Question = 'deadlock' | 'release' | 'states' | 'queues' | 'lost' | 'skipped';
+
+/** The global shard's answers, by question. */
+export interface Answers {
+  /** findDeadlock(), and the findings it released (held ones: the job ends without finish()). */
+  readonly deadlock: { readonly found: EngineFinding | undefined; readonly released: EngineFinding[] };
+  /** releaseHeld(): the findings it released. */
+  readonly release: EngineFinding[];
+  readonly states: RankState[];
+  readonly queues: MessageQueues;
+  readonly lost: number;
+  readonly skipped: SkippedCheck[];
+}
 
 export interface ShardInit {
   readonly index: number;
@@ -30,7 +46,9 @@ export type ToShard =
   /** Answer with 'passed' once every batch before this is done, then store `token` in control[0]. */
   | { readonly type: 'sync'; readonly token: number }
   /** As 'sync', after the engine's end-of-run checks (answered with 'finished'). */
-  | { readonly type: 'finish'; readonly token: number };
+  | { readonly type: 'finish'; readonly token: number }
+  /** As 'sync', with the answer to a global question (the global shard only; answered with 'answer'). */
+  | { readonly type: 'ask'; readonly token: number; readonly question: Question };
 
 export type FromShard =
   /** Findings taken after the item at this position of the stream. */
@@ -48,6 +66,8 @@ export type FromShard =
       readonly heapPeak: number;
       readonly cpuMs: number;
     }
+  /** The answer to 'ask' (undefined: the shard had failed). */
+  | { readonly type: 'answer'; readonly question: Question; readonly value: Answers[Question] | undefined }
   /** The shard could not go on (a bug of ours): its checks are missing from the report, which says so. */
   | { readonly type: 'failed'; readonly reason: string };
 

@@ -1,7 +1,8 @@
 /**
  * One shard on a worker thread: the same engine, fed only the calls the coordinator's router gave it
  * (router.ts), already decoded, and owning the checks of its rank pairs and communicators
- * (ownership-map.ts). It reports findings tagged with the position of the stream's item they came after, and
+ * (ownership-map.ts). Shard 0 is also the global shard: it is sent every call and answers the global questions
+ * (the wait-for graph, rank states, message queues, the end-of-run analyses) that the coordinator asks. It reports findings tagged with the position of the stream's item they came after, and
  * answers syncs; it never throws at the coordinator (a failure is reported and every later request is still
  * answered, so that the coordinator never waits forever).
  */
@@ -10,15 +11,26 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createEngine } from '../engine/engine';
 import { RecordColumns } from '../protocol/columns';
-import { shardOwnership } from './ownership-map';
-import { CONTROL_ITEMS, CONTROL_TOKEN, type FromShard, type ShardInit, type ToShard } from './shard-protocol';
+import { globalShardOwnership, shardOwnership } from './ownership-map';
+import {
+  CONTROL_ITEMS,
+  CONTROL_TOKEN,
+  type Answers,
+  type FromShard,
+  type Question,
+  type ShardInit,
+  type ToShard,
+} from './shard-protocol';
 import { readBatch } from './stream-batch';
 import { threadCpuMs } from './thread-cpu';
 
 const init = workerData as ShardInit & { readonly port: MessagePort };
 const control = new Int32Array(init.control);
 const port = init.port;
-const engine = createEngine({ ranks: init.ranks, owns: shardOwnership(init.index, init.shards) });
+const engine = createEngine({
+  ranks: init.ranks,
+  owns: init.index === 0 ? globalShardOwnership(init.shards) : shardOwnership(init.index, init.shards),
+});
 const cols = new RecordColumns(1024);
 /** The item whose rows are being fed; its findings are tagged with it. */
 let item = 0;
@@ -62,9 +74,37 @@ function answer(token: number): void {
   Atomics.notify(control, CONTROL_TOKEN);
 }
 
+function ask(question: Question): Answers[Question] {
+  switch (question) {
+    case 'deadlock': {
+      const found = engine.findDeadlock();
+      return { found, released: engine.takeFindings() };
+    }
+    case 'release':
+      engine.releaseHeld();
+      return engine.takeFindings();
+    case 'states':
+      return engine.rankStates();
+    case 'queues':
+      return engine.messageQueues();
+    case 'lost':
+      return engine.lostRecords();
+    case 'skipped':
+      return engine.skippedChecks();
+  }
+}
+
 parentPort?.on('message', (m: ToShard) => {
   try {
     if (failure === undefined && m.type === 'batch') batch(m);
+    if (m.type === 'ask') {
+      // A failed engine's state is not to be trusted: no answer (the coordinator says so in the report).
+      send({
+        type: 'answer',
+        question: m.question,
+        value: failure === undefined ? ask(m.question) : undefined,
+      });
+    }
     if (m.type === 'finish')
       send({
         type: 'finished',

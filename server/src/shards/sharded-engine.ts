@@ -1,18 +1,19 @@
 /**
- * The engine as the session sees it when the analysis has shards: the coordinator's own engine keeps the
- * model and answers every global question (the wait-for graph, rank states, the replay's end-of-run checks,
- * everything a rank does on its own); the router (router.ts) sends each decoded call to the shards that own
- * what it touches — a point-to-point call to the owner of its rank pair, a collective to the owner of its
- * communicator, definitions to every shard — and K shard threads run the checks of their rank pairs and
- * communicators on those calls alone. The findings of all are merged into one order (finding-merge.ts). With
- * one analyzer there is no thread and no routing: the lone engine owns everything and its findings go
- * through the same merge, so the report is the same for any K.
+ * The engine as the session sees it when the analysis has shards. The coordinator (the session's thread)
+ * keeps no model: it decodes each frame once, keeps the communicators it needs to route (route-model.ts), and
+ * the router (router.ts) sends each decoded call to the shards that own what it touches — a point-to-point
+ * call to the owner of its rank pair, a collective to the owner of its communicator, definitions to every
+ * shard. Shard 0 is also the global shard: it is sent every call and answers the global questions (the
+ * wait-for graph, rank states, message queues, the replay's end-of-run checks, everything a rank does on its
+ * own), which the coordinator asks it synchronously. The findings of all are merged into one order
+ * (finding-merge.ts). With one analyzer there is no thread and no routing: the lone engine owns everything and
+ * its findings go through the same merge, so the report is the same for any K.
  *
  * The caller feeds a frame's decoded rows with pushColumns() and then says that frame is done (endFrame), or
  * a closed connection's END with push() and then endClose(): each is an item of the stream, after which
  * every engine's findings are taken.
  */
-import type { Engine, EngineRouting } from '../engine/engine-api';
+import type { Engine } from '../engine/engine-api';
 import type { MessageQueues } from '../engine/point-to-point/message-queues';
 import { appendEvent } from '../protocol/append-event';
 import { RecordColumns } from '../protocol/columns';
@@ -20,17 +21,19 @@ import { RankDecoder } from '../protocol/decoder';
 import { createEngine } from '../engine/engine';
 import type { EngineFinding, RankEvent, RankState, SkippedCheck } from '../engine/model/types';
 import { FindingMerge, inContentOrder } from './finding-merge';
-import { GLOBAL_ONLY } from './ownership-map';
+import { RouteModel } from './route-model';
 import { Router, type RouteCounts } from './router';
 import { ShardPool, type PoolTuning } from './shard-pool';
 
 export class ShardedEngine implements Engine {
-  private readonly inner: Engine & EngineRouting;
+  /** The lone engine (one analyzer); with shards, none: shard 0 holds the model. */
+  private readonly inner: Engine | undefined;
   private readonly pool: ShardPool | undefined;
+  private readonly model: RouteModel | undefined;
   private readonly router: Router | undefined;
   private readonly merge: FindingMerge;
   private items = 0;
-  /** Findings the coordinator's engine made outside an item (held ones released with a deadlock or an end). */
+  /** Findings made outside an item (held ones released with a deadlock or an end), by the global engine. */
   private outside: EngineFinding[] = [];
   /** pushRecords' decoders (one per rank: a call may straddle two frames) and their rows. */
   private readonly decoders: RankDecoder[] = [];
@@ -43,10 +46,11 @@ export class ShardedEngine implements Engine {
    */
   constructor(ranks: number, analyzers: number, tuning?: PoolTuning) {
     const sharded = analyzers > 1;
-    this.inner = createEngine({ ranks, ...(sharded ? { owns: GLOBAL_ONLY } : {}) });
-    this.merge = new FindingMerge(sharded ? 1 + analyzers : 1);
-    this.pool = sharded ? new ShardPool(analyzers, ranks, this.merge, 1, tuning) : undefined;
-    this.router = sharded ? new Router(analyzers, this.inner) : undefined;
+    this.inner = sharded ? undefined : createEngine({ ranks });
+    this.merge = new FindingMerge(sharded ? analyzers : 1);
+    this.pool = sharded ? new ShardPool(analyzers, ranks, this.merge, 0, tuning) : undefined;
+    this.model = sharded ? new RouteModel(ranks) : undefined;
+    this.router = this.model === undefined ? undefined : new Router(analyzers, this.model);
   }
 
   /** The number of shard threads (0: the lone engine). */
@@ -67,22 +71,20 @@ export class ShardedEngine implements Engine {
   }
 
   /**
-   * Rows the caller decoded from one frame; endFrame() then says the frame is done. With shards, the rows are
-   * routed before the coordinator's engine takes them: the router reads the model as of the frames before
-   * (a call on a communicator announced in the same frame goes to every shard, which is always correct).
+   * Rows the caller decoded from one frame; endFrame() then says the frame is done. With shards, each row is
+   * routed and then taken into the routing model (its communicators), as an engine takes its rows in order.
    */
   pushColumns(cols: RecordColumns, from = 0, to = cols.length): void {
-    const router = this.router;
-    const pool = this.pool;
-    if (router === undefined || pool === undefined) {
-      this.inner.pushColumns(cols, from, to);
+    const { router, pool, model } = this;
+    if (router === undefined || pool === undefined || model === undefined) {
+      this.inner?.pushColumns(cols, from, to);
       return;
     }
     for (let row = from; row < to; row++) {
-      const route = router.route(cols, row);
+      const route = router.withGlobal(router.route(cols, row), cols, row);
       if (route.length > 0) pool.row(route, cols, row, this.items);
+      model.take(cols, row);
     }
-    this.inner.pushColumns(cols, from, to);
   }
 
   push(event: RankEvent): void {
@@ -103,10 +105,10 @@ export class ShardedEngine implements Engine {
   }
 
   private endItem(): void {
-    const found = this.inner.takeFindings();
-    this.merge.add(0, this.items, found);
+    const inner = this.inner;
+    if (inner !== undefined) this.merge.add(0, this.items, inner.takeFindings());
     this.items++;
-    this.merge.progress(0, this.items);
+    if (inner !== undefined) this.merge.progress(0, this.items);
     this.pool?.advance(this.items);
   }
 
@@ -139,51 +141,91 @@ export class ShardedEngine implements Engine {
    * of the stream. Called before a global question whose answer is reported in order after them.
    */
   settle(): void {
-    this.pool?.sync();
+    const pool = this.pool;
+    if (pool === undefined) return;
+    pool.sync();
+    // The states read next (a no-progress verdict names the ranks' calls) are those after every item.
+    pool.ask('states');
   }
 
   findDeadlock(): EngineFinding | undefined {
-    const found = this.inner.findDeadlock();
-    if (found !== undefined) this.takeOutside();
-    return found;
+    const pool = this.pool;
+    if (pool === undefined) {
+      const found = this.inner?.findDeadlock();
+      if (found !== undefined) this.takeOutside(this.inner?.takeFindings() ?? []);
+      return found;
+    }
+    // Every shard's findings of the stream come first (settle), then what the deadlock released.
+    this.settle();
+    const answer = pool.ask('deadlock');
+    if (answer?.found !== undefined) this.takeOutside(answer.released);
+    return answer?.found;
   }
 
   releaseHeld(): void {
-    this.inner.releaseHeld();
-    this.takeOutside();
+    const pool = this.pool;
+    if (pool === undefined) {
+      this.inner?.releaseHeld();
+      this.takeOutside(this.inner?.takeFindings() ?? []);
+      return;
+    }
+    this.settle();
+    this.takeOutside(pool.ask('release') ?? []);
   }
 
-  private takeOutside(): void {
+  /** Findings made outside the stream (after settle()): reported after all of it, in content order. */
+  private takeOutside(found: EngineFinding[]): void {
     this.settle();
-    this.outside.push(...inContentOrder(this.inner.takeFindings()));
+    this.outside.push(...inContentOrder(found));
   }
 
   finish(): EngineFinding[] {
-    // What the stream found comes first, in its order; then the end-of-run checks of every shard, in content
-    // order (they have no position in the stream; a lone engine's are ordered the same way).
-    const live = this.inner.takeFindings();
-    this.merge.add(0, this.items, live);
+    // What the stream found comes first, in its order; then the end-of-run checks of every shard (the global
+    // one's included), in content order (they have no position in the stream; a lone engine's are ordered the
+    // same way).
+    const inner = this.inner;
+    if (inner !== undefined) this.merge.add(0, this.items, inner.takeFindings());
     const shardsEnd = this.pool?.finish() ?? [];
-    const end = this.inner.finish();
+    const end = inner?.finish() ?? [];
     return [...this.takeFindings(), ...this.merge.releaseAll(), ...inContentOrder([...end, ...shardsEnd])];
   }
 
+  /**
+   * With shards, the global shard's last answer, without waiting for it (asked again for the next call): as
+   * of the last settle() when nothing was fed since, up to a status tick old otherwise.
+   */
   rankStates(): RankState[] {
-    return this.inner.rankStates();
+    return this.inner?.rankStates() ?? this.pool?.statesSoon() ?? [];
   }
 
-  /** The coordinator's engine keeps every channel (matching is replicated): it has every queue. */
+  /** The global shard keeps every channel: it has every queue. */
   messageQueues(): MessageQueues {
-    return this.inner.messageQueues();
+    return this.inner?.messageQueues() ?? this.pool?.ask('queues') ?? { entries: [], edges: [], cycles: [] };
   }
 
   lostRecords(): number {
-    return this.inner.lostRecords();
+    return this.inner?.lostRecords() ?? this.pool?.ask('lost') ?? 0;
   }
 
   skippedChecks(): SkippedCheck[] {
-    const out = this.inner.skippedChecks();
+    const out = this.inner?.skippedChecks() ?? this.pool?.ask('skipped') ?? [];
     const failed = this.pool?.failures() ?? [];
+    if (this.pool?.globalFailed() === true)
+      out.push({
+        cause: 'bound',
+        checks: [
+          'deadlock',
+          'potential-deadlock',
+          'message-race',
+          'unmatched-message',
+          'resource-leak',
+          'call-order',
+          'buffer-overlap',
+          'request-misuse',
+          'rma-race',
+        ],
+        reason: `the global analyzer shard stopped (${failed.join('; ')}): the checks of the whole job are missing from that point. Run again with --analyzers 1.`,
+      });
     if (failed.length > 0)
       out.push({
         cause: 'bound',

@@ -1,0 +1,30 @@
+// What every bundled benchmark's run.mjs does: bundle its bench.ts with esbuild into dist/bench/NAME.js and run
+// it in a fresh node with the collector exposed (the benches collect before reading a heap) and room for
+// the heap, passing the command line's arguments on; the process exits with the bench's status.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * `dir`: the bench's folder (holding bench.ts); `name`: the bundle's name under dist/bench/; `heapMiB`: V8's
+ * old-space limit for the run.
+ */
+export async function runBench(dir, name, heapMiB) {
+  // Under dist/bench/ (not packaged): the shard pool finds dist/shard-worker.js one level up.
+  const out = join(dir, '..', '..', 'dist', 'bench', `${name}.js`);
+  await build({
+    entryPoints: [join(dir, 'bench.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
+  const r = spawnSync(
+    process.execPath,
+    [`--max-old-space-size=${heapMiB}`, '--expose-gc', out, ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
+  process.exit(r.status ?? 1);
+}
