@@ -12,9 +12,13 @@
  *  - a one-sided access owns its origin buffer until the epoch is closed or flushed (or its request, for the
  *    R* forms, completes): against stores for Put and Accumulate, against loads and stores for Get's buffer and
  *    the result buffer of the fetching accumulates;
- *  - window memory, from a fence that opens an epoch to the next fence and from MPI_Win_post to MPI_Win_wait
- *    (or to an MPI_Win_test that returns true): the rank's own loads and stores of it are collected as byte ranges and sent at the epoch's end, for the
- *    analyzer to compare with what other ranks accessed in that epoch (an rma-race needs both sides).
+ *  - window memory, from its creation to MPI_Win_free: the rank's own loads and stores of it are collected as byte
+ *    ranges, for the analyzer to compare with what other ranks accessed at the same time (an rma-race needs both
+ *    sides). In a fence epoch (from a fence that opens one to the next fence) and in an exposure epoch (MPI_Win_post
+ *    to MPI_Win_wait, or to an MPI_Win_test that returns true) they are sent at the epoch's end, named by the epoch;
+ *    outside them (epoch 0: where other ranks' passive-target accesses land, under MPI_Win_lock/lock_all) they are
+ *    sent before the rank's next MPI call enters (msc_mc_passive_flush), so that the analyzer orders them with
+ *    that rank's messages and collectives like a call made there.
  *
  * A hit (the runtime calls back on the accessing thread) becomes a FINDING record whose site is the access's
  * return address, resolved to file:line like a call site, and whose words name the owning operation's call
@@ -251,7 +255,7 @@ typedef struct mwin {
     int64_t key; /* window word; 0 free */
     uintptr_t base, size;
     int rt;       /* published while an epoch is open, else -1 */
-    int64_t epoch; /* fence epochs: the number of fences so far; PSCW: -(posts so far) */
+    int64_t epoch; /* fence epochs: the number of fences so far; PSCW: -(posts so far); 0: neither (passive) */
     int fences, posts, fn;
     int nr;
     wrange r[WIN_RANGES];
@@ -289,11 +293,12 @@ static void win_hit(mwin *m, uintptr_t a, size_t size, int store, uint64_t pc)
     if (hi > r->hi) r->hi = hi;
 }
 
-/* The epoch ends: its local accesses go to the analyzer, window memory is no longer watched. */
-static void win_close(mwin *m, msc_call *c)
+/* Accesses outside fence and exposure epochs not sent yet (on some window): read without the lock at every call. */
+_Atomic int msc_mc_passive_dirty;
+
+/* The epoch's local accesses go to the analyzer as window-local-access records of the call c. */
+static void win_send(mwin *m, const msc_call *c)
 {
-    if (m->rt >= 0) rt_remove(m->rt);
-    m->rt = -1;
     for (int i = 0; i < m->nr; i++) {
         wrange *r = &m->r[i];
         /* [check, -1, window word, offset, length | store << 32 | epoch << 33]; the site is the access. */
@@ -302,6 +307,28 @@ static void win_close(mwin *m, msc_call *c)
         msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), r->pc, w, 5, NULL, 0);
     }
     m->nr = 0;
+}
+
+/* The epoch ends: its local accesses go to the analyzer, window memory is no longer watched (until win_open). */
+static void win_close(mwin *m, const msc_call *c)
+{
+    if (m->rt >= 0) rt_remove(m->rt);
+    m->rt = -1;
+    win_send(m, c);
+}
+
+/* Called by msc_call_begin (before the call's ENTER) when some window's memory was touched outside fence and
+ * exposure epochs: those accesses happened between the rank's previous MPI call and this one, which is where the
+ * analyzer places them (its position in the rank's history, for happened-before with other ranks' passive-target
+ * accesses). */
+void msc_mc_passive_flush(const msc_call *c)
+{
+    if (!mc_on) return;
+    mc_lock();
+    atomic_store_explicit(&msc_mc_passive_dirty, 0, memory_order_relaxed);
+    for (int i = 0; i < WIN_MAX; i++)
+        if (wins[i].key && wins[i].epoch == 0 && wins[i].nr > 0) win_send(&wins[i], c);
+    mc_unlock();
 }
 
 static void win_open(mwin *m, int64_t epoch)
@@ -321,7 +348,10 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
     mc_lock();
     if (token & WIN_TOKEN) {
         mwin *m = &wins[token & (WIN_MAX - 1)];
-        if (m->rt >= 0) win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
+        if (m->rt >= 0) {
+            win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
+            if (m->epoch == 0) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
+        }
         mc_unlock();
         return;
     }
@@ -631,7 +661,11 @@ void msc_mc_win_created(MPI_Win win)
     if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sizep, &flag) == MPI_SUCCESS && flag && sizep) size = *sizep;
     mc_lock();
     mwin *m = win_of(0);
-    if (m && base && size > 0) *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
+    if (m && base && size > 0) {
+        *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
+        /* Watched from here: other ranks may lock the window and access it at any time (epoch 0). */
+        win_open(m, 0);
+    }
     mc_unlock();
 }
 
@@ -643,7 +677,8 @@ void msc_mc_win_pre(msc_call *c, msc_args *a)
     int64_t key = msc_w_MPI_Win(a->win);
     mc_lock();
     mwin *m = win_of(key);
-    if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || c->func == MSC_FN_MPI_Win_free))
+    if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || !strcmp(w, "post") ||
+                            c->func == MSC_FN_MPI_Win_free))
         win_close(m, c);
     mc_unlock();
 }
@@ -666,15 +701,18 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
     mwin *m = win_of(key);
     if (m && !strcmp(w, "fence")) {
         m->fences++;
-        /* MPI_MODE_NOSUCCEED: this fence opens no epoch. */
-        if (!(c->w[0] & MPI_MODE_NOSUCCEED)) win_open(m, m->fences); /* w[0]: the assert */
+        /* MPI_MODE_NOSUCCEED: this fence opens no epoch (the memory is then open to passive-target access). */
+        win_open(m, !(c->w[0] & MPI_MODE_NOSUCCEED) ? m->fences : 0); /* w[0]: the assert */
     } else if (m && !strcmp(w, "post")) {
         m->posts++;
         win_open(m, -(int64_t)m->posts);
+    } else if (m && !strcmp(w, "wait")) {
+        win_open(m, 0);
     } else if (m && m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
         /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
          * MPI is called; here after, since only the flag says the epoch ended). */
         win_close(m, c);
+        win_open(m, 0);
     }
     mc_unlock();
 }
