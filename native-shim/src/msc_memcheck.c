@@ -271,7 +271,7 @@ static mwin *win_of(int64_t key)
 }
 
 /* A local access of window memory in an epoch: merged into the epoch's ranges (same kind, same site,
- * touching), up to WIN_RANGES; beyond, the widest range of that kind absorbs it (coarser, never lost). */
+ * touching), up to WIN_RANGES; beyond, the latest range of that kind absorbs it (coarser, never lost). */
 static void win_hit(mwin *m, uintptr_t a, size_t size, int store, uint64_t pc)
 {
     uintptr_t lo = a < m->base ? 0 : a - m->base, hi = lo + size;
@@ -288,9 +288,15 @@ static void win_hit(mwin *m, uintptr_t a, size_t size, int store, uint64_t pc)
         m->r[m->nr++] = (wrange){ lo, hi, pc, store };
         return;
     }
-    wrange *r = &m->r[m->nr - 1];
-    if (lo < r->lo) r->lo = lo;
-    if (hi > r->hi) r->hi = hi;
+    /* Full: the latest range of the same kind absorbs it (a load taken for a store could make a race of two
+     * reads; with no range of its kind, the access is dropped: silence rather than a false alarm). */
+    for (int i = m->nr - 1; i >= 0; i--) {
+        wrange *r = &m->r[i];
+        if (r->store != store) continue;
+        if (lo < r->lo) r->lo = lo;
+        if (hi > r->hi) r->hi = hi;
+        return;
+    }
 }
 
 /* Accesses outside fence and exposure epochs not sent yet (on some window): read without the lock at every call. */
@@ -345,16 +351,20 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
     /* MPI's own accesses (a user op called by MPI, the shim) are not the program's. */
     if (msc_tls_depth) return;
     if (atomic_load_explicit(&msc_state, memory_order_relaxed) != MSC_STATE_ON) return;
-    mc_lock();
     if (token & WIN_TOKEN) {
+        /* Window memory is hit by every load and store of it (a program computing on its window pays this per
+         * access): only the ranges change, never the runtime's intervals, so the mutex alone, without the
+         * runtime's batch (two more lock pairs). */
+        pthread_mutex_lock(&mc_mutex);
         mwin *m = &wins[token & (WIN_MAX - 1)];
         if (m->rt >= 0) {
             win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
             if (m->epoch == 0) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
         }
-        mc_unlock();
+        pthread_mutex_unlock(&mc_mutex);
         return;
     }
+    mc_lock();
     own *o = &owns[token & 0xffffffffu];
     if (o->state == OWN_FREE || o->gen != (uint16_t)(token >> 32)) {
         mc_unlock();
