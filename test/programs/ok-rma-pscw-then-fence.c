@@ -2,8 +2,9 @@
  * ranks: 2
  * expect: none
  */
-/* The correct twin of call-order-rma-fence-in-exposure.c: rank 0 ends its exposure epoch with MPI_Win_wait before
- * both ranks meet in the fence, and the fence epoch that follows (one put each way) is closed by the last fence. */
+/* The correct twin of call-order-rma-fence-in-exposure.c: rank 0 ends its exposure epoch with MPI_Win_wait
+ * before both ranks meet in the fence, and the fence epoch that follows (a second put to rank 0: MPICH 4.0.2
+ * misplaces puts to other ranks, README.md) is closed by the last fence. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -30,9 +31,10 @@ int main(int argc, char **argv)
         MPI_Win_wait(win);
     }
     MPI_Win_fence(0, win);
-    MPI_Put(&v, 1, MPI_INT, peer, 1, 1, MPI_INT, win);
+    if (rank == 1)
+        MPI_Put(&v, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
     MPI_Win_fence(0, win);
-    if (mem[1] != 7 || (rank == 0 && mem[0] != 7)) printf("rank %d got %d %d\n", rank, mem[0], mem[1]);
+    if (rank == 0 && (mem[0] != 7 || mem[1] != 7)) printf("rank 0 got %d %d\n", mem[0], mem[1]);
 
     MPI_Group_free(&peer_group);
     MPI_Group_free(&world_group);
