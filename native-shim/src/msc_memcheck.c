@@ -259,6 +259,9 @@ typedef struct mwin {
     int fences, posts, fn;
     int nr;
     wrange r[WIN_RANGES];
+    /* Bumped whenever the ranges are sent or reset (and at creation and free): a thread's cached range started
+     * under another value belongs to what was already sent, and is dropped (thread_ranges below). */
+    _Atomic uint32_t gen;
 } mwin;
 static mwin wins[WIN_MAX];
 #define WIN_TOKEN (1ull << 63)
@@ -313,6 +316,7 @@ static void win_send(mwin *m, const msc_call *c)
         msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), r->pc, w, 5, NULL, 0);
     }
     m->nr = 0;
+    atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);
 }
 
 /* The epoch ends: its local accesses go to the analyzer, window memory is no longer watched (until win_open). */
@@ -323,6 +327,36 @@ static void win_close(mwin *m, const msc_call *c)
     win_send(m, c);
 }
 
+/* Each thread extends its latest contiguous run of loads (or stores) of one instruction without the mutex, and
+ * merges it into the window's ranges when the next access does not extend it, or when this thread sends the
+ * ranges (at an MPI call). A stencil over window memory then takes the mutex once per row and instruction instead
+ * of once per access (up to THREAD_RUNS instructions at a time). A run another thread sends past (the
+ * window's gen moved) is dropped: silence, never an access placed in the wrong epoch. */
+#define THREAD_RUNS 8
+static __thread struct run {
+    uintptr_t lo, hi;
+    uint64_t pc;
+    uint32_t gen;
+    int16_t win; /* index in wins, -1: none */
+    int8_t store;
+} runs[THREAD_RUNS] = { [0 ... THREAD_RUNS - 1] = { .win = -1 } };
+
+/* The run goes into its window's ranges, if they are still the ones it was started in; mutex held. */
+static void run_merge(struct run *r)
+{
+    if (r->win < 0) return;
+    mwin *m = &wins[r->win];
+    if (m->rt >= 0 && atomic_load_explicit(&m->gen, memory_order_relaxed) == r->gen)
+        win_hit(m, r->lo, r->hi - r->lo, r->store, r->pc);
+    r->win = -1;
+}
+
+/* This thread's runs, before its ranges are sent; mutex held. */
+static void runs_merge(void)
+{
+    for (int i = 0; i < THREAD_RUNS; i++) run_merge(&runs[i]);
+}
+
 /* Called by msc_call_begin (before the call's ENTER) when some window's memory was touched outside fence and
  * exposure epochs: those accesses happened between the rank's previous MPI call and this one, which is where the
  * analyzer places them (its position in the rank's history, for happened-before with other ranks' passive-target
@@ -331,6 +365,7 @@ void msc_mc_passive_flush(const msc_call *c)
 {
     if (!mc_on) return;
     mc_lock();
+    runs_merge();
     atomic_store_explicit(&msc_mc_passive_dirty, 0, memory_order_relaxed);
     for (int i = 0; i < WIN_MAX; i++)
         if (wins[i].key && wins[i].epoch == 0 && wins[i].nr > 0) win_send(&wins[i], c);
@@ -341,6 +376,7 @@ static void win_open(mwin *m, int64_t epoch)
 {
     m->epoch = epoch;
     m->nr = 0;
+    atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);
     if (m->rt < 0 && m->size > 0)
         m->rt = rt_add(m->base, m->base + m->size, MSC_MC_READ | MSC_MC_WRITE, WIN_TOKEN | (uint64_t)(m - wins));
 }
@@ -355,10 +391,29 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
         /* Window memory is hit by every load and store of it (a program computing on its window pays this per
          * access): only the ranges change, never the runtime's intervals, so the mutex alone, without the
          * runtime's batch (two more lock pairs). */
+        int wi = (int)(token & (WIN_MAX - 1));
+        mwin *m = &wins[wi];
+        /* The instruction's run, or the next victim in turn (a stencil's loads are a few instructions apart: no
+         * hashing of their addresses, which collide). */
+        static __thread unsigned victim;
+        struct run *r = NULL;
+        for (int i = 0; i < THREAD_RUNS; i++)
+            if (runs[i].pc == (uint64_t)(uintptr_t)pc && runs[i].win == wi && runs[i].store == write) {
+                r = &runs[i];
+                break;
+            }
+        if (r && a <= r->hi && a + size >= r->lo && r->gen == atomic_load_explicit(&m->gen, memory_order_acquire)) {
+            if (a < r->lo) r->lo = a;
+            if (a + size > r->hi) r->hi = a + size;
+            return;
+        }
+        if (!r) r = &runs[victim++ & (THREAD_RUNS - 1)];
         pthread_mutex_lock(&mc_mutex);
-        mwin *m = &wins[token & (WIN_MAX - 1)];
+        run_merge(r);
         if (m->rt >= 0) {
-            win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
+            *r = (struct run){ .lo = a, .hi = a + size, .pc = (uint64_t)(uintptr_t)pc,
+                               .gen = atomic_load_explicit(&m->gen, memory_order_relaxed), .win = (int16_t)wi,
+                               .store = (int8_t)write };
             if (m->epoch == 0) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
         }
         pthread_mutex_unlock(&mc_mutex);
@@ -672,7 +727,9 @@ void msc_mc_win_created(MPI_Win win)
     mc_lock();
     mwin *m = win_of(0);
     if (m && base && size > 0) {
+        uint32_t gen = atomic_load_explicit(&m->gen, memory_order_relaxed); /* runs of a freed window stay stale */
         *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
+        atomic_store_explicit(&m->gen, gen + 1, memory_order_release);
         /* Watched from here: other ranks may lock the window and access it at any time (epoch 0). */
         win_open(m, 0);
     }
@@ -686,6 +743,7 @@ void msc_mc_win_pre(msc_call *c, msc_args *a)
     const char *w = msc_func_what[c->func];
     int64_t key = msc_w_MPI_Win(a->win);
     mc_lock();
+    runs_merge();
     mwin *m = win_of(key);
     if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || !strcmp(w, "post") ||
                             c->func == MSC_FN_MPI_Win_free))
@@ -721,6 +779,7 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
     } else if (m && m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
         /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
          * MPI is called; here after, since only the flag says the epoch ended). */
+        runs_merge();
         win_close(m, c);
         win_open(m, 0);
     }
@@ -738,6 +797,7 @@ void msc_mc_win_freed(MPI_Win win)
     if (m) {
         if (m->rt >= 0) rt_remove(m->rt);
         m->key = 0, m->rt = -1;
+        atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);
     }
     mc_unlock();
 }
