@@ -12,9 +12,13 @@
  *  - a one-sided access owns its origin buffer until the epoch is closed or flushed (or its request, for the
  *    R* forms, completes): against stores for Put and Accumulate, against loads and stores for Get's buffer and
  *    the result buffer of the fetching accumulates;
- *  - window memory, from a fence that opens an epoch to the next fence and from MPI_Win_post to MPI_Win_wait
- *    (or to an MPI_Win_test that returns true): the rank's own loads and stores of it are collected as byte ranges and sent at the epoch's end, for the
- *    analyzer to compare with what other ranks accessed in that epoch (an rma-race needs both sides).
+ *  - window memory, from its creation to MPI_Win_free: the rank's own loads and stores of it are collected as byte
+ *    ranges, for the analyzer to compare with what other ranks accessed at the same time (an rma-race needs both
+ *    sides). In a fence epoch (from a fence that opens one to the next fence) and in an exposure epoch (MPI_Win_post
+ *    to MPI_Win_wait, or to an MPI_Win_test that returns true) they are sent at the epoch's end, named by the epoch;
+ *    outside them (epoch 0: where other ranks' passive-target accesses land, under MPI_Win_lock/lock_all) they are
+ *    sent before the rank's next MPI call enters (msc_mc_passive_flush), so that the analyzer orders them with
+ *    that rank's messages and collectives like a call made there.
  *
  * A hit (the runtime calls back on the accessing thread) becomes a FINDING record whose site is the access's
  * return address, resolved to file:line like a call site, and whose words name the owning operation's call
@@ -251,10 +255,13 @@ typedef struct mwin {
     int64_t key; /* window word; 0 free */
     uintptr_t base, size;
     int rt;       /* published while an epoch is open, else -1 */
-    int64_t epoch; /* fence epochs: the number of fences so far; PSCW: -(posts so far) */
+    int64_t epoch; /* fence epochs: the number of fences so far; PSCW: -(posts so far); 0: neither (passive) */
     int fences, posts, fn;
     int nr;
     wrange r[WIN_RANGES];
+    /* Bumped whenever the ranges are sent or reset (and at creation and free): a thread's cached range started
+     * under another value belongs to what was already sent, and is dropped (thread_ranges below). */
+    _Atomic uint32_t gen;
 } mwin;
 static mwin wins[WIN_MAX];
 #define WIN_TOKEN (1ull << 63)
@@ -267,7 +274,7 @@ static mwin *win_of(int64_t key)
 }
 
 /* A local access of window memory in an epoch: merged into the epoch's ranges (same kind, same site,
- * touching), up to WIN_RANGES; beyond, the widest range of that kind absorbs it (coarser, never lost). */
+ * touching), up to WIN_RANGES; beyond, the latest range of that kind absorbs it (coarser, never lost). */
 static void win_hit(mwin *m, uintptr_t a, size_t size, int store, uint64_t pc)
 {
     uintptr_t lo = a < m->base ? 0 : a - m->base, hi = lo + size;
@@ -284,16 +291,23 @@ static void win_hit(mwin *m, uintptr_t a, size_t size, int store, uint64_t pc)
         m->r[m->nr++] = (wrange){ lo, hi, pc, store };
         return;
     }
-    wrange *r = &m->r[m->nr - 1];
-    if (lo < r->lo) r->lo = lo;
-    if (hi > r->hi) r->hi = hi;
+    /* Full: the latest range of the same kind absorbs it (a load taken for a store could make a race of two
+     * reads; with no range of its kind, the access is dropped: silence rather than a false alarm). */
+    for (int i = m->nr - 1; i >= 0; i--) {
+        wrange *r = &m->r[i];
+        if (r->store != store) continue;
+        if (lo < r->lo) r->lo = lo;
+        if (hi > r->hi) r->hi = hi;
+        return;
+    }
 }
 
-/* The epoch ends: its local accesses go to the analyzer, window memory is no longer watched. */
-static void win_close(mwin *m, msc_call *c)
+/* Accesses outside fence and exposure epochs not sent yet (on some window): read without the lock at every call. */
+_Atomic int msc_mc_passive_dirty;
+
+/* The epoch's local accesses go to the analyzer as window-local-access records of the call c. */
+static void win_send(mwin *m, const msc_call *c)
 {
-    if (m->rt >= 0) rt_remove(m->rt);
-    m->rt = -1;
     for (int i = 0; i < m->nr; i++) {
         wrange *r = &m->r[i];
         /* [check, -1, window word, offset, length | store << 32 | epoch << 33]; the site is the access. */
@@ -302,12 +316,67 @@ static void win_close(mwin *m, msc_call *c)
         msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), r->pc, w, 5, NULL, 0);
     }
     m->nr = 0;
+    atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);
+}
+
+/* The epoch ends: its local accesses go to the analyzer, window memory is no longer watched (until win_open). */
+static void win_close(mwin *m, const msc_call *c)
+{
+    if (m->rt >= 0) rt_remove(m->rt);
+    m->rt = -1;
+    win_send(m, c);
+}
+
+/* Each thread extends its latest contiguous run of loads (or stores) of one instruction without the mutex, and
+ * merges it into the window's ranges when the next access does not extend it, or when this thread sends the
+ * ranges (at an MPI call). A stencil over window memory then takes the mutex once per row and instruction instead
+ * of once per access (up to THREAD_RUNS instructions at a time). A run another thread sends past (the
+ * window's gen moved) is dropped: silence, never an access placed in the wrong epoch. */
+#define THREAD_RUNS 8
+static __thread struct run {
+    uintptr_t lo, hi;
+    uint64_t pc;
+    uint32_t gen;
+    int16_t win; /* index in wins, -1: none */
+    int8_t store;
+} runs[THREAD_RUNS] = { [0 ... THREAD_RUNS - 1] = { .win = -1 } };
+
+/* The run goes into its window's ranges, if they are still the ones it was started in; mutex held. */
+static void run_merge(struct run *r)
+{
+    if (r->win < 0) return;
+    mwin *m = &wins[r->win];
+    if (m->rt >= 0 && atomic_load_explicit(&m->gen, memory_order_relaxed) == r->gen)
+        win_hit(m, r->lo, r->hi - r->lo, r->store, r->pc);
+    r->win = -1;
+}
+
+/* This thread's runs, before its ranges are sent; mutex held. */
+static void runs_merge(void)
+{
+    for (int i = 0; i < THREAD_RUNS; i++) run_merge(&runs[i]);
+}
+
+/* Called by msc_call_begin (before the call's ENTER) when some window's memory was touched outside fence and
+ * exposure epochs: those accesses happened between the rank's previous MPI call and this one, which is where the
+ * analyzer places them (its position in the rank's history, for happened-before with other ranks' passive-target
+ * accesses). */
+void msc_mc_passive_flush(const msc_call *c)
+{
+    if (!mc_on) return;
+    mc_lock();
+    runs_merge();
+    atomic_store_explicit(&msc_mc_passive_dirty, 0, memory_order_relaxed);
+    for (int i = 0; i < WIN_MAX; i++)
+        if (wins[i].key && wins[i].epoch == 0 && wins[i].nr > 0) win_send(&wins[i], c);
+    mc_unlock();
 }
 
 static void win_open(mwin *m, int64_t epoch)
 {
     m->epoch = epoch;
     m->nr = 0;
+    atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);
     if (m->rt < 0 && m->size > 0)
         m->rt = rt_add(m->base, m->base + m->size, MSC_MC_READ | MSC_MC_WRITE, WIN_TOKEN | (uint64_t)(m - wins));
 }
@@ -318,13 +387,39 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
     /* MPI's own accesses (a user op called by MPI, the shim) are not the program's. */
     if (msc_tls_depth) return;
     if (atomic_load_explicit(&msc_state, memory_order_relaxed) != MSC_STATE_ON) return;
-    mc_lock();
     if (token & WIN_TOKEN) {
-        mwin *m = &wins[token & (WIN_MAX - 1)];
-        if (m->rt >= 0) win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
-        mc_unlock();
+        /* Window memory is hit by every load and store of it (a program computing on its window pays this per
+         * access): only the ranges change, never the runtime's intervals, so the mutex alone, without the
+         * runtime's batch (two more lock pairs). */
+        int wi = (int)(token & (WIN_MAX - 1));
+        mwin *m = &wins[wi];
+        /* The instruction's run, or the next victim in turn (a stencil's loads are a few instructions apart: no
+         * hashing of their addresses, which collide). */
+        static __thread unsigned victim;
+        struct run *r = NULL;
+        for (int i = 0; i < THREAD_RUNS; i++)
+            if (runs[i].pc == (uint64_t)(uintptr_t)pc && runs[i].win == wi && runs[i].store == write) {
+                r = &runs[i];
+                break;
+            }
+        if (r && a <= r->hi && a + size >= r->lo && r->gen == atomic_load_explicit(&m->gen, memory_order_acquire)) {
+            if (a < r->lo) r->lo = a;
+            if (a + size > r->hi) r->hi = a + size;
+            return;
+        }
+        if (!r) r = &runs[victim++ & (THREAD_RUNS - 1)];
+        pthread_mutex_lock(&mc_mutex);
+        run_merge(r);
+        if (m->rt >= 0) {
+            *r = (struct run){ .lo = a, .hi = a + size, .pc = (uint64_t)(uintptr_t)pc,
+                               .gen = atomic_load_explicit(&m->gen, memory_order_relaxed), .win = (int16_t)wi,
+                               .store = (int8_t)write };
+            if (m->epoch == 0) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
+        }
+        pthread_mutex_unlock(&mc_mutex);
         return;
     }
+    mc_lock();
     own *o = &owns[token & 0xffffffffu];
     if (o->state == OWN_FREE || o->gen != (uint16_t)(token >> 32)) {
         mc_unlock();
@@ -631,7 +726,13 @@ void msc_mc_win_created(MPI_Win win)
     if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sizep, &flag) == MPI_SUCCESS && flag && sizep) size = *sizep;
     mc_lock();
     mwin *m = win_of(0);
-    if (m && base && size > 0) *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
+    if (m && base && size > 0) {
+        uint32_t gen = atomic_load_explicit(&m->gen, memory_order_relaxed); /* runs of a freed window stay stale */
+        *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
+        atomic_store_explicit(&m->gen, gen + 1, memory_order_release);
+        /* Watched from here: other ranks may lock the window and access it at any time (epoch 0). */
+        win_open(m, 0);
+    }
     mc_unlock();
 }
 
@@ -642,8 +743,10 @@ void msc_mc_win_pre(msc_call *c, msc_args *a)
     const char *w = msc_func_what[c->func];
     int64_t key = msc_w_MPI_Win(a->win);
     mc_lock();
+    runs_merge();
     mwin *m = win_of(key);
-    if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || c->func == MSC_FN_MPI_Win_free))
+    if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || !strcmp(w, "post") ||
+                            c->func == MSC_FN_MPI_Win_free))
         win_close(m, c);
     mc_unlock();
 }
@@ -666,15 +769,19 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
     mwin *m = win_of(key);
     if (m && !strcmp(w, "fence")) {
         m->fences++;
-        /* MPI_MODE_NOSUCCEED: this fence opens no epoch. */
-        if (!(c->w[0] & MPI_MODE_NOSUCCEED)) win_open(m, m->fences); /* w[0]: the assert */
+        /* MPI_MODE_NOSUCCEED: this fence opens no epoch (the memory is then open to passive-target access). */
+        win_open(m, !(c->w[0] & MPI_MODE_NOSUCCEED) ? m->fences : 0); /* w[0]: the assert */
     } else if (m && !strcmp(w, "post")) {
         m->posts++;
         win_open(m, -(int64_t)m->posts);
+    } else if (m && !strcmp(w, "wait")) {
+        win_open(m, 0);
     } else if (m && m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
         /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
          * MPI is called; here after, since only the flag says the epoch ended). */
+        runs_merge();
         win_close(m, c);
+        win_open(m, 0);
     }
     mc_unlock();
 }
@@ -690,6 +797,7 @@ void msc_mc_win_freed(MPI_Win win)
     if (m) {
         if (m->rt >= 0) rt_remove(m->rt);
         m->key = 0, m->rt = -1;
+        atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);
     }
     mc_unlock();
 }

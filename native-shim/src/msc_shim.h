@@ -173,6 +173,13 @@ static inline __attribute__((always_inline)) uint32_t msc_next_seq(void)
     return s;
 }
 
+#ifdef MSC_MEMCHECK
+/* The memcheck build: window memory outside fence and exposure epochs has loads or stores of the rank not sent yet
+ * (msc_memcheck.c); they go out before the next call's ENTER, so that the analyzer places them between the calls. */
+extern _Atomic int msc_mc_passive_dirty;
+void msc_mc_passive_flush(const msc_call *c);
+#endif
+
 /* Returns 0 when the call must go straight to PMPI: recording off, or a call made from inside MPI
  * (or from inside the shim) on this thread. Disabled costs one relaxed load. */
 static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int func, void *site)
@@ -194,6 +201,9 @@ static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int
     /* The words a head record holds start at zero: a record is then written with whole-record copies,
      * no per-word test, and no stale stack data leaves the process (msc_emit_pair). */
     for (int i = 0; i < MSC_HEAD_WORDS; i++) c->w[i] = c->x[i] = 0;
+#ifdef MSC_MEMCHECK
+    if (MSC_UNLIKELY(atomic_load_explicit(&msc_mc_passive_dirty, memory_order_relaxed))) msc_mc_passive_flush(c);
+#endif
     return 1;
 }
 

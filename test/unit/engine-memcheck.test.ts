@@ -103,3 +103,77 @@ test("a target's own store in its exposure epoch races with an origin's Put to t
     [0x7001, 0x5005],
   );
 });
+
+/** The target's own load or store of its window outside fence and exposure epochs (epoch 0), as the shim sends it
+ * before the next call's ENTER. */
+function own(t: Rma, offset: number, store: boolean, site: number, fn = 'MPI_Barrier'): void {
+  t.localAccess({ offset, length: 4, store, epoch: 0, site, fn });
+}
+
+test("passive target: a target's own store racing with an origin's locked Put to the same bytes is rma-race at the store and the Put", () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  // An exclusive lock of the origin does not keep the target's own (unlocked) stores out.
+  o.lock(1, 0).put(0, { disp: 5, site: 0x5005 }).unlock(0);
+  own(t, 20, true, 0x7001);
+  own(t, 0, true, 0x7002); // other bytes
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [0, 1],
+      message: [
+        "rank 0's own store",
+        "rank 1's MPI_Put",
+        'the target does not lock its own window',
+        'MPI_LOCK_EXCLUSIVE, 0',
+      ],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0x7001, 0x5005],
+  );
+});
+
+test('passive target: target accesses ordered by a barrier after the unlock or before the lock, or under its own exclusive lock, are silent', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  own(t, 20, true, 0x7001); // before the barrier that precedes the origin's lock
+  for (const r of job.ranks) r.barrier();
+  o.lock(2, 0).put(0, { disp: 5, site: 0x5005 }).unlock(0);
+  for (const r of job.ranks) r.barrier();
+  own(t, 20, false, 0x7002); // after the barrier that follows the origin's unlock
+  // Under the target's own exclusive lock: the origin's shared lock cannot be held at the same time.
+  t.lock(1, 0);
+  own(t, 24, true, 0x7003, 'MPI_Win_unlock');
+  t.unlock(0);
+  o.lock(2, 0).get(0, { disp: 6, site: 0x5006 }).unlock(0);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
+});
+
+test("passive target: the target's load under its own shared lock races with another shared lock's Put", () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  t.lock(2, 0);
+  own(t, 8, false, 0x7001, 'MPI_Win_unlock');
+  t.unlock(0);
+  o.lock(2, 0).put(0, { disp: 2, site: 0x5005 }).unlock(0);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, [
+    { kind: 'rma-race', ranks: [0, 1], message: ["rank 0's own load", 'both ranks hold shared locks'] },
+  ]);
+});

@@ -53,6 +53,56 @@ test('a lock between two fences with accesses is call-order at the lock; after t
   ]);
 });
 
+test('a fence while the rank exposes the window (post not yet waited for) is call-order at the fence', () => {
+  const { job, w } = setup(2);
+  const [a, b] = w as [Rma, Rma];
+  // A first exchange closed by its wait leaves nothing open; the second enters the fence before its wait.
+  a.postTo([1]);
+  b.startTo([0]).put(0).complete();
+  a.wait();
+  a.postTo([1]);
+  b.startTo([0]).put(0).complete();
+  for (const x of w) x.fence();
+  a.wait();
+  end(job, w);
+  check(job, [
+    {
+      kind: 'call-order',
+      ranks: [0],
+      message: [
+        'MPI_Win_fence',
+        'while the exposure epoch of its MPI_Win_post is still open',
+        'MPI_Win_wait',
+      ],
+      details: ['MPI_Win_fence on'],
+    },
+  ]);
+});
+
+test('a post (and a start) between two fences with accesses is call-order at each', () => {
+  const { job, w } = setup(2);
+  const [a, b] = w as [Rma, Rma];
+  for (const x of w) x.fence();
+  for (const x of w) x.put(1 - x.r.rank);
+  a.postTo([1]);
+  b.startTo([0]).put(0).complete();
+  a.wait();
+  for (const x of w) x.fence();
+  end(job, w);
+  check(job, [
+    {
+      kind: 'call-order',
+      ranks: [0],
+      message: ['MPI_Win_post', 'inside an access epoch opened by MPI_Win_fence'],
+    },
+    {
+      kind: 'call-order',
+      ranks: [1],
+      message: ['MPI_Win_start', 'inside an access epoch opened by MPI_Win_fence'],
+    },
+  ]);
+});
+
 test('an epoch still open at MPI_Win_free, and one open at MPI_Finalize on a window never freed', () => {
   const { job, w } = setup(2);
   (w[0] as Rma).lock(SHARED, 1).put(1);

@@ -41,7 +41,8 @@ export interface Engine {
   finish(): EngineFinding[];
   /**
    * The job is ended without finish() (no progress, or the user stopped it): findings held to be merged across
-   * ranks (thread-level call-order) become available from takeFindings(), as complete as they got.
+   * ranks (thread-level call-order) and the one-sided epoch rules broken so far become available from
+   * takeFindings(), as complete as they got.
    */
   releaseHeld(): void;
   /** Each rank's current state. */

@@ -157,13 +157,15 @@ class MpiEngine implements Engine, EngineRouting {
       this.deadlocked = true;
       // The job ends here without finish(): what was held for merging across ranks is as complete as it gets.
       this.releaseHeld();
-      for (const e of this.st.rma.releasedOnDeadlock()) this.st.report(e);
     }
     return f;
   }
 
   releaseHeld(): void {
     for (const held of this.st.held.release(this.st.sites)) this.st.report(held);
+    // One-sided epoch rules broken so far, which may be why the job hangs (a graph deadlock, or a hang inside the
+    // MPI library such as a fence or MPI_Win_free with an exposure epoch open): the job ends without finish().
+    for (const e of this.st.rma.releasedOnDeadlock()) this.st.report(e);
   }
 
   finish(): EngineFinding[] {

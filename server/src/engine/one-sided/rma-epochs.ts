@@ -6,7 +6,10 @@
  * - A lock of a target already locked by the rank (lock twice), a lock while a lock_all or a start epoch is open
  *   (or the other way round), lock_all twice, start while a start is open: both Open MPI and MPICH fail them with
  *   MPI_ERR_RMA_SYNC or hang. Checked at ENTER (the default error handler ends the job in that very call).
- * - A fence while a lock, lock_all or start epoch is open; a lock, lock_all or start between two fences with
+ * - A fence while a lock, lock_all or start epoch is open, or while the rank's exposure epoch (MPI_Win_post not
+ *   yet waited for) is: a fence opens and closes exposure epochs as well as access epochs (MPI-3.1 §11.5.1), so
+ *   they overlap; Open MPI 4.1 and MPICH 4.0 then hang (in the fence, MPI_Win_free or MPI_Finalize).
+ * - A lock, lock_all, start or post between two fences with
  *   one-sided accesses between them: the first fence opened an access epoch (MPI-3.1 §11.5.1: a fence starts one
  *   when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. A fence with
  *   MPI_MODE_NOSUCCEED opens none: its bit is 16 in Open MPI and 16384 in MPICH, and either bit counts (the
@@ -48,7 +51,14 @@ interface EpochState {
 }
 
 type Rule =
-  'overlap' | 'inside-fence' | 'open-at-free' | 'open-at-finalize' | 'post-twice' | 'no-post' | 'no-start';
+  | 'overlap'
+  | 'inside-fence'
+  | 'fence-in-exposure'
+  | 'open-at-free'
+  | 'open-at-finalize'
+  | 'post-twice'
+  | 'no-post'
+  | 'no-start';
 
 export class EpochRules {
   private readonly state = new Map<string, EpochState>();
@@ -118,6 +128,7 @@ export class EpochRules {
         this.openedInFence(s, e.rank, at);
         break;
       case 'post':
+        this.openedInFence(s, e.rank, at);
         if (s.post !== undefined)
           this.note(
             'post-twice',
@@ -153,6 +164,15 @@ export class EpochRules {
         break;
       case 'fence':
         if (open.length > 0) overlap(open[0] as string);
+        else if (s.post !== undefined)
+          this.note(
+            'fence-in-exposure',
+            win,
+            e.rank,
+            at,
+            'MPI_Win_post',
+            `${e.fn.name} on ${win.name} while the exposure epoch of an MPI_Win_post is open`,
+          );
         else if (s.inFence !== undefined && s.accessed)
           this.note(
             'inside-fence',
@@ -264,6 +284,8 @@ export class EpochRules {
         message = `${who} call${s} ${call} on ${win} while ${f.what} is still open on that window: MPI forbids overlapping access epochs of one rank on a window (MPI_ERR_RMA_SYNC, or a hang). Close the first epoch (MPI_Win_unlock, MPI_Win_unlock_all, MPI_Win_complete, or a fence) before opening another.`;
       else if (rule === 'inside-fence')
         message = `${who} call${s} ${call} on ${win} inside an access epoch opened by MPI_Win_fence (another fence and one-sided accesses follow): the epochs overlap, which MPI forbids. End the fence epoch with MPI_Win_fence(MPI_MODE_NOSUCCEED, …) before the passive or PSCW epoch, or use fences only.`;
+      else if (rule === 'fence-in-exposure')
+        message = `${who} call${s} MPI_Win_fence on ${win} while the exposure epoch of its MPI_Win_post is still open: a fence opens and closes exposure epochs too, so the two overlap, which MPI forbids (Open MPI and MPICH 4.0 hang or fail in the fence, MPI_Win_free or MPI_Finalize). End the exposure epoch with MPI_Win_wait (or MPI_Win_test until it returns true) before the fence.`;
       else if (rule === 'post-twice')
         message = `${who} call${s} MPI_Win_post on ${win} while the exposure epoch of an earlier MPI_Win_post is still open: one rank exposes a window in at most one epoch at a time (MPI_ERR_RMA_SYNC, or a hang). Close the first with MPI_Win_wait (or an MPI_Win_test that returns true) before posting again.`;
       else if (rule === 'no-post')

@@ -45,10 +45,21 @@ function where(a: Access, b: Access): string {
     if (a.epoch.startsWith('pscw')) return 'in one access epoch (MPI_Win_start … MPI_Win_complete)';
     return 'in one fence epoch (between two MPI_Win_fence calls)';
   }
+  const local = passiveLocal(a, b);
+  if (local !== undefined) {
+    const other = local === a ? b : a;
+    return `while rank ${other.origin}'s passive-target epoch on it (MPI_Win_lock or MPI_Win_lock_all … unlock) is not ordered with them: ${local.epoch.startsWith('lock:') ? 'both ranks hold shared locks of the target' : 'the target does not lock its own window'}, and no message or barrier orders them after the unlock or flush`;
+  }
   if (a.passive) return 'in passive-target epochs (shared locks) that nothing orders';
   if (a.epoch.startsWith('pscw'))
     return 'in the same exposure epoch of the target (its MPI_Win_post … MPI_Win_wait)';
   return 'in the same fence epoch (between two MPI_Win_fence calls)';
+}
+
+/** The target's own load or store of a pair in passive-target epochs (memcheck mode), if one is. */
+function passiveLocal(a: Access, b: Access): Access | undefined {
+  if (!a.passive || !b.passive) return undefined;
+  return a.local !== undefined ? a : b.local !== undefined ? b : undefined;
 }
 
 export function raceFinding(a: Access, b: Access): EngineFinding {
@@ -57,7 +68,15 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
     x.local !== undefined
       ? `a ${x.kind === 'put' ? 'store' : 'load'} of its own window memory (bytes ${x.local.lo}-${x.local.hi - 1} of ${x.win.name})`
       : `${x.fn.name} ${verb(x)} ${x.win.name} at ${at(x)} (${x.count} × ${x.dtype?.name ?? `${x.dtype?.size ?? '?'}-byte type`})`;
-  const disp = a.disp === b.disp ? `displacement ${a.disp}` : `displacements ${a.disp} and ${b.disp}`;
+  // A target's own access is in bytes from the window's start, a one-sided call's in displacement units.
+  const place = (x: Access) =>
+    x.local !== undefined ? `bytes ${x.local.lo}-${x.local.hi - 1}` : `displacement ${x.disp}`;
+  const disp =
+    a.local === undefined && b.local === undefined
+      ? a.disp === b.disp
+        ? `displacement ${a.disp}`
+        : `displacements ${a.disp} and ${b.disp}`
+      : `${place(a)} and ${place(b)}`;
   const who = (x: Access, own: string) =>
     x.local !== undefined
       ? `rank ${x.origin}'s own ${x.kind === 'put' ? 'store' : 'load'}`
@@ -70,8 +89,10 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
     message:
       `RMA race on ${a.win.name}: ${who(a, a.origin === b.origin ? 'its' : '')} (${verb(a)}) and ${who(b, a.origin === b.origin ? 'its later' : '')} (${verb(b)}) ` +
       `touch the same bytes of target rank ${a.target}'s window (${disp}) ${where(a, b)}: the result is undefined. ` +
-      'Separate the two accesses with a synchronization (MPI_Win_fence, MPI_Win_flush, MPI_Win_unlock), make them target disjoint locations, ' +
-      'or use MPI_Accumulate with one op when concurrent updates are meant.',
+      (passiveLocal(a, b) !== undefined
+        ? `Lock the window of rank ${a.target} exclusively around its own loads and stores (MPI_Win_lock(MPI_LOCK_EXCLUSIVE, ${a.target}, …) … MPI_Win_unlock), or order them with a message or barrier after the other rank's MPI_Win_unlock, or touch disjoint bytes.`
+        : 'Separate the two accesses with a synchronization (MPI_Win_fence, MPI_Win_flush, MPI_Win_unlock), make them target disjoint locations, ' +
+          'or use MPI_Accumulate with one op when concurrent updates are meant.'),
     locations: [a, b].map((x) => ({
       rank: x.origin,
       site: x.site,

@@ -9,7 +9,12 @@
  * - Passive target: MPI_Win_lock/unlock (shared or exclusive) and MPI_Win_lock_all/unlock_all. An access is
  *   completed at its target by the origin's next flush or unlock of that target. Accesses of different origins are
  *   concurrent unless a lock is exclusive or one completed before the other was made in the run's happened-before
- *   (messages and collectives, happened-before.ts). Checked at the end of the run.
+ *   (messages and collectives, happened-before.ts). Checked at the end of the run. In the memcheck mode the
+ *   target's own loads and stores of its window memory outside fence and exposure epochs join them, placed
+ *   between the target's MPI calls where they happened: they race with another rank's access unless ordered with
+ *   it the same way, or both sides hold a lock of the target and one of them is exclusive (a target protects its
+ *   own accesses by locking its own window; another rank's exclusive lock does not keep the target's loads and
+ *   stores out).
  * - Generalized active target (MPI_Win_post/start/complete/wait): an origin's k-th start naming a target matches
  *   that target's k-th post naming the origin (rma-pscw.ts, groups from groups.ts); accesses of different origins
  *   matched to one post are concurrent. Checked at the end of the run; an unknown group leaves them unmatched.
@@ -316,13 +321,7 @@ export class RmaTracker {
       if (this.passive.length >= MAX_ACCESSES) return;
       this.passive.push(a);
       s.open.push(a);
-      // Its origin's clock here, from the clock run as it gets there (the run is not kept for the end).
-      if (!this.watched.has(`${a.origin}:${a.pos}`)) {
-        this.watched.add(`${a.origin}:${a.pos}`);
-        if (this.watched.size * Math.max(st.worldSize, a.origin + 1) <= MAX_CLOCK_CELLS)
-          st.replay.watch(a.origin, a.pos);
-        else this.pointsCapped = true;
-      }
+      this.watchClock(st, a);
     } else if (epoch.startsWith('pscw')) {
       const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
       const list = this.pscw.get(key) ?? [];
@@ -365,7 +364,11 @@ export class RmaTracker {
    */
   onLocalAccess(st: RmaContext, la: LocalWindowAccess, fn: FunctionSpec): void {
     const win = st.windows.lookup(la.rank, la.win);
-    if (win === undefined || la.epoch === 0 || la.length <= 0) return;
+    if (win === undefined || la.length <= 0) return;
+    if (la.epoch === 0) {
+      this.passiveLocal(st, la, win, fn);
+      return;
+    }
     const order = (this.orders.get(la.rank) ?? 0) + 1;
     this.orders.set(la.rank, order);
     const a: Access = {
@@ -405,6 +408,54 @@ export class RmaTracker {
     const list = m.get(la.epoch) ?? [];
     if (list.length < MAX_ACCESSES) list.push(a);
     m.set(la.epoch, list);
+  }
+
+  /**
+   * The memcheck mode: a target's own loads and stores of its window memory outside fence and exposure epochs,
+   * sent by its shim before its next MPI call entered, so the rank's position now is the point of its history
+   * where they happened (after every step so far, before any later one). They join the passive-target accesses,
+   * complete at once; under the rank's own lock of itself (MPI_Win_lock of its rank, or lock_all) they belong to
+   * that epoch and share its exclusivity.
+   */
+  private passiveLocal(st: RmaContext, la: LocalWindowAccess, win: WinInfo, fn: FunctionSpec): void {
+    const order = (this.orders.get(la.rank) ?? 0) + 1;
+    this.orders.set(la.rank, order);
+    const s = this.of(la.rank, win);
+    const self = s.locks.get(la.rank);
+    const n = self?.n ?? s.lockAll;
+    const pos = st.replay.position(la.rank);
+    const a: Access = {
+      origin: la.rank,
+      target: la.rank,
+      win,
+      fn,
+      site: la.site,
+      order,
+      kind: la.store ? 'put' : 'get',
+      op: undefined,
+      disp: la.offset,
+      count: la.length,
+      dtype: undefined,
+      epoch: n === undefined ? `local:${la.rank}` : `lock:${la.rank}:${n}`,
+      passive: true,
+      exclusive: self?.exclusive === true,
+      flushes: 0,
+      pos,
+      done: pos,
+      local: { lo: la.offset, hi: la.offset + la.length },
+    };
+    if (this.passive.length >= MAX_ACCESSES) return;
+    this.passive.push(a);
+    this.watchClock(st, a);
+  }
+
+  /** Asks the replay for the access's origin clock at its point (the run is not kept for the end). */
+  private watchClock(st: RmaContext, a: Access): void {
+    if (this.watched.has(`${a.origin}:${a.pos}`)) return;
+    this.watched.add(`${a.origin}:${a.pos}`);
+    if (this.watched.size * Math.max(st.worldSize, a.origin + 1) <= MAX_CLOCK_CELLS)
+      st.replay.watch(a.origin, a.pos);
+    else this.pointsCapped = true;
   }
 
   /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of accumulates). */
@@ -451,10 +502,15 @@ export class RmaTracker {
       if (c === undefined) return undefined;
       return a.done !== undefined && (c[a.origin] ?? 0) > a.done;
     };
+    // A lock excludes the other side only when both sides hold one: a target's own loads and stores made without
+    // locking its window are not kept out by another rank's exclusive lock.
+    const locked = (x: Access) => x.local === undefined || x.epoch.startsWith('lock:');
     const concurrent = (a: Access, b: Access): boolean => {
+      // A rank's own loads and stores are ordered by its program.
+      if (a.local !== undefined && b.local !== undefined) return false;
       if (a.origin === b.origin)
         return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
-      if (a.exclusive || b.exclusive) return false;
+      if ((a.exclusive || b.exclusive) && locked(a) && locked(b)) return false;
       // A rank that polls the window with atomic reads may be ordered by what it read: not judged (README.md).
       if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) return false;
       const ab = before(a, b);
