@@ -91,7 +91,9 @@ for (const flavor of installedFlavors()) {
       // (3 µs) beats its TCP over veth (20 µs) on a quiet machine, but with more busy-polling ranks than
       // this machine's two cores, its within-host pairs measured 7 ms while the waiting ranks polled in MPI_Barrier (net-test now sleeps in its barriers). MPICH is not checked for
       // blocks: its ranks on different emulated hosts reach each other in 1.2 µs, through shared memory
-      // (the namespaces share /dev/shm and IPC), so for MPICH these hosts are not separate machines.
+      // (the namespaces share IPC, and UCX's posix transport reaches peers through /proc/PID/fd); an IPC
+      // namespace per host separates them, but MPICH 4.0 over UCX 1.13's TCP then hangs in MPI_Finalize
+      // with two ranks on a host (test/cluster/README.md, "MPICH across the emulated hosts").
       const inside = median(delays(true));
       const across = median(delays(false));
       if (flavor === 'openmpi') {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -75,23 +75,121 @@ function compiler(
   };
 }
 
+/** A compiler run: the command, its arguments and environment, what to call it in errors, its time limit. */
+interface CompileCommand {
+  readonly cmd: string;
+  readonly args: string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly what: string;
+  readonly timeoutMs: number;
+}
+
+function cCommand(flavor: string, source: string, output: string, memcheck: boolean): CompileCommand {
+  const c = compiler('cc', flavor, memcheck);
+  return {
+    cmd: c.cmd,
+    args: [...c.pre, '-g', '-O0', '-o', output, source],
+    env: c.env,
+    what: `mpicc.${flavor}${memcheck ? ' (mpiscope cc)' : ''} ${source}`,
+    timeoutMs: 60_000,
+  };
+}
+
+/**
+ * mpif.h has no interfaces, so a program that passes buffers of several types to one MPI routine needs
+ * -fallow-argument-mismatch with gfortran 10 and later, as any mpif.h code does.
+ */
+function fortranCommand(
+  flavor: string,
+  source: string,
+  binding: string,
+  output: string,
+  memcheck: boolean,
+): CompileCommand {
+  const define = { mpi: 'MPISCOPE_USE_MPI', mpi_f08: 'MPISCOPE_USE_MPI_F08', mpifh: 'MPISCOPE_MPIFH' }[
+    binding
+  ];
+  if (define === undefined) throw new Error(`unknown Fortran binding ${binding}`);
+  const extra = binding === 'mpifh' ? ['-fallow-argument-mismatch'] : [];
+  const c = compiler('fc', flavor, memcheck);
+  return {
+    cmd: c.cmd,
+    args: [
+      ...c.pre,
+      '-g',
+      '-O0',
+      '-cpp',
+      `-D${define}`,
+      ...extra,
+      '-J',
+      dirname(output),
+      '-o',
+      output,
+      source,
+    ],
+    env: c.env,
+    what: `mpif90.${flavor} ${source} (${binding})`,
+    timeoutMs: 120_000,
+  };
+}
+
+function compileFailure(
+  c: CompileCommand,
+  error: Error | undefined,
+  status: number | null,
+  stderr: string,
+): Error {
+  if (error !== undefined && (error as NodeJS.ErrnoException).code === 'ENOENT')
+    return new Error(
+      `${c.what}: ${c.cmd} cannot run (${error.message}): install it (scripts/setup.sh does, gfortran included)`,
+    );
+  return new Error(
+    `${c.what} failed${status === null ? ` (no exit status: ${error?.message ?? 'killed'})` : ''}: ${stderr}`,
+  );
+}
+
+function compileSync(c: CompileCommand): void {
+  const r = spawnSync(c.cmd, c.args, { encoding: 'utf8', timeout: c.timeoutMs, env: c.env });
+  if (r.status !== 0) throw compileFailure(c, r.error, r.status, r.stderr ?? '');
+}
+
+/**
+ * The same compile without blocking the event loop: a test that runs several jobs at once (the corpus) keeps
+ * reading the other jobs' output and starting their next steps while one program compiles.
+ */
+function compileAsync(c: CompileCommand): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      c.cmd,
+      c.args,
+      { encoding: 'utf8', timeout: c.timeoutMs, env: c.env, maxBuffer: 16 << 20 },
+      (error, _stdout, stderr) => {
+        if (error === null) resolve();
+        else reject(compileFailure(c, error, typeof error.code === 'number' ? error.code : null, stderr));
+      },
+    );
+  });
+}
+
 /** Compile a C MPI program with a flavor's mpicc (-g -O0); throws with the compiler's output on failure. */
 export function compileMpi(flavor: string, source: string, output: string, memcheck = false): void {
-  const c = compiler('cc', flavor, memcheck);
-  const r = spawnSync(c.cmd, [...c.pre, '-g', '-O0', '-o', output, source], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: c.env,
-  });
-  if (r.status !== 0)
-    throw new Error(`mpicc.${flavor}${memcheck ? ' (mpiscope cc)' : ''} ${source} failed: ${r.stderr}`);
+  compileSync(cCommand(flavor, source, output, memcheck));
+}
+
+/** compileMpi, asynchronously. */
+export function compileMpiAsync(
+  flavor: string,
+  source: string,
+  output: string,
+  memcheck = false,
+): Promise<void> {
+  return compileAsync(cCommand(flavor, source, output, memcheck));
 }
 
 /**
  * Compile a Fortran MPI program of the corpus with a flavor's mpif90 (-g -O0) for one binding: the source is
  * preprocessed with MPISCOPE_USE_MPI, MPISCOPE_USE_MPI_F08 or MPISCOPE_MPIFH defined (test/programs/README.md,
- * "Fortran"). mpif.h has no interfaces, so a program that passes buffers of several types to one MPI routine
- * needs -fallow-argument-mismatch with gfortran 10 and later, as any mpif.h code does.
+ * "Fortran").
  */
 export function compileMpiFortran(
   flavor: string,
@@ -100,22 +198,18 @@ export function compileMpiFortran(
   output: string,
   memcheck = false,
 ): void {
-  const define = { mpi: 'MPISCOPE_USE_MPI', mpi_f08: 'MPISCOPE_USE_MPI_F08', mpifh: 'MPISCOPE_MPIFH' }[
-    binding
-  ];
-  if (define === undefined) throw new Error(`unknown Fortran binding ${binding}`);
-  const extra = binding === 'mpifh' ? ['-fallow-argument-mismatch'] : [];
-  const c = compiler('fc', flavor, memcheck);
-  const r = spawnSync(
-    c.cmd,
-    [...c.pre, '-g', '-O0', '-cpp', `-D${define}`, ...extra, '-J', dirname(output), '-o', output, source],
-    { encoding: 'utf8', timeout: 120_000, env: c.env },
-  );
-  if (r.error !== undefined)
-    throw new Error(
-      `mpif90.${flavor} cannot run (${r.error.message}): install gfortran (scripts/setup.sh does)`,
-    );
-  if (r.status !== 0) throw new Error(`mpif90.${flavor} ${source} (${binding}) failed: ${r.stderr}`);
+  compileSync(fortranCommand(flavor, source, binding, output, memcheck));
+}
+
+/** compileMpiFortran, asynchronously. */
+export function compileMpiFortranAsync(
+  flavor: string,
+  source: string,
+  binding: string,
+  output: string,
+  memcheck = false,
+): Promise<void> {
+  return compileAsync(fortranCommand(flavor, source, binding, output, memcheck));
 }
 
 /** Processes whose command line contains the text (pgrep -f), excluding pgrep itself. */

@@ -43,12 +43,28 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
+/**
+ * The process exists and has not exited. A zombie has exited (its memory, its sockets and its files are
+ * released) and only waits for its parent to collect its status: Open MPI's mpirun collects its ranks' only
+ * after its own SIGTERM grace (odls_base_sigkill_timeout, 1 s), and a job ended after a deadlock waited that
+ * second in endJob for ranks that died at the first signal.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return stateOf(pid) !== 'Z';
+}
+
+/** The state letter of /proc/PID/stat (R, S, D, Z…), undefined when it cannot be read. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
   }
 }
 
