@@ -369,27 +369,13 @@ export class RmaTracker {
       this.passiveLocal(st, la, win, fn);
       return;
     }
-    const order = (this.orders.get(la.rank) ?? 0) + 1;
-    this.orders.set(la.rank, order);
-    const a: Access = {
-      origin: la.rank,
-      target: la.rank,
+    const a = this.localAccess(
+      la,
       win,
       fn,
-      site: la.site,
-      order,
-      kind: la.store ? 'put' : 'get',
-      op: undefined,
-      disp: la.offset,
-      count: la.length,
-      dtype: undefined,
-      epoch: la.epoch > 0 ? `fence:${la.epoch}` : `pscw-exposure:${la.rank}:${-la.epoch}`,
-      passive: false,
-      exclusive: false,
-      flushes: 0,
-      pos: st.replay.position(la.rank),
-      local: { lo: la.offset, hi: la.offset + la.length },
-    };
+      la.epoch > 0 ? `fence:${la.epoch}` : `pscw-exposure:${la.rank}:${-la.epoch}`,
+      st.replay.position(la.rank),
+    );
     if (la.epoch < 0) {
       this.matching.onLocal(a, -la.epoch - 1);
       return;
@@ -410,21 +396,18 @@ export class RmaTracker {
     m.set(la.epoch, list);
   }
 
-  /**
-   * The memcheck mode: a target's own loads and stores of its window memory outside fence and exposure epochs,
-   * sent by its shim before its next MPI call entered, so the rank's position now is the point of its history
-   * where they happened (after every step so far, before any later one). They join the passive-target accesses,
-   * complete at once; under the rank's own lock of itself (MPI_Win_lock of its rank, or lock_all) they belong to
-   * that epoch and share its exclusivity.
-   */
-  private passiveLocal(st: RmaContext, la: LocalWindowAccess, win: WinInfo, fn: FunctionSpec): void {
+  /** A rank's own load or store of its window memory (the memcheck mode), as an access in `epoch`. */
+  private localAccess(
+    la: LocalWindowAccess,
+    win: WinInfo,
+    fn: FunctionSpec,
+    epoch: string,
+    pos: number,
+    passive?: Pick<Access, 'passive' | 'exclusive' | 'done'>,
+  ): Access {
     const order = (this.orders.get(la.rank) ?? 0) + 1;
     this.orders.set(la.rank, order);
-    const s = this.of(la.rank, win);
-    const self = s.locks.get(la.rank);
-    const n = self?.n ?? s.lockAll;
-    const pos = st.replay.position(la.rank);
-    const a: Access = {
+    return {
       origin: la.rank,
       target: la.rank,
       win,
@@ -436,14 +419,40 @@ export class RmaTracker {
       disp: la.offset,
       count: la.length,
       dtype: undefined,
-      epoch: n === undefined ? `local:${la.rank}` : `lock:${la.rank}:${n}`,
-      passive: true,
-      exclusive: self?.exclusive === true,
+      epoch,
+      passive: false,
+      exclusive: false,
       flushes: 0,
       pos,
-      done: pos,
       local: { lo: la.offset, hi: la.offset + la.length },
+      ...passive,
     };
+  }
+
+  /**
+   * The memcheck mode: a target's own loads and stores of its window memory outside fence and exposure epochs,
+   * sent by its shim before its next MPI call entered, so the rank's position now is the point of its history
+   * where they happened (after every step so far, before any later one). They join the passive-target accesses,
+   * complete at once; under the rank's own lock of itself (MPI_Win_lock of its rank, or lock_all) they belong to
+   * that epoch and share its exclusivity.
+   */
+  private passiveLocal(st: RmaContext, la: LocalWindowAccess, win: WinInfo, fn: FunctionSpec): void {
+    const s = this.of(la.rank, win);
+    const self = s.locks.get(la.rank);
+    const n = self?.n ?? s.lockAll;
+    const pos = st.replay.position(la.rank);
+    const a = this.localAccess(
+      la,
+      win,
+      fn,
+      n === undefined ? `local:${la.rank}` : `lock:${la.rank}:${n}`,
+      pos,
+      {
+        passive: true,
+        exclusive: self?.exclusive === true,
+        done: pos,
+      },
+    );
     if (this.passive.length >= MAX_ACCESSES) return;
     this.passive.push(a);
     this.watchClock(st, a);
