@@ -17,6 +17,8 @@ root=$(cd "$here/../.." && pwd)
 which=${1:-all}
 iters=${2:-20000}
 cg_iters=${CG_ITERS:-2000}
+# While recording, a ring that holds a whole kernel (see above).
+ring=$((1 << 23))
 mpis=(openmpi mpich)
 [ "$which" = all ] || mpis=("$which")
 tmp=$(mktemp -d)
@@ -24,31 +26,13 @@ sink=
 trap 'rm -rf "$tmp"; if [ -n "$sink" ]; then kill "$sink" 2>/dev/null || true; fi' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Set (empty: the defaults) so that mpirun.openmpi's -x finds them in every mode.
-export MPISCOPE_TOKEN= MPISCOPE_RING_RECORDS= MPISCOPE_CLOCK=
+export MPISCOPE_TOKEN= MPISCOPE_RING_RECORDS= MPISCOPE_CLOCK= MPISCOPE_CONNECT_TIMEOUT_MS=
 have_cg=1
 command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] || have_cg=0
 
-# Runs "$@" with MPISCOPE_URL pointing at a fresh counting sink that expects RANKS connections.
-with_sink() {
-  local ranks=$1
-  shift
-  node "$root/native-shim/test/sink.mjs" --ranks "$ranks" --token bench --timeout 600 --quiet --count-only \
-    >"$tmp/sink.log" 2>&1 &
-  sink=$!
-  for _ in $(seq 600); do grep -q listening "$tmp/sink.log" && break; sleep 0.05; done
-  local port
-  port=$(awk '/listening/ {print $2}' "$tmp/sink.log")
-  MPISCOPE_URL="ws://127.0.0.1:$port/" MPISCOPE_TOKEN=bench MPISCOPE_RING_RECORDS=$((1 << 23)) \
-    MPISCOPE_CONNECT_TIMEOUT_MS=30000 "$@"
-  # A rank that never connected would keep the sink waiting for its whole timeout: 30 s at most after the job.
-  for _ in $(seq 300); do kill -0 "$sink" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$sink" 2>/dev/null; then
-    echo "bench: a rank never reached the sink (its numbers are pass-through ones)" >&2
-    kill "$sink"
-  fi
-  wait "$sink" || echo "bench: the sink reported a problem: $(tail -1 "$tmp/sink.log")" >&2
-  sink=
-}
+# with_sink RANKS COMMAND...
+# shellcheck source=../lib/sink.sh
+. "$root/bench/lib/sink.sh"
 
 # Instructions per call of each kernel from callgrind's per-kernel dumps: "NAME IR_PER_CALL".
 callgrind_counts() {
@@ -81,8 +65,9 @@ for mpi in "${mpis[@]}"; do
     *) pre=(env LD_PRELOAD="$lib") ;;
     esac
     if [ "$mode" = on ]; then
-      with_sink 1 "${pre[@]}" "${mpirun[@]}" -np 1 "$tmp/percall" "$iters" >"$tmp/$mode.t"
-      with_sink 2 "${pre[@]}" "${mpirun[@]}" -np 2 "$tmp/pingpong" "$((iters / 10))" >>"$tmp/$mode.t"
+      MPISCOPE_RING_RECORDS=$ring with_sink 1 "${pre[@]}" "${mpirun[@]}" -np 1 "$tmp/percall" "$iters" >"$tmp/$mode.t"
+      MPISCOPE_RING_RECORDS=$ring with_sink 2 "${pre[@]}" "${mpirun[@]}" -np 2 "$tmp/pingpong" "$((iters / 10))" \
+        >>"$tmp/$mode.t"
     else
       MPISCOPE_URL= "${pre[@]}" "${mpirun[@]}" -np 1 "$tmp/percall" "$iters" >"$tmp/$mode.t"
       MPISCOPE_URL= "${pre[@]}" "${mpirun[@]}" -np 2 "$tmp/pingpong" "$((iters / 10))" >>"$tmp/$mode.t"
@@ -98,8 +83,8 @@ for mpi in "${mpis[@]}"; do
       vpre=()
       [ "$mode" = base ] || vpre=(env LD_PRELOAD="$lib")
       if [ "$mode" = on ]; then
-        with_sink 1 "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
-          >"$tmp/cg.iters" 2>"$tmp/cg.log"
+        MPISCOPE_RING_RECORDS=$ring with_sink 1 "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" \
+          --callgrind "$cg_iters" >"$tmp/cg.iters" 2>"$tmp/cg.log"
       else
         MPISCOPE_URL= "${mpirun[@]}" -np 1 "${vpre[@]}" "${cg[@]}" "$tmp/percall" --callgrind "$cg_iters" \
           >"$tmp/cg.iters" 2>"$tmp/cg.log"

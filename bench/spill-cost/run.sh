@@ -27,20 +27,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MPISCOPE_TOKEN= MPISCOPE_RING_RECORDS= MPISCOPE_CLOCK= MPISCOPE_SPILL=
 command -v valgrind >/dev/null 2>&1 || { echo "bench: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 
-# Runs "$@" with the shim recording into a fresh sink (as bench/shim-overhead does).
-with_sink() {
-  node "$root/native-shim/test/sink.mjs" --ranks 1 --token bench --timeout 600 --quiet --count-only \
-    >"$tmp/sink.log" 2>&1 &
-  sink=$!
-  for _ in $(seq 600); do grep -q listening "$tmp/sink.log" && break; sleep 0.05; done
-  local port
-  port=$(awk '/listening/ {print $2}' "$tmp/sink.log")
-  MPISCOPE_URL="ws://127.0.0.1:$port/" MPISCOPE_TOKEN=bench MPISCOPE_CONNECT_TIMEOUT_MS=30000 "$@"
-  for _ in $(seq 300); do kill -0 "$sink" 2>/dev/null || break; sleep 0.1; done
-  kill "$sink" 2>/dev/null || true
-  wait "$sink" 2>/dev/null || true
-  sink=
-}
+# with_sink RANKS COMMAND... (the shim's default ring: the sender's work as a real run has it)
+# shellcheck source=../lib/sink.sh
+. "$root/bench/lib/sink.sh"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
@@ -59,7 +48,7 @@ for mpi in "${mpis[@]}"; do
     [ "$mode" = hist ] && spill="$tmp/never-written"
     # callgrind, every thread of the rank from its start; the sender thread is the one that is not the first.
     rm -f "$tmp"/cg.*
-    MPISCOPE_SPILL=$spill MPISCOPE_CLOCK=tsc with_sink "${mpirun[@]}" -np 1 env LD_PRELOAD="$lib" \
+    MPISCOPE_SPILL=$spill MPISCOPE_CLOCK=tsc with_sink 1 "${mpirun[@]}" -np 1 env LD_PRELOAD="$lib" \
       valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$tmp/cg.%p" \
       "$tmp/percall" "$cg_iters" >/dev/null 2>"$tmp/cg.log"
     # The thread files are cg.PID-NN; the application's main thread is -01, the sender the one whose
@@ -75,7 +64,7 @@ for mpi in "${mpis[@]}"; do
       "$tmp/sink.log")
     : >"$tmp/cpu" && : >"$tmp/wall"
     for _ in 1 2 3 4 5; do
-      MPISCOPE_SPILL=$spill with_sink /usr/bin/time -f '%U %S' -o "$tmp/time" "${mpirun[@]}" -np 1 \
+      MPISCOPE_SPILL=$spill with_sink 1 /usr/bin/time -f '%U %S' -o "$tmp/time" "${mpirun[@]}" -np 1 \
         env LD_PRELOAD="$lib" "$tmp/percall" "$iters" >"$tmp/out"
       awk '{ print $1 + $2 }' "$tmp/time" >>"$tmp/cpu"
       # percall prints "kernel ns calls": the sum of the kernels' times is the loop's wall time.
