@@ -1,25 +1,16 @@
 // Bundles decoder.ts with esbuild and runs it: node bench/fuzz/run.mjs [--inputs N] [--seed S] [--traces]
 // With --traces, first records a trace of a few corpus programs on each installed MPI (needs
 // `node scripts/build.mjs`), so real streams (SITE, DTYPE, COMM, CLOCK records of real calls) are seeds too.
-import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleBench } from '../lib/run-bench.mjs';
 
 const here = join(fileURLToPath(import.meta.url), '..');
 const root = join(here, '..', '..');
-const out = join(root, 'dist', 'bench', 'fuzz-decoder.js');
-await build({
-  entryPoints: [join(here, 'decoder.ts')],
-  outfile: out,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  logLevel: 'warning',
-});
+const out = await bundleBench(join(here, 'decoder.ts'), 'fuzz-decoder');
 const args = process.argv.slice(2).filter((a) => a !== '--traces');
 const traces = [];
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-fuzz-'));

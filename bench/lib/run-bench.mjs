@@ -3,17 +3,16 @@
 // the heap, passing the command line's arguments on; the process exits with the bench's status.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
- * `dir`: the bench's folder (holding bench.ts); `name`: the bundle's name under dist/bench/; `heapMiB`: V8's
- * old-space limit for the run.
+ * Bundles one TypeScript entry of a bench (`entry`, under bench/NAME/) into dist/bench/`name`.js, for node to run;
+ * returns that path. Under dist/bench/ (not packaged): the shard pool finds dist/shard-worker.js one level up.
  */
-export async function runBench(dir, name, heapMiB) {
-  // Under dist/bench/ (not packaged): the shard pool finds dist/shard-worker.js one level up.
-  const out = join(dir, '..', '..', 'dist', 'bench', `${name}.js`);
+export async function bundleBench(entry, name) {
+  const out = join(dirname(entry), '..', '..', 'dist', 'bench', `${name}.js`);
   await build({
-    entryPoints: [join(dir, 'bench.ts')],
+    entryPoints: [entry],
     outfile: out,
     bundle: true,
     platform: 'node',
@@ -21,6 +20,15 @@ export async function runBench(dir, name, heapMiB) {
     format: 'cjs',
     logLevel: 'warning',
   });
+  return out;
+}
+
+/**
+ * `dir`: the bench's folder (holding bench.ts); `name`: the bundle's name under dist/bench/; `heapMiB`: V8's
+ * old-space limit for the run.
+ */
+export async function runBench(dir, name, heapMiB) {
+  const out = await bundleBench(join(dir, 'bench.ts'), name);
   const r = spawnSync(
     process.execPath,
     [`--max-old-space-size=${heapMiB}`, '--expose-gc', out, ...process.argv.slice(2)],

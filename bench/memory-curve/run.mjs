@@ -10,13 +10,13 @@
 //                                   [--flavor openmpi|mpich]
 // `--minutes 10` is issue 12's 10-minute run. Needs `node scripts/build.mjs` first (dist/cli.js) for stress.
 // A benchmark, not a test: it prints numbers and fails only when it cannot run.
-import { build } from 'esbuild';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bundleBench } from '../lib/run-bench.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -42,16 +42,7 @@ if (!(minutes > 0) || !(every > 0)) {
 }
 
 if (what !== 'stress') {
-  const out = join(root, 'dist', 'bench', 'memory-curve-synthetic.js');
-  await build({
-    entryPoints: [join(here, 'synthetic.ts')],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'warning',
-  });
+  const out = await bundleBench(join(here, 'synthetic.ts'), 'memory-curve-synthetic');
   console.log('==== synthetic stream into the engine');
   const r = spawnSync(
     process.execPath,
