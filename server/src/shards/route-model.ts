@@ -23,7 +23,10 @@ export class RouteModel implements EngineRouting {
   private worldSize: number;
   /** Ranks whose END arrived: the engine ignores their later calls, so must this. */
   private readonly ended = new Set<number>();
-  /** Per rank, the seqs of creating calls whose parent was unknown: what they make stays unknown. */
+  /**
+   * Per rank, the seqs of creating calls whose parent was unknown: what they make stays unknown (each is
+   * forgotten at the COMM record of what it made).
+   */
   private readonly blind = new Map<number, Set<number>>();
   /** Per rank, the handle an MPI_Comm_free in flight frees, by seq (forgotten at its EXIT). */
   private readonly freeing = new Map<number, Map<number, number>>();
@@ -99,7 +102,9 @@ export class RouteModel implements EngineRouting {
       // Derived from a parent this model does not know, or by a call whose parent it did not know: the
       // engine's key for it rests on a communicator it made up.
       const parent: CommInfo | undefined = this.comms.known(e.rank, e.parent);
-      if (parent === undefined || this.blind.get(e.rank)?.has(e.creatorSeq) === true) {
+      // A creating call makes one communicator per rank: its seq is not needed after this record.
+      const blind = this.blind.get(e.rank)?.delete(e.creatorSeq) === true;
+      if (parent === undefined || blind) {
         this.comms.onFree(e.rank, e.comm);
         return;
       }

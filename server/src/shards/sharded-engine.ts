@@ -173,9 +173,11 @@ export class ShardedEngine implements Engine {
     this.takeOutside(pool.ask('release') ?? []);
   }
 
-  /** Findings made outside the stream (after settle()): reported after all of it, in content order. */
+  /**
+   * Findings made outside the stream: reported after all of it, in content order. Its callers settle() before
+   * asking for them (a no-op without shards), so every shard's findings of the stream are already taken.
+   */
   private takeOutside(found: EngineFinding[]): void {
-    this.settle();
     this.outside.push(...inContentOrder(found));
   }
 
