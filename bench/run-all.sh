@@ -4,7 +4,7 @@
 # Numbers, not tests: nothing here fails on a slow result. Wall times are noisy on a shared 2-core machine;
 # the callgrind counts of the shim are not.
 #   bash bench/run-all.sh            (after `node scripts/build.mjs`; about an hour)
-#   bash bench/run-all.sh --quick    (smaller runs, one repetition, Open MPI stress at 8 ranks: ~10 minutes;
+#   bash bench/run-all.sh --quick    (smaller runs, one repetition, stress at 8 ranks, 2x10^4 fuzz inputs: ~10 minutes;
 #                                     for development, not for the numbers quoted in a commit)
 # Rows and where they come from:
 #   decode + engine events per second               bench/engine-throughput/run.mjs
@@ -51,9 +51,11 @@ bench() {
 if [ $quick = 1 ]; then
   engine_steps=2000 lammps=(--quick) e2e=(--iterations 5000 --repeat 1) shim=(all 5000)
   ring=(--flavor all --ranks 8 --iterations 5000 --pingpong 5000) curve_minutes=0.5
+  # The long fuzz runs take an hour on this machine: a smoke of each in the quick mode.
+  fuzz=(--inputs 20000) fuzz_count="2x10^4"
 else
   engine_steps=8000 lammps=() e2e=() shim=(all 20000) ring=(--flavor all --ranks 8,16,32)
-  curve_minutes=2
+  curve_minutes=2 fuzz=() fuzz_count="10^6"
 fi
 
 section "decode + engine throughput (bench/engine-throughput)"
@@ -62,11 +64,11 @@ bench 1800 node bench/engine-throughput/run.mjs "$engine_steps"
 section "LAMMPS melt, 2 and 4 ranks (bench/lammps)"
 bench 3600 node bench/lammps/run.mjs "${lammps[@]}"
 
-section "frame fuzzer, 10^6 inputs (bench/fuzz): failures must be 0"
-bench 3600 node bench/fuzz/run.mjs --traces
+section "frame fuzzer, $fuzz_count inputs (bench/fuzz): failures must be 0"
+bench 3600 node bench/fuzz/run.mjs --traces "${fuzz[@]}"
 
-section "shim record encoder under libFuzzer, 10^6 inputs per MPI (bench/fuzz/encoder.mjs): failures must be 0"
-bench 3600 node bench/fuzz/encoder.mjs
+section "shim record encoder under libFuzzer, $fuzz_count inputs per MPI (bench/fuzz/encoder.mjs): failures must be 0"
+bench 3600 node bench/fuzz/encoder.mjs "${fuzz[@]}"
 
 for flavor in openmpi mpich; do
   section "end-to-end many-calls, $flavor (bench/end-to-end)"
