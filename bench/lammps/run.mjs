@@ -25,6 +25,8 @@ import { parseArgs } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const cli = join(root, 'dist', 'cli.js');
+// Run as a user runs it (its shebang gives the analyzer's Node its young-generation size), not `node dist/cli.js`.
+const mpiscope = join(root, 'bin', 'mpiscope.js');
 const example = '/usr/share/lammps/examples/melt/in.melt';
 const { values } = parseArgs({
   options: {
@@ -156,8 +158,7 @@ try {
         ]),
       );
       scoped.push(
-        await run(process.execPath, [
-          cli,
+        await run(mpiscope, [
           'run',
           '--mpirun',
           'mpirun.openmpi',

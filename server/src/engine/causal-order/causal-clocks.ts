@@ -12,7 +12,7 @@
  */
 import { CausalRun } from './causal-order';
 import type { P2pOp, RecvOp } from '../model/ops';
-import type { Step } from './steps';
+import { COLL, IDONE, ISTART, POST, WAIT, type CollStep, type StepItem, type StepKind } from './steps';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
 export const MAX_RANKS = 512;
@@ -59,7 +59,7 @@ export class ClockRun {
         }
         for (const m of members) merge(this.clock(m), joined);
       },
-      step: (r, s, i) => this.step(r, s, i),
+      step: (r, k, item, i) => this.step(r, k, item, i),
     });
   }
 
@@ -84,8 +84,8 @@ export class ClockRun {
     return grown;
   }
 
-  add(rank: number, step: Step): void {
-    this.run.add(rank, step);
+  add(rank: number, kind: StepKind, item: StepItem): void {
+    this.run.add(rank, kind, item);
     this.run.run();
   }
 
@@ -122,29 +122,32 @@ export class ClockRun {
   /** Clocks of received messages, for the next sends (sentClock is read only here, and once). */
   private readonly spare: Int32Array[] = [];
 
-  private step(r: number, s: Step, i: number): void {
+  private step(r: number, k: StepKind, item: StepItem, i: number): void {
     const c = this.clock(r);
-    if (s.k !== 'coll') c[r] = (c[r] as number) + 1;
-    if (s.k === 'istart' || s.k === 'idone') {
+    if (k !== COLL) c[r] = (c[r] as number) + 1;
+    if (k === ISTART || k === IDONE) {
+      const s = item as CollStep;
       const key = `${s.comm.id}:${s.index}`;
       let inst = this.started.get(key);
       if (inst === undefined) this.started.set(key, (inst = { clocks: [], done: 0 }));
-      if (s.k === 'istart') inst.clocks.push(c.slice());
+      if (k === ISTART) inst.clocks.push(c.slice());
       else {
         for (const at of inst.clocks) merge(c, at);
         if (++inst.done >= s.comm.size) this.started.delete(key);
       }
-    } else if (s.k === 'post') {
-      if (s.op.kind === 'send') {
+    } else if (k === POST) {
+      const op = item as P2pOp;
+      if (op.kind === 'send') {
         // A clock per message in flight, recycled once its receive merged it: no new buffer per send.
         let sent = this.spare.pop();
         if (sent === undefined || sent.length !== c.length) sent = new Int32Array(c.length);
         sent.set(c);
-        s.op.sentClock = sent;
+        op.sentClock = sent;
       }
-      for (const l of this.listeners) l.posted?.(s.op, c);
-    } else if (s.k === 'wait' && s.op.kind !== 'send') {
-      const p = s.op.peer;
+      for (const l of this.listeners) l.posted?.(op, c);
+    } else if (k === WAIT && (item as P2pOp).kind !== 'send') {
+      const op = item as RecvOp;
+      const p = op.peer;
       const at = p?.sentClock;
       if (at !== undefined) {
         merge(c, at);
@@ -153,9 +156,9 @@ export class ClockRun {
         if (this.spare.length < MAX_SPARE) this.spare.push(at);
       }
       const time = c[r] ?? 0;
-      s.op.doneTime = time;
-      s.op.doneIndex = i;
-      for (const l of this.listeners) l.received?.(s.op, time, i);
+      op.doneTime = time;
+      op.doneIndex = i;
+      for (const l of this.listeners) l.received?.(op, time, i);
     }
     const m = this.points.get(r);
     if (m !== undefined && m.has(i + 1)) m.set(i + 1, c.slice());

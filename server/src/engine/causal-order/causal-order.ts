@@ -14,11 +14,22 @@
  * are not kept (its blocking step is, for the finding that names it).
  */
 import type { P2pOp } from '../model/ops';
-import type { Step } from './steps';
+import {
+  IDONE,
+  ISTART,
+  POST,
+  WAIT,
+  stepOf,
+  StepRing,
+  type CollStep,
+  type Step,
+  type StepItem,
+  type StepKind,
+} from './steps';
 
 export interface CausalVisitor {
-  /** A step runs; `index` is its position in its rank's steps. */
-  step?(rank: number, step: Step, index: number): void;
+  /** A step runs (`item`: the operation of a POST or WAIT, else the CollStep); `index`: its position in its rank's steps. */
+  step?(rank: number, kind: StepKind, item: StepItem, index: number): void;
   /** Every member of a collective instance has arrived (before any of them runs the step). */
   collective?(members: readonly number[]): void;
 }
@@ -35,9 +46,8 @@ type Park =
 
 interface RankRun {
   readonly rank: number;
-  /** Steps not run yet, from `head` on (the ones before are dropped in batches). */
-  steps: Step[];
-  head: number;
+  /** Steps not run yet: (kind, item) pairs in a ring (steps.ts), no object per step. */
+  readonly steps: StepRing;
   /** Steps run so far: the index of the next one. */
   ran: number;
   park: Park | undefined;
@@ -92,8 +102,7 @@ export class CausalRun {
     if (q === undefined)
       this.ranks[rank] = q = {
         rank,
-        steps: [],
-        head: 0,
+        steps: new StepRing(),
         ran: 0,
         park: undefined,
         queued: false,
@@ -105,10 +114,10 @@ export class CausalRun {
   }
 
   /** The next step of the rank's program (its call order). */
-  add(rank: number, step: Step): void {
+  add(rank: number, kind: StepKind, item: StepItem): void {
     const q = this.of(rank);
     if (q.dead) return;
-    q.steps.push(step);
+    q.steps.push(kind, item);
     this.held++;
     this.schedule(q);
   }
@@ -149,7 +158,9 @@ export class CausalRun {
   /** Each rank's step count run so far, and the step it is stuck at (undefined when it ran all it had). */
   position(rank: number): { readonly ran: number; readonly at: Step | undefined } {
     const q = this.ranks[rank];
-    return q === undefined ? { ran: 0, at: undefined } : { ran: q.ran, at: q.steps[q.head] };
+    if (q === undefined) return { ran: 0, at: undefined };
+    const item = q.steps.firstItem();
+    return { ran: q.ran, at: item === undefined ? undefined : stepOf(q.steps.firstKind(), item) };
   }
 
   rankList(): number[] {
@@ -181,8 +192,10 @@ export class CausalRun {
       const p = q.park;
       if (p === undefined || p.k === 'match') return true;
       if (p.k === 'post') return live.has(p.by) || this.ranks[p.by] === undefined;
-      const s = q.steps[q.head];
-      if (s === undefined || s.k === 'post' || s.k === 'wait') return true;
+      const item = q.steps.firstItem();
+      const k = q.steps.firstKind();
+      if (item === undefined || k === POST || k === WAIT) return true;
+      const s = item as CollStep;
       if (p.k === 'start') return s.comm.members.some((m) => live.has(m) || this.ranks[m] === undefined);
       const there = new Set((this.arrived.get(p.key) ?? []).map((m) => m.rank));
       return s.comm.members.some((m) => !there.has(m) && (live.has(m) || this.ranks[m] === undefined));
@@ -200,30 +213,30 @@ export class CausalRun {
       if (live.has(q.rank)) continue;
       dead++;
       q.dead = true;
-      this.held -= q.steps.length - q.head - 1;
-      q.steps = q.steps.slice(q.head, q.head + 1);
-      q.head = 0;
+      this.held -= q.steps.size - 1;
+      q.steps.truncate(1);
     }
     return dead;
   }
 
   private schedule(q: RankRun): void {
-    if (q.park !== undefined || q.queued || q.dead || q.head >= q.steps.length) return;
+    if (q.park !== undefined || q.queued || q.dead || q.steps.size === 0) return;
     q.queued = true;
     this.ready.push(q);
   }
 
   private advance(q: RankRun): void {
-    while (q.head < q.steps.length) {
-      const s = q.steps[q.head] as Step;
-      const park = this.blocked(q, s);
+    while (q.steps.size !== 0) {
+      const k = q.steps.firstKind();
+      const item = q.steps.firstItem() as StepItem;
+      const park = this.blocked(q, k, item);
       if (park !== undefined) {
         if (park !== true) q.park = park;
         break;
       }
-      this.visit.step?.(q.rank, s, q.ran);
-      if (s.k === 'post') {
-        const op = s.op;
+      this.visit.step?.(q.rank, k, item, q.ran);
+      if (k === POST) {
+        const op = item as P2pOp;
         op.ran = (op.ran ?? 0) | this.bit;
         const p = op.peer;
         if (this.synchronousSends) {
@@ -236,25 +249,16 @@ export class CausalRun {
           w.park = undefined;
           this.schedule(w);
         }
-      } else if (s.k === 'istart' && !this.synchronousSends) {
+      } else if (k === ISTART && !this.synchronousSends) {
+        const s = item as CollStep;
         const key = `${s.comm.id}:${s.index}`;
         const count = (this.started.get(key) ?? 0) + 1;
         this.started.set(key, count);
         if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
       }
-      q.head++;
+      q.steps.shift();
       q.ran++;
       this.held--;
-    }
-    // Dropping the steps that ran, in batches (a shift per step would copy the array each time).
-    // In place (no new array per batch): emptied, start over; else move the rest to the front.
-    if (q.head >= 1024 && q.head * 2 >= q.steps.length) {
-      if (q.head === q.steps.length) q.steps.length = 0;
-      else {
-        q.steps.copyWithin(0, q.head);
-        q.steps.length -= q.head;
-      }
-      q.head = 0;
     }
   }
 
@@ -275,14 +279,15 @@ export class CausalRun {
   }
 
   /** Undefined when the step can run; else why the rank waits (true: parked already, as a collective's member). */
-  private blocked(q: RankRun, s: Step): Park | true | undefined {
-    if (s.k === 'post' || s.k === 'istart') return undefined;
-    if (s.k === 'wait') {
-      if (s.op.kind === 'send' && !this.synchronousSends) return undefined;
-      const p = s.op.peer;
+  private blocked(q: RankRun, k: StepKind, item: StepItem): Park | true | undefined {
+    if (k === POST || k === ISTART) return undefined;
+    if (k === WAIT) {
+      const op = item as P2pOp;
+      if (op.kind === 'send' && !this.synchronousSends) return undefined;
+      const p = op.peer;
       if (p === undefined) {
         if (this.ended) return undefined;
-        q.onMatch.op = s.op;
+        q.onMatch.op = op;
         return q.onMatch;
       }
       if (this.posted(p)) return undefined;
@@ -290,8 +295,9 @@ export class CausalRun {
       q.onPost.by = p.rank;
       return q.onPost;
     }
+    const s = item as CollStep;
     const key = `${s.comm.id}:${s.index}`;
-    if (s.k === 'idone') {
+    if (k === IDONE) {
       if (this.synchronousSends) return undefined;
       if ((this.started.get(key) ?? 0) >= s.comm.size) {
         // Every member completes it once: then the instance is forgotten.

@@ -11,7 +11,18 @@ import type { CommInfo } from '../model/comms';
 import { describeOp } from '../model/describe';
 import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from '../model/types';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
-import type { PeerOf, Step } from './steps';
+import {
+  COLL,
+  IDONE,
+  ISTART,
+  POST,
+  WAIT,
+  type CollStep,
+  type PeerOf,
+  type Step,
+  type StepItem,
+  type StepKind,
+} from './steps';
 
 export type { Step } from './steps';
 
@@ -39,7 +50,9 @@ export class Replay {
    * run learn what they need about a call at its ENTER and EXIT (a buffered send's size, its failure), after
    * its steps were recorded.
    */
-  private staged: (Step | undefined)[] = [];
+  private staged: (StepItem | undefined)[] = [];
+  /** The kind of each rank's staged step (steps are (kind, item) pairs, steps.ts). */
+  private stagedKind: StepKind[] = [];
   /** Steps recorded per rank: a point in its history (one-sided races ask for clocks there). By world rank. */
   private readonly recorded: number[] = [];
   /** When to look for ranks blocked for good next (see CausalRun.trimDead). */
@@ -60,29 +73,32 @@ export class Replay {
     if (worldSize <= MAX_RANKS) this.clocks = new ClockRun(Math.max(worldSize, 1));
   }
 
-  private add(rank: number, step: Step): void {
+  private add(rank: number, kind: StepKind, item: StepItem): void {
     if (!this.enabled) return;
     // Arrays by world rank, not Maps: this runs for every post and wait of every rank.
     while (this.recorded.length <= rank) {
       this.recorded.push(0);
       this.staged.push(undefined);
+      this.stagedKind.push(POST);
     }
     this.recorded[rank] = (this.recorded[rank] as number) + 1;
     const prev = this.staged[rank];
-    this.staged[rank] = step;
-    if (prev !== undefined) this.release(rank, prev);
+    const prevKind = this.stagedKind[rank] as StepKind;
+    this.staged[rank] = item;
+    this.stagedKind[rank] = kind;
+    if (prev !== undefined) this.release(rank, prevKind, prev);
   }
 
-  private release(rank: number, step: Step): void {
+  private release(rank: number, kind: StepKind, item: StepItem): void {
     // A clock has a component per rank: beyond MAX_RANKS (or a communicator naming such a rank) none is kept.
     if (
       rank >= MAX_RANKS ||
-      (step.k !== 'post' && step.k !== 'wait' && step.comm.members.some((m) => m >= MAX_RANKS))
+      (kind !== POST && kind !== WAIT && (item as CollStep).comm.members.some((m) => m >= MAX_RANKS))
     )
       this.clocks = undefined;
-    this.sync?.add(rank, step);
+    this.sync?.add(rank, kind, item);
     this.sync?.run();
-    this.clocks?.add(rank, step);
+    this.clocks?.add(rank, kind, item);
     const held = (this.sync?.held ?? 0) + (this.clocks?.held ?? 0);
     if (held > this.peakHeld) this.peakHeld = held;
     if (held <= this.nextTrim) return;
@@ -96,6 +112,7 @@ export class Replay {
       this.sync = undefined;
       this.clocks = undefined;
       this.staged = [];
+      this.stagedKind = [];
       return;
     }
     this.nextTrim = Math.min(this.maxSteps, Math.max(65_536, 2 * after));
@@ -106,17 +123,19 @@ export class Replay {
     if (!this.enabled) return;
     // By rank, in rank order (the order the held-back steps always ran in).
     const staged = this.staged;
+    const kinds = this.stagedKind;
     this.staged = [];
+    this.stagedKind = [];
     for (let rank = 0; rank < staged.length; rank++) {
-      const step = staged[rank];
-      if (step !== undefined) this.release(rank, step);
+      const item = staged[rank];
+      if (item !== undefined) this.release(rank, kinds[rank] as StepKind, item);
     }
     this.sync?.end();
     this.clocks?.end();
   }
 
   post(op: P2pOp): void {
-    this.add(op.rank, { k: 'post', op });
+    this.add(op.rank, POST, op);
   }
 
   /** The rank waits for this operation to complete (blocking call, or Wait/Test that completed it). */
@@ -124,7 +143,7 @@ export class Replay {
     // Buffered and ready sends do not wait for their receive, even in a library that buffers nothing.
     if (op.kind === 'send' && (op.mode === 'buffered' || op.mode === 'ready')) return;
     if (op.kind === 'probe') return;
-    this.add(op.rank, { k: 'wait', op });
+    this.add(op.rank, WAIT, op);
   }
 
   /** Asks for the rank's clock once it ran `k` steps (see ClockRun.watch). */
@@ -143,12 +162,14 @@ export class Replay {
   }
 
   collective(rank: number, comm: CommInfo, index: number, site: number, call: string): void {
-    this.add(rank, { k: 'coll', comm, index, site, call });
+    const coll: CollStep = { comm, index, site, call };
+    this.add(rank, COLL, coll);
   }
 
   /** A nonblocking collective: `done` false when the call starts it, true when its request completes. */
   icollective(rank: number, comm: CommInfo, index: number, done: boolean): void {
-    this.add(rank, { k: done ? 'idone' : 'istart', comm, index });
+    const coll: CollStep = { comm, index, site: 0, call: '' };
+    this.add(rank, done ? IDONE : ISTART, coll);
   }
 
   matched(s: SendOp, r: RecvOp): void {

@@ -5,6 +5,7 @@
  */
 import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
+import { HandleTable, type HandleMap } from './handle-table';
 import { RecentMap } from './recent-map';
 import { SpanIndex } from './span-index';
 import type { EndHow, CallEnter, FunctionSpec, Handle } from './types';
@@ -118,9 +119,13 @@ export class RankTrack {
    * another thread than MPI_Init's): the order of the rank's calls is not one thread's program order.
    */
   concurrent = false;
-  private readonly requestMap = new Map<Handle, RequestInfo>();
-  /** Live requests by handle; changed only by setRequest / deleteRequest, which keep the buffer indexes. */
-  readonly requests: ReadonlyMap<Handle, RequestInfo> = this.requestMap;
+  /** Not a Map: requests come and go at every nonblocking call (see HandleTable). */
+  private readonly requestMap = new HandleTable<RequestInfo>();
+  /**
+   * Live requests by handle, `values()` in the order a Map would list them; changed only by setRequest /
+   * deleteRequest, which keep the buffer indexes.
+   */
+  readonly requests: HandleMap<RequestInfo> = this.requestMap;
   /**
    * The buffers of the pending requests (see pendingBuffer), by start address: what sends read and what receives
    * write, apart, because a new send only conflicts with pending receives (two sends may read one buffer).

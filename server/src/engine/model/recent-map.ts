@@ -75,7 +75,7 @@ export class RecentMap<V> {
     }
     this.keys[slot] = key;
     this.values[slot] = value;
-    let at = hash(key) & this.mask;
+    let at = hashHandle(key) & this.mask;
     while (this.table[at] !== 0) at = (at + 1) & this.mask;
     this.table[at] = slot + 1;
     this.live++;
@@ -85,7 +85,7 @@ export class RecentMap<V> {
   /** Table index of the key, or -1. */
   private find(key: number): number {
     const t = this.table;
-    let at = hash(key) & this.mask;
+    let at = hashHandle(key) & this.mask;
     for (;;) {
       const s = t[at] as number;
       if (s === 0) return -1;
@@ -105,7 +105,7 @@ export class RecentMap<V> {
       j = (j + 1) & mask;
       const s = t[j] as number;
       if (s === 0) return;
-      const home = hash(this.keys[s - 1] as number) & mask;
+      const home = hashHandle(this.keys[s - 1] as number) & mask;
       // Move the entry into the hole unless its home lies cyclically in (hole, j].
       const stays = hole <= j ? home > hole && home <= j : home > hole || home <= j;
       if (!stays) {
@@ -128,7 +128,7 @@ export class RecentMap<V> {
     this.mask = this.table.length - 1;
     for (const s of old) {
       if (s === 0) continue;
-      let at = hash(this.keys[s - 1] as number) & this.mask;
+      let at = hashHandle(this.keys[s - 1] as number) & this.mask;
       while (this.table[at] !== 0) at = (at + 1) & this.mask;
       this.table[at] = s;
     }
@@ -144,8 +144,8 @@ function tableSize(slots: number): number {
 const bits = new Float64Array(1);
 const halves = new Int32Array(bits.buffer);
 
-/** Handles are pointers or small ints: mix both 32-bit halves of the double. */
-function hash(key: number): number {
+/** Handles are pointers or small ints: mix both 32-bit halves of the double. (Also HandleTable's.) */
+export function hashHandle(key: number): number {
   bits[0] = key;
   const h = Math.imul((halves[0] as number) ^ Math.imul(halves[1] as number, 0x85ebca6b), 0x9e3779b1);
   return h ^ (h >>> 15);
