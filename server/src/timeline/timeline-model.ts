@@ -76,7 +76,8 @@ export class TimelineModel {
   private readonly pairs = new MessagePairs((s, r) => this.addMessage(s, r));
   private readonly tracks = new Map<number, RankTrack>();
   private readonly functions = new Map<number, TimelineFunction>();
-  private readonly siteIds = new Map<string, number>();
+  /** Per rank, return address → site id (a Map per rank: a string key per call cost 5 % of a trace's open). */
+  private readonly siteIds = new Map<number, Map<number, number>>();
   private readonly sites: TimelineSite[] = [];
   private readonly findings: TimelineFinding[] = [];
   private now = 0;
@@ -164,10 +165,25 @@ export class TimelineModel {
   }
 
   /**
-   * A finding (resolved by the session): placed at the start of each named rank's current or last call, now
-   * or, with `at` (findingTimes() of the moment it was found), then.
+   * A rank's clock reading (its own nanoseconds) on the job's time axis, as the model placed or would place
+   * an event of that rank read then: for a finding placed after the model has its events (a trace's
+   * findings, judged after its timeline was drawn; see FindingPlaces).
    */
-  addFinding(f: Finding, at?: readonly number[]): void {
+  jobTime(rank: number, time: number): number {
+    return this.clock.toJob(rank, time);
+  }
+
+  /** The stream is whole (a trace read to its end): what the start hold keeps is placed now. */
+  flush(): void {
+    this.releaseHold();
+  }
+
+  /**
+   * A finding (resolved by the session): placed at the start of each named rank's current or last call, now
+   * or, with `at` (findingTimes() of the moment it was found, or job times of another pass), then; a rank
+   * `at` leaves undefined is placed now.
+   */
+  addFinding(f: Finding, at?: readonly (number | undefined)[]): void {
     this.dirty = true;
     // The finding is placed on the ranks' calls: they must be placed first.
     this.releaseHold();
@@ -299,11 +315,12 @@ export class TimelineModel {
 
   private siteId(rank: number, address: number): number {
     if (address === 0) return -1;
-    const key = `${rank}:${address}`;
-    let id = this.siteIds.get(key);
+    let ids = this.siteIds.get(rank);
+    if (ids === undefined) this.siteIds.set(rank, (ids = new Map<number, number>()));
+    let id = ids.get(address);
     if (id === undefined) {
       id = this.sites.length;
-      this.siteIds.set(key, id);
+      ids.set(address, id);
       this.sites.push({ id, rank, address, file: '', line: 0, function: '' });
     }
     return id;

@@ -71,6 +71,10 @@ export class MpiTimeline extends LitElement {
   private drawnVersion = -1;
   /** Last frame's draw time in ms, for the benchmark page. */
   lastDrawMs = 0;
+  /** The store version the last frame drew (the benchmarks wait for the frame with the whole job). */
+  get drawnStoreVersion(): number {
+    return this.drawnVersion;
+  }
   /**
    * Lanes of sub-pixel calls drawn from the store's summary (one row of pixels per lane); false draws every
    * lane call by call, which bench/timeline compares against in the same run.
