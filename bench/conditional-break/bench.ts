@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { serveDebugAdapter } from '../../server/src/dap/dap-server';
-import type { SessionFactory, SessionPort } from '../../server/src/dap/session-port';
+import type { SessionFactory } from '../../server/src/dap/session-port';
 import { startSession } from '../../server/src/lsp/session-factory';
 import type { HeldRank } from '../../server/src/session/session-api';
 
