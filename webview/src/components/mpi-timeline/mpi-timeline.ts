@@ -6,6 +6,7 @@ import { FrameDriver } from '../../view/frame-driver';
 import { blockedRanks, drawTimeline, type SpanRef } from '../../view/draw-timeline';
 import { hitTest, type Hit } from '../../view/hit-test';
 import { layoutLanes, laneTop, type LaneLayout } from '../../view/lane-layout';
+import { LayerCache } from '../../view/layer-cache';
 import { CanvasSurface } from '../../view/lod-paint';
 import { MINIMAP_HEIGHT, minimapPixels } from '../../view/minimap';
 import { resolvePalette, type Palette } from '../../view/palette';
@@ -81,6 +82,7 @@ export class MpiTimeline extends LitElement {
    */
   summaries = true;
   private readonly lodSurface = new CanvasSurface();
+  private readonly gutterLayer = new LayerCache();
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -308,6 +310,7 @@ export class MpiTimeline extends LitElement {
       hovered: this.hovered,
       focusFinding: this.focusFinding,
       lod: this.summaries ? this.lodSurface : undefined,
+      gutterLayer: this.gutterLayer,
     });
     this.drawMinimap(dpr);
     this.lastDrawMs = performance.now() - t;
