@@ -87,6 +87,8 @@ export class TimelineModel {
   private readonly functionOrder: TimelineFunction[] = [];
   private readonly siteUpdates: TimelineSite[] = [];
   private dirty = false;
+  /** finish() was called: the stream is whole, so the job has ended whatever its ranks said. */
+  private whole = false;
 
   constructor(
     private ranks: number,
@@ -173,9 +175,15 @@ export class TimelineModel {
     return this.clock.toJob(rank, time);
   }
 
-  /** The stream is whole (a trace read to its end): what the start hold keeps is placed now. */
-  flush(): void {
+  /**
+   * The stream is whole (a trace read to its end): what the start hold keeps is placed now, and the job
+   * counts as ended even where a rank's END never came (a rank killed at a deadlock before it could say so):
+   * nothing more will come for it.
+   */
+  finish(): void {
     this.releaseHold();
+    this.whole = true;
+    this.dirty = true;
   }
 
   /**
@@ -289,6 +297,7 @@ export class TimelineModel {
     }
     let ended = this.tracks.size >= this.ranks;
     for (const tr of this.tracks.values()) ended &&= tr.ended;
+    ended ||= this.whole;
     return {
       type: 'data',
       seq,

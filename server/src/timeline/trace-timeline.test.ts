@@ -23,10 +23,19 @@ describe('the findings of a trace, placed after its timeline was drawn (FindingP
     // Two passes: the timeline drawn from every event first, the places turned into its job time after.
     const drawn = new TimelineModel(ranks, 'halo');
     for (const e of job.events) drawn.push(e);
-    drawn.flush();
+    drawn.finish();
     expected.forEach((want, i) => assert.deepEqual(places.jobTimes(i, drawn), want, `finding ${i}`));
     const distinct = new Set(expected.map((w) => w.join(',')));
     assert.ok(distinct.size > 10, `the ranks moved between findings (${distinct.size} distinct places)`);
+  });
+
+  it('marks the job ended once the trace is read whole, though a rank never said END', () => {
+    const job = syntheticJob({ ranks: 2, iterations: 3 });
+    const model = new TimelineModel(2, 'halo');
+    for (const e of job.events) if (e.type !== 'end') model.push(e);
+    assert.equal(model.takeBatch()?.ended, false, 'a live job without END records is still running');
+    model.finish();
+    assert.equal(model.takeBatch()?.ended, true);
   });
 
   it('leaves a rank with no call yet to the model (placed at the end)', () => {

@@ -91,7 +91,7 @@ export async function openTraceTimeline(
   };
   const drawn = await replayTrace(path, analyzers, hooks, { analyze: false });
   const model = out ?? begin(drawn.start.ranks, drawn.start.program);
-  model.flush();
+  model.finish();
   take(messages);
 
   let second: Promise<{ result: SessionResult; messages: TimelineMessage[] }> | undefined;
