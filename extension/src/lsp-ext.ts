@@ -54,17 +54,38 @@ export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResu
   'mpiscope/openTrace',
 );
 
-export interface TraceTimelineResult extends OpenReportResult {
-  /** The trace's timeline: a reset, then data batches (the whole job, as a live panel receives it). */
+export interface TraceTimelineResult {
+  /** The trace's timeline: a reset, then data batches (the whole job, as a live panel receives it), no finding. */
+  messages: TimelineMessage[];
+  /** Names this opening's findings for mpiscope/traceFindings. */
+  id: number;
+}
+
+/**
+ * A trace file's timeline for the trace editor, drawn before its findings are judged: the trace is only
+ * decoded (the engine's replay is most of the cost of opening it). The editor asks mpiscope/traceFindings
+ * next. (A million events travel as one JSON response of some tens of MiB.)
+ */
+export const traceTimelineRequest = new RequestType<OpenReportParams, TraceTimelineResult, void>(
+  'mpiscope/traceTimeline',
+);
+
+export interface TraceFindingsParams {
+  /** TraceTimelineResult.id of the opening. */
+  id: number;
+}
+
+export interface TraceFindingsResult extends OpenReportResult {
+  /** The data batch that adds the findings to the timeline, after the batches of mpiscope/traceTimeline. */
   messages: TimelineMessage[];
 }
 
 /**
- * A trace file's timeline for the trace editor; its findings become diagnostics, as with mpiscope/openTrace.
- * (The editor asks once per opening; a million events travel as one JSON response of some tens of MiB.)
+ * The findings of a trace opened by mpiscope/traceTimeline: its replay through the engine, each finding placed
+ * where it was found; they become diagnostics, as with mpiscope/openTrace. Once per id.
  */
-export const traceTimelineRequest = new RequestType<OpenReportParams, TraceTimelineResult, void>(
-  'mpiscope/traceTimeline',
+export const traceFindingsRequest = new RequestType<TraceFindingsParams, TraceFindingsResult, void>(
+  'mpiscope/traceFindings',
 );
 
 export type RunState = 'idle' | 'running' | 'paused' | 'ended';

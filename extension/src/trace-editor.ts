@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { parseWebviewRequest } from '../../server/src/timeline/webview-request';
-import { traceTimelineRequest } from './lsp-ext';
+import { traceFindingsRequest, traceTimelineRequest, type TraceTimelineResult } from './lsp-ext';
 import { reveal, timelineHtml } from './timeline-panel';
 
 /**
  * Trace files (`mpiscope run --trace run.mpitrace`) open as their timeline: a read-only custom editor with
- * the live panel's page (dist/webview.js). The language server replays the trace through the same engine
- * as `mpiscope report` (mpiscope/traceTimeline), so the editor shows the run complete, and the findings go
- * to the Problems panel on the source files they name. Other names open with "Open With… > mpiscope Trace".
+ * the live panel's page (dist/webview.js). The language server decodes the trace into the timeline
+ * (mpiscope/traceTimeline), drawn at once; then replays it through the same engine as `mpiscope report`
+ * (mpiscope/traceFindings): the findings are added to the timeline and go to the Problems panel on the
+ * source files they name. Other names open with "Open With… > mpiscope Trace".
  */
 export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): void {
   ctx.subscriptions.push(
@@ -32,10 +33,15 @@ function resolve(
   const dist = vscode.Uri.joinPath(ctx.extensionUri, 'dist');
   panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
   const name = doc.uri.path.split('/').pop() ?? 'trace';
-  let loaded: Promise<unknown[]> | undefined;
-  // Replayed once per editor; a reload of the page (or a second "ready") gets the same messages again.
-  const load = (): Promise<unknown[]> =>
-    (loaded ??= client.sendRequest(traceTimelineRequest, { path: doc.uri.fsPath }).then((r) => {
+  // Replayed once per editor, in two steps: the timeline as soon as the trace is decoded, then the findings
+  // (the engine's replay, most of the cost) added to it. A reload of the page (or a second "ready") gets the
+  // same messages again.
+  let drawn: Promise<TraceTimelineResult> | undefined;
+  let judged: Promise<unknown[]> | undefined;
+  const timeline = (): Promise<TraceTimelineResult> =>
+    (drawn ??= client.sendRequest(traceTimelineRequest, { path: doc.uri.fsPath }));
+  const findings = (id: number): Promise<unknown[]> =>
+    (judged ??= client.sendRequest(traceFindingsRequest, { id }).then((r) => {
       if (r.findings > 0)
         void vscode.window.setStatusBarMessage(
           `mpiscope: ${r.findings} finding(s) of ${name} in the Problems panel`,
@@ -56,12 +62,23 @@ function resolve(
         void reveal(request.file, request.line);
         return;
       }
+      let opened: TraceTimelineResult;
       try {
-        for (const m of await load()) void panel.webview.postMessage(m);
+        opened = await timeline();
+        for (const m of opened.messages) void panel.webview.postMessage(m);
       } catch (error) {
-        loaded = undefined;
+        drawn = undefined;
         void panel.webview.postMessage({ type: 'reset', ranks: 0, program: `${name}: cannot be shown` });
         void vscode.window.showErrorMessage(`mpiscope: cannot open ${name}: ${(error as Error).message}`);
+        return;
+      }
+      try {
+        for (const m of await findings(opened.id)) void panel.webview.postMessage(m);
+      } catch (error) {
+        // The timeline stays; only its findings are missing, and the message says so.
+        void vscode.window.showErrorMessage(
+          `mpiscope: the findings of ${name} could not be judged: ${(error as Error).message}`,
+        );
       }
     },
     undefined,

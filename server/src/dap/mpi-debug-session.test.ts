@@ -238,11 +238,11 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
     s.rankEvents([recvEnter(1, 4, 3, 7)]);
     await settle();
     assert.equal(stops.length, 0, 'no stop before the second matching hit');
-    assert.deepEqual(
-      s.calls.filter((c) => c === 'resume'),
-      ['resume', 'resume', 'resume'],
-      'each hit that does not stop releases the job',
-    );
+    // The hits are judged on the hitting rank alone: the job is never paused for them, and each hit that
+    // does not stop releases only its rank.
+    assert.deepEqual(s.options.judgedBreaks, ['MPI_Recv'], 'the session holds only the hitting rank');
+    assert.deepEqual(s.calls, ['release 0', 'release 2', 'release 1']);
+    assert.equal(s.paused, false);
     const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
     s.rankEvents([recvEnter(0, 9, 3, 7)]);
     s.held({ rank: 0, seq: 9, function: 'MPI_Recv', reason: 'breakpoint', site: 0x20 });
@@ -253,6 +253,27 @@ describe('mpi debug adapter', { timeout: 10_000 }, () => {
       event.body.text ?? '',
       /MPI_Recv on rank 0 \(source == 3 && tag == 7 && rank in 0-1, hit 2\)/,
     );
+    assert.ok(s.paused);
+  });
+
+  it('judges conditional breakpoints on the hitting rank, unless the function also has a plain one', async () => {
+    const s = await launch();
+    await dc.setFunctionBreakpointsRequest({
+      breakpoints: [
+        { name: 'MPI_Recv', condition: 'tag == 7' },
+        { name: 'MPI_Send', hitCondition: '3' },
+      ],
+    });
+    assert.deepEqual(s.judgedSet, ['MPI_Recv', 'MPI_Send']);
+    await dc.setFunctionBreakpointsRequest({
+      breakpoints: [{ name: 'MPI_Recv', condition: 'tag == 7' }, { name: 'PMPI_Recv' }],
+    });
+    assert.deepEqual(s.breakSet, ['MPI_Recv']);
+    assert.deepEqual(s.judgedSet, [], 'a plain breakpoint on MPI_Recv stops at every hit');
+    const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    s.rankEvents([recvEnter(0, 3, 1, 8)]);
+    s.held({ rank: 0, seq: 3, function: 'MPI_Recv', reason: 'breakpoint', site: 0x20 });
+    assert.equal((await stopped).body.reason, 'function breakpoint');
     assert.ok(s.paused);
   });
 

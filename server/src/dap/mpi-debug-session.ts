@@ -55,6 +55,8 @@ export class MpiDebugSession extends DebugSession {
   private breakFunctions = new Set<string>();
   /** Function breakpoints with a condition or a hit count, by MPI function name (PMPI_ folded into MPI_). */
   private conditional = new Map<string, ConditionalBreak[]>();
+  /** MPI functions with a breakpoint that has neither condition nor hit count: every hit stops. */
+  private plainBreaks = new Set<string>();
   /** Each rank's latest ENTERs of conditional breakpoint functions: what a condition reads at a hit. */
   private readonly enters = new Map<number, EnterEvent[]>();
   /** Waiters for an ENTER that had not arrived when its rank's acknowledgement did. */
@@ -133,8 +135,11 @@ export class MpiDebugSession extends DebugSession {
       // them, so that the ranks break from their first call.
       await this.configurationDone;
       const breakOn = interceptedNames(this.breakFunctions);
+      const judgedBreaks = this.judgedBreaks();
       session = await this.options.startSession(
-        breakOn.length > 0 ? { ...plan.options, breakOn } : plan.options,
+        breakOn.length > 0
+          ? { ...plan.options, breakOn, ...(judgedBreaks.length > 0 ? { judgedBreaks } : {}) }
+          : plan.options,
       );
     } catch (error) {
       this.sendErrorResponse(response, 1002, (error as Error).message);
@@ -353,7 +358,19 @@ export class MpiDebugSession extends DebugSession {
     }
     this.conditional = conditional;
     this.breakFunctions = new Set(args.breakpoints.map((b) => b.name.trim()).filter(valid));
-    this.session?.breakOn?.(interceptedNames(this.breakFunctions));
+    this.plainBreaks = new Set(
+      interceptedNames(
+        new Set(
+          args.breakpoints
+            .filter((b) => !b.condition?.trim() && !b.hitCondition?.trim())
+            .map((b) => b.name.trim())
+            .filter(valid),
+        ),
+      ),
+    );
+    // A session that cannot release one rank gets no judged breakpoints: its hits hold the job, as before.
+    const judged = this.session?.releaseRank !== undefined ? this.judgedBreaks() : [];
+    this.session?.breakOn?.(interceptedNames(this.breakFunctions), judged);
     response.body = {
       breakpoints: args.breakpoints.map((b) =>
         valid(b.name.trim())
@@ -501,7 +518,7 @@ export class MpiDebugSession extends DebugSession {
       return;
     }
     if (this.stopped) return;
-    if (held.reason === 'breakpoint' && this.conditional.has(held.function)) {
+    if (held.reason === 'breakpoint' && this.judgedBreaks().includes(held.function)) {
       const judged = this.judging.then(() => this.judge(held));
       this.judging = judged.catch(() => undefined);
     } else if (held.reason === 'breakpoint') {
@@ -512,10 +529,17 @@ export class MpiDebugSession extends DebugSession {
     }
   }
 
+  /** Functions whose every breakpoint has a condition or a hit count: their hits are judged before a stop. */
+  private judgedBreaks(): string[] {
+    return [...this.conditional.keys()].filter((name) => !this.plainBreaks.has(name));
+  }
+
   /**
-   * A hit of a function breakpoint that has conditions: the shim holds the rank at the call's entry (and the
-   * session the others at their next call) while the condition is read from the call's ENTER. A hit that
-   * matches no breakpoint's condition and hit count releases the job as if nothing happened.
+   * A hit of a function breakpoint that has conditions: the shim holds the rank at the call's entry while the
+   * condition is read from the call's ENTER; the other ranks run on (the session holds only the hitting rank
+   * at a judged breakpoint). A hit that matches no breakpoint's condition and hit count releases that rank
+   * alone, as if nothing happened; one that matches pauses the job. (A session without releaseRank held
+   * every rank at the hit, and a false condition resumes them all.)
    */
   private async judge(held: HeldRank): Promise<void> {
     if (this.stopped || this.held.get(held.rank)?.seq !== held.seq) return;
@@ -532,8 +556,13 @@ export class MpiDebugSession extends DebugSession {
     }
     if (this.stopped) return;
     if (hit === undefined) {
-      this.held.clear();
-      this.session?.resume?.();
+      if (this.session?.releaseRank !== undefined) {
+        this.held.delete(held.rank);
+        this.session.releaseRank(held.rank);
+      } else {
+        this.held.clear();
+        this.session?.resume?.();
+      }
       return;
     }
     this.session?.pause?.();

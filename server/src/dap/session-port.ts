@@ -29,8 +29,13 @@ export interface SessionPort {
    * ranks stay held. Only while the job is paused.
    */
   stepRank?(rank: number): void;
-  /** Hold every rank when any rank enters one of these MPI functions (replaces the previous set). */
-  breakOn?(functions: readonly string[]): void;
+  /**
+   * Hold every rank when any rank enters one of these MPI functions (replaces the previous set); those also
+   * in `judged` hold only the rank that entered them ('held' follows), until releaseRank or pause.
+   */
+  breakOn?(functions: readonly string[], judged?: readonly string[]): void;
+  /** Let one held rank go on, the other ranks as they are (a judged breakpoint's hit that does not stop). */
+  releaseRank?(rank: number): void;
   /** Resolve a call site (RawLocation.site) to file:line. */
   resolveSite?(rank: number, site: number): Promise<SourcePlace | undefined>;
   /** The OS process id of a rank, once it connected. */

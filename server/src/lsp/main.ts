@@ -8,7 +8,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createServer } from './server';
 import { replayTrace } from '../session/replay';
 import { startSession } from './session-factory';
-import { traceTimeline } from '../timeline/trace-timeline';
+import { openTraceTimeline } from '../timeline/trace-timeline';
 
 const connection = createConnection(ProposedFeatures.all);
 // dist/server.js sits next to the docs folder of the installed extension (…/dist/../docs/findings).
@@ -18,8 +18,14 @@ const server = createServer(connection, {
   docsBase,
   replayTrace: async (path) => (await replayTrace(path)).result,
   traceTimeline: async (path) => {
-    const t = await traceTimeline(path);
-    return { report: t.result, messages: t.messages };
+    const t = await openTraceTimeline(path);
+    return {
+      messages: t.messages,
+      findings: async () => {
+        const f = await t.findings();
+        return { report: f.result, messages: f.messages };
+      },
+    };
   },
 });
 connection.onShutdown(() => server.dispose());

@@ -30,10 +30,12 @@ import {
   runStatusNotification,
   stopRequest,
   timelineNotification,
+  traceFindingsRequest,
   traceTimelineRequest,
   type RunStatus,
+  type TraceTimelineResult,
 } from './protocol';
-import type { TimelineMessage } from '../timeline/timeline-protocol';
+import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
 import { createServer, type MpiscopeServer } from './server';
 
 const source = [
@@ -59,6 +61,21 @@ describe('language server', { timeout: 10_000 }, () => {
   let published: PublishDiagnosticsParams[];
   let statuses: RunStatus[];
   let timeline: TimelineMessage[];
+  /** How many times a trace's findings pass ran (the fake traceTimeline's). */
+  let findingPasses = 0;
+  const findingsBatch: TimelineMessage = {
+    type: 'data',
+    seq: 1,
+    ranks: 2,
+    now: 10,
+    functions: [],
+    sites: [],
+    spans: emptySpans(),
+    messages: emptyMessages(),
+    findings: [],
+    open: [],
+    ended: true,
+  };
 
   function deadlock(): Finding {
     return {
@@ -86,6 +103,7 @@ describe('language server', { timeout: 10_000 }, () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mpiscope-lsp-'));
+    findingPasses = 0;
     file = join(dir, 'ring.c');
     uri = pathToFileURL(file).toString();
     writeFileSync(file, source.join('\n'));
@@ -105,8 +123,14 @@ describe('language server', { timeout: 10_000 }, () => {
       traceTimeline: (path) =>
         path.endsWith('.mpitrace')
           ? Promise.resolve({
-              report: { findings: [deadlock()], ranks: 2 },
               messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }],
+              findings: () => {
+                findingPasses++;
+                return Promise.resolve({
+                  report: { findings: [deadlock()], ranks: 2 },
+                  messages: [findingsBatch],
+                });
+              },
             })
           : Promise.reject(new UsageError(`${path} is not a trace`)),
       startSession: (options) => {
@@ -257,15 +281,24 @@ describe('language server', { timeout: 10_000 }, () => {
     );
   });
 
-  it('gives the trace editor the timeline and puts the findings in the Problems panel', async () => {
-    const result = await client.sendRequest(traceTimelineRequest.method, { path: join(dir, 'run.mpitrace') });
-    assert.deepEqual(result, {
-      findings: 1,
-      files: 1,
-      messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }],
-    });
+  it('gives the trace editor the timeline first, then its findings into the Problems panel', async () => {
+    const path = join(dir, 'run.mpitrace');
+    const first: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
+    const second: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
+    assert.deepEqual(first.messages, [{ type: 'reset', ranks: 2, program: '/bin/ring' }]);
+    // The timeline comes before any finding is judged: nothing in the Problems panel yet.
+    assert.equal(findingPasses, 0);
+    assert.equal(published.length, 0);
+    assert.notEqual(first.id, second.id, 'each opening has its own findings');
+    const found = await client.sendRequest(traceFindingsRequest.method, { id: first.id });
+    assert.deepEqual(found, { findings: 1, files: 1, messages: [findingsBatch] });
     await publishedCount(1);
     assert.equal(published.at(-1)?.diagnostics.length, 2);
+    await assert.rejects(
+      client.sendRequest(traceFindingsRequest.method, { id: first.id }),
+      /no trace timeline \d+ is waiting for its findings/,
+    );
+    assert.equal(findingPasses, 1);
     await assert.rejects(
       client.sendRequest(traceTimelineRequest.method, { path: '/x.json' }),
       /\/x.json is not a trace/,

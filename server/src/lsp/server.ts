@@ -26,6 +26,7 @@ import {
   runStatusNotification,
   timelineNotification,
   traceTimelineRequest,
+  traceFindingsRequest,
   runStatusRequest,
   stopRequest,
   type DebugAdapterEndpoint,
@@ -40,8 +41,14 @@ export interface ServerOptions {
   readonly docsBase: string;
   /** Rebuilds a run from its trace file; without it, mpiscope/openTrace says trace replay is unavailable. */
   readonly replayTrace?: (path: string) => Promise<Report>;
-  /** A trace's report and its timeline (the trace editor); without it, mpiscope/traceTimeline says unavailable. */
-  readonly traceTimeline?: (path: string) => Promise<{ report: Report; messages: TimelineMessage[] }>;
+  /**
+   * A trace's timeline, then on demand its report and the batch adding its findings (the trace editor);
+   * without it, mpiscope/traceTimeline says unavailable.
+   */
+  readonly traceTimeline?: (path: string) => Promise<{
+    messages: TimelineMessage[];
+    findings: () => Promise<{ report: Report; messages: TimelineMessage[] }>;
+  }>;
 }
 
 export interface MpiscopeServer {
@@ -86,6 +93,12 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
 
   const token = randomBytes(16).toString('hex');
   let dap: Promise<DapServer> | undefined;
+  /** Trace editors' openings whose findings were not asked for yet (mpiscope/traceFindings), by id. */
+  const traceFindings = new Map<
+    number,
+    { path: string; findings: () => Promise<{ report: Report; messages: TimelineMessage[] }> }
+  >();
+  let nextTrace = 1;
 
   connection.onInitialize((): InitializeResult => ({
     capabilities: {
@@ -154,9 +167,26 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
   connection.onRequest(traceTimelineRequest, async (params) => {
     try {
       if (!options.traceTimeline) throw new UsageError('This mpiscope server cannot replay traces.');
-      const { report, messages } = await options.traceTimeline(params.path);
+      const { messages, findings } = await options.traceTimeline(params.path);
+      const id = nextTrace++;
+      traceFindings.set(id, { path: params.path, findings });
+      return { messages, id };
+    } catch (error) {
+      return toResponseError(error);
+    }
+  });
+  connection.onRequest(traceFindingsRequest, async (params) => {
+    try {
+      const opened = traceFindings.get(params.id);
+      if (opened === undefined)
+        throw new UsageError(
+          `no trace timeline ${params.id} is waiting for its findings; ask mpiscope/traceTimeline first (each opening's findings are given once)`,
+        );
+      // Given once: the opening's model is let go with it.
+      traceFindings.delete(params.id);
+      const { report, messages } = await opened.findings();
       lines.clear();
-      hub.showFindings(report.findings, report.ranks, params.path);
+      hub.showFindings(report.findings, report.ranks, opened.path);
       return { findings: report.findings.length, files: diagnostics.fileCount, messages };
     } catch (error) {
       return toResponseError(error);

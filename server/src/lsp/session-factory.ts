@@ -92,8 +92,12 @@ class LiveSession implements SessionPort {
     this.session.stepRank(rank);
   }
 
-  breakOn(functions: readonly string[]): void {
-    this.session.breakOn(functions);
+  breakOn(functions: readonly string[], judged?: readonly string[]): void {
+    this.session.breakOn(functions, judged);
+  }
+
+  releaseRank(rank: number): void {
+    this.session.releaseRank(rank);
   }
 
   messageQueues(): Promise<MessageQueueView | undefined> {

@@ -97,7 +97,13 @@ export class SessionHub {
       // The trace and the debugger's breaks belong to the original run, not to its replay. So does keepAlive
       // (an F5 run leaves a deadlocked job alive for the debugger to inspect): nobody inspects the replay,
       // which must end by itself when its forced receive deadlocks, or the replay would never return.
-      const { traceFile: _trace, breakOn: _breaks, keepAlive: _keep, ...options } = last.options;
+      const {
+        traceFile: _trace,
+        breakOn: _breaks,
+        judgedBreaks: _judged,
+        keepAlive: _keep,
+        ...options
+      } = last.options;
       session = await this.factory({ ...options, replayRace: target });
     } finally {
       this.starting = false;
@@ -231,7 +237,8 @@ export class SessionHub {
         this.setPaused(session, false);
       };
     }
-    if (session.breakOn) port.breakOn = (functions) => session.breakOn?.(functions);
+    if (session.breakOn) port.breakOn = (functions, judged) => session.breakOn?.(functions, judged);
+    if (session.releaseRank) port.releaseRank = (rank) => session.releaseRank?.(rank);
     if (session.stepRank) port.stepRank = (rank) => session.stepRank?.(rank);
     if (session.resolveSite) port.resolveSite = (rank, site) => session.resolveSite!(rank, site);
     if (session.pid) port.pid = (rank) => session.pid?.(rank);

@@ -175,10 +175,16 @@ export class Analysis {
   /**
    * Decode and feed one binary frame. Throws (with a reason) on a bad frame; the caller closes that rank.
    * The frame is decoded once, into columns the engine reads; event objects are built from them only when
-   * `events` is true (the timeline wants them), so a run without a timeline builds none. Returns the
+   * `events` is true (the timeline wants them), so a run without a timeline builds none. With `analyze`
+   * false the engine is not fed (a trace's timeline drawn before its findings are judged). Returns the
    * number of calls the frame completed, and their events when asked.
    */
-  frame(rank: number, data: Uint8Array, events = false): { calls: number; events: readonly RankEvent[] } {
+  frame(
+    rank: number,
+    data: Uint8Array,
+    events = false,
+    analyze = true,
+  ): { calls: number; events: readonly RankEvent[] } {
     const r = this.ranks.get(rank);
     if (r === undefined) throw new Error(`rank ${rank} sent records before its hello`);
     const rows = this.rows;
@@ -212,8 +218,10 @@ export class Analysis {
         r.lastSite = rows.site[row] as number;
       }
     }
-    this.engine.pushColumns(rows, 0, rows.length);
-    this.engine.endFrame(rank, data);
+    if (analyze) {
+      this.engine.pushColumns(rows, 0, rows.length);
+      this.engine.endFrame(rank, data);
+    }
     const out: RankEvent[] = [];
     if (events) for (let row = 0; row < rows.length; row++) out.push(eventAt(rows, row));
     return { calls: rows.length, events: out };

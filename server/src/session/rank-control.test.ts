@@ -4,7 +4,12 @@ import type { HeldAck } from './held-ack';
 import { RankControl, type ControlMessage } from './rank-control';
 
 /** A control over `ranks` ranks of which `connected` are up; it records what each rank was sent. */
-function setup(ranks: number, connected: readonly number[], initial: readonly string[] = []) {
+function setup(
+  ranks: number,
+  connected: readonly number[],
+  initial: readonly string[] = [],
+  judged: readonly string[] = [],
+) {
   const sent: [number, ControlMessage][] = [];
   const up = new Set(connected);
   const control = new RankControl(
@@ -15,6 +20,7 @@ function setup(ranks: number, connected: readonly number[], initial: readonly st
       return true;
     },
     initial,
+    judged,
   );
   const connect = (rank: number): void => {
     up.add(rank);
@@ -41,6 +47,33 @@ describe('rank control', () => {
     sent.length = 0;
     assert.ok(control.acknowledged(0, ack('breakpoint', 0)), 'a second rank at a breakpoint is news too');
     assert.deepEqual(sent, [], 'but the job is already paused');
+  });
+
+  it('holds only the hitting rank at a judged breakpoint, until released or paused', () => {
+    const { control, sent } = setup(3, [0, 1, 2], ['MPI_Barrier', 'MPI_Recv'], ['MPI_Barrier']);
+    assert.ok(control.acknowledged(1, ack('breakpoint', 0)));
+    assert.equal(control.isPaused, false, 'the others run on while the hit is judged');
+    assert.deepEqual(sent, []);
+    assert.equal(control.heldAt(1)?.seq, 5);
+    control.release(1);
+    assert.deepEqual(sent, [[1, { type: 'continue' }]], 'only the hitting rank is released');
+    assert.equal(control.heldAt(1), undefined);
+    assert.equal(
+      control.acknowledged(1, ack('breakpoint', 0, 6)),
+      undefined,
+      'an ack from before it is stale',
+    );
+    sent.length = 0;
+    assert.ok(control.acknowledged(1, ack('breakpoint', 1, 7)));
+    control.pause();
+    assert.equal(control.isPaused, true, 'a hit that stops holds the job');
+    sent.length = 0;
+    // Set again without judging: a hit holds the job at once.
+    control.breakOn(['MPI_Barrier']);
+    control.resume();
+    sent.length = 0;
+    assert.ok(control.acknowledged(2, ack('breakpoint', 1)));
+    assert.equal(control.isPaused, true);
   });
 
   it('gives a late rank the breakpoints and the pause', () => {

@@ -17,10 +17,16 @@ export type SendControl = (rank: number, message: ControlMessage) => boolean;
  * are held where. A breakpoint in one rank holds every rank (each at its next MPI call), as the debug adapter
  * promises; a rank that connects late gets the current state; an acknowledgement that crossed a `continue`
  * on the wire is dropped, since that rank was released.
+ *
+ * A breakpoint whose hits are judged first (a condition on the call's arguments or a hit count) holds only
+ * the rank that hit it: the debugger reads the call and either releases that rank (release) or holds the job
+ * (pause). A false condition then costs the job nothing but that rank's wait, never a stop of every rank.
  */
 export class RankControl {
   private paused = false;
   private breakpoints: readonly string[];
+  /** Breakpoints whose hits hold only the hitting rank until the debugger judged them. */
+  private judged: ReadonlySet<string>;
   /** Per rank, the `continue` messages sent to it: acknowledgements carry the count the rank had seen. */
   private readonly continuesSent = new Map<number, number>();
   private readonly held = new Map<number, HeldAck>();
@@ -29,8 +35,10 @@ export class RankControl {
     private readonly ranks: number,
     private readonly send: SendControl,
     initialBreakpoints: readonly string[] = [],
+    initialJudged: readonly string[] = [],
   ) {
     this.breakpoints = [...initialBreakpoints];
+    this.judged = new Set(initialJudged);
   }
 
   get isPaused(): boolean {
@@ -62,9 +70,21 @@ export class RankControl {
     this.send(rank, { type: 'pause' });
   }
 
-  breakOn(functions: readonly string[]): void {
+  /** The breakpoints (replacing the previous set); those also in `judged` hold only the hitting rank. */
+  breakOn(functions: readonly string[], judged: readonly string[] = []): void {
     this.breakpoints = [...functions];
+    this.judged = new Set(judged);
     this.broadcast({ type: 'breakpoints', functions: this.breakpoints });
+  }
+
+  /**
+   * Lets one held rank go on, the others as they are: a judged breakpoint whose hit did not stop. (The shim
+   * counts each `continue`, so one that crosses a later pause on the wire releases only the call it was for.)
+   */
+  release(rank: number): void {
+    this.held.delete(rank);
+    if (this.send(rank, { type: 'continue' }))
+      this.continuesSent.set(rank, (this.continuesSent.get(rank) ?? 0) + 1);
   }
 
   terminate(): void {
@@ -87,8 +107,9 @@ export class RankControl {
   /** A rank's `paused` acknowledgement; returns it when it is news (not stale), after acting on it. */
   acknowledged(rank: number, ack: HeldAck): HeldAck | undefined {
     if (ack.continues < (this.continuesSent.get(rank) ?? 0)) return undefined;
-    // The first rank to reach a breakpoint holds the others at their next MPI call.
-    if (ack.reason === 'breakpoint' && !this.paused) this.pause();
+    // The first rank to reach a breakpoint holds the others at their next MPI call, unless the hit is judged
+    // first (the debugger pauses the job if it stops there).
+    if (ack.reason === 'breakpoint' && !this.paused && !this.judged.has(ack.function)) this.pause();
     this.held.set(rank, ack);
     return ack;
   }

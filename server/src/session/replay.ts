@@ -55,11 +55,17 @@ export interface ReplayHooks {
  * Rebuild a run's findings from its trace (`mpiscope report TRACE`): the same frames through the same
  * decoder and engine, in the order they arrived. A job we ended for a deadlock is asked for that deadlock
  * again once its frames are replayed.
+ *
+ * With `analyze: false` the frames are only decoded for the hooks (the engine, most of a replay's cost,
+ * gets nothing): the result then has no findings and no endings, and its outcome is the one the trace
+ * recorded ('completed' when it recorded none). The trace editor draws the timeline from such a pass
+ * before the findings' pass is done.
  */
 export async function replayTrace(
   path: string,
   analyzers = DEFAULT_ANALYZERS,
   hooks?: ReplayHooks,
+  { analyze = true }: { analyze?: boolean } = {},
 ): Promise<{ start: SessionStart; result: SessionResult; cut?: TraceCut }> {
   let frames;
   let cut: TraceCut | undefined;
@@ -95,6 +101,7 @@ export async function replayTrace(
       if (f.rank === SESSION_RANK) {
         const rec = (parseRecord(f.data) ?? {}) as EndRecord & HangRecord & { type?: string; rank?: number };
         if (rec.type === 'end') end = rec;
+        if (!analyze) continue;
         // The rank's connection closed here in the live session.
         if (
           rec.type === 'closed' &&
@@ -134,14 +141,36 @@ export async function replayTrace(
       }
       let events: readonly RankEvent[] = [];
       try {
-        events = analysis.frame(f.rank, f.data, hooks !== undefined).events;
+        events = analysis.frame(f.rank, f.data, hooks !== undefined, analyze).events;
       } catch {
         // The live session closed this connection at the same frame.
         refused.add(f.rank);
         analysis.close(f.rank);
       }
-      raw.push(...analysis.engine.takeFindings());
+      if (analyze) raw.push(...analysis.engine.takeFindings());
       hooks?.events(events, raw.length);
+    }
+    const start: SessionStart = {
+      program: session.program ?? '',
+      ranks,
+      mpi: session.mpi ?? '',
+      command: [],
+      pid: 0,
+    };
+    if (!analyze) {
+      await hooks?.sites?.((rank, address) => analysis.resolveSite(rank, address));
+      return {
+        ...(cut !== undefined ? { cut } : {}),
+        start,
+        result: {
+          findings: [],
+          ranks,
+          exitCode: end.exitCode ?? null,
+          outcome: end.outcome ?? 'completed',
+          endings: [],
+          ...(spill !== undefined ? { spill } : {}),
+        },
+      };
     }
     let killed = end.outcome === 'deadlock' || end.outcome === 'terminated';
     const unfinished = Array.from({ length: ranks }, (_, r) => r).some((r) => !analysis.ended(r));
@@ -167,7 +196,7 @@ export async function replayTrace(
     const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
     return {
       ...(cut !== undefined ? { cut } : {}),
-      start: { program: session.program ?? '', ranks, mpi: session.mpi ?? '', command: [], pid: 0 },
+      start,
       result: {
         findings,
         ranks,

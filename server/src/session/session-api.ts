@@ -55,6 +55,11 @@ export interface SessionOptions {
    * calls made before a rank's connection is up still break.
    */
   readonly breakOn?: readonly string[];
+  /**
+   * Those of breakOn whose hits the debugger judges first (a condition, a hit count): a hit holds only the
+   * rank that made it, and the debugger releases it or pauses the job (Session.releaseRank, Session.pause).
+   */
+  readonly judgedBreaks?: readonly string[];
   /** Which launcher: default srun inside a Slurm allocation, else mpirun (see launch-plan.ts). */
   readonly launcher?: 'mpirun' | 'mpiexec' | 'srun';
   /** The hosts to run on (passed to the launcher; each may carry :slots). Not with hostfile. */

@@ -88,6 +88,7 @@ export class Session {
       options.np,
       (rank, message) => this.server?.sendControl(rank, message) ?? false,
       options.breakOn ?? [],
+      options.judgedBreaks ?? [],
     );
   }
 
@@ -133,9 +134,17 @@ export class Session {
     this.hold.step(rank);
   }
 
-  /** When any rank enters one of these MPI functions, every rank is held (replaces the previous set). */
-  breakOn(functions: readonly string[]): void {
-    this.hold.breakOn(functions);
+  /**
+   * When any rank enters one of these MPI functions, every rank is held (replaces the previous set); one in
+   * `judged` holds only the rank that entered it, until releaseRank() or pause().
+   */
+  breakOn(functions: readonly string[], judged: readonly string[] = []): void {
+    this.hold.breakOn(functions, judged);
+  }
+
+  /** Lets one held rank go on (a judged breakpoint's hit that does not stop); the others stay as they are. */
+  releaseRank(rank: number): void {
+    this.hold.release(rank);
   }
 
   /**

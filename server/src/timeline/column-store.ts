@@ -41,7 +41,13 @@ export class ColumnStore<K extends string> {
   /** Rows [from, to) of every column as plain arrays (the JSON wire form). */
   slice(from: number, to: number): Record<K, number[]> {
     const out = {} as Record<K, number[]>;
-    for (const k of this.names) out[k] = Array.from(this.cols[k].subarray(from, to));
+    // A counted loop: Array.from over a subarray goes through the iterator, 9 % of a trace's open.
+    for (const k of this.names) {
+      const col = this.cols[k];
+      const a: number[] = [];
+      for (let i = from; i < to; i++) a.push(col[i] as number);
+      out[k] = a;
+    }
     return out;
   }
 

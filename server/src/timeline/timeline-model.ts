@@ -76,7 +76,8 @@ export class TimelineModel {
   private readonly pairs = new MessagePairs((s, r) => this.addMessage(s, r));
   private readonly tracks = new Map<number, RankTrack>();
   private readonly functions = new Map<number, TimelineFunction>();
-  private readonly siteIds = new Map<string, number>();
+  /** Per rank, return address → site id (a Map per rank: a string key per call cost 5 % of a trace's open). */
+  private readonly siteIds = new Map<number, Map<number, number>>();
   private readonly sites: TimelineSite[] = [];
   private readonly findings: TimelineFinding[] = [];
   private now = 0;
@@ -86,6 +87,8 @@ export class TimelineModel {
   private readonly functionOrder: TimelineFunction[] = [];
   private readonly siteUpdates: TimelineSite[] = [];
   private dirty = false;
+  /** finish() was called: the stream is whole, so the job has ended whatever its ranks said. */
+  private whole = false;
 
   constructor(
     private ranks: number,
@@ -164,10 +167,31 @@ export class TimelineModel {
   }
 
   /**
-   * A finding (resolved by the session): placed at the start of each named rank's current or last call, now
-   * or, with `at` (findingTimes() of the moment it was found), then.
+   * A rank's clock reading (its own nanoseconds) on the job's time axis, as the model placed or would place
+   * an event of that rank read then: for a finding placed after the model has its events (a trace's
+   * findings, judged after its timeline was drawn; see FindingPlaces).
    */
-  addFinding(f: Finding, at?: readonly number[]): void {
+  jobTime(rank: number, time: number): number {
+    return this.clock.toJob(rank, time);
+  }
+
+  /**
+   * The stream is whole (a trace read to its end): what the start hold keeps is placed now, and the job
+   * counts as ended even where a rank's END never came (a rank killed at a deadlock before it could say so):
+   * nothing more will come for it.
+   */
+  finish(): void {
+    this.releaseHold();
+    this.whole = true;
+    this.dirty = true;
+  }
+
+  /**
+   * A finding (resolved by the session): placed at the start of each named rank's current or last call, now
+   * or, with `at` (findingTimes() of the moment it was found, or job times of another pass), then; a rank
+   * `at` leaves undefined is placed now.
+   */
+  addFinding(f: Finding, at?: readonly (number | undefined)[]): void {
     this.dirty = true;
     // The finding is placed on the ranks' calls: they must be placed first.
     this.releaseHold();
@@ -273,6 +297,7 @@ export class TimelineModel {
     }
     let ended = this.tracks.size >= this.ranks;
     for (const tr of this.tracks.values()) ended &&= tr.ended;
+    ended ||= this.whole;
     return {
       type: 'data',
       seq,
@@ -299,11 +324,12 @@ export class TimelineModel {
 
   private siteId(rank: number, address: number): number {
     if (address === 0) return -1;
-    const key = `${rank}:${address}`;
-    let id = this.siteIds.get(key);
+    let ids = this.siteIds.get(rank);
+    if (ids === undefined) this.siteIds.set(rank, (ids = new Map<number, number>()));
+    let id = ids.get(address);
     if (id === undefined) {
       id = this.sites.length;
-      this.siteIds.set(key, id);
+      ids.set(address, id);
       this.sites.push({ id, rank, address, file: '', line: 0, function: '' });
     }
     return id;

@@ -1,3 +1,4 @@
+import type { RankEvent } from '../engine/model/types';
 import { DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { replayTrace, type ReplayHooks } from '../session/replay';
 import type { SessionResult, SessionStart } from '../session/session-api';
@@ -16,6 +17,20 @@ export interface TraceTimeline {
   readonly messages: TimelineMessage[];
 }
 
+/** A trace's timeline drawn before its findings are judged (the trace editor): see openTraceTimeline. */
+export interface TraceTimelineFirst {
+  readonly start: SessionStart;
+  readonly cut?: TraceCut;
+  /** A reset, then data batches: every call and message of the job; no finding and no source line yet. */
+  readonly messages: TimelineMessage[];
+  /**
+   * The second pass, through the engine: the report and the batch that adds its findings to the timeline
+   * (placed where the replay found them) and its calls' source lines. Runs once; a second call gets the
+   * same promise.
+   */
+  findings(): Promise<{ result: SessionResult; messages: TimelineMessage[] }>;
+}
+
 /**
  * A trace file's timeline (for the trace editor and `mpiscope export`): the trace is replayed through the
  * same decoder and engine as `mpiscope report`, its events go through the same TimelineModel as a live run,
@@ -23,20 +38,37 @@ export interface TraceTimeline {
  * the frame that produced it), so it sits on the calls it names, as it did live. Sites are resolved with the
  * run's binaries when they are still on this machine; otherwise the calls show their addresses and the
  * findings their own lines.
- *
- * The events go to the model as the replay decodes them, not kept until its end: a million events held as
- * objects cost more in garbage collection than the model itself. A finding's details come only at the end
- * (resolved then), so where it was found is kept as each rank's place at that moment (findingTimes).
  */
 export async function traceTimeline(path: string, analyzers = DEFAULT_ANALYZERS): Promise<TraceTimeline> {
+  const first = await openTraceTimeline(path, analyzers);
+  const { result, messages } = await first.findings();
+  return {
+    start: first.start,
+    result,
+    ...(first.cut !== undefined ? { cut: first.cut } : {}),
+    messages: [...first.messages, ...messages],
+  };
+}
+
+/**
+ * A trace's timeline in two passes, so that an editor can draw it before the findings are judged. The engine
+ * is most of a replay's cost (1.1 M events: decoding and the model about 0.9 s of CPU, the engine's replay
+ * 1.3 s more), and the timeline needs none of it. The first pass only decodes the frames into the model
+ * (events streamed to it as decoded: a million events held as objects cost more in garbage collection than
+ * the model itself); `findings()` then replays the trace through the engine, keeping for each finding where
+ * every rank was when it was found (FindingPlaces), and adds them and the calls' source lines to the same
+ * model.
+ */
+export async function openTraceTimeline(
+  path: string,
+  analyzers = DEFAULT_ANALYZERS,
+): Promise<TraceTimelineFirst> {
   let out: TimelineModel | undefined;
   const messages: TimelineMessage[] = [];
-  /** For each finding in the order the replay found them: every rank's place when it was found. */
-  const foundAt: number[][] = [];
   let sinceBatch = 0;
-  const take = (): void => {
+  const take = (into: TimelineMessage[]): void => {
     const b = out?.takeBatch();
-    if (b !== undefined) messages.push(b);
+    if (b !== undefined) into.push(b);
   };
   const begin = (ranks: number, program: string): TimelineModel => {
     const model = new TimelineModel(ranks, program);
@@ -46,31 +78,84 @@ export async function traceTimeline(path: string, analyzers = DEFAULT_ANALYZERS)
   };
   const hooks: ReplayHooks = {
     start: (ranks, program) => void begin(ranks, program),
-    events(batch, findingsSoFar) {
+    events(batch) {
       const model = out ?? begin(0, '');
       for (const e of batch) {
         model.push(e);
         if (++sinceBatch === BATCH_EVENTS) {
           sinceBatch = 0;
-          take();
+          take(messages);
         }
-      }
-      while (foundAt.length < findingsSoFar) foundAt.push(model.findingTimes());
-    },
-    async sites(resolve) {
-      // The model's sites are the calls' (rank, return address) pairs, each once.
-      for (const s of out?.unresolvedSites() ?? []) {
-        const pos = await resolve(s.rank, s.address).catch(() => undefined);
-        if (pos !== undefined && (pos.file !== '' || pos.function !== ''))
-          out?.resolveSite(s.id, pos.file, pos.line, pos.function);
       }
     },
   };
-  const replay = await replayTrace(path, analyzers, hooks);
-  const { start, result } = replay;
-  const model = out ?? begin(start.ranks, start.program);
-  // Findings found after the last frame (the end of the job) sit where the ranks are at the end.
-  result.findings.forEach((f, i) => model.addFinding(f, foundAt[i]));
-  take();
-  return { start, result, ...(replay.cut !== undefined ? { cut: replay.cut } : {}), messages };
+  const drawn = await replayTrace(path, analyzers, hooks, { analyze: false });
+  const model = out ?? begin(drawn.start.ranks, drawn.start.program);
+  model.finish();
+  take(messages);
+
+  let second: Promise<{ result: SessionResult; messages: TimelineMessage[] }> | undefined;
+  const findings = async (): Promise<{ result: SessionResult; messages: TimelineMessage[] }> => {
+    const places = new FindingPlaces();
+    const { result } = await replayTrace(path, analyzers, {
+      events: (batch, findingsSoFar) => places.events(batch, findingsSoFar),
+      async sites(resolve) {
+        // The model's sites are the calls' (rank, return address) pairs, each once; resolving them runs
+        // addr2line, whose start (a fork of this large process) is not worth delaying the first frame for.
+        for (const s of model.unresolvedSites()) {
+          const pos = await resolve(s.rank, s.address).catch(() => undefined);
+          if (pos !== undefined && (pos.file !== '' || pos.function !== ''))
+            model.resolveSite(s.id, pos.file, pos.line, pos.function);
+        }
+      },
+    });
+    // Findings found after the last frame (the end of the job) sit where the ranks are at the end.
+    result.findings.forEach((f, i) => model.addFinding(f, places.jobTimes(i, model)));
+    const added: TimelineMessage[] = [];
+    take(added);
+    return { result, messages: added };
+  };
+  return {
+    start: drawn.start,
+    ...(drawn.cut !== undefined ? { cut: drawn.cut } : {}),
+    messages,
+    findings: () => (second ??= findings()),
+  };
+}
+
+/**
+ * Where each rank was when each finding was found, read from the events of the findings' pass: the start of
+ * the rank's open call, else of its last call (the TimelineModel's rule for a finding placed now), in the
+ * rank's own clock, turned into job time by the model that drew the timeline.
+ */
+export class FindingPlaces {
+  /** Per rank: the seq and start of its open call (seq -1: none), and the start of its last call. */
+  private readonly openSeq: number[] = [];
+  private readonly openStart: number[] = [];
+  private readonly lastStart: (number | undefined)[] = [];
+  /** For each finding in the order found: per rank, its place then (undefined: no call yet). */
+  private readonly found: (number | undefined)[][] = [];
+
+  events(batch: readonly RankEvent[], findingsSoFar: number): void {
+    for (const e of batch) {
+      if (e.type === 'enter') {
+        this.openSeq[e.rank] = e.seq;
+        this.openStart[e.rank] = e.time;
+        this.lastStart[e.rank] = e.time;
+      } else if (e.type === 'exit' && this.openSeq[e.rank] === e.seq) this.openSeq[e.rank] = -1;
+    }
+    while (this.found.length < findingsSoFar) this.found.push(this.places());
+  }
+
+  /** The i-th finding's place on each rank's lane in the model's job time; undefined for a rank: now. */
+  jobTimes(i: number, model: TimelineModel): (number | undefined)[] | undefined {
+    const at = this.found[i];
+    return at?.map((t, rank) => (t === undefined ? undefined : model.jobTime(rank, t)));
+  }
+
+  private places(): (number | undefined)[] {
+    return Array.from(this.lastStart, (last, rank) =>
+      (this.openSeq[rank] ?? -1) >= 0 ? this.openStart[rank] : last,
+    );
+  }
 }

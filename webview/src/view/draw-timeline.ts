@@ -3,6 +3,7 @@ import { LOD_CLASSES } from '../store/lod';
 import type { TimelineStore } from '../store/timeline-store';
 import { visibleRange } from '../store/search';
 import { laneTop, visibleRanks, type LaneLayout } from './lane-layout';
+import type { LayerCache } from './layer-cache';
 import { lodRow, type LodSurface } from './lod-paint';
 import { parseColour } from './minimap';
 import type { Palette } from './palette';
@@ -34,6 +35,8 @@ export interface TimelineView {
    * (one row of pixels per lane); without it every lane is drawn call by call.
    */
   readonly lod?: LodSurface | undefined;
+  /** Where the gutter (rank names, state marks) is kept between frames; without it, drawn every frame. */
+  readonly gutterLayer?: LayerCache | undefined;
 }
 
 export interface DrawStats {
@@ -131,7 +134,31 @@ export function drawTimeline(
   if (v.selected) outline(ctx, store, v, v.selected, p.selection, 2);
   ctx.restore();
   drawAxis(ctx, v);
-  drawGutter(ctx, store, v, r0, r1, blocked);
+  const layer = v.gutterLayer;
+  if (layer === undefined) drawGutter(ctx, store, v, r0, r1, blocked);
+  else {
+    // What the gutter shows: the lanes in view and where, each lane's state mark, the theme.
+    const marks: string[] = [];
+    for (let r = r0; r < r1; r++)
+      marks.push(blocked.has(r) ? 'b' : store.open.some((o) => o.rank === r) ? 'o' : '');
+    const key = [
+      r0,
+      r1,
+      laneTop(l, r0),
+      l.laneHeight,
+      l.axisHeight,
+      l.gutter,
+      l.height,
+      marks.join(','),
+      p.background,
+      p.border,
+      p.foreground,
+      p.blocked,
+      p.muted,
+      p.font,
+    ];
+    layer.draw(ctx, key.join('|'), l.gutter, l.height, (g) => drawGutter(g, store, v, r0, r1, blocked));
+  }
   return stats;
 }
 

@@ -20,6 +20,8 @@ export class FakeSession implements SessionPort {
   readonly findings: Finding[] = [];
   paused = false;
   breakSet: readonly string[] = [];
+  /** The breakpoints whose hits hold only the hitting rank (breakOn's `judged`). */
+  judgedSet: readonly string[] = [];
   stopped = false;
   /** What backtrace(rank) answers: the frames below a held rank's MPI call. */
   readonly backtraces = new Map<number, readonly SourcePlace[]>();
@@ -65,8 +67,14 @@ export class FakeSession implements SessionPort {
     return Promise.resolve(this.queues);
   }
 
-  breakOn(functions: readonly string[]): void {
+  breakOn(functions: readonly string[], judged: readonly string[] = []): void {
     this.breakSet = functions;
+    this.judgedSet = judged;
+  }
+
+  releaseRank(rank: number): void {
+    this.calls.push(`release ${rank}`);
+    this.backtraces.delete(rank);
   }
 
   resolveSite(_rank: number, site: number): Promise<SourcePlace | undefined> {

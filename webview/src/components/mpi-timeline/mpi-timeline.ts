@@ -6,6 +6,7 @@ import { FrameDriver } from '../../view/frame-driver';
 import { blockedRanks, drawTimeline, type SpanRef } from '../../view/draw-timeline';
 import { hitTest, type Hit } from '../../view/hit-test';
 import { layoutLanes, laneTop, type LaneLayout } from '../../view/lane-layout';
+import { LayerCache } from '../../view/layer-cache';
 import { CanvasSurface } from '../../view/lod-paint';
 import { MINIMAP_HEIGHT, minimapPixels } from '../../view/minimap';
 import { resolvePalette, type Palette } from '../../view/palette';
@@ -71,12 +72,17 @@ export class MpiTimeline extends LitElement {
   private drawnVersion = -1;
   /** Last frame's draw time in ms, for the benchmark page. */
   lastDrawMs = 0;
+  /** The store version the last frame drew (the benchmarks wait for the frame with the whole job). */
+  get drawnStoreVersion(): number {
+    return this.drawnVersion;
+  }
   /**
    * Lanes of sub-pixel calls drawn from the store's summary (one row of pixels per lane); false draws every
    * lane call by call, which bench/timeline compares against in the same run.
    */
   summaries = true;
   private readonly lodSurface = new CanvasSurface();
+  private readonly gutterLayer = new LayerCache();
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -304,6 +310,7 @@ export class MpiTimeline extends LitElement {
       hovered: this.hovered,
       focusFinding: this.focusFinding,
       lod: this.summaries ? this.lodSurface : undefined,
+      gutterLayer: this.gutterLayer,
     });
     this.drawMinimap(dpr);
     this.lastDrawMs = performance.now() - t;
