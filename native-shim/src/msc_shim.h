@@ -147,6 +147,8 @@ int64_t msc_clock_init(void);
 uint64_t msc_clock_anchor(void);
 void msc_clock_refine(void);
 uint64_t msc_clock_ns(uint64_t stamp);
+/* msc_clock_ns on the stamp of every head record of r[0, n) (consumer side: msc_ring_take). */
+void msc_clock_convert(msc_record *r, int n);
 /* The same conversion for any thread (no monotonic clamp): the clock alignment's exchanges. */
 uint64_t msc_clock_peek_ns(uint64_t stamp);
 /* CLOCK_REALTIME ns now (shifted like the records' clock by the tests' MPISCOPE_TEST_CLOCK_SKEW). */
