@@ -16,14 +16,29 @@ export function repoRoot(start = __dirname): string | undefined {
   }
 }
 
-/** Newest modification time of the shim's sources (everything under native-shim/ except build/). */
-function newestSource(dir: string): number {
+/** Newest modification time of the files under dir (dot files left out). */
+function newestUnder(dir: string): number {
   let newest = 0;
   for (const name of readdirSync(dir)) {
-    if (name === 'build' || name.startsWith('.')) continue;
+    if (name.startsWith('.')) continue;
     const p = join(dir, name);
     const st = statSync(p);
-    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
+    newest = Math.max(newest, st.isDirectory() ? newestUnder(p) : st.mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Newest modification time of the shim's inputs: exactly what build.sh compares its library with. A wider set
+ * (the READMEs, the tests) made every session after an edit of them run build.sh, which found nothing to do and
+ * left the library as old as it was: a shell and its tools before every job from then on.
+ */
+function newestSource(shimDir: string): number {
+  const script = join(shimDir, 'build.sh');
+  let newest = existsSync(script) ? statSync(script).mtimeMs : 0;
+  for (const dir of ['spec', 'gen', 'src', 'mcrt']) {
+    const p = join(shimDir, dir);
+    if (existsSync(p)) newest = Math.max(newest, newestUnder(p));
   }
   return newest;
 }
