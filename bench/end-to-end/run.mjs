@@ -81,6 +81,17 @@ try {
       ).ms,
     );
   }
+  // The same with 1 iteration: what a job costs before and after its calls (mpiscope's start-up — Node, the
+  // checks of the program, the listening socket — and its end), so that the ratio above can be read as a fixed
+  // part and a per-call part. On MPICH the whole bare run is ~60 ms, less than mpiscope's start-up alone.
+  const plain1 = [];
+  const scoped1 = [];
+  for (let i = 0; i < repeat; i++) {
+    plain1.push((await timed(`mpirun.${flavor}`, [...rootArgs, '-np', np, exe, '1'])).ms);
+    scoped1.push(
+      (await timed(process.execPath, [cli, 'run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1'])).ms,
+    );
+  }
   const calls = Number(iterations) * (2 + 3) + Math.ceil(Number(iterations) / 100);
   console.log(
     `program: many-calls, ${np} ranks, ${flavor}, ${iterations} iterations (~${calls} MPI calls per rank), median of ${repeat}`,
@@ -88,6 +99,16 @@ try {
   console.log(`plain mpirun      ${median(plain).toFixed(0)} ms`);
   console.log(`under mpiscope    ${median(scoped).toFixed(0)} ms`);
   console.log(`wall-time ratio   ${(median(scoped) / median(plain)).toFixed(2)}x`);
+  console.log(
+    `1 iteration       plain ${median(plain1).toFixed(0)} ms, under mpiscope ${median(scoped1).toFixed(0)} ms (start-up and end: +${(median(scoped1) - median(plain1)).toFixed(0)} ms)`,
+  );
+  // Both differences are printed: on a loaded machine, or where the launch dominates the plain run (Open MPI), the
+  // plain run's own per-call part is tens of ms and its ratio alone says little.
+  const plainCalls = median(plain) - median(plain1);
+  const scopedCalls = median(scoped) - median(scoped1);
+  console.log(
+    `per-call part     plain ${plainCalls.toFixed(0)} ms, under mpiscope ${scopedCalls.toFixed(0)} ms (${(scopedCalls / Math.max(1, plainCalls)).toFixed(2)}x; each run less its 1-iteration run)`,
+  );
 
   const latencies = [];
   for (let i = 0; i < repeat; i++) {

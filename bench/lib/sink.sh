@@ -6,6 +6,9 @@
 with_sink() {
   local ranks=$1
   shift
+  # Emptied here, not only by the redirection below: that one runs in the background child, and the wait for
+  # "listening" could otherwise read the previous sink's port from the old log (a rank then found no one there).
+  : >"$tmp/sink.log"
   node "$root/native-shim/test/sink.mjs" --ranks "$ranks" --token bench --timeout 600 --quiet --count-only \
     >"$tmp/sink.log" 2>&1 &
   sink=$!

@@ -115,8 +115,11 @@ static _Atomic int buffer_attached;
 void msc_buffer_attach_state(int attached) { atomic_store_explicit(&buffer_attached, attached, memory_order_relaxed); }
 int msc_buffer_is_attached(void) { return atomic_load_explicit(&buffer_attached, memory_order_relaxed); }
 
-/* ---- individual checks ---- */
-static int comm_ok(msc_call *c, MPI_Comm comm)
+/* ---- individual checks ----
+ * Inlined into the per-class checkers: each is a compare or two when nothing is wrong, less than the call itself
+ * cost (bench/shim-overhead, callgrind); what reports a finding stays out of line. */
+#define MSC_CHECK_INLINE inline __attribute__((always_inline))
+static MSC_CHECK_INLINE int comm_ok(msc_call *c, MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL) {
         finding_role(c, MSC_CHECK_NULL_COMM, MSC_ROLE_COMM, 0, 0);
@@ -132,7 +135,7 @@ static int comm_ok(msc_call *c, MPI_Comm comm)
     return msc_mpi_ready;
 }
 
-static int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
+static MSC_CHECK_INLINE int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
 {
     if (t == MPI_DATATYPE_NULL) {
         finding_role(c, MSC_CHECK_NULL_DATATYPE, role, 0, 0);
@@ -153,14 +156,14 @@ static int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
     return 1;
 }
 
-static void count_ok(msc_call *c, int count, uint64_t role)
+static MSC_CHECK_INLINE void count_ok(msc_call *c, int count, uint64_t role)
 {
     if (count < 0) finding_role(c, MSC_CHECK_NEGATIVE_COUNT, role, count, 0);
 }
 
 /* A buffer may be NULL only when nothing is read or written; with a derived type NULL is MPI_BOTTOM and
  * the addresses are absolute, so only predefined types are judged. */
-static void buf_ok(msc_call *c, const void *buf, int count, MPI_Datatype t, int dtype_valid, uint64_t role)
+static MSC_CHECK_INLINE void buf_ok(msc_call *c, const void *buf, int count, MPI_Datatype t, int dtype_valid, uint64_t role)
 {
     if (buf == MPI_IN_PLACE) {
         finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, role, -1, 0);
@@ -179,20 +182,22 @@ static void buf_ok(msc_call *c, const void *buf, int count, MPI_Datatype t, int 
 #define PEER_CACHE 8
 static __thread struct {
     uint32_t gen;
-    int next;
+    int next, last;
     MPI_Comm comm[PEER_CACHE];
     int n[PEER_CACHE];
 } peers __attribute__((tls_model("initial-exec")));
 
-static int peer_limit(MPI_Comm comm)
+static __attribute__((noinline)) int peer_limit_miss(MPI_Comm comm, uint32_t gen)
 {
-    uint32_t gen = atomic_load_explicit(&comm_gen, memory_order_acquire) + 1; /* 0: the cache is empty */
     if (peers.gen != gen) {
         for (int i = 0; i < PEER_CACHE; i++) peers.comm[i] = MPI_COMM_NULL;
         peers.gen = gen;
     }
     for (int i = 0; i < PEER_CACHE; i++)
-        if (peers.comm[i] == comm) return peers.n[i];
+        if (peers.comm[i] == comm) {
+            peers.last = i;
+            return peers.n[i];
+        }
     int inter = 0, n = 0;
     PMPI_Comm_test_inter(comm, &inter);
     if (inter) PMPI_Comm_remote_size(comm, &n);
@@ -200,16 +205,25 @@ static int peer_limit(MPI_Comm comm)
     int k = peers.next++ % PEER_CACHE;
     peers.comm[k] = comm;
     peers.n[k] = n;
+    peers.last = k;
     return n;
 }
 
-static void rank_ok(msc_call *c, int r, int limit, int any_ok, uint64_t role)
+/* The communicator of the thread's previous point-to-point call first: most programs use one at a time. */
+static MSC_CHECK_INLINE int peer_limit(MPI_Comm comm)
+{
+    uint32_t gen = atomic_load_explicit(&comm_gen, memory_order_acquire) + 1; /* 0: the cache is empty */
+    if (MSC_LIKELY(peers.gen == gen && peers.comm[peers.last] == comm)) return peers.n[peers.last];
+    return peer_limit_miss(comm, gen);
+}
+
+static MSC_CHECK_INLINE void rank_ok(msc_call *c, int r, int limit, int any_ok, uint64_t role)
 {
     if (r == MPI_PROC_NULL || (any_ok && r == MPI_ANY_SOURCE)) return;
     if (r < 0 || r >= limit) finding_role(c, MSC_CHECK_RANK_OUT_OF_RANGE, role, r, limit);
 }
 
-static void tag_ok(msc_call *c, int tag, int any_ok, uint64_t role)
+static MSC_CHECK_INLINE void tag_ok(msc_call *c, int tag, int any_ok, uint64_t role)
 {
     if (any_ok && tag == MPI_ANY_TAG) return;
     if (tag < 0 || tag > msc_tag_ub) finding_role(c, MSC_CHECK_INVALID_TAG, role, tag, msc_tag_ub);

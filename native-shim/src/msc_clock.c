@@ -150,7 +150,7 @@ uint64_t msc_clock_peek_ns(uint64_t stamp)
     return skewed(mono0 + (uint64_t)(int64_t)((double)(int64_t)(stamp - tsc0) * rate));
 }
 
-uint64_t msc_clock_ns(uint64_t stamp)
+static inline uint64_t clock_ns(uint64_t stamp)
 {
     if (!msc_clock_tsc) return skewed(stamp);
     int64_t d = (int64_t)(stamp - tsc0);
@@ -159,4 +159,13 @@ uint64_t msc_clock_ns(uint64_t stamp)
     if (ns < last_ns) ns = last_ns;
     last_ns = ns;
     return ns;
+}
+
+uint64_t msc_clock_ns(uint64_t stamp) { return clock_ns(stamp); }
+
+void msc_clock_convert(msc_record *r, int n)
+{
+    /* One call per batch rather than per record; EXT records carry words, not a stamp. */
+    for (int i = 0; i < n; i++)
+        if (r[i].head.kind != MSC_KIND_EXT) r[i].head.time = clock_ns(r[i].head.time);
 }

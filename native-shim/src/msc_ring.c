@@ -424,24 +424,28 @@ void msc_emit_pair(const msc_call *c, int enter_flags)
 
 int msc_ring_take(msc_record *out, int max, int cap)
 {
-    msc_clock_refine();
+    /* The ring's fields in locals: the stores into out could alias them, which made every record reload them. */
+    const msc_record *buf = ring.buf;
+    _Atomic uint64_t *mark = ring.mark;
+    const uint64_t mask = ring.mask;
     uint64_t tail = atomic_load_explicit(&ring.tail, memory_order_relaxed);
     int n = 0;
     for (;;) {
-        uint64_t idx = tail & ring.mask;
-        if (atomic_load_explicit(&ring.mark[idx], memory_order_acquire) != tail + 1) break;
+        uint64_t idx = tail & mask;
+        if (atomic_load_explicit(&mark[idx], memory_order_acquire) != tail + 1) break;
         /* Never end a batch in front of an EXT record, so that a call's records travel in one frame; only a call
          * larger than cap is split (the decoder keeps an unfinished call across frames). */
-        if (n >= max && (ring.buf[idx].head.kind != MSC_KIND_EXT || n >= cap)) break;
-        out[n] = ring.buf[idx];
-        /* Stamps become nanoseconds here, off the application's threads (see msc_clock.c). */
-        if (out[n].head.kind != MSC_KIND_EXT) out[n].head.time = msc_clock_ns(out[n].head.time);
-        n++;
+        if (n >= max && (buf[idx].head.kind != MSC_KIND_EXT || n >= cap)) break;
+        out[n++] = buf[idx];
         tail++;
     }
     if (n) {
         atomic_store_explicit(&ring.tail, tail, memory_order_seq_cst);
         wake_waiters();
+        /* Stamps become nanoseconds here, off the application's threads (see msc_clock.c), once the slots are
+         * free again: the producers need not wait for the conversion. */
+        msc_clock_refine();
+        msc_clock_convert(out, n);
     }
     return n;
 }

@@ -25,6 +25,9 @@
 #define BATCH MSC_SENDER_BATCH
 /* Room for one batch, the tail of a call that straddles it, and the SITE records in front of them. */
 #define FRAME_RECORDS (BATCH * 4 + BATCH * 16)
+/* A frame's worst case: the pump sends at a call boundary once a frame has more than FRAME_RECORDS, so one holds
+ * at most that, one call's new SITE records and the call itself (a batch is at most FRAME_RECORDS records). */
+#define FRAME_BUF_RECORDS (FRAME_RECORDS * 2 + 128)
 
 int msc_world_rank = -1, msc_world_size = -1, msc_thread_level = 0;
 
@@ -243,6 +246,35 @@ static void send_hello_locked(void)
     send_frame(1, msg, (size_t)n);
 }
 
+/* The SITE records of one batch's new call sites, before they go into its frame: where each group goes (the
+ * index of the record it precedes) and its length. Grown on demand; a batch has at most FRAME_RECORDS records. */
+#define SITE_RECORDS_MAX (1 + (2 + 4096 / 8 - MSC_HEAD_WORDS + MSC_EXT_WORDS - 1) / MSC_EXT_WORDS)
+static msc_record *site_buf;
+static int site_cap;
+static int site_at[FRAME_RECORDS], site_len[FRAME_RECORDS];
+
+static int site_room(int records)
+{
+    if (records <= site_cap) return 1;
+    int ncap = site_cap ? site_cap : 1024;
+    while (ncap < records) ncap *= 2;
+    msc_record *nb = realloc(site_buf, (size_t)ncap * sizeof *nb);
+    if (!nb) return 0;
+    site_buf = nb;
+    site_cap = ncap;
+    return 1;
+}
+
+/* Where a frame of up to `records` records is built: in place in the spill's history when there is one, so that
+ * keeping the frame costs no copy (it doubled the sender's instructions: bench/spill-cost), else frame_buf. Never
+ * more than frame_buf holds: the pump sends a frame before it outgrows that (FRAME_BUF_RECORDS). */
+static msc_record *frame_area(int records)
+{
+    if (records > FRAME_BUF_RECORDS) records = FRAME_BUF_RECORDS;
+    msc_record *p = msc_spill_area((size_t)records * sizeof(msc_record));
+    return p ? p : frame_buf;
+}
+
 /* Sends what is committed in the ring, then queued control texts. Returns the number of ring records sent. */
 static int pump_locked(void)
 {
@@ -261,28 +293,72 @@ static int pump_locked(void)
     int total = 0;
     for (;;) {
         int n = msc_ring_take(take_buf, BATCH, FRAME_RECORDS);
-        int f = 0;
+        /* First the SITE records of the call sites seen for the first time (rare after the start; a new module's
+         * text frame goes out here, before the binary frame that names it), so that the frame's size is known
+         * before it is built. */
+        int nsites = 0, site_total = 0;
         for (int i = 0; i < n; i++) {
             const msc_record_head *h = &take_buf[i].head;
-            /* Many new call sites can outgrow the frame buffer: send what is there, at a call boundary. */
-            if (f > FRAME_RECORDS && h->kind != MSC_KIND_EXT) {
-                if (send_frame(2, frame_buf, (size_t)f * sizeof(msc_record)) != 0) return total;
-                f = 0;
+            if ((h->kind == MSC_KIND_ENTER || h->kind == MSC_KIND_FINDING) && h->site && site_insert(h->site)) {
+                if (!site_room(site_total + SITE_RECORDS_MAX)) continue; /* out of memory: the site goes unnamed */
+                site_at[nsites] = i;
+                site_len[nsites] = site_records(&site_buf[site_total], h);
+                site_total += site_len[nsites++];
             }
-            if ((h->kind == MSC_KIND_ENTER || h->kind == MSC_KIND_FINDING) && h->site && site_insert(h->site))
-                f += site_records(&frame_buf[f], h);
-            frame_buf[f++] = take_buf[i];
         }
-        taken += (uint64_t)n;
         uint64_t dropped = msc_ring_dropped();
         /* Not inside a call that straddles two frames (one larger than a frame): the analyzer would read the
          * LOST record as the call cut short and close the connection. It goes after the call instead. */
-        if (dropped != lost_reported && !msc_ring_mid_call()) {
+        int lost = dropped != lost_reported && !msc_ring_mid_call();
+        /* The frame is built where the spill's history keeps it (no copy to keep it), else in frame_buf. */
+        int left = n + site_total + lost;
+        msc_record *out = frame_area(left);
+        int f = 0, s = 0, so = 0;
+        if (nsites == 0 && out == frame_buf) {
+            /* No new site and no history to build the frame in: it goes out from where the ring's records were
+             * taken (take_buf has room for the LOST record after them). */
+            out = take_buf;
+            f = n;
+        } else if (n + site_total <= FRAME_RECORDS) {
+            /* The common case, one frame: the records copied in runs between the SITE groups. */
+            int from = 0;
+            for (; s < nsites; s++) {
+                int at = site_at[s];
+                memcpy(&out[f], &take_buf[from], (size_t)(at - from) * sizeof(msc_record));
+                f += at - from;
+                memcpy(&out[f], &site_buf[so], (size_t)site_len[s] * sizeof(msc_record));
+                f += site_len[s];
+                so += site_len[s];
+                from = at;
+            }
+            memcpy(&out[f], &take_buf[from], (size_t)(n - from) * sizeof(msc_record));
+            f += n - from;
+        } else {
+            for (int i = 0; i < n; i++) {
+                int extra = s < nsites && site_at[s] == i ? site_len[s] : 0;
+                /* Many new call sites can outgrow the frame buffer: send what is there, at a call boundary. */
+                if (f > FRAME_RECORDS && take_buf[i].head.kind != MSC_KIND_EXT) {
+                    if (send_frame(2, out, (size_t)f * sizeof(msc_record)) != 0) return total;
+                    left -= f;
+                    f = 0;
+                    out = frame_area(left);
+                }
+                if (extra) {
+                    memcpy(&out[f], &site_buf[so], (size_t)extra * sizeof(msc_record));
+                    f += extra;
+                    so += extra;
+                    s++;
+                }
+                out[f++] = take_buf[i];
+            }
+        }
+        taken += (uint64_t)n;
+        if (lost) {
             int64_t w = (int64_t)(dropped - lost_reported);
-            f += layout(&frame_buf[f], MSC_KIND_LOST, 0, 0, atomic_load(&msc_seq), msc_now(), 0, &w, 1);
+            f += layout(&out[f], MSC_KIND_LOST, 0, 0, atomic_load(&msc_seq), msc_now(), 0, &w, 1);
             lost_reported = dropped;
         }
-        if (f && send_frame(2, frame_buf, (size_t)f * sizeof(msc_record)) != 0) return total;
+        if (f && send_frame(2, out, (size_t)f * sizeof(msc_record)) != 0) return total;
         total += n;
         atomic_store(&sent_head, taken);
         if (n < BATCH) break;
@@ -471,8 +547,8 @@ int msc_sender_connect(const char *url, const char *token, char *why, size_t why
     const char *t = getenv("MPISCOPE_CONNECT_TIMEOUT_MS");
     sock = msc_ws_open(url, token, t ? atoi(t) : 2000, why, whylen);
     if (sock < 0) return 0;
-    take_buf = malloc(FRAME_RECORDS * sizeof(msc_record));
-    frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
+    take_buf = malloc((FRAME_RECORDS + 1) * sizeof(msc_record));
+    frame_buf = malloc(FRAME_BUF_RECORDS * sizeof(msc_record));
     wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (!take_buf || !frame_buf || wake_fd < 0) {
         msc_ws_close(sock);
@@ -589,8 +665,8 @@ int msc_sender_attach_fd(int fd, int rank, int size)
 {
     msc_world_rank = rank;
     msc_world_size = size;
-    take_buf = malloc(FRAME_RECORDS * sizeof(msc_record));
-    frame_buf = malloc(FRAME_RECORDS * 2 * sizeof(msc_record));
+    take_buf = malloc((FRAME_RECORDS + 1) * sizeof(msc_record));
+    frame_buf = malloc(FRAME_BUF_RECORDS * sizeof(msc_record));
     if (!take_buf || !frame_buf) return 0;
     sock = fd;
     atomic_store(&msc_connected, 1);

@@ -147,6 +147,8 @@ int64_t msc_clock_init(void);
 uint64_t msc_clock_anchor(void);
 void msc_clock_refine(void);
 uint64_t msc_clock_ns(uint64_t stamp);
+/* msc_clock_ns on the stamp of every head record of r[0, n) (consumer side: msc_ring_take). */
+void msc_clock_convert(msc_record *r, int n);
 /* The same conversion for any thread (no monotonic clamp): the clock alignment's exchanges. */
 uint64_t msc_clock_peek_ns(uint64_t stamp);
 /* CLOCK_REALTIME ns now (shifted like the records' clock by the tests' MPISCOPE_TEST_CLOCK_SKEW). */
@@ -308,8 +310,12 @@ void msc_tls_close(void);
 
 /* ---- spill file when the analyzer dies (msc_spill.c); all under the sender's lock ---- */
 int msc_spill_enabled(void);
-/* Numbers a frame about to be sent and keeps a copy in the bounded history. */
+/* Numbers a frame about to be sent and keeps a copy in the bounded history (no copy when p is the area below). */
 void msc_spill_keep(int opcode, const void *p, size_t n);
+/* Where the next frame of at most need bytes may be built so that keeping it costs no copy: the history's next
+ * free span (wrapped to its start when the span left is shorter), or NULL when there is no history, the rank
+ * is spilling already, or need is more than half the history (the caller builds it elsewhere; it is copied). */
+void *msc_spill_area(size_t need);
 /* Opens the rank's spill file with the kept history; 0 when spilling is off or the file cannot be written. */
 int msc_spill_begin(int rank, const char *why);
 /* Appends a frame; 0 when the bound is reached or the write failed (the file is then closed). */

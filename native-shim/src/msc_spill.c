@@ -67,6 +67,30 @@ int msc_spill_enabled(void)
     return configured == 1;
 }
 
+/* Drops from the history the frames the bytes up to hist_w have overwritten: a frame is intact while its start
+ * is at most hist_cap behind hist_w. */
+static void evict(void)
+{
+    while (first_kept < next_frame &&
+           (next_frame - first_kept > HIST_FRAMES || hist_w - ents[first_kept % HIST_FRAMES].at > hist_cap))
+        first_kept++;
+}
+
+void *msc_spill_area(size_t need)
+{
+    /* At most half the history, so that a frame built here leaves room for the ones before it. */
+    if (!msc_spill_enabled() || fd >= 0 || need > hist_cap / 2) return NULL;
+    size_t at = (size_t)(hist_w % hist_cap);
+    if (hist_cap - at < need) {
+        /* Not enough room before the end: the frame starts at the beginning, and the bytes skipped count as
+         * written, so that the frames the new one will overwrite are dropped by the same rule as always. */
+        hist_w += hist_cap - at;
+        evict();
+        at = 0;
+    }
+    return hist + at;
+}
+
 void msc_spill_keep(int opcode, const void *p, size_t n)
 {
     uint64_t k = next_frame++;
@@ -77,15 +101,16 @@ void msc_spill_keep(int opcode, const void *p, size_t n)
         return;
     }
     size_t at = (size_t)(hist_w % hist_cap), first = n < hist_cap - at ? n : hist_cap - at;
-    memcpy(hist + at, p, first);
-    memcpy(hist, (const unsigned char *)p + first, n - first);
+    /* A frame built in place (msc_spill_area) is already where the copy would go: keeping it is bookkeeping. */
+    if (p != hist + at) {
+        memcpy(hist + at, p, first);
+        memcpy(hist, (const unsigned char *)p + first, n - first);
+    }
     ents[k % HIST_FRAMES].at = hist_w;
     ents[k % HIST_FRAMES].len = (uint32_t)n;
     ents[k % HIST_FRAMES].text = opcode == 1;
     hist_w += n;
-    while (first_kept < next_frame &&
-           (next_frame - first_kept > HIST_FRAMES || hist_w - ents[first_kept % HIST_FRAMES].at > hist_cap))
-        first_kept++;
+    evict();
 }
 
 static int put(uint32_t rank, uint32_t kind, const void *a, size_t alen, const void *b, size_t blen)

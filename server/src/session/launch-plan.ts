@@ -20,6 +20,8 @@ export interface LaunchPlan {
   readonly mpirunPrefixArgs: readonly string[];
   /** How the launcher spells its options. */
   readonly syntax: LauncherSyntax;
+  /** What `ldd PROGRAM` printed, when it succeeded: the memcheck mode reads it instead of running ldd again. */
+  readonly ldd?: string;
 }
 
 export type LauncherName = 'mpirun' | 'mpiexec' | 'srun';
@@ -57,7 +59,7 @@ function isExecutableFile(p: string): boolean {
 export async function checkProgram(
   program: string,
   cwd: string,
-): Promise<{ path: string; flavor: MpiFlavor }> {
+): Promise<{ path: string; flavor: MpiFlavor; ldd?: string }> {
   let path: string | undefined;
   if (program.includes('/')) path = resolve(cwd, program);
   else path = existsSync(join(cwd, program)) ? join(cwd, program) : findOnPath(program);
@@ -72,8 +74,8 @@ export async function checkProgram(
     throw new UsageError(`${program} is not a file; give the path of the MPI executable to run`);
   if (!isExecutableFile(path))
     throw new UsageError(`${program} is not executable; build it with mpicc or run chmod +x ${program}`);
-  const ldd = await capture('ldd', [path]);
-  const elfHeader = await capture('readelf', ['-lW', path]);
+  // Both at once: every tool run before the launch adds to the start-up of every job (bench/end-to-end).
+  const [ldd, elfHeader] = await Promise.all([capture('ldd', [path]), capture('readelf', ['-lW', path])]);
   // A static executable has no program interpreter: the dynamic loader never runs, so LD_PRELOAD (how the
   // shim gets into the ranks) cannot work.
   if (elfHeader?.code === 0 && !/Requesting program interpreter/.test(elfHeader.out)) {
@@ -102,7 +104,7 @@ export async function checkProgram(
       `${program} is linked with an MPI library mpiscope does not know (only Open MPI and MPICH are supported)`,
     );
   }
-  return { path, flavor };
+  return { path, flavor, ...(ldd?.code === 0 ? { ldd: ldd.out } : {}) };
 }
 
 /** True when the executable itself defines MPI_Init (MPI linked in statically). */
@@ -135,6 +137,7 @@ export async function planLaunch(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<LaunchPlan> {
   const prog = await checkProgram(program, cwd);
+  const ldd = prog.ldd === undefined ? {} : { ldd: prog.ldd };
   const want = FLAVOR_NAMES[prog.flavor];
   if (mpirunOption !== undefined) {
     const [cmd = '', ...prefix] = mpirunOption.trim().split(/\s+/);
@@ -156,6 +159,7 @@ export async function planLaunch(
     }
     if (isSrun)
       return {
+        ...ldd,
         program: prog.path,
         flavor: prog.flavor,
         mpirun: path,
@@ -173,7 +177,14 @@ export async function planLaunch(
         `${program} is linked with ${want} but ${cmd} is ${FLAVOR_NAMES[flavor]}'s launcher; use --mpirun mpirun.${prog.flavor} or rebuild with ${FLAVOR_NAMES[flavor]}'s mpicc`,
       );
     }
-    return { program: prog.path, flavor, mpirun: path, mpirunPrefixArgs: prefix, syntax: syntaxOf(flavor) };
+    return {
+      ...ldd,
+      program: prog.path,
+      flavor,
+      mpirun: path,
+      mpirunPrefixArgs: prefix,
+      syntax: syntaxOf(flavor),
+    };
   }
   const launcher = launcherOption ?? defaultLauncher(env);
   if (launcher === 'srun') {
@@ -182,7 +193,14 @@ export async function planLaunch(
       throw new UsageError(
         `--launcher srun: srun is not on PATH; install Slurm's client (slurm-client) or use --launcher mpirun`,
       );
-    return { program: prog.path, flavor: prog.flavor, mpirun: path, mpirunPrefixArgs: [], syntax: 'srun' };
+    return {
+      ...ldd,
+      program: prog.path,
+      flavor: prog.flavor,
+      mpirun: path,
+      mpirunPrefixArgs: [],
+      syntax: 'srun',
+    };
   }
   const other = launcher === 'mpirun' ? 'mpiexec' : 'mpirun';
   // The launcher asked for first; the other spelling of the same MPI's launcher after, when --launcher was
@@ -194,6 +212,7 @@ export async function planLaunch(
     if (path === undefined) continue;
     if ((await launcherFlavor(path)) === prog.flavor)
       return {
+        ...ldd,
         program: prog.path,
         flavor: prog.flavor,
         mpirun: path,

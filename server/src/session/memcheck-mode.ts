@@ -17,10 +17,15 @@ export function runtimeIn(lddText: string): 'found' | 'missing' | 'absent' {
 
 /**
  * Whether to run in the memcheck mode. asked: true (--memcheck), or undefined (decided by the program).
+ * lddText: what `ldd PROGRAM` printed, when the caller ran it already (the launch plan did); else ldd runs here.
  * Throws a UsageError, before anything starts, when the mode cannot work.
  */
-export async function memcheckMode(program: string, asked: boolean | undefined): Promise<boolean> {
-  const ldd = await capture('ldd', [program]);
+export async function memcheckMode(
+  program: string,
+  asked: boolean | undefined,
+  lddText?: string,
+): Promise<boolean> {
+  const ldd = lddText !== undefined ? { code: 0, out: lddText } : await capture('ldd', [program]);
   const state = ldd?.code === 0 ? runtimeIn(ldd.out) : 'absent';
   if (state === 'missing')
     throw new UsageError(

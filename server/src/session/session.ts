@@ -246,7 +246,7 @@ export class Session {
     const where = await listenFor(jobHosts, o.listen);
     if (where.note !== undefined) this.emit('output', `mpiscope: ${where.note}\n`, 'stderr', undefined);
     this.layout = { hosts: o.hosts ?? [], fileHosts, ...(hostfile !== undefined ? { hostfile } : {}), where };
-    this.memcheck = await memcheckMode(plan.program, o.memcheck);
+    this.memcheck = await memcheckMode(plan.program, o.memcheck, plan.ldd);
     const shim = await ensureShim(plan.flavor, env, this.memcheck ? 'memcheck' : 'default');
     try {
       if (o.traceFile !== undefined) {

@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { findOnPath } from './launch-plan';
 import { FLAVOR_NAMES, type MpiFlavor } from './mpi-flavor';
@@ -16,14 +25,29 @@ export function repoRoot(start = __dirname): string | undefined {
   }
 }
 
-/** Newest modification time of the shim's sources (everything under native-shim/ except build/). */
-function newestSource(dir: string): number {
+/** Newest modification time of the files under dir (dot files left out). */
+function newestUnder(dir: string): number {
   let newest = 0;
   for (const name of readdirSync(dir)) {
-    if (name === 'build' || name.startsWith('.')) continue;
+    if (name.startsWith('.')) continue;
     const p = join(dir, name);
     const st = statSync(p);
-    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
+    newest = Math.max(newest, st.isDirectory() ? newestUnder(p) : st.mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Newest modification time of the shim's inputs: exactly what build.sh compares its library with. A wider set
+ * (the READMEs, the tests) made every session after an edit of them run build.sh, which found nothing to do and
+ * left the library as old as it was: a shell and its tools before every job from then on.
+ */
+function newestSource(shimDir: string): number {
+  const script = join(shimDir, 'build.sh');
+  let newest = existsSync(script) ? statSync(script).mtimeMs : 0;
+  for (const dir of ['spec', 'gen', 'src', 'mcrt']) {
+    const p = join(shimDir, dir);
+    if (existsSync(p)) newest = Math.max(newest, newestUnder(p));
   }
   return newest;
 }
@@ -87,6 +111,7 @@ export async function ensureShim(
       'bash',
       [join(shimDir, 'build.sh'), mpicc, outDir, ...(variant === 'memcheck' ? ['memcheck'] : [])],
       root,
+      lock,
     );
     const lib = builtLibrary(outDir, variant);
     if (log.code !== 0 || lib === undefined) {
@@ -105,25 +130,77 @@ async function acquire(lock: string): Promise<void> {
   mkdirSync(dirname(lock), { recursive: true });
   const deadline = Date.now() + 180_000;
   for (;;) {
+    let taken = false;
     try {
       mkdirSync(lock);
-      return;
+      taken = true;
     } catch {
-      // A lock left by a build that died is stale after a few minutes.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000)
-        rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline)
-        throw new UsageError(
-          `waited too long for another mpiscope to build the shim; remove ${lock} if no build is running`,
-        );
-      await new Promise((r) => setTimeout(r, 100));
+      // held by another session (below)
     }
+    if (taken) {
+      try {
+        writeFileSync(join(lock, 'pids'), `${process.pid}\n`);
+      } catch {
+        // Without its holders the lock goes stale by age only, as before they were written.
+      }
+      return;
+    }
+    if (existsSync(lock) && lockIsStale(lock)) rmSync(lock, { recursive: true, force: true });
+    if (Date.now() > deadline)
+      throw new UsageError(
+        `waited too long for another mpiscope to build the shim; remove ${lock} if no build is running`,
+      );
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; out: string }> {
+/**
+ * Whether a build lock was left behind: every process that holds it (the session that took it, and the build it
+ * started, which outlives a session killed mid-build) is gone, or it is older than a build can take. A session
+ * killed while building (Ctrl-C, a test's time limit) otherwise held every later session for minutes, each
+ * failing after waiting its 180 s.
+ */
+export function lockIsStale(lock: string, now = Date.now()): boolean {
+  let age: number;
+  try {
+    age = now - statSync(lock).mtimeMs;
+  } catch {
+    return false; // gone already
+  }
+  if (age > 300_000) return true;
+  let pids: number[];
+  try {
+    pids = readFileSync(join(lock, 'pids'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map(Number);
+  } catch {
+    // Taken a moment ago and its holder not written yet; an older one without holders is from a version that
+    // did not write them: the age rule above.
+    return false;
+  }
+  return pids.length > 0 && pids.every((pid) => !alive(pid));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  lock?: string,
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The build holds the lock too: it goes on if this session is killed, and the lock with it.
+    if (lock !== undefined && child.pid !== undefined) appendFileSync(join(lock, 'pids'), `${child.pid}\n`);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -147,7 +224,7 @@ export async function ensureMemcheckRuntime(): Promise<string> {
   const lock = join(root, 'native-shim', 'build', 'mcrt.lock');
   await acquire(lock);
   try {
-    const log = await run('bash', [join(root, 'native-shim', 'mcrt', 'build.sh'), outDir], root);
+    const log = await run('bash', [join(root, 'native-shim', 'mcrt', 'build.sh'), outDir], root, lock);
     if (log.code !== 0 || !existsSync(join(outDir, 'libmpiscope-mcrt.so'))) {
       const last = log.out.trim().split('\n').slice(-1)[0] ?? '';
       throw new UsageError(
