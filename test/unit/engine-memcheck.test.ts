@@ -6,7 +6,7 @@ import { localWindowAccess } from '../../server/src/engine/lifecycle/memory-acce
 import type { ShimFindingEvent } from '../../server/src/engine/model/types';
 import { check } from './engine-check';
 import { Job, type Rank } from './engine-dsl';
-import { windows, type Rma } from './rma-dsl';
+import { NO_OP, REPLACE, SUM, windows, type Rma } from './rma-dsl';
 
 test('a load of a pending Irecv buffer is local-concurrency at the load and at the Irecv', () => {
   const job = new Job(2);
@@ -176,4 +176,43 @@ test("passive target: the target's load under its own shared lock races with ano
   check(job, [
     { kind: 'rma-race', ranks: [0, 1], message: ["rank 0's own load", 'both ranks hold shared locks'] },
   ]);
+});
+
+test("passive target: an origin's fetching atomic (Fetch_and_op) of the bytes the target stores into races with the store", () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  o.lockAll().fetchAndOp(0, SUM, { disp: 5, site: 0x5005 }).unlockAll();
+  own(t, 20, true, 0x7001);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [0, 1],
+      message: ["rank 0's own store", "rank 1's MPI_Fetch_and_op", 'the target does not lock its own window'],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0x7001, 0x5005],
+  );
+});
+
+test('passive target: a Get after polling a flag the target raised after its store is silent (ordered by the polled value)', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  // The target stores its data, then raises a flag (element 0) atomically under its own lock.
+  own(t, 20, true, 0x7001, 'MPI_Win_lock');
+  t.lock(1, 0).accumulate(0, REPLACE, { disp: 0 }).unlock(0);
+  // The origin polls the flag, then reads the data: nothing the engine sees orders them, the flag's value does.
+  o.lockAll().fetchAndOp(0, NO_OP, { disp: 0, site: 0x5001 }).get(0, { disp: 5, site: 0x5005 }).unlockAll();
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
 });

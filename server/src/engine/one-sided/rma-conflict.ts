@@ -123,5 +123,6 @@ export function verb(a: Access): string {
   if (a.local !== undefined) return a.kind === 'put' ? 'stores into' : 'loads';
   if (a.kind === 'put') return 'writes';
   if (a.kind === 'get') return 'reads';
+  if (a.op === 'compare-and-swap') return 'compares and swaps';
   return a.op === 'MPI_NO_OP' ? 'atomically reads' : `accumulates (${a.op ?? 'op'}) into`;
 }

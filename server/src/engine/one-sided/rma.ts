@@ -28,7 +28,7 @@ import type { Replay } from '../causal-order/replay';
 import type { CheckContext } from '../model/check-context';
 import { num, paramName } from '../model/fn-roles';
 import type { CallState } from '../model/rank-track';
-import type { Access } from './rma-conflict';
+import { bytesOf, type Access } from './rma-conflict';
 import { EpochRules } from './rma-epochs';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
@@ -59,6 +59,13 @@ export const MAX_CLOCK_CELLS = 20_000_000;
 const LOCK_EXCLUSIVE = 1;
 /** Accumulates that return the target's value: a program may synchronize through them (a flag it polls). */
 const FETCHING = new Set(['get_accumulate', 'fetch_and_op', 'compare_and_swap']);
+
+/** Do the two accesses' byte spans at their target certainly meet? Unknown bytes: no. */
+function meets(a: Access, b: Access): boolean {
+  const x = bytesOf(a);
+  const y = bytesOf(b);
+  return x !== undefined && y !== undefined && x.lo < y.hi && y.lo < x.hi;
+}
 
 /** One rank's synchronization state on one window. */
 interface RankWin {
@@ -511,6 +518,23 @@ export class RmaTracker {
       if (c === undefined) return undefined;
       return a.done !== undefined && (c[a.origin] ?? 0) > a.done;
     };
+    // Fetching atomics by window and origin, in the origin's order: the polls that may order other accesses.
+    const fetches = new Map<string, Access[]>();
+    for (const a of this.passive) {
+      if (a.local !== undefined || !FETCHING.has(a.fn.rma ?? '')) continue;
+      const k = `${a.win.id}:${a.origin}`;
+      const l = fetches.get(k) ?? [];
+      l.push(a);
+      fetches.set(k, l);
+    }
+    // A target's own access `local` and another rank's access `other` may be ordered through a polled value when
+    // the other rank fetched atomically before its access, at bytes other than the local access's (a flag the
+    // target raised after its store; a fetch of the very bytes the target stores into races with that store),
+    // or when the target fetched atomically before its own access (it waited for a flag the other rank raised).
+    const pollMayOrder = (local: Access, other: Access): boolean =>
+      (fetches.get(`${other.win.id}:${other.origin}`) ?? []).some(
+        (f) => f.order < other.order && !(f.target === local.target && meets(f, local)),
+      ) || (fetches.get(`${local.win.id}:${local.origin}`) ?? []).some((f) => f.order < local.order);
     // A lock excludes the other side only when both sides hold one: a target's own loads and stores made without
     // locking its window are not kept out by another rank's exclusive lock.
     const locked = (x: Access) => x.local === undefined || x.epoch.startsWith('lock:');
@@ -521,7 +545,12 @@ export class RmaTracker {
         return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
       if ((a.exclusive || b.exclusive) && locked(a) && locked(b)) return false;
       // A rank that polls the window with atomic reads may be ordered by what it read: not judged (README.md).
-      if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) return false;
+      // A target's own load or store is judged against another rank's access unless one of the two sides
+      // fetched atomically before it (pollMayOrder): a fetching atomic itself is then compared like a Put.
+      if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) {
+        const local = a.local !== undefined ? a : b.local !== undefined ? b : undefined;
+        if (local === undefined || pollMayOrder(local, local === a ? b : a)) return false;
+      }
       const ab = before(a, b);
       const ba = before(b, a);
       return ab === false && ba === false;
