@@ -482,6 +482,24 @@ export class RmaTracker {
     return a.origin !== b.origin || !(a.kind === 'acc' && b.kind === 'acc');
   }
 
+  /**
+   * A rank inside MPI_Win_free or a window synchronization call (fence, wait, complete) of a window on which an
+   * epoch rule was broken (an epoch left open at the free, a fence inside an exposure epoch…): what it waits for
+   * may never come, and when every live rank is inside such a call, nothing else can act (rankStates).
+   */
+  stuckOnBrokenEpoch(st: Pick<RmaContext, 'windows'>, e: CallEnter): string | undefined {
+    const cls = e.fn.cls;
+    const rma = e.fn.rma ?? '';
+    if (
+      cls !== 'win_free' &&
+      !(cls === 'win_sync' && (rma === 'fence' || rma === 'wait' || rma === 'complete'))
+    )
+      return undefined;
+    const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
+    if (win === undefined || !this.epochRules.brokenOn(win)) return undefined;
+    return `${e.fn.name} of ${win.name}, on which an epoch rule was broken`;
+  }
+
   /** The job ends on a deadlock: the epoch rules broken so far (rma-epochs.ts), which may be why it hangs. */
   releasedOnDeadlock(): EngineFinding[] {
     return this.epochRules.released();
