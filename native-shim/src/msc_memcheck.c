@@ -244,7 +244,7 @@ static void emit_finding(int check, int func, uint64_t pc, int64_t w2, int64_t w
 }
 
 /* ---- window memory during epochs ---- */
-#define WIN_MAX 64
+#define WIN_MAX 256 /* window memories: one per window, one per segment of a shared window */
 #define WIN_RANGES 32
 typedef struct wrange {
     uintptr_t lo, hi;
@@ -254,6 +254,11 @@ typedef struct wrange {
 typedef struct mwin {
     int64_t key; /* window word; 0 free */
     uintptr_t base, size;
+    /* MPI_Win_allocate_shared: every rank's segment (MPI_Win_shared_query) is watched, each as one entry of the
+     * same key; seg is the segment's rank in the window's group, -1 for this rank's own memory. A shared window's
+     * accesses are sent before every MPI call, whatever the epoch: the analyzer orders them with the other
+     * ranks' direct loads and stores by happened-before (MPI_Win_sync + a barrier or a message). */
+    int seg, shared;
     int rt;       /* published while an epoch is open, else -1 */
     int64_t epoch; /* fence epochs: the number of fences so far; PSCW: -(posts so far); 0: neither (passive) */
     int fences, posts, fn;
@@ -272,6 +277,15 @@ static mwin *win_of(int64_t key)
         if (wins[i].key == key) return &wins[i];
     return NULL;
 }
+
+/* The entries of window key after prev (NULL: from the first): a shared window has one per segment. */
+static mwin *win_next(int64_t key, mwin *prev)
+{
+    for (int i = prev ? (int)(prev - wins) + 1 : 0; i < WIN_MAX; i++)
+        if (wins[i].key == key) return &wins[i];
+    return NULL;
+}
+#define EACH_WIN(m, key) for (mwin *m = win_next(key, NULL); m; m = win_next(key, m))
 
 /* A local access of window memory in an epoch: merged into the epoch's ranges (same kind, same site,
  * touching), up to WIN_RANGES; beyond, the latest range of that kind absorbs it (coarser, never lost). */
@@ -317,7 +331,8 @@ static void win_send(mwin *m, const msc_call *c)
     for (int i = 0; i < m->nr; i++) {
         wrange *r = &m->r[i];
         /* [check, -1, window word, offset, length | store << 32 | epoch << 33]; the site is the access. */
-        int64_t w[5] = { MSC_CHECK_WINDOW_LOCAL_ACCESS, -1, m->key, (int64_t)r->lo,
+        /* w[1]: the segment's rank in the window's group when it is another rank's (shared windows), else -1. */
+        int64_t w[5] = { MSC_CHECK_WINDOW_LOCAL_ACCESS, m->seg, m->key, (int64_t)r->lo,
                          (int64_t)(r->hi - r->lo) | ((int64_t)r->store << 32) | (m->epoch << 33) };
         msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), r->pc, w, 5, NULL, 0);
     }
@@ -437,7 +452,7 @@ void msc_mc_passive_flush(const msc_call *c)
     runs_merge();
     atomic_store_explicit(&msc_mc_passive_dirty, 0, memory_order_relaxed);
     for (int i = 0; i < WIN_MAX; i++)
-        if (wins[i].key && wins[i].epoch == 0 && wins[i].rt >= 0) win_send(&wins[i], c);
+        if (wins[i].key && (wins[i].epoch == 0 || wins[i].shared) && wins[i].rt >= 0) win_send(&wins[i], c);
     mc_unlock();
 }
 
@@ -486,7 +501,7 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
             pthread_mutex_lock(&mc_mutex);
             if (m->rt >= 0) {
                 win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
-                if (m->epoch == 0) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
+                if (m->epoch == 0 || m->shared) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
             }
             pthread_mutex_unlock(&mc_mutex);
             return;
@@ -506,7 +521,7 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
             } else {
                 win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc); /* no slot: each access under the mutex */
             }
-            if (m->epoch == 0) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
+            if (m->epoch == 0 || m->shared) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
         }
         pthread_mutex_unlock(&mc_mutex);
         return;
@@ -808,23 +823,49 @@ void msc_mc_completed(MPI_Request req, const MPI_Request *where, int freed)
 }
 
 /* ---- windows ---- */
+/* One watched window memory (a window's, or a segment of a shared window); mutex held. */
+static void win_watch(int64_t key, void *base, MPI_Aint size, int seg, int shared)
+{
+    mwin *m = win_of(0);
+    if (!m || !base || size <= 0) return; /* beyond WIN_MAX: not followed (silence) */
+    uint32_t gen = atomic_load_explicit(&m->gen, memory_order_relaxed); /* runs of a freed window stay stale */
+    *m = (mwin){ .key = key, .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1, .seg = seg,
+                 .shared = shared };
+    atomic_store_explicit(&m->gen, gen + 1, memory_order_release);
+    /* Watched from here: other ranks may lock the window and access it at any time (epoch 0). */
+    win_open(m, 0);
+}
+
 void msc_mc_win_created(MPI_Win win)
 {
     if (!mc_on || win == MPI_WIN_NULL) return;
     /* The window's memory as MPI knows it, whichever call made it (a dynamic window has none). */
     void *base = NULL;
     MPI_Aint *sizep = NULL, size = 0;
-    int flag = 0;
+    int flag = 0, *flavor = NULL;
     if (PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag) base = NULL;
     if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sizep, &flag) == MPI_SUCCESS && flag && sizep) size = *sizep;
+    int shared = PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag && flavor &&
+                 *flavor == MPI_WIN_FLAVOR_SHARED;
+    int64_t key = msc_w_MPI_Win(win);
     mc_lock();
-    mwin *m = win_of(0);
-    if (m && base && size > 0) {
-        uint32_t gen = atomic_load_explicit(&m->gen, memory_order_relaxed); /* runs of a freed window stay stale */
-        *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
-        atomic_store_explicit(&m->gen, gen + 1, memory_order_release);
-        /* Watched from here: other ranks may lock the window and access it at any time (epoch 0). */
-        win_open(m, 0);
+    win_watch(key, base, size, -1, shared);
+    if (shared) {
+        /* Every other rank's segment too: this rank may load and store it directly (MPI_Win_shared_query). */
+        MPI_Group g = MPI_GROUP_NULL;
+        int n = 0, me = -1;
+        if (PMPI_Win_get_group(win, &g) == MPI_SUCCESS) {
+            PMPI_Group_size(g, &n);
+            PMPI_Group_rank(g, &me);
+            PMPI_Group_free(&g);
+        }
+        for (int r = 0; r < n; r++) {
+            MPI_Aint sz = 0;
+            int du = 0;
+            void *bp = NULL;
+            if (r == me || PMPI_Win_shared_query(win, r, &sz, &du, &bp) != MPI_SUCCESS) continue;
+            win_watch(key, bp, sz, r, 1);
+        }
     }
     mc_unlock();
 }
@@ -837,9 +878,9 @@ void msc_mc_win_pre(msc_call *c, msc_args *a)
     int64_t key = msc_w_MPI_Win(a->win);
     mc_lock();
     runs_merge();
-    mwin *m = win_of(key);
-    if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || !strcmp(w, "post") ||
-                            c->func == MSC_FN_MPI_Win_free))
+    EACH_WIN(m, key)
+    if (m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || !strcmp(w, "post") ||
+                       c->func == MSC_FN_MPI_Win_free))
         win_close(m, c);
     mc_unlock();
 }
@@ -859,22 +900,24 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
             own *o = &owns[i];
             if (o->state == OWN_RMA && o->win == key && (all || o->target == a->trank)) own_drop(o);
         }
-    mwin *m = win_of(key);
-    if (m && !strcmp(w, "fence")) {
-        m->fences++;
-        /* MPI_MODE_NOSUCCEED: this fence opens no epoch (the memory is then open to passive-target access). */
-        win_open(m, !(c->w[0] & MPI_MODE_NOSUCCEED) ? m->fences : 0); /* w[0]: the assert */
-    } else if (m && !strcmp(w, "post")) {
-        m->posts++;
-        win_open(m, -(int64_t)m->posts);
-    } else if (m && !strcmp(w, "wait")) {
-        win_open(m, 0);
-    } else if (m && m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
-        /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
-         * MPI is called; here after, since only the flag says the epoch ended). */
-        runs_merge();
-        win_close(m, c);
-        win_open(m, 0);
+    EACH_WIN(m, key)
+    {
+        if (!strcmp(w, "fence")) {
+            m->fences++;
+            /* MPI_MODE_NOSUCCEED: this fence opens no epoch (the memory is then open to passive-target access). */
+            win_open(m, !(c->w[0] & MPI_MODE_NOSUCCEED) ? m->fences : 0); /* w[0]: the assert */
+        } else if (!strcmp(w, "post")) {
+            m->posts++;
+            win_open(m, -(int64_t)m->posts);
+        } else if (!strcmp(w, "wait")) {
+            win_open(m, 0);
+        } else if (m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
+            /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
+             * MPI is called; here after, since only the flag says the epoch ended). */
+            runs_merge();
+            win_close(m, c);
+            win_open(m, 0);
+        }
     }
     mc_unlock();
 }
@@ -886,8 +929,8 @@ void msc_mc_win_freed(MPI_Win win)
     mc_lock();
     for (int i = 0; i < own_top; i++)
         if (owns[i].state == OWN_RMA && owns[i].win == key) own_drop(&owns[i]);
-    mwin *m = win_of(key);
-    if (m) {
+    EACH_WIN(m, key)
+    {
         if (m->rt >= 0) rt_remove(m->rt);
         m->key = 0, m->rt = -1;
         atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);

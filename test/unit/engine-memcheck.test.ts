@@ -216,3 +216,65 @@ test('passive target: a Get after polling a flag the target raised after its sto
   for (const r of job.ranks) r.finalize();
   check(job, []);
 });
+
+test("shared window: another rank's direct store into a segment races with the owner's load unless a barrier orders them", () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [t, o] = w as [Rma, Rma];
+  for (const x of w) x.lockAll();
+  // Ordered: rank 1 stores into rank 0's segment, a barrier, then rank 0 loads it.
+  o.localAccess({ offset: 8, length: 4, store: true, epoch: 0, site: 0x6001, fn: 'MPI_Barrier', segment: 0 });
+  for (const r of job.ranks) r.barrier();
+  own(t, 8, false, 0x7001);
+  // Not ordered: rank 1 stores element 3 while rank 0 loads it, the barrier after both.
+  o.localAccess({
+    offset: 12,
+    length: 4,
+    store: true,
+    epoch: 0,
+    site: 0x6002,
+    fn: 'MPI_Barrier',
+    segment: 0,
+  });
+  own(t, 12, false, 0x7002);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.unlockAll();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [0, 1],
+      message: ["rank 0's own load", "rank 1's direct store", 'nothing ordering them', 'MPI_Win_sync'],
+      details: ['a load of its own window memory', "a direct store into rank 0's segment of shared window"],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0x7002, 0x6002],
+  );
+});
+
+test('shared window: direct accesses in a fence epoch are compared with the epoch one-sided accesses; a plain window keeps one origin per memory', () => {
+  const job = new Job(3);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [, o1, o2] = w as [Rma, Rma, Rma];
+  for (const x of w) x.fence();
+  // Rank 1 stores into rank 0's element 5 directly while rank 2 puts there, in one fence epoch.
+  o1.localAccess({
+    offset: 20,
+    length: 4,
+    store: true,
+    epoch: 1,
+    site: 0x6001,
+    fn: 'MPI_Win_fence',
+    segment: 0,
+  });
+  o2.put(0, { disp: 5, site: 0x5005 });
+  for (const x of w) x.fence();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ["rank 1's direct store", "rank 2's MPI_Put"] }]);
+});

@@ -32,6 +32,8 @@ export interface LocalWindowAccess {
   readonly epoch: number;
   /** The access's return address. */
   readonly site: number;
+  /** Shared windows: the rank (in the window's communicator) whose segment it touched, when not its own. */
+  readonly segment?: number;
 }
 
 export function localWindowAccess(e: ShimFindingEvent): LocalWindowAccess {
@@ -45,6 +47,7 @@ export function localWindowAccess(e: ShimFindingEvent): LocalWindowAccess {
     store: (high & 1) === 1,
     epoch: Math.floor(high / 2),
     site: e.site,
+    ...(e.param >= 0 ? { segment: e.param } : {}),
   };
 }
 

@@ -130,7 +130,7 @@ export class RmaTracker {
     if (cls === 'win_create') {
       const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       const unit = e.fn.name === 'MPI_Win_create_dynamic' ? 1 : num(e, 1, 'dispunit');
-      st.windows.onCreate(e.rank, e.seq, comm, unit);
+      st.windows.onCreate(e.rank, e.seq, comm, unit, e.fn.name.startsWith('MPI_Win_allocate_shared'));
       this.collective(st, cur, e, comm);
       return;
     }
@@ -372,16 +372,21 @@ export class RmaTracker {
   onLocalAccess(st: RmaContext, la: LocalWindowAccess, fn: FunctionSpec): void {
     const win = st.windows.lookup(la.rank, la.win);
     if (win === undefined || la.length <= 0) return;
-    if (la.epoch === 0) {
-      this.passiveLocal(st, la, win, fn);
-      return;
-    }
+    // Another rank's segment of a shared window, loaded or stored directly.
+    const target = la.segment === undefined ? la.rank : peerWorld(win.comm, la.rank, la.segment);
+    if (target === undefined) return;
+    // A shared window's accesses come before each MPI call whatever the epoch: besides the epoch's one-sided
+    // accesses, they are compared with the other ranks' direct loads and stores by happened-before.
+    if (la.epoch === 0 || win.shared) this.passiveLocal(st, la, win, fn, target);
+    // An exposure epoch is the owner's (its posts): another rank's direct access is judged by happened-before only.
+    if (la.epoch === 0 || (la.epoch < 0 && target !== la.rank)) return;
     const a = this.localAccess(
       la,
       win,
       fn,
       la.epoch > 0 ? `fence:${la.epoch}` : `pscw-exposure:${la.rank}:${-la.epoch}`,
       st.replay.position(la.rank),
+      target,
     );
     if (la.epoch < 0) {
       this.matching.onLocal(a, -la.epoch - 1);
@@ -403,20 +408,24 @@ export class RmaTracker {
     m.set(la.epoch, list);
   }
 
-  /** A rank's own load or store of its window memory (the memcheck mode), as an access in `epoch`. */
+  /**
+   * A rank's own load or store of window memory (the memcheck mode), as an access in `epoch`: its own memory, or
+   * `target`'s segment of a shared window.
+   */
   private localAccess(
     la: LocalWindowAccess,
     win: WinInfo,
     fn: FunctionSpec,
     epoch: string,
     pos: number,
+    target: number,
     passive?: Pick<Access, 'passive' | 'exclusive' | 'done'>,
   ): Access {
     const order = (this.orders.get(la.rank) ?? 0) + 1;
     this.orders.set(la.rank, order);
     return {
       origin: la.rank,
-      target: la.rank,
+      target,
       win,
       fn,
       site: la.site,
@@ -443,9 +452,16 @@ export class RmaTracker {
    * complete at once; under the rank's own lock of itself (MPI_Win_lock of its rank, or lock_all) they belong to
    * that epoch and share its exclusivity.
    */
-  private passiveLocal(st: RmaContext, la: LocalWindowAccess, win: WinInfo, fn: FunctionSpec): void {
+  private passiveLocal(
+    st: RmaContext,
+    la: LocalWindowAccess,
+    win: WinInfo,
+    fn: FunctionSpec,
+    target: number,
+  ): void {
     const s = this.of(la.rank, win);
-    const self = s.locks.get(la.rank);
+    // The rank's lock of the memory's owner (itself, or the owner of the shared segment it touched).
+    const self = s.locks.get(target);
     const n = self?.n ?? s.lockAll;
     const pos = st.replay.position(la.rank);
     const a = this.localAccess(
@@ -454,6 +470,7 @@ export class RmaTracker {
       fn,
       n === undefined ? `local:${la.rank}` : `lock:${la.rank}:${n}`,
       pos,
+      target,
       {
         passive: true,
         exclusive: self?.exclusive === true,
@@ -557,8 +574,9 @@ export class RmaTracker {
     // locking its window are not kept out by another rank's exclusive lock.
     const locked = (x: Access) => x.local === undefined || x.epoch.startsWith('lock:');
     const concurrent = (a: Access, b: Access): boolean => {
-      // A rank's own loads and stores are ordered by its program.
-      if (a.local !== undefined && b.local !== undefined) return false;
+      // A rank's own loads and stores are ordered by its program (two ranks' direct accesses to a shared
+      // window's memory are judged like any pair: locks, then happened-before).
+      if (a.local !== undefined && b.local !== undefined && a.origin === b.origin) return false;
       if (a.origin === b.origin)
         return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
       if ((a.exclusive || b.exclusive) && locked(a) && locked(b)) return false;
