@@ -249,7 +249,7 @@ static void emit_finding(int check, int func, uint64_t pc, int64_t w2, int64_t w
 typedef struct wrange {
     uintptr_t lo, hi;
     uint64_t pc;
-    int store;
+    int store; /* 1: stores; | MSC_MC_HIT_ATOMIC: atomic accesses */
 } wrange;
 typedef struct mwin {
     int64_t key; /* window word; 0 free */
@@ -331,9 +331,13 @@ static void win_send(mwin *m, const msc_call *c)
     for (int i = 0; i < m->nr; i++) {
         wrange *r = &m->r[i];
         /* [check, -1, window word, offset, length | store << 32 | epoch << 33]; the site is the access. */
-        /* w[1]: the segment's rank in the window's group when it is another rank's (shared windows), else -1. */
+        /* w[1]: the segment's rank in the window's group when it is another rank's (shared windows), else -1;
+         * w[4]: length (31 bits) | atomic << 31 | store << 32 | epoch << 33. */
+        int64_t len = (int64_t)(r->hi - r->lo);
+        if (len > 0x7fffffff) len = 0x7fffffff;
         int64_t w[5] = { MSC_CHECK_WINDOW_LOCAL_ACCESS, m->seg, m->key, (int64_t)r->lo,
-                         (int64_t)(r->hi - r->lo) | ((int64_t)r->store << 32) | (m->epoch << 33) };
+                         len | ((int64_t)(r->store & MSC_MC_HIT_ATOMIC) << 30) | ((int64_t)(r->store & 1) << 32) |
+                             (m->epoch << 33) };
         msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), r->pc, w, 5, NULL, 0);
     }
     m->nr = 0;
@@ -468,6 +472,9 @@ static void win_open(mwin *m, int64_t epoch)
 /* ---- the runtime's callback ---- */
 static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token)
 {
+    /* Window memory keeps atomics apart (kind: store bit | MSC_MC_HIT_ATOMIC); owned buffers do not care. */
+    int kind = write & (1 | MSC_MC_HIT_ATOMIC);
+    write &= 1;
     /* MPI's own accesses (a user op called by MPI, the shim) are not the program's. */
     if (msc_tls_depth) return;
     if (atomic_load_explicit(&msc_state, memory_order_relaxed) != MSC_STATE_ON) return;
@@ -482,7 +489,7 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
         struct trun *t = my_runs;
         struct run *r = NULL;
         for (int i = 0; t && i < THREAD_RUNS; i++)
-            if (t->r[i].pc == (uint64_t)(uintptr_t)pc && t->r[i].win == wi && t->r[i].store == write) {
+            if (t->r[i].pc == (uint64_t)(uintptr_t)pc && t->r[i].win == wi && t->r[i].store == kind) {
                 r = &t->r[i];
                 break;
             }
@@ -500,7 +507,7 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
             if (r->gen == atomic_load_explicit(&m->gen, memory_order_relaxed)) return;
             pthread_mutex_lock(&mc_mutex);
             if (m->rt >= 0) {
-                win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc);
+                win_hit(m, a, size, kind, (uint64_t)(uintptr_t)pc);
                 if (m->epoch == 0 || m->shared) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
             }
             pthread_mutex_unlock(&mc_mutex);
@@ -517,9 +524,9 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
                 r->pc = (uint64_t)(uintptr_t)pc;
                 r->gen = atomic_load_explicit(&m->gen, memory_order_relaxed);
                 r->win = (int16_t)wi;
-                r->store = (int8_t)write;
+                r->store = (int8_t)kind;
             } else {
-                win_hit(m, a, size, write, (uint64_t)(uintptr_t)pc); /* no slot: each access under the mutex */
+                win_hit(m, a, size, kind, (uint64_t)(uintptr_t)pc); /* no slot: each access under the mutex */
             }
             if (m->epoch == 0 || m->shared) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
         }

@@ -59,10 +59,21 @@ function windowRecord(values: number[]): ShimFindingEvent {
   };
 }
 
-test('window-local-access words: offset, length, store bit and epoch (negative for exposure epochs)', () => {
-  // [window, offset, length | store << 32 | epoch << 33], as msc_memcheck.c writes them.
+test('window-local-access words: offset, length, atomic bit, store bit and epoch (negative for exposure epochs)', () => {
+  // [window, offset, length | atomic << 31 | store << 32 | epoch << 33], as msc_memcheck.c writes them.
   const fence = localWindowAccess(windowRecord([77, 20, 8 + 2 ** 32 + 3 * 2 ** 33]));
-  assert.deepEqual(fence, { rank: 2, win: 77, offset: 20, length: 8, store: true, epoch: 3, site: 0x1234 });
+  assert.deepEqual(fence, {
+    rank: 2,
+    win: 77,
+    offset: 20,
+    length: 8,
+    atomic: false,
+    store: true,
+    epoch: 3,
+    site: 0x1234,
+  });
+  const atomic = localWindowAccess(windowRecord([77, 20, 8 + 2 ** 31 + 2 * 2 ** 33]));
+  assert.deepEqual([atomic.length, atomic.atomic, atomic.store, atomic.epoch], [8, true, false, 2]);
   const load = localWindowAccess(windowRecord([77, 0, 4 + 1 * 2 ** 33]));
   assert.equal(load.store, false);
   assert.equal(load.epoch, 1);
@@ -277,4 +288,69 @@ test('shared window: direct accesses in a fence epoch are compared with the epoc
   for (const x of w) x.free();
   for (const r of job.ranks) r.finalize();
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ["rank 1's direct store", "rank 2's MPI_Put"] }]);
+});
+
+test('shared window: a flag raised and polled with atomics orders the plain accesses around it; two atomics never race', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [t, o] = w as [Rma, Rma];
+  for (const x of w) x.lockAll();
+  // Rank 1 writes data (bytes 4-7 of rank 0's segment), then raises the flag (bytes 0-3) atomically; rank 0 polls
+  // the flag atomically, then reads the data. Nothing the engine sees orders them; the flag does.
+  o.localAccess({
+    offset: 4,
+    length: 4,
+    store: true,
+    epoch: 0,
+    site: 0x6001,
+    fn: 'MPI_Win_unlock_all',
+    segment: 0,
+  });
+  o.localAccess({
+    offset: 0,
+    length: 4,
+    store: true,
+    epoch: 0,
+    site: 0x6002,
+    fn: 'MPI_Win_unlock_all',
+    segment: 0,
+    atomic: true,
+  });
+  t.localAccess({
+    offset: 0,
+    length: 4,
+    store: false,
+    epoch: 0,
+    site: 0x7001,
+    fn: 'MPI_Win_unlock_all',
+    atomic: true,
+  });
+  t.localAccess({ offset: 4, length: 4, store: false, epoch: 0, site: 0x7002, fn: 'MPI_Win_unlock_all' });
+  for (const x of w) x.unlockAll();
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
+});
+
+test('shared window: a plain store racing with another rank atomic load of the same bytes is reported', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [t, o] = w as [Rma, Rma];
+  o.localAccess({ offset: 0, length: 4, store: true, epoch: 0, site: 0x6001, fn: 'MPI_Barrier', segment: 0 });
+  t.localAccess({
+    offset: 0,
+    length: 4,
+    store: false,
+    epoch: 0,
+    site: 0x7001,
+    fn: 'MPI_Barrier',
+    atomic: true,
+  });
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, [{ kind: 'rma-race', ranks: [0, 1], message: ['atomically loads', "rank 1's direct store"] }]);
 });

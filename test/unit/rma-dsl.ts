@@ -227,6 +227,8 @@ export class Rma {
     fn: string;
     /** A shared window: the rank (in the window's communicator) whose segment was touched, when not its own. */
     segment?: number;
+    /** Atomic loads or stores (the length's bit 31). */
+    atomic?: boolean;
   }): this {
     this.r.events.push({
       type: 'shim-finding',
@@ -238,7 +240,11 @@ export class Rma {
       check: 'window-local-access',
       message: '',
       param: o.segment ?? -1,
-      values: [this.win, o.offset, o.length + (o.store ? 2 ** 32 : 0) + o.epoch * 2 ** 33],
+      values: [
+        this.win,
+        o.offset,
+        o.length + (o.atomic === true ? 2 ** 31 : 0) + (o.store ? 2 ** 32 : 0) + o.epoch * 2 ** 33,
+      ],
     });
     return this;
   }

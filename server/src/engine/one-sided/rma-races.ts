@@ -73,8 +73,8 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
   const detail = (x: Access) =>
     x.local !== undefined
       ? x.origin === x.target
-        ? `a ${x.kind === 'put' ? 'store' : 'load'} of its own window memory (bytes ${x.local.lo}-${x.local.hi - 1} of ${x.win.name})`
-        : `a direct ${x.kind === 'put' ? 'store into' : 'load of'} rank ${x.target}'s segment of shared ${x.win.name} (bytes ${x.local.lo}-${x.local.hi - 1})`
+        ? `a ${x.local.store ? 'store' : 'load'} of its own window memory (bytes ${x.local.lo}-${x.local.hi - 1} of ${x.win.name})`
+        : `a direct ${x.local.store ? 'store into' : 'load of'} rank ${x.target}'s segment of shared ${x.win.name} (bytes ${x.local.lo}-${x.local.hi - 1})`
       : `${x.fn.name} ${verb(x)} ${x.win.name} at ${at(x)} (${x.count} × ${x.dtype?.name ?? `${x.dtype?.size ?? '?'}-byte type`})`;
   // A target's own access is in bytes from the window's start, a one-sided call's in displacement units.
   const place = (x: Access) =>
@@ -87,7 +87,7 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
       : `${place(a)} and ${place(b)}`;
   const who = (x: Access, own: string) =>
     x.local !== undefined
-      ? `rank ${x.origin}'s ${x.origin === x.target ? 'own' : 'direct'} ${x.kind === 'put' ? 'store' : 'load'}`
+      ? `rank ${x.origin}'s ${x.origin === x.target ? 'own' : 'direct'} ${x.local.store ? 'store' : 'load'}`
       : own === 'its later'
         ? `its later ${x.fn.name}`
         : `rank ${x.origin}'s ${x.fn.name}`;
@@ -106,7 +106,7 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
     locations: [a, b].map((x) => ({
       rank: x.origin,
       site: x.site,
-      call: x.local !== undefined ? (x.kind === 'put' ? 'store' : 'load') : x.fn.name,
+      call: x.local !== undefined ? (x.local.store ? 'store' : 'load') : x.fn.name,
       detail: detail(x),
     })),
   };

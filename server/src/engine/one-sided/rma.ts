@@ -372,6 +372,8 @@ export class RmaTracker {
   onLocalAccess(st: RmaContext, la: LocalWindowAccess, fn: FunctionSpec): void {
     const win = st.windows.lookup(la.rank, la.win);
     if (win === undefined || la.length <= 0) return;
+    // A rank that loads window memory atomically may poll a flag through it (see passiveRaces()).
+    if (la.atomic) this.fetchedOn.add(win.id);
     // Another rank's segment of a shared window, loaded or stored directly.
     const target = la.segment === undefined ? la.rank : peerWorld(win.comm, la.rank, la.segment);
     if (target === undefined) return;
@@ -430,8 +432,9 @@ export class RmaTracker {
       fn,
       site: la.site,
       order,
-      kind: la.store ? 'put' : 'get',
-      op: undefined,
+      // Atomic loads and stores are accumulates of a kind: they never race with each other (conflicting()).
+      kind: la.atomic ? 'acc' : la.store ? 'put' : 'get',
+      op: la.atomic ? (la.store ? 'MPI_REPLACE' : 'MPI_NO_OP') : undefined,
       disp: la.offset,
       count: la.length,
       dtype: undefined,
@@ -440,7 +443,7 @@ export class RmaTracker {
       exclusive: false,
       flushes: 0,
       pos,
-      local: { lo: la.offset, hi: la.offset + la.length },
+      local: { lo: la.offset, hi: la.offset + la.length, store: la.store, atomic: la.atomic },
       ...passive,
     };
   }
@@ -556,7 +559,7 @@ export class RmaTracker {
     // Fetching atomics by window and origin, in the origin's order: the polls that may order other accesses.
     const fetches = new Map<string, Access[]>();
     for (const a of this.passive) {
-      if (a.local !== undefined || !FETCHING.has(a.fn.rma ?? '')) continue;
+      if (!(a.local !== undefined ? a.local.atomic : FETCHING.has(a.fn.rma ?? ''))) continue;
       const k = `${a.win.id}:${a.origin}`;
       const l = fetches.get(k) ?? [];
       l.push(a);
@@ -586,6 +589,8 @@ export class RmaTracker {
       if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) {
         const local = a.local !== undefined ? a : b.local !== undefined ? b : undefined;
         if (local === undefined || pollMayOrder(local, local === a ? b : a)) return false;
+        // Two ranks' direct accesses (a shared window): either may have waited for a flag the other raised.
+        if (a.local !== undefined && b.local !== undefined && pollMayOrder(b, a)) return false;
       }
       const ab = before(a, b);
       const ba = before(b, a);
