@@ -152,7 +152,7 @@ static __attribute__((noinline)) void mc_slow(uintptr_t a, size_t size, int writ
     if (gaps[g].lo <= a && end <= gaps[g].hi &&
         gaps[g].seq == atomic_load_explicit(&snap_seq, memory_order_acquire))
         return;
-    int mode = write ? MSC_MC_WRITE : MSC_MC_READ;
+    int mode = (write & 1) ? MSC_MC_WRITE : MSC_MC_READ;
     mc_iv hits[MC_HITS];
     int nh, touched;
     uintptr_t gap_lo, gap_hi;
@@ -241,66 +241,68 @@ EXPORT int __tsan_mutex_pre_unlock(void *m, unsigned f) { return (void)m, (void)
 EXPORT void __tsan_mutex_post_unlock(void *m, unsigned f) { (void)m, (void)f; }
 
 /* Atomics: tsan's memory-order numbering is the C11 one, which is gcc's __ATOMIC_* numbering. An atomic
- * access is an access too: a store into a pending receive buffer is reported like any other. */
+ * access is an access too (a store into a pending receive buffer is reported like any other), marked
+ * MSC_MC_HIT_ATOMIC: in window memory, two atomics never race, and a rank may synchronize through them (a flag
+ * in shared memory it polls). */
 #define ATOMICS(N, T)                                                                                          \
     EXPORT T __tsan_atomic##N##_load(const volatile T *p, int mo)                                              \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 0, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), MSC_MC_HIT_ATOMIC, RA);                                          \
         return __atomic_load_n(p, mo);                                                                         \
     }                                                                                                          \
     EXPORT void __tsan_atomic##N##_store(volatile T *p, T v, int mo)                                           \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         __atomic_store_n(p, v, mo);                                                                            \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_exchange(volatile T *p, T v, int mo)                                           \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_exchange_n(p, v, mo);                                                                  \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_fetch_add(volatile T *p, T v, int mo)                                          \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_fetch_add(p, v, mo);                                                                   \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_fetch_sub(volatile T *p, T v, int mo)                                          \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_fetch_sub(p, v, mo);                                                                   \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_fetch_and(volatile T *p, T v, int mo)                                          \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_fetch_and(p, v, mo);                                                                   \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_fetch_or(volatile T *p, T v, int mo)                                           \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_fetch_or(p, v, mo);                                                                    \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_fetch_xor(volatile T *p, T v, int mo)                                          \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_fetch_xor(p, v, mo);                                                                   \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_fetch_nand(volatile T *p, T v, int mo)                                         \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_fetch_nand(p, v, mo);                                                                  \
     }                                                                                                          \
     EXPORT int __tsan_atomic##N##_compare_exchange_strong(volatile T *p, T *e, T v, int mo, int fmo)           \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_compare_exchange_n(p, e, v, 0, mo, fmo);                                               \
     }                                                                                                          \
     EXPORT int __tsan_atomic##N##_compare_exchange_weak(volatile T *p, T *e, T v, int mo, int fmo)             \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         return __atomic_compare_exchange_n(p, e, v, 1, mo, fmo);                                               \
     }                                                                                                          \
     EXPORT T __tsan_atomic##N##_compare_exchange_val(volatile T *p, T e, T v, int mo, int fmo)                 \
     {                                                                                                          \
-        mc_access((const void *)p, sizeof(T), 1, RA);                                                          \
+        mc_access((const void *)p, sizeof(T), 1 | MSC_MC_HIT_ATOMIC, RA);                                      \
         __atomic_compare_exchange_n(p, &e, v, 0, mo, fmo);                                                     \
         return e;                                                                                              \
     }

@@ -12,13 +12,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MSC_MCRT_VERSION 1
+#define MSC_MCRT_VERSION 2
 
 /* Which accesses to an interval are hits. */
 #define MSC_MC_READ 1
 #define MSC_MC_WRITE 2
 
-/* A hit: the access [addr, addr + size), a store when write, made by the instruction before return address pc;
+/* The hit's `write` word: bit 0 a store (else a load), MSC_MC_HIT_ATOMIC an atomic access (__tsan_atomic*). */
+#define MSC_MC_HIT_ATOMIC 2
+
+/* A hit: the access [addr, addr + size), a store when write & 1, made by the instruction before return address pc;
  * token is what the shim published with the interval. Called on the accessing thread, outside the runtime's
  * locks; it may add and remove intervals. */
 typedef void (*msc_mcrt_hit_fn)(uintptr_t addr, size_t size, int write, void *pc, uint64_t token);

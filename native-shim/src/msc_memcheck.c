@@ -244,16 +244,21 @@ static void emit_finding(int check, int func, uint64_t pc, int64_t w2, int64_t w
 }
 
 /* ---- window memory during epochs ---- */
-#define WIN_MAX 64
+#define WIN_MAX 256 /* window memories: one per window, one per segment of a shared window */
 #define WIN_RANGES 32
 typedef struct wrange {
     uintptr_t lo, hi;
     uint64_t pc;
-    int store;
+    int store; /* 1: stores; | MSC_MC_HIT_ATOMIC: atomic accesses */
 } wrange;
 typedef struct mwin {
     int64_t key; /* window word; 0 free */
     uintptr_t base, size;
+    /* MPI_Win_allocate_shared: every rank's segment (MPI_Win_shared_query) is watched, each as one entry of the
+     * same key; seg is the segment's rank in the window's group, -1 for this rank's own memory. A shared window's
+     * accesses are sent before every MPI call, whatever the epoch: the analyzer orders them with the other
+     * ranks' direct loads and stores by happened-before (MPI_Win_sync + a barrier or a message). */
+    int seg, shared;
     int rt;       /* published while an epoch is open, else -1 */
     int64_t epoch; /* fence epochs: the number of fences so far; PSCW: -(posts so far); 0: neither (passive) */
     int fences, posts, fn;
@@ -272,6 +277,15 @@ static mwin *win_of(int64_t key)
         if (wins[i].key == key) return &wins[i];
     return NULL;
 }
+
+/* The entries of window key after prev (NULL: from the first): a shared window has one per segment. */
+static mwin *win_next(int64_t key, mwin *prev)
+{
+    for (int i = prev ? (int)(prev - wins) + 1 : 0; i < WIN_MAX; i++)
+        if (wins[i].key == key) return &wins[i];
+    return NULL;
+}
+#define EACH_WIN(m, key) for (mwin *m = win_next(key, NULL); m; m = win_next(key, m))
 
 /* A local access of window memory in an epoch: merged into the epoch's ranges (same kind, same site,
  * touching), up to WIN_RANGES; beyond, the latest range of that kind absorbs it (coarser, never lost). */
@@ -305,18 +319,28 @@ static void win_hit(mwin *m, uintptr_t a, size_t size, int store, uint64_t pc)
 /* Accesses outside fence and exposure epochs not sent yet (on some window): read without the lock at every call. */
 _Atomic int msc_mc_passive_dirty;
 
-/* The epoch's local accesses go to the analyzer as window-local-access records of the call c. */
+static void runs_collect(mwin *m, uint32_t gen);
+
+/* The epoch's local accesses go to the analyzer as window-local-access records of the call c: first the gen
+ * moves (a thread extending a run after this sees it and adds its access itself, see on_hit), then every
+ * thread's runs started under the previous gen join the ranges, then the ranges go out. */
 static void win_send(mwin *m, const msc_call *c)
 {
+    uint32_t gen = atomic_fetch_add_explicit(&m->gen, 1, memory_order_seq_cst);
+    runs_collect(m, gen);
     for (int i = 0; i < m->nr; i++) {
         wrange *r = &m->r[i];
         /* [check, -1, window word, offset, length | store << 32 | epoch << 33]; the site is the access. */
-        int64_t w[5] = { MSC_CHECK_WINDOW_LOCAL_ACCESS, -1, m->key, (int64_t)r->lo,
-                         (int64_t)(r->hi - r->lo) | ((int64_t)r->store << 32) | (m->epoch << 33) };
+        /* w[1]: the segment's rank in the window's group when it is another rank's (shared windows), else -1;
+         * w[4]: length (31 bits) | atomic << 31 | store << 32 | epoch << 33. */
+        int64_t len = (int64_t)(r->hi - r->lo);
+        if (len > 0x7fffffff) len = 0x7fffffff;
+        int64_t w[5] = { MSC_CHECK_WINDOW_LOCAL_ACCESS, m->seg, m->key, (int64_t)r->lo,
+                         len | ((int64_t)(r->store & MSC_MC_HIT_ATOMIC) << 30) | ((int64_t)(r->store & 1) << 32) |
+                             (m->epoch << 33) };
         msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), r->pc, w, 5, NULL, 0);
     }
     m->nr = 0;
-    atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);
 }
 
 /* The epoch ends: its local accesses go to the analyzer, window memory is no longer watched (until win_open). */
@@ -328,33 +352,97 @@ static void win_close(mwin *m, const msc_call *c)
 }
 
 /* Each thread extends its latest contiguous run of loads (or stores) of one instruction without the mutex, and
- * merges it into the window's ranges when the next access does not extend it, or when this thread sends the
- * ranges (at an MPI call). A stencil over window memory then takes the mutex once per row and instruction instead
- * of once per access (up to THREAD_RUNS instructions at a time). A run another thread sends past (the
- * window's gen moved) is dropped: silence, never an access placed in the wrong epoch. */
+ * merges it into the window's ranges when the next access does not extend it; whichever thread sends the ranges
+ * (at its MPI call) first takes every thread's runs of that window (runs_collect). A stencil over window memory
+ * then takes the mutex once per row and instruction instead of once per access (up to THREAD_RUNS instructions at
+ * a time). A thread's runs live in a slot of a fixed table (a thread's own TLS would vanish at its exit while
+ * another thread reads it), handed back when the thread exits; a thread beyond RUN_THREADS has none and merges
+ * every access under the mutex. */
 #define THREAD_RUNS 8
-static __thread struct run {
-    uintptr_t lo, hi;
+#define RUN_THREADS 256
+struct run {
+    /* Extended by the owning thread without the mutex; read by a sending thread under it. */
+    _Atomic uintptr_t lo, hi;
+    /* Set by the owning thread under the mutex. */
     uint64_t pc;
     uint32_t gen;
     int16_t win; /* index in wins, -1: none */
     int8_t store;
-} runs[THREAD_RUNS] = { [0 ... THREAD_RUNS - 1] = { .win = -1 } };
+};
+static struct trun {
+    struct run r[THREAD_RUNS];
+    unsigned victim;
+    int used;
+} truns[RUN_THREADS];
+static int truns_top; /* slots below are or were used */
+static __thread struct trun *my_runs __attribute__((tls_model("initial-exec")));
+static __thread int my_runs_none __attribute__((tls_model("initial-exec"))); /* the table was full */
+static pthread_key_t runs_key;
 
 /* The run goes into its window's ranges, if they are still the ones it was started in; mutex held. */
 static void run_merge(struct run *r)
 {
     if (r->win < 0) return;
     mwin *m = &wins[r->win];
-    if (m->rt >= 0 && atomic_load_explicit(&m->gen, memory_order_relaxed) == r->gen)
-        win_hit(m, r->lo, r->hi - r->lo, r->store, r->pc);
+    if (m->rt >= 0 && atomic_load_explicit(&m->gen, memory_order_relaxed) == r->gen) {
+        uintptr_t lo = atomic_load_explicit(&r->lo, memory_order_relaxed);
+        win_hit(m, lo, atomic_load_explicit(&r->hi, memory_order_relaxed) - lo, r->store, r->pc);
+    }
     r->win = -1;
 }
 
 /* This thread's runs, before its ranges are sent; mutex held. */
 static void runs_merge(void)
 {
-    for (int i = 0; i < THREAD_RUNS; i++) run_merge(&runs[i]);
+    for (int i = 0; my_runs && i < THREAD_RUNS; i++) run_merge(&my_runs->r[i]);
+}
+
+/* Every thread's runs of window m started under gen (the ranges' gen before win_send moved it); mutex held. The
+ * owners may be extending them right now: what an owner stored before it saw the new gen is read here (its
+ * fence pairs with win_send's read-modify-write), what it stores after, it adds itself. */
+static void runs_collect(mwin *m, uint32_t gen)
+{
+    int16_t wi = (int16_t)(m - wins);
+    for (int t = 0; t < truns_top; t++) {
+        if (!truns[t].used) continue;
+        for (int i = 0; i < THREAD_RUNS; i++) {
+            struct run *r = &truns[t].r[i];
+            if (r->win != wi || r->gen != gen || m->rt < 0) continue;
+            uintptr_t lo = atomic_load_explicit(&r->lo, memory_order_relaxed);
+            win_hit(m, lo, atomic_load_explicit(&r->hi, memory_order_relaxed) - lo, r->store, r->pc);
+        }
+    }
+}
+
+/* A thread exits: its runs join their ranges and its slot is free again. */
+static void runs_release(void *slot)
+{
+    struct trun *t = slot;
+    pthread_mutex_lock(&mc_mutex);
+    runs_merge();
+    for (int i = 0; i < THREAD_RUNS; i++) t->r[i].win = -1;
+    t->used = 0;
+    my_runs = NULL;
+    pthread_mutex_unlock(&mc_mutex);
+}
+
+/* This thread's slot, taken on its first window access; mutex held. NULL when the table is full. */
+static struct trun *runs_mine(void)
+{
+    if (my_runs || my_runs_none) return my_runs;
+    for (int t = 0; t < RUN_THREADS; t++)
+        if (!truns[t].used) {
+            struct trun *x = &truns[t];
+            for (int i = 0; i < THREAD_RUNS; i++) x->r[i].win = -1;
+            x->victim = 0;
+            x->used = 1;
+            if (t >= truns_top) truns_top = t + 1;
+            my_runs = x;
+            pthread_setspecific(runs_key, x);
+            return x;
+        }
+    my_runs_none = 1;
+    return NULL;
 }
 
 /* Called by msc_call_begin (before the call's ENTER) when some window's memory was touched outside fence and
@@ -368,7 +456,7 @@ void msc_mc_passive_flush(const msc_call *c)
     runs_merge();
     atomic_store_explicit(&msc_mc_passive_dirty, 0, memory_order_relaxed);
     for (int i = 0; i < WIN_MAX; i++)
-        if (wins[i].key && wins[i].epoch == 0 && wins[i].nr > 0) win_send(&wins[i], c);
+        if (wins[i].key && (wins[i].epoch == 0 || wins[i].shared) && wins[i].rt >= 0) win_send(&wins[i], c);
     mc_unlock();
 }
 
@@ -384,6 +472,9 @@ static void win_open(mwin *m, int64_t epoch)
 /* ---- the runtime's callback ---- */
 static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token)
 {
+    /* Window memory keeps atomics apart (kind: store bit | MSC_MC_HIT_ATOMIC); owned buffers do not care. */
+    int kind = write & (1 | MSC_MC_HIT_ATOMIC);
+    write &= 1;
     /* MPI's own accesses (a user op called by MPI, the shim) are not the program's. */
     if (msc_tls_depth) return;
     if (atomic_load_explicit(&msc_state, memory_order_relaxed) != MSC_STATE_ON) return;
@@ -395,26 +486,49 @@ static void on_hit(uintptr_t a, size_t size, int write, void *pc, uint64_t token
         mwin *m = &wins[wi];
         /* The instruction's run, or the next victim in turn (a stencil's loads are a few instructions apart: no
          * hashing of their addresses, which collide). */
-        static __thread unsigned victim;
+        struct trun *t = my_runs;
         struct run *r = NULL;
-        for (int i = 0; i < THREAD_RUNS; i++)
-            if (runs[i].pc == (uint64_t)(uintptr_t)pc && runs[i].win == wi && runs[i].store == write) {
-                r = &runs[i];
+        for (int i = 0; t && i < THREAD_RUNS; i++)
+            if (t->r[i].pc == (uint64_t)(uintptr_t)pc && t->r[i].win == wi && t->r[i].store == kind) {
+                r = &t->r[i];
                 break;
             }
-        if (r && a <= r->hi && a + size >= r->lo && r->gen == atomic_load_explicit(&m->gen, memory_order_acquire)) {
-            if (a < r->lo) r->lo = a;
-            if (a + size > r->hi) r->hi = a + size;
+        if (r && a <= atomic_load_explicit(&r->hi, memory_order_relaxed) &&
+            a + size >= atomic_load_explicit(&r->lo, memory_order_relaxed) &&
+            r->gen == atomic_load_explicit(&m->gen, memory_order_acquire)) {
+            if (a < atomic_load_explicit(&r->lo, memory_order_relaxed))
+                atomic_store_explicit(&r->lo, a, memory_order_relaxed);
+            if (a + size > atomic_load_explicit(&r->hi, memory_order_relaxed))
+                atomic_store_explicit(&r->hi, a + size, memory_order_relaxed);
+            /* Another thread may be sending the ranges: if the gen still holds after the extension is visible,
+             * that sender (or a later one) reads it; if not, it may have read the run before, so the access is
+             * added here (a range sent twice is harmless; one never sent is a lost access). */
+            atomic_thread_fence(memory_order_seq_cst);
+            if (r->gen == atomic_load_explicit(&m->gen, memory_order_relaxed)) return;
+            pthread_mutex_lock(&mc_mutex);
+            if (m->rt >= 0) {
+                win_hit(m, a, size, kind, (uint64_t)(uintptr_t)pc);
+                if (m->epoch == 0 || m->shared) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
+            }
+            pthread_mutex_unlock(&mc_mutex);
             return;
         }
-        if (!r) r = &runs[victim++ & (THREAD_RUNS - 1)];
         pthread_mutex_lock(&mc_mutex);
-        run_merge(r);
+        if (!t) t = runs_mine();
+        if (t && !r) r = &t->r[t->victim++ & (THREAD_RUNS - 1)];
+        if (r) run_merge(r);
         if (m->rt >= 0) {
-            *r = (struct run){ .lo = a, .hi = a + size, .pc = (uint64_t)(uintptr_t)pc,
-                               .gen = atomic_load_explicit(&m->gen, memory_order_relaxed), .win = (int16_t)wi,
-                               .store = (int8_t)write };
-            if (m->epoch == 0) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
+            if (r) {
+                atomic_store_explicit(&r->lo, a, memory_order_relaxed);
+                atomic_store_explicit(&r->hi, a + size, memory_order_relaxed);
+                r->pc = (uint64_t)(uintptr_t)pc;
+                r->gen = atomic_load_explicit(&m->gen, memory_order_relaxed);
+                r->win = (int16_t)wi;
+                r->store = (int8_t)kind;
+            } else {
+                win_hit(m, a, size, kind, (uint64_t)(uintptr_t)pc); /* no slot: each access under the mutex */
+            }
+            if (m->epoch == 0 || m->shared) atomic_store_explicit(&msc_mc_passive_dirty, 1, memory_order_relaxed);
         }
         pthread_mutex_unlock(&mc_mutex);
         return;
@@ -462,6 +576,7 @@ void msc_mc_init(void)
     if (!version || !set_hit || !rt_add || !rt_remove || !rt_batch || version() != MSC_MCRT_VERSION) return;
     for (int i = 0; i < MSC_FN_COUNT; i++) what[i] = (unsigned char)what_of(msc_func_what[i]);
     for (int i = 0; i < WIN_MAX; i++) wins[i].rt = -1;
+    if (pthread_key_create(&runs_key, runs_release) != 0) return;
     set_hit(on_hit);
     mc_on = 1;
 }
@@ -715,23 +830,49 @@ void msc_mc_completed(MPI_Request req, const MPI_Request *where, int freed)
 }
 
 /* ---- windows ---- */
+/* One watched window memory (a window's, or a segment of a shared window); mutex held. */
+static void win_watch(int64_t key, void *base, MPI_Aint size, int seg, int shared)
+{
+    mwin *m = win_of(0);
+    if (!m || !base || size <= 0) return; /* beyond WIN_MAX: not followed (silence) */
+    uint32_t gen = atomic_load_explicit(&m->gen, memory_order_relaxed); /* runs of a freed window stay stale */
+    *m = (mwin){ .key = key, .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1, .seg = seg,
+                 .shared = shared };
+    atomic_store_explicit(&m->gen, gen + 1, memory_order_release);
+    /* Watched from here: other ranks may lock the window and access it at any time (epoch 0). */
+    win_open(m, 0);
+}
+
 void msc_mc_win_created(MPI_Win win)
 {
     if (!mc_on || win == MPI_WIN_NULL) return;
     /* The window's memory as MPI knows it, whichever call made it (a dynamic window has none). */
     void *base = NULL;
     MPI_Aint *sizep = NULL, size = 0;
-    int flag = 0;
+    int flag = 0, *flavor = NULL;
     if (PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag) base = NULL;
     if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sizep, &flag) == MPI_SUCCESS && flag && sizep) size = *sizep;
+    int shared = PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag && flavor &&
+                 *flavor == MPI_WIN_FLAVOR_SHARED;
+    int64_t key = msc_w_MPI_Win(win);
     mc_lock();
-    mwin *m = win_of(0);
-    if (m && base && size > 0) {
-        uint32_t gen = atomic_load_explicit(&m->gen, memory_order_relaxed); /* runs of a freed window stay stale */
-        *m = (mwin){ .key = msc_w_MPI_Win(win), .base = (uintptr_t)base, .size = (uintptr_t)size, .rt = -1 };
-        atomic_store_explicit(&m->gen, gen + 1, memory_order_release);
-        /* Watched from here: other ranks may lock the window and access it at any time (epoch 0). */
-        win_open(m, 0);
+    win_watch(key, base, size, -1, shared);
+    if (shared) {
+        /* Every other rank's segment too: this rank may load and store it directly (MPI_Win_shared_query). */
+        MPI_Group g = MPI_GROUP_NULL;
+        int n = 0, me = -1;
+        if (PMPI_Win_get_group(win, &g) == MPI_SUCCESS) {
+            PMPI_Group_size(g, &n);
+            PMPI_Group_rank(g, &me);
+            PMPI_Group_free(&g);
+        }
+        for (int r = 0; r < n; r++) {
+            MPI_Aint sz = 0;
+            int du = 0;
+            void *bp = NULL;
+            if (r == me || PMPI_Win_shared_query(win, r, &sz, &du, &bp) != MPI_SUCCESS) continue;
+            win_watch(key, bp, sz, r, 1);
+        }
     }
     mc_unlock();
 }
@@ -744,9 +885,9 @@ void msc_mc_win_pre(msc_call *c, msc_args *a)
     int64_t key = msc_w_MPI_Win(a->win);
     mc_lock();
     runs_merge();
-    mwin *m = win_of(key);
-    if (m && m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || !strcmp(w, "post") ||
-                            c->func == MSC_FN_MPI_Win_free))
+    EACH_WIN(m, key)
+    if (m->rt >= 0 && (!strcmp(w, "fence") || !strcmp(w, "wait") || !strcmp(w, "post") ||
+                       c->func == MSC_FN_MPI_Win_free))
         win_close(m, c);
     mc_unlock();
 }
@@ -766,22 +907,24 @@ void msc_mc_win_post(msc_call *c, msc_args *a, int rc)
             own *o = &owns[i];
             if (o->state == OWN_RMA && o->win == key && (all || o->target == a->trank)) own_drop(o);
         }
-    mwin *m = win_of(key);
-    if (m && !strcmp(w, "fence")) {
-        m->fences++;
-        /* MPI_MODE_NOSUCCEED: this fence opens no epoch (the memory is then open to passive-target access). */
-        win_open(m, !(c->w[0] & MPI_MODE_NOSUCCEED) ? m->fences : 0); /* w[0]: the assert */
-    } else if (m && !strcmp(w, "post")) {
-        m->posts++;
-        win_open(m, -(int64_t)m->posts);
-    } else if (m && !strcmp(w, "wait")) {
-        win_open(m, 0);
-    } else if (m && m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
-        /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
-         * MPI is called; here after, since only the flag says the epoch ended). */
-        runs_merge();
-        win_close(m, c);
-        win_open(m, 0);
+    EACH_WIN(m, key)
+    {
+        if (!strcmp(w, "fence")) {
+            m->fences++;
+            /* MPI_MODE_NOSUCCEED: this fence opens no epoch (the memory is then open to passive-target access). */
+            win_open(m, !(c->w[0] & MPI_MODE_NOSUCCEED) ? m->fences : 0); /* w[0]: the assert */
+        } else if (!strcmp(w, "post")) {
+            m->posts++;
+            win_open(m, -(int64_t)m->posts);
+        } else if (!strcmp(w, "wait")) {
+            win_open(m, 0);
+        } else if (m->rt >= 0 && m->epoch < 0 && !strcmp(w, "test") && (c->xflags & MSC_FLAG_TRUE)) {
+            /* MPI_Win_test returned true: the exposure epoch ended in it, as in MPI_Win_wait (closed there before
+             * MPI is called; here after, since only the flag says the epoch ended). */
+            runs_merge();
+            win_close(m, c);
+            win_open(m, 0);
+        }
     }
     mc_unlock();
 }
@@ -793,8 +936,8 @@ void msc_mc_win_freed(MPI_Win win)
     mc_lock();
     for (int i = 0; i < own_top; i++)
         if (owns[i].state == OWN_RMA && owns[i].win == key) own_drop(&owns[i]);
-    mwin *m = win_of(key);
-    if (m) {
+    EACH_WIN(m, key)
+    {
         if (m->rt >= 0) rt_remove(m->rt);
         m->key = 0, m->rt = -1;
         atomic_fetch_add_explicit(&m->gen, 1, memory_order_release);

@@ -6,7 +6,7 @@ import { localWindowAccess } from '../../server/src/engine/lifecycle/memory-acce
 import type { ShimFindingEvent } from '../../server/src/engine/model/types';
 import { check } from './engine-check';
 import { Job, type Rank } from './engine-dsl';
-import { windows, type Rma } from './rma-dsl';
+import { NO_OP, REPLACE, SUM, windows, type Rma } from './rma-dsl';
 
 test('a load of a pending Irecv buffer is local-concurrency at the load and at the Irecv', () => {
   const job = new Job(2);
@@ -59,10 +59,21 @@ function windowRecord(values: number[]): ShimFindingEvent {
   };
 }
 
-test('window-local-access words: offset, length, store bit and epoch (negative for exposure epochs)', () => {
-  // [window, offset, length | store << 32 | epoch << 33], as msc_memcheck.c writes them.
+test('window-local-access words: offset, length, atomic bit, store bit and epoch (negative for exposure epochs)', () => {
+  // [window, offset, length | atomic << 31 | store << 32 | epoch << 33], as msc_memcheck.c writes them.
   const fence = localWindowAccess(windowRecord([77, 20, 8 + 2 ** 32 + 3 * 2 ** 33]));
-  assert.deepEqual(fence, { rank: 2, win: 77, offset: 20, length: 8, store: true, epoch: 3, site: 0x1234 });
+  assert.deepEqual(fence, {
+    rank: 2,
+    win: 77,
+    offset: 20,
+    length: 8,
+    atomic: false,
+    store: true,
+    epoch: 3,
+    site: 0x1234,
+  });
+  const atomic = localWindowAccess(windowRecord([77, 20, 8 + 2 ** 31 + 2 * 2 ** 33]));
+  assert.deepEqual([atomic.length, atomic.atomic, atomic.store, atomic.epoch], [8, true, false, 2]);
   const load = localWindowAccess(windowRecord([77, 0, 4 + 1 * 2 ** 33]));
   assert.equal(load.store, false);
   assert.equal(load.epoch, 1);
@@ -176,4 +187,170 @@ test("passive target: the target's load under its own shared lock races with ano
   check(job, [
     { kind: 'rma-race', ranks: [0, 1], message: ["rank 0's own load", 'both ranks hold shared locks'] },
   ]);
+});
+
+test("passive target: an origin's fetching atomic (Fetch_and_op) of the bytes the target stores into races with the store", () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  o.lockAll().fetchAndOp(0, SUM, { disp: 5, site: 0x5005 }).unlockAll();
+  own(t, 20, true, 0x7001);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [0, 1],
+      message: ["rank 0's own store", "rank 1's MPI_Fetch_and_op", 'the target does not lock its own window'],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0x7001, 0x5005],
+  );
+});
+
+test('passive target: a Get after polling a flag the target raised after its store is silent (ordered by the polled value)', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  const [t, o] = w as [Rma, Rma];
+  // The target stores its data, then raises a flag (element 0) atomically under its own lock.
+  own(t, 20, true, 0x7001, 'MPI_Win_lock');
+  t.lock(1, 0).accumulate(0, REPLACE, { disp: 0 }).unlock(0);
+  // The origin polls the flag, then reads the data: nothing the engine sees orders them, the flag's value does.
+  o.lockAll().fetchAndOp(0, NO_OP, { disp: 0, site: 0x5001 }).get(0, { disp: 5, site: 0x5005 }).unlockAll();
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
+});
+
+test("shared window: another rank's direct store into a segment races with the owner's load unless a barrier orders them", () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [t, o] = w as [Rma, Rma];
+  for (const x of w) x.lockAll();
+  // Ordered: rank 1 stores into rank 0's segment, a barrier, then rank 0 loads it.
+  o.localAccess({ offset: 8, length: 4, store: true, epoch: 0, site: 0x6001, fn: 'MPI_Barrier', segment: 0 });
+  for (const r of job.ranks) r.barrier();
+  own(t, 8, false, 0x7001);
+  // Not ordered: rank 1 stores element 3 while rank 0 loads it, the barrier after both.
+  o.localAccess({
+    offset: 12,
+    length: 4,
+    store: true,
+    epoch: 0,
+    site: 0x6002,
+    fn: 'MPI_Barrier',
+    segment: 0,
+  });
+  own(t, 12, false, 0x7002);
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.unlockAll();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [
+    {
+      kind: 'rma-race',
+      ranks: [0, 1],
+      message: ["rank 0's own load", "rank 1's direct store", 'nothing ordering them', 'MPI_Win_sync'],
+      details: ['a load of its own window memory', "a direct store into rank 0's segment of shared window"],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => l.site),
+    [0x7002, 0x6002],
+  );
+});
+
+test('shared window: direct accesses in a fence epoch are compared with the epoch one-sided accesses; a plain window keeps one origin per memory', () => {
+  const job = new Job(3);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [, o1, o2] = w as [Rma, Rma, Rma];
+  for (const x of w) x.fence();
+  // Rank 1 stores into rank 0's element 5 directly while rank 2 puts there, in one fence epoch.
+  o1.localAccess({
+    offset: 20,
+    length: 4,
+    store: true,
+    epoch: 1,
+    site: 0x6001,
+    fn: 'MPI_Win_fence',
+    segment: 0,
+  });
+  o2.put(0, { disp: 5, site: 0x5005 });
+  for (const x of w) x.fence();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ["rank 1's direct store", "rank 2's MPI_Put"] }]);
+});
+
+test('shared window: a flag raised and polled with atomics orders the plain accesses around it; two atomics never race', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [t, o] = w as [Rma, Rma];
+  for (const x of w) x.lockAll();
+  // Rank 1 writes data (bytes 4-7 of rank 0's segment), then raises the flag (bytes 0-3) atomically; rank 0 polls
+  // the flag atomically, then reads the data. Nothing the engine sees orders them; the flag does.
+  o.localAccess({
+    offset: 4,
+    length: 4,
+    store: true,
+    epoch: 0,
+    site: 0x6001,
+    fn: 'MPI_Win_unlock_all',
+    segment: 0,
+  });
+  o.localAccess({
+    offset: 0,
+    length: 4,
+    store: true,
+    epoch: 0,
+    site: 0x6002,
+    fn: 'MPI_Win_unlock_all',
+    segment: 0,
+    atomic: true,
+  });
+  t.localAccess({
+    offset: 0,
+    length: 4,
+    store: false,
+    epoch: 0,
+    site: 0x7001,
+    fn: 'MPI_Win_unlock_all',
+    atomic: true,
+  });
+  t.localAccess({ offset: 4, length: 4, store: false, epoch: 0, site: 0x7002, fn: 'MPI_Win_unlock_all' });
+  for (const x of w) x.unlockAll();
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, []);
+});
+
+test('shared window: a plain store racing with another rank atomic load of the same bytes is reported', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create(4, { fn: 'MPI_Win_allocate_shared' });
+  const [t, o] = w as [Rma, Rma];
+  o.localAccess({ offset: 0, length: 4, store: true, epoch: 0, site: 0x6001, fn: 'MPI_Barrier', segment: 0 });
+  t.localAccess({
+    offset: 0,
+    length: 4,
+    store: false,
+    epoch: 0,
+    site: 0x7001,
+    fn: 'MPI_Barrier',
+    atomic: true,
+  });
+  for (const r of job.ranks) r.barrier();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  check(job, [{ kind: 'rma-race', ranks: [0, 1], message: ['atomically loads', "rank 1's direct store"] }]);
 });

@@ -75,7 +75,7 @@ export class Rma {
     const comm = this.r.handle('world');
     const fn = o.fn ?? 'MPI_Win_create';
     const args: Record<string, number> =
-      fn === 'MPI_Win_allocate'
+      fn === 'MPI_Win_allocate' || fn === 'MPI_Win_allocate_shared'
         ? { size: 400, disp_unit: dispUnit, info: 0, comm, baseptr: 0x100, win: 0 }
         : { base: 0x100, size: 400, disp_unit: dispUnit, info: 0, comm, win: 0 };
     this.r.call(fn, args, o.site !== undefined ? { site: o.site } : {}, [], { win: this.win });
@@ -225,6 +225,10 @@ export class Rma {
     epoch: number;
     site: number;
     fn: string;
+    /** A shared window: the rank (in the window's communicator) whose segment was touched, when not its own. */
+    segment?: number;
+    /** Atomic loads or stores (the length's bit 31). */
+    atomic?: boolean;
   }): this {
     this.r.events.push({
       type: 'shim-finding',
@@ -235,8 +239,12 @@ export class Rma {
       site: o.site,
       check: 'window-local-access',
       message: '',
-      param: -1,
-      values: [this.win, o.offset, o.length + (o.store ? 2 ** 32 : 0) + o.epoch * 2 ** 33],
+      param: o.segment ?? -1,
+      values: [
+        this.win,
+        o.offset,
+        o.length + (o.atomic === true ? 2 ** 31 : 0) + (o.store ? 2 ** 32 : 0) + o.epoch * 2 ** 33,
+      ],
     });
     return this;
   }

@@ -297,7 +297,13 @@ class MpiEngine implements Engine, EngineRouting {
               ? `${cur.enter.fn.name} on ${cur.coll.comm.name}`
               : cur.enter.fn.name,
       };
-      return { rank: t.rank, state: isBlockingClass(cur.enter.fn.cls) ? 'blocked' : 'in-call', call };
+      const brokenEpoch = this.st.rma.stuckOnBrokenEpoch(this.st, cur.enter);
+      return {
+        rank: t.rank,
+        state: isBlockingClass(cur.enter.fn.cls) ? 'blocked' : 'in-call',
+        call,
+        ...(brokenEpoch !== undefined ? { brokenEpoch } : {}),
+      };
     });
   }
 }

@@ -34,7 +34,7 @@ test('a job whose MPI calls never arrive is a hang after the timeout, not a sile
   // No rank observed at all (connected, but no call intercepted; or never connected).
   assert.equal(w.tick(4999, [running(0), running(1)], [0, 1]).action, 'none');
   const v = w.tick(5000, [running(0), running(1)], [0, 1]);
-  assert.deepEqual(v, { action: 'no-progress', stuck: [], unobserved: [0, 1] });
+  assert.deepEqual(v, { action: 'no-progress', stuck: [], unobserved: [0, 1], seconds: 5 });
   // Rank 0 waits inside MPI for rank 1, whose calls never arrive.
   const w2 = new HangWatch({ quietMs: 200, noProgressMs: 5000 }, 0);
   const v2 = w2.tick(5000, [blocked(0), running(1)], [1]);
@@ -48,4 +48,27 @@ test('a job whose MPI calls never arrive is a hang after the timeout, not a sile
     new HangWatch({ quietMs: 200, noProgressMs: 5000 }, 0).tick(9000, [running(0), running(1)], [1]).action,
     'none',
   );
+});
+
+test('every live rank waiting on a window whose epoch rules were broken is a hang after brokenEpochMs, not the whole timeout', () => {
+  const free = (rank: number, broken: boolean): RankState => ({
+    rank,
+    state: 'blocked',
+    call: { rank, site: 0, call: 'MPI_Win_free', detail: 'MPI_Win_free' },
+    ...(broken ? { brokenEpoch: 'MPI_Win_free of window 1, on which an epoch rule was broken' } : {}),
+  });
+  const opts = { quietMs: 200, noProgressMs: 30_000, brokenEpochMs: 3000 };
+  const w = new HangWatch(opts, 0);
+  assert.equal(w.tick(300, [free(0, true), free(1, true)]).action, 'ask-engine');
+  assert.equal(w.tick(2999, [free(0, true), free(1, true)]).action, 'none');
+  const v = w.tick(3400, [free(0, true), free(1, true), { rank: 2, state: 'finalized' }]);
+  assert.equal(v.action, 'no-progress');
+  assert.deepEqual(v.action === 'no-progress' ? [v.stuck.map((s) => s.rank), v.seconds] : [], [[0, 1], 3]);
+  // One rank in a call the broken epoch does not explain (or computing, or not observed): the whole timeout.
+  const w2 = new HangWatch(opts, 0);
+  assert.equal(w2.tick(10_000, [free(0, true), free(1, false)]).action, 'ask-engine');
+  assert.equal(w2.tick(29_999, [free(0, true), free(1, false)]).action, 'none');
+  assert.equal(w2.tick(30_000, [free(0, true), free(1, false)]).action, 'no-progress');
+  assert.equal(new HangWatch(opts, 0).tick(10_000, [free(0, true), running(1)]).action, 'ask-engine');
+  assert.equal(new HangWatch(opts, 0).tick(10_000, [free(0, true), free(1, true)], [1]).action, 'none');
 });

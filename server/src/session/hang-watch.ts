@@ -10,6 +10,8 @@ export type HangVerdict =
       readonly stuck: readonly RankState[];
       /** Live ranks none of whose MPI calls has arrived (not connected, or calls not intercepted). */
       readonly unobserved: readonly number[];
+      /** The quiet time that made the verdict, in whole seconds (noProgressMs, or sooner: brokenEpochMs). */
+      readonly seconds: number;
     };
 
 export interface HangWatchOptions {
@@ -17,6 +19,12 @@ export interface HangWatchOptions {
   readonly quietMs: number;
   /** Quiet time, with every live rank inside MPI, before a hang the graph cannot explain is reported. */
   readonly noProgressMs: number;
+  /**
+   * Quiet time before the same verdict when every live rank waits in a call on a window whose epoch rules were
+   * broken (RankState.brokenEpoch): no rank is left to close the epoch, so waiting longer shows nothing new.
+   * A correct program never breaks them, so a slow correct job is never ended sooner. Default: noProgressMs.
+   */
+  readonly brokenEpochMs?: number;
 }
 
 /**
@@ -63,8 +71,29 @@ export class HangWatch {
       this.askedSince = true;
       return { action: 'ask-engine' };
     }
-    if (quiet >= this.options.noProgressMs && waiting.length === live.length)
-      return { action: 'no-progress', stuck: live, unobserved: [...hidden] };
+    if (waiting.length === live.length) {
+      if (quiet >= this.options.noProgressMs)
+        return {
+          action: 'no-progress',
+          stuck: live,
+          unobserved: [...hidden],
+          seconds: Math.round(this.options.noProgressMs / 1000),
+        };
+      const early = this.options.brokenEpochMs;
+      if (
+        early !== undefined &&
+        quiet >= early &&
+        hidden.size === 0 &&
+        live.length > 0 &&
+        live.every((s) => s.brokenEpoch !== undefined)
+      )
+        return {
+          action: 'no-progress',
+          stuck: live,
+          unobserved: [],
+          seconds: Math.max(1, Math.round(quiet / 1000)),
+        };
+    }
     return { action: 'none' };
   }
 }

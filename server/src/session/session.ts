@@ -35,6 +35,14 @@ import { TraceWriter } from './trace-file';
 
 const TICK_MS = 100;
 const QUIET_MS = 200;
+/**
+ * Quiet time after which a job whose every live rank waits in a window call after an epoch rule was broken on that
+ * window (MPI_Win_free with a lock or post left open…) is called hung, instead of the no-progress timeout: no rank
+ * is left to close the epoch. Several seconds, so that a loaded machine's slow MPI_Win_free is not taken for it: a
+ * library may complete the call in spite of the broken rule (Open MPI frees a window with a lock still open), and
+ * the corpus runs these programs at load averages of 30-40 on 2 cores.
+ */
+const BROKEN_EPOCH_MS = 8000;
 const KILL_GRACE_MS = 1000;
 /** How long the launcher has to end its ranks after the user's signal before they are ended for it. */
 const INTERRUPT_GRACE_MS = 3000;
@@ -270,7 +278,14 @@ export class Session {
     });
     if (o.tls === true) this.cert = makeSessionCert();
     const analysis = (this.analysis = new Analysis(o.np, cwd, analyzers));
-    const watch = new HangWatch({ quietMs: QUIET_MS, noProgressMs: timeout * 1000 }, Date.now());
+    const watch = new HangWatch(
+      {
+        quietMs: QUIET_MS,
+        noProgressMs: timeout * 1000,
+        brokenEpochMs: Math.min(BROKEN_EPOCH_MS, timeout * 1000),
+      },
+      Date.now(),
+    );
     const server = (this.server = await this.listen(analysis, watch).catch(async (err: unknown) => {
       // No job will run: the engine's shard threads end here rather than with the session's language server.
       await analysis.dispose();
@@ -713,11 +728,11 @@ export class Session {
       }
       analysis.engine.settle();
       this.collect(analysis.engine.takeFindings());
-      this.foundHang(noProgressFinding(verdict.stuck, timeout), {
+      this.foundHang(noProgressFinding(verdict.stuck, verdict.seconds), {
         type: 'hang',
         how: 'no-progress',
         ranks: verdict.stuck.map((s) => s.rank),
-        seconds: timeout,
+        seconds: verdict.seconds,
       });
     }
   }

@@ -20,6 +20,7 @@ export const MEMORY_CHECKS: ReadonlySet<string> = new Set([
 ]);
 
 const TWO32 = 2 ** 32;
+const TWO31 = 2 ** 31;
 
 /** A local access of window memory in an epoch, from a window-local-access record. */
 export interface LocalWindowAccess {
@@ -28,10 +29,14 @@ export interface LocalWindowAccess {
   readonly offset: number;
   readonly length: number;
   readonly store: boolean;
+  /** Atomic loads or stores (C11 atomics, __atomic builtins): they never race with each other. */
+  readonly atomic: boolean;
   /** Fence epochs: the fences before it (1 = after the first); exposure epochs: -(posts so far). */
   readonly epoch: number;
   /** The access's return address. */
   readonly site: number;
+  /** Shared windows: the rank (in the window's communicator) whose segment it touched, when not its own. */
+  readonly segment?: number;
 }
 
 export function localWindowAccess(e: ShimFindingEvent): LocalWindowAccess {
@@ -41,10 +46,13 @@ export function localWindowAccess(e: ShimFindingEvent): LocalWindowAccess {
     rank: e.rank,
     win,
     offset,
-    length: info - high * TWO32,
+    // The length's top bit (31) says the accesses were atomic.
+    length: (info - high * TWO32) % TWO31,
+    atomic: info - high * TWO32 >= TWO31,
     store: (high & 1) === 1,
     epoch: Math.floor(high / 2),
     site: e.site,
+    ...(e.param >= 0 ? { segment: e.param } : {}),
   };
 }
 

@@ -309,4 +309,9 @@ export interface RankState {
   /** The current MPI call, when state is in-call or blocked. */
   readonly call?: RawLocation;
   readonly ended?: EndHow;
+  /**
+   * The call waits on a window whose one-sided epoch rules were broken (MPI_Win_free with an epoch left open…):
+   * why it may never return. When every live rank is so, the session need not wait out the no-progress timeout.
+   */
+  readonly brokenEpoch?: string;
 }

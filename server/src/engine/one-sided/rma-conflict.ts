@@ -42,7 +42,13 @@ export interface Access {
    * A load or store of the target's own window memory by the target itself (memcheck mode): the bytes, from the
    * window's start, and the access's kind ('put' a store, 'get' a load).
    */
-  readonly local?: { readonly lo: number; readonly hi: number };
+  readonly local?: {
+    readonly lo: number;
+    readonly hi: number;
+    readonly store: boolean;
+    /** Atomic loads or stores: kind 'acc' (MPI_NO_OP for loads, MPI_REPLACE for stores), never racing each other. */
+    readonly atomic: boolean;
+  };
 }
 
 export interface Bytes {
@@ -120,8 +126,10 @@ export function conflicting(a: Access, b: Access): boolean {
 
 /** What the access does, for messages: "writes", "reads", "accumulates (MPI_SUM) into". */
 export function verb(a: Access): string {
-  if (a.local !== undefined) return a.kind === 'put' ? 'stores into' : 'loads';
+  if (a.local !== undefined)
+    return `${a.local.atomic ? 'atomically ' : ''}${a.local.store ? 'stores into' : 'loads'}`;
   if (a.kind === 'put') return 'writes';
   if (a.kind === 'get') return 'reads';
+  if (a.op === 'compare-and-swap') return 'compares and swaps';
   return a.op === 'MPI_NO_OP' ? 'atomically reads' : `accumulates (${a.op ?? 'op'}) into`;
 }

@@ -96,6 +96,13 @@ export class EpochRules {
       f.locations.push({ rank, site: at.site, call: at.call, detail });
   }
 
+  /** Has a rule been broken on this window so far (a finding made, or to be made at the end)? */
+  brokenOn(win: WinInfo): boolean {
+    const prefix = `${win.id}|`;
+    for (const key of this.found.keys()) if (key.startsWith(prefix)) return true;
+    return false;
+  }
+
   /** The epochs open at this rank on the window, described ("a lock of rank 1"), for the messages. */
   private openOnes(s: EpochState): string[] {
     return [

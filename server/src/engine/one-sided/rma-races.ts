@@ -45,10 +45,16 @@ function where(a: Access, b: Access): string {
     if (a.epoch.startsWith('pscw')) return 'in one access epoch (MPI_Win_start … MPI_Win_complete)';
     return 'in one fence epoch (between two MPI_Win_fence calls)';
   }
+  if (a.local !== undefined && b.local !== undefined)
+    return 'with nothing ordering them (no MPI_Win_sync and barrier or message between them, no exclusive lock of the target around either)';
   const local = passiveLocal(a, b);
   if (local !== undefined) {
     const other = local === a ? b : a;
-    return `while rank ${other.origin}'s passive-target epoch on it (MPI_Win_lock or MPI_Win_lock_all … unlock) is not ordered with them: ${local.epoch.startsWith('lock:') ? 'both ranks hold shared locks of the target' : 'the target does not lock its own window'}, and no message or barrier orders them after the unlock or flush`;
+    const unlocked =
+      local.origin === local.target
+        ? 'the target does not lock its own window'
+        : `rank ${local.origin} does not lock rank ${local.target} around its direct access`;
+    return `while rank ${other.origin}'s passive-target epoch on it (MPI_Win_lock or MPI_Win_lock_all … unlock) is not ordered with them: ${local.epoch.startsWith('lock:') ? 'both ranks hold shared locks of the target' : unlocked}, and no message or barrier orders them after the unlock or flush`;
   }
   if (a.passive) return 'in passive-target epochs (shared locks) that nothing orders';
   if (a.epoch.startsWith('pscw'))
@@ -66,7 +72,9 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
   const at = (x: Access) => `rank ${x.target}, displacement ${x.disp}`;
   const detail = (x: Access) =>
     x.local !== undefined
-      ? `a ${x.kind === 'put' ? 'store' : 'load'} of its own window memory (bytes ${x.local.lo}-${x.local.hi - 1} of ${x.win.name})`
+      ? x.origin === x.target
+        ? `a ${x.local.store ? 'store' : 'load'} of its own window memory (bytes ${x.local.lo}-${x.local.hi - 1} of ${x.win.name})`
+        : `a direct ${x.local.store ? 'store into' : 'load of'} rank ${x.target}'s segment of shared ${x.win.name} (bytes ${x.local.lo}-${x.local.hi - 1})`
       : `${x.fn.name} ${verb(x)} ${x.win.name} at ${at(x)} (${x.count} × ${x.dtype?.name ?? `${x.dtype?.size ?? '?'}-byte type`})`;
   // A target's own access is in bytes from the window's start, a one-sided call's in displacement units.
   const place = (x: Access) =>
@@ -79,7 +87,7 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
       : `${place(a)} and ${place(b)}`;
   const who = (x: Access, own: string) =>
     x.local !== undefined
-      ? `rank ${x.origin}'s own ${x.kind === 'put' ? 'store' : 'load'}`
+      ? `rank ${x.origin}'s ${x.origin === x.target ? 'own' : 'direct'} ${x.local.store ? 'store' : 'load'}`
       : own === 'its later'
         ? `its later ${x.fn.name}`
         : `rank ${x.origin}'s ${x.fn.name}`;
@@ -89,14 +97,16 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
     message:
       `RMA race on ${a.win.name}: ${who(a, a.origin === b.origin ? 'its' : '')} (${verb(a)}) and ${who(b, a.origin === b.origin ? 'its later' : '')} (${verb(b)}) ` +
       `touch the same bytes of target rank ${a.target}'s window (${disp}) ${where(a, b)}: the result is undefined. ` +
-      (passiveLocal(a, b) !== undefined
-        ? `Lock the window of rank ${a.target} exclusively around its own loads and stores (MPI_Win_lock(MPI_LOCK_EXCLUSIVE, ${a.target}, …) … MPI_Win_unlock), or order them with a message or barrier after the other rank's MPI_Win_unlock, or touch disjoint bytes.`
-        : 'Separate the two accesses with a synchronization (MPI_Win_fence, MPI_Win_flush, MPI_Win_unlock), make them target disjoint locations, ' +
-          'or use MPI_Accumulate with one op when concurrent updates are meant.'),
+      (a.local !== undefined && b.local !== undefined
+        ? `Order them: MPI_Win_sync, then MPI_Barrier (or a message), then MPI_Win_sync on the other rank; or lock rank ${a.target} exclusively around each (MPI_Win_lock(MPI_LOCK_EXCLUSIVE, ${a.target}, …)); or touch disjoint bytes.`
+        : passiveLocal(a, b) !== undefined
+          ? `Lock the window of rank ${a.target} exclusively around its own loads and stores (MPI_Win_lock(MPI_LOCK_EXCLUSIVE, ${a.target}, …) … MPI_Win_unlock), or order them with a message or barrier after the other rank's MPI_Win_unlock, or touch disjoint bytes.`
+          : 'Separate the two accesses with a synchronization (MPI_Win_fence, MPI_Win_flush, MPI_Win_unlock), make them target disjoint locations, ' +
+            'or use MPI_Accumulate with one op when concurrent updates are meant.'),
     locations: [a, b].map((x) => ({
       rank: x.origin,
       site: x.site,
-      call: x.local !== undefined ? (x.kind === 'put' ? 'store' : 'load') : x.fn.name,
+      call: x.local !== undefined ? (x.local.store ? 'store' : 'load') : x.fn.name,
       detail: detail(x),
     })),
   };

@@ -28,7 +28,7 @@ import type { Replay } from '../causal-order/replay';
 import type { CheckContext } from '../model/check-context';
 import { num, paramName } from '../model/fn-roles';
 import type { CallState } from '../model/rank-track';
-import type { Access } from './rma-conflict';
+import { bytesOf, type Access } from './rma-conflict';
 import { EpochRules } from './rma-epochs';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
@@ -59,6 +59,13 @@ export const MAX_CLOCK_CELLS = 20_000_000;
 const LOCK_EXCLUSIVE = 1;
 /** Accumulates that return the target's value: a program may synchronize through them (a flag it polls). */
 const FETCHING = new Set(['get_accumulate', 'fetch_and_op', 'compare_and_swap']);
+
+/** Do the two accesses' byte spans at their target certainly meet? Unknown bytes: no. */
+function meets(a: Access, b: Access): boolean {
+  const x = bytesOf(a);
+  const y = bytesOf(b);
+  return x !== undefined && y !== undefined && x.lo < y.hi && y.lo < x.hi;
+}
 
 /** One rank's synchronization state on one window. */
 interface RankWin {
@@ -123,7 +130,7 @@ export class RmaTracker {
     if (cls === 'win_create') {
       const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       const unit = e.fn.name === 'MPI_Win_create_dynamic' ? 1 : num(e, 1, 'dispunit');
-      st.windows.onCreate(e.rank, e.seq, comm, unit);
+      st.windows.onCreate(e.rank, e.seq, comm, unit, e.fn.name.startsWith('MPI_Win_allocate_shared'));
       this.collective(st, cur, e, comm);
       return;
     }
@@ -365,16 +372,23 @@ export class RmaTracker {
   onLocalAccess(st: RmaContext, la: LocalWindowAccess, fn: FunctionSpec): void {
     const win = st.windows.lookup(la.rank, la.win);
     if (win === undefined || la.length <= 0) return;
-    if (la.epoch === 0) {
-      this.passiveLocal(st, la, win, fn);
-      return;
-    }
+    // A rank that loads window memory atomically may poll a flag through it (see passiveRaces()).
+    if (la.atomic) this.fetchedOn.add(win.id);
+    // Another rank's segment of a shared window, loaded or stored directly.
+    const target = la.segment === undefined ? la.rank : peerWorld(win.comm, la.rank, la.segment);
+    if (target === undefined) return;
+    // A shared window's accesses come before each MPI call whatever the epoch: besides the epoch's one-sided
+    // accesses, they are compared with the other ranks' direct loads and stores by happened-before.
+    if (la.epoch === 0 || win.shared) this.passiveLocal(st, la, win, fn, target);
+    // An exposure epoch is the owner's (its posts): another rank's direct access is judged by happened-before only.
+    if (la.epoch === 0 || (la.epoch < 0 && target !== la.rank)) return;
     const a = this.localAccess(
       la,
       win,
       fn,
       la.epoch > 0 ? `fence:${la.epoch}` : `pscw-exposure:${la.rank}:${-la.epoch}`,
       st.replay.position(la.rank),
+      target,
     );
     if (la.epoch < 0) {
       this.matching.onLocal(a, -la.epoch - 1);
@@ -396,26 +410,31 @@ export class RmaTracker {
     m.set(la.epoch, list);
   }
 
-  /** A rank's own load or store of its window memory (the memcheck mode), as an access in `epoch`. */
+  /**
+   * A rank's own load or store of window memory (the memcheck mode), as an access in `epoch`: its own memory, or
+   * `target`'s segment of a shared window.
+   */
   private localAccess(
     la: LocalWindowAccess,
     win: WinInfo,
     fn: FunctionSpec,
     epoch: string,
     pos: number,
+    target: number,
     passive?: Pick<Access, 'passive' | 'exclusive' | 'done'>,
   ): Access {
     const order = (this.orders.get(la.rank) ?? 0) + 1;
     this.orders.set(la.rank, order);
     return {
       origin: la.rank,
-      target: la.rank,
+      target,
       win,
       fn,
       site: la.site,
       order,
-      kind: la.store ? 'put' : 'get',
-      op: undefined,
+      // Atomic loads and stores are accumulates of a kind: they never race with each other (conflicting()).
+      kind: la.atomic ? 'acc' : la.store ? 'put' : 'get',
+      op: la.atomic ? (la.store ? 'MPI_REPLACE' : 'MPI_NO_OP') : undefined,
       disp: la.offset,
       count: la.length,
       dtype: undefined,
@@ -424,7 +443,7 @@ export class RmaTracker {
       exclusive: false,
       flushes: 0,
       pos,
-      local: { lo: la.offset, hi: la.offset + la.length },
+      local: { lo: la.offset, hi: la.offset + la.length, store: la.store, atomic: la.atomic },
       ...passive,
     };
   }
@@ -436,9 +455,16 @@ export class RmaTracker {
    * complete at once; under the rank's own lock of itself (MPI_Win_lock of its rank, or lock_all) they belong to
    * that epoch and share its exclusivity.
    */
-  private passiveLocal(st: RmaContext, la: LocalWindowAccess, win: WinInfo, fn: FunctionSpec): void {
+  private passiveLocal(
+    st: RmaContext,
+    la: LocalWindowAccess,
+    win: WinInfo,
+    fn: FunctionSpec,
+    target: number,
+  ): void {
     const s = this.of(la.rank, win);
-    const self = s.locks.get(la.rank);
+    // The rank's lock of the memory's owner (itself, or the owner of the shared segment it touched).
+    const self = s.locks.get(target);
     const n = self?.n ?? s.lockAll;
     const pos = st.replay.position(la.rank);
     const a = this.localAccess(
@@ -447,6 +473,7 @@ export class RmaTracker {
       fn,
       n === undefined ? `local:${la.rank}` : `lock:${la.rank}:${n}`,
       pos,
+      target,
       {
         passive: true,
         exclusive: self?.exclusive === true,
@@ -473,6 +500,24 @@ export class RmaTracker {
     // A rank's own loads and stores are ordered by its program: they race only with one-sided accesses.
     if (a.local !== undefined && b.local !== undefined) return false;
     return a.origin !== b.origin || !(a.kind === 'acc' && b.kind === 'acc');
+  }
+
+  /**
+   * A rank inside MPI_Win_free or a window synchronization call (fence, wait, complete) of a window on which an
+   * epoch rule was broken (an epoch left open at the free, a fence inside an exposure epoch…): what it waits for
+   * may never come, and when every live rank is inside such a call, nothing else can act (rankStates).
+   */
+  stuckOnBrokenEpoch(st: Pick<RmaContext, 'windows'>, e: CallEnter): string | undefined {
+    const cls = e.fn.cls;
+    const rma = e.fn.rma ?? '';
+    if (
+      cls !== 'win_free' &&
+      !(cls === 'win_sync' && (rma === 'fence' || rma === 'wait' || rma === 'complete'))
+    )
+      return undefined;
+    const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
+    if (win === undefined || !this.epochRules.brokenOn(win)) return undefined;
+    return `${e.fn.name} of ${win.name}, on which an epoch rule was broken`;
   }
 
   /** The job ends on a deadlock: the epoch rules broken so far (rma-epochs.ts), which may be why it hangs. */
@@ -511,17 +556,42 @@ export class RmaTracker {
       if (c === undefined) return undefined;
       return a.done !== undefined && (c[a.origin] ?? 0) > a.done;
     };
+    // Fetching atomics by window and origin, in the origin's order: the polls that may order other accesses.
+    const fetches = new Map<string, Access[]>();
+    for (const a of this.passive) {
+      if (!(a.local !== undefined ? a.local.atomic : FETCHING.has(a.fn.rma ?? ''))) continue;
+      const k = `${a.win.id}:${a.origin}`;
+      const l = fetches.get(k) ?? [];
+      l.push(a);
+      fetches.set(k, l);
+    }
+    // A target's own access `local` and another rank's access `other` may be ordered through a polled value when
+    // the other rank fetched atomically before its access, at bytes other than the local access's (a flag the
+    // target raised after its store; a fetch of the very bytes the target stores into races with that store),
+    // or when the target fetched atomically before its own access (it waited for a flag the other rank raised).
+    const pollMayOrder = (local: Access, other: Access): boolean =>
+      (fetches.get(`${other.win.id}:${other.origin}`) ?? []).some(
+        (f) => f.order < other.order && !(f.target === local.target && meets(f, local)),
+      ) || (fetches.get(`${local.win.id}:${local.origin}`) ?? []).some((f) => f.order < local.order);
     // A lock excludes the other side only when both sides hold one: a target's own loads and stores made without
     // locking its window are not kept out by another rank's exclusive lock.
     const locked = (x: Access) => x.local === undefined || x.epoch.startsWith('lock:');
     const concurrent = (a: Access, b: Access): boolean => {
-      // A rank's own loads and stores are ordered by its program.
-      if (a.local !== undefined && b.local !== undefined) return false;
+      // A rank's own loads and stores are ordered by its program (two ranks' direct accesses to a shared
+      // window's memory are judged like any pair: locks, then happened-before).
+      if (a.local !== undefined && b.local !== undefined && a.origin === b.origin) return false;
       if (a.origin === b.origin)
         return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
       if ((a.exclusive || b.exclusive) && locked(a) && locked(b)) return false;
       // A rank that polls the window with atomic reads may be ordered by what it read: not judged (README.md).
-      if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) return false;
+      // A target's own load or store is judged against another rank's access unless one of the two sides
+      // fetched atomically before it (pollMayOrder): a fetching atomic itself is then compared like a Put.
+      if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) {
+        const local = a.local !== undefined ? a : b.local !== undefined ? b : undefined;
+        if (local === undefined || pollMayOrder(local, local === a ? b : a)) return false;
+        // Two ranks' direct accesses (a shared window): either may have waited for a flag the other raised.
+        if (a.local !== undefined && b.local !== undefined && pollMayOrder(b, a)) return false;
+      }
       const ab = before(a, b);
       const ba = before(b, a);
       return ab === false && ba === false;

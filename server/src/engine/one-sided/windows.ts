@@ -17,6 +17,11 @@ export interface WinInfo {
   readonly group: CommInfo;
   /** Displacement unit by world rank, as each member passed it at creation (1 for dynamic windows). */
   readonly dispUnit: Map<number, number>;
+  /**
+   * Made by MPI_Win_allocate_shared: the members may load and store each other's segments directly (the memcheck
+   * mode sends those accesses, named by segment, before each MPI call whatever the epoch).
+   */
+  readonly shared: boolean;
 }
 
 export class WindowRegistry {
@@ -30,7 +35,7 @@ export class WindowRegistry {
   constructor(private readonly comms: CommRegistry) {}
 
   /** A rank entered a window-creating call on `comm`: the window it will get. */
-  onCreate(rank: number, seq: number, comm: CommInfo, dispUnit: number): WinInfo {
+  onCreate(rank: number, seq: number, comm: CommInfo, dispUnit: number, shared = false): WinInfo {
     const k = `${rank}:${comm.id}`;
     const index = this.counts.get(k) ?? 0;
     this.counts.set(k, index + 1);
@@ -44,6 +49,7 @@ export class WindowRegistry {
         comm,
         group: this.comms.derived(comm, `win${index}`, name),
         dispUnit: new Map(),
+        shared,
       };
       this.byKey.set(key, win);
     }
