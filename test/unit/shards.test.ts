@@ -7,7 +7,13 @@ import { createEngine } from '../../server/src/engine/engine';
 import type { Engine } from '../../server/src/engine/engine-api';
 import type { EngineFinding } from '../../server/src/engine/model/types';
 import { FindingMerge, findingKey, inContentOrder } from '../../server/src/shards/finding-merge';
-import { GLOBAL_ONLY, shardOfComm, shardOfPair, shardOwnership } from '../../server/src/shards/ownership-map';
+import {
+  GLOBAL_ONLY,
+  homeOf,
+  shardOfComm,
+  shardOfPair,
+  shardOwnership,
+} from '../../server/src/shards/ownership-map';
 import { BatchWriter, readBatch, type Batch } from '../../server/src/shards/stream-batch';
 import { RecordColumns } from '../../server/src/protocol/columns';
 import { appendEvent } from '../../server/src/protocol/append-event';
@@ -246,6 +252,29 @@ function jobs(): [string, Job][] {
   {
     const job = new Job(3);
     const [r0, r1, r2] = job.ranks as [Job['ranks'][0], Job['ranks'][0], Job['ranks'][0]];
+    // A wildcard receive that fails with MPI_ERR_TRUNCATE completes without a status: the engine pairs it
+    // with the oldest send to rank 0 on any channel — rank 2's int, since rank 1 first sends two messages to
+    // rank 2, and rank 0 first sends four to rank 2 (its receive completes after every send to it is seen).
+    // Rank 0's receive from rank 1 then meets rank 1's float: a type mismatch, which the owner of 1 → 0 must
+    // find too (it sees that oldest send only if it owns every channel into rank 0).
+    for (let i = 0; i < 4; i++) r0.send(2, { tag: 8 });
+    r1.send(2, { tag: 7 });
+    r1.send(2, { tag: 7 });
+    r1.send(0, { type: FLOAT, site: 0x12 });
+    r2.send(0, { type: INT, count: 8, site: 0x32 });
+    r2.send(0, { type: INT, count: 8, site: 0x32 });
+    r2.recv(1, { tag: 7 });
+    r2.recv(1, { tag: 7 });
+    for (let i = 0; i < 4; i++) r2.recv(0, { tag: 8 });
+    r0.recv(ANY, { count: 4, error: 15, site: 0x42 });
+    r0.recv(1, { type: INT, site: 0x52 });
+    r0.recv(2, { type: INT, count: 8, site: 0x62 });
+    for (const r of job.ranks) r.finalize();
+    out.push(['a wildcard receive completed without a status', job]);
+  }
+  {
+    const job = new Job(3);
+    const [r0, r1, r2] = job.ranks as [Job['ranks'][0], Job['ranks'][0], Job['ranks'][0]];
     // A deadlock beside a type mismatch made before it.
     r0.send(1, { type: FLOAT });
     r1.recv(0, { type: INT });
@@ -433,8 +462,8 @@ test('the router sends a call only to the shards that own what it touches; defin
     assert.deepEqual(s.route, [shardOfPair((s.rank + n - 1) % n, s.rank, k)], `MPI_Recv of rank ${s.rank}`);
   assert.deepEqual(
     recvs.filter((x) => x.rank === 0)[1]?.route,
-    every,
-    'a wildcard receive goes to every shard',
+    [homeOf(0, k)],
+    'a wildcard receive goes to the home shard of its rank, the owner of every pair into it',
   );
   const world = coordinator.commKey(0, job.ranks[0]?.handle('world') ?? 0);
   assert.ok(world !== undefined, 'the coordinator knows MPI_COMM_WORLD');

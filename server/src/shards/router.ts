@@ -1,29 +1,28 @@
 /**
  * Which shards a decoded call must reach, decided at the coordinator once per call (at its ENTER) and
  * followed by its EXIT and COMPLETE rows. A shard needs a call when it touches what the shard owns
- * (ownership-map.ts): a point-to-point operation the owner of its rank pair (i → j), a collective the owner
- * of its communicator, a Wait/Test/Start/free the owners of the requests it names. What defines handles every
- * shard must resolve alike (communicator, group, datatype, op and window creation, and the COMM, DTYPE, OP
- * and SITE descriptions), what changes a rank's life (MPI_Init, MPI_Finalize, END, LOST) goes to every shard,
- * once per definition, never per use. What no shard checks (one-sided accesses, probes that consume nothing,
- * the ~300 calls of class "other" that make no request nor communicator) goes to no owner: the global shard
- * alone takes it (withGlobal, which adds shard 0 to every route); clock records go to no shard at all.
+ * (ownership-map.ts): a send the home shard of its destination (the owner of the pair i → j), a receive or
+ * probe the home shard of its own rank — whatever its source, MPI_ANY_SOURCE included, since every channel
+ * into a rank lives on its home —, a collective the owner of its communicator, a Wait/Test/Start/free the
+ * owners of the requests it names. What defines handles every shard must resolve alike (communicator, group,
+ * datatype, op and window creation, and the COMM, DTYPE, OP and SITE descriptions), what changes a rank's
+ * life (MPI_Init, MPI_Finalize, END, LOST) goes to every shard, once per definition, never per use. What no
+ * shard checks (one-sided accesses, probes that consume nothing, the ~300 calls of class "other" that make
+ * no request nor communicator) goes to no owner: the global shard alone takes it (withGlobal, which adds
+ * shard 0 to every route); clock records go to no shard at all.
  *
- * Whenever the owner is not certain, the call goes to every shard: an unknown communicator handle or
- * request, an MPI_PROC_NULL peer, and wildcard receives (MPI_ANY_SOURCE: the pair is known only when the
- * receive completes, and it must stay in its rank's posting order on the pair's owner for the non-overtaking
- * rule). Sending a call to a shard that does not own it changes none of its owned checks — it only reports
- * inside them — so "every shard" is always correct; it only costs.
+ * Whenever the owner is not certain, the call goes to every shard: a send on an unknown communicator handle
+ * or to MPI_PROC_NULL, an unknown request. Sending a call to a shard that does not own it changes none of its
+ * owned checks — it only reports inside them — so "every shard" is always correct; it only costs.
  */
 import type { EngineRouting } from '../engine/engine-api';
 import type { RecordColumns } from '../protocol/columns';
 import { KIND, layouts, type FunctionLayout } from '../protocol/spec';
-import { shardOfComm, shardOfPair } from './ownership-map';
+import { homeOf, shardOfComm, shardOfPair } from './ownership-map';
 
 /** A set of shards, as sorted indices. */
 export type Route = readonly number[];
 
-const ANY_SOURCE = -1;
 const DONE_REQUEST = 1;
 const NO_REQUEST = 0;
 
@@ -120,13 +119,10 @@ export class Router {
     if (layout === undefined) return this.every;
     const cls = layout.spec.cls;
     const arg = (role: string) => scalar(cols, row, layout, role);
-    if (SENDS.has(cls)) return this.pair(rank, arg('comm'), arg('dest'), false);
-    if (RECEIVES.has(cls)) return this.pair(rank, arg('comm'), arg('source'), true);
-    if (cls === 'sendrecv' || cls === 'sendrecv_replace') {
-      const to = this.pair(rank, arg('comm'), arg('dest'), false);
-      const from = this.pair(rank, arg('comm'), arg('source'), true);
-      return this.union(to, from);
-    }
+    if (SENDS.has(cls)) return this.pair(rank, arg('comm'), arg('dest'));
+    if (RECEIVES.has(cls)) return this.receive(rank, arg('comm'));
+    if (cls === 'sendrecv' || cls === 'sendrecv_replace')
+      return this.union(this.pair(rank, arg('comm'), arg('dest')), this.receive(rank, arg('comm')));
     if (cls === 'collective' || cls === 'icollective') {
       const comm = arg('comm');
       const key = comm === undefined ? undefined : this.model.commKey(rank, comm);
@@ -149,14 +145,23 @@ export class Router {
     return this.every;
   }
 
-  /** The owner of the pair (rank → peer) for a send, (peer → rank) for a receive; every shard when unsure. */
-  private pair(rank: number, comm: number | undefined, peer: number | undefined, receive: boolean): Route {
-    if (comm === undefined || peer === undefined || peer < 0 || (receive && peer === ANY_SOURCE))
-      return this.every;
-    const world = this.model.peerWorld(rank, comm, peer);
+  /** The owner of the pair (rank → dest) of a send; every shard when unsure. */
+  private pair(rank: number, comm: number | undefined, dest: number | undefined): Route {
+    if (comm === undefined || dest === undefined || dest < 0) return this.every;
+    const world = this.model.peerWorld(rank, comm, dest);
     if (world === undefined) return this.every;
-    const s = receive ? shardOfPair(world, rank, this.shards) : shardOfPair(rank, world, this.shards);
-    return this.single[s] as Route;
+    return this.single[shardOfPair(rank, world, this.shards)] as Route;
+  }
+
+  /**
+   * The owner of every pair (· → rank), for a receive whatever its source: MPI_ANY_SOURCE, and MPI_PROC_NULL
+   * (which matches nothing, so its owner checks nothing). Every shard when the communicator is unknown: each
+   * engine numbers the handles no COMM record announced in the order it meets them, so every shard must meet
+   * every call that names one (CommRegistry.lookup).
+   */
+  private receive(rank: number, comm: number | undefined): Route {
+    if (comm === undefined || this.model.commKey(rank, comm) === undefined) return this.every;
+    return this.single[homeOf(rank, this.shards)] as Route;
   }
 
   private ofRequests(rank: number, handles: readonly number[]): Route {
