@@ -246,6 +246,9 @@ function jobs(): [string, Job][] {
     r3.send(0, { type: FLOAT, site: 0x21 });
     // A message never received, for the end-of-run checks.
     r2.send(1, { tag: 9, site: 0x31 });
+    // Sends to MPI_PROC_NULL (no owner: the global shard alone, and the wait of its request) and a receive.
+    r1.wait(r1.isend(-2, { tag: 4 }));
+    r3.waitall([r3.isend(-2, { tag: 4 }), r3.irecv(-2, { tag: 4 })]);
     for (const r of job.ranks) r.finalize();
     out.push(['wildcard farm with an unmatched message', job.relocate()]);
   }
@@ -424,6 +427,8 @@ test('the router sends a call only to the shards that own what it touches; defin
     r.allreduce();
     if (r.rank === 0) r.recv(ANY, { got: [1, 5], tag: 5 });
     if (r.rank === 1) r.send(0, { tag: 5 });
+    // The boundary of a stencil: a send to MPI_PROC_NULL, and a receive from it.
+    if (r.rank === 2) r.send(-2, { tag: 6 }).recv(-2, { tag: 6 });
     r.finalize();
   }
   const coordinator = createEngine({ ranks: n, owns: GLOBAL_ONLY });
@@ -444,7 +449,14 @@ test('the router sends a call only to the shards that own what it touches; defin
   }
   const calls = (fn: string) => seen.filter((s) => s.fn === fn && s.kind === KIND.ENTER);
   const every = [0, 1, 2, 3];
-  for (const s of calls('MPI_Send'))
+  const nullSend = calls('MPI_Send').filter((x) => x.rank === 2)[1];
+  assert.deepEqual(nullSend?.route, [], 'a send to MPI_PROC_NULL goes to no owner');
+  assert.deepEqual(
+    calls('MPI_Recv').filter((x) => x.rank === 2)[1]?.route,
+    [homeOf(2, k)],
+    "a receive from MPI_PROC_NULL goes to its rank's home",
+  );
+  for (const s of calls('MPI_Send').filter((x) => x !== nullSend))
     if (
       s.rank === 1 &&
       calls('MPI_Send')
@@ -458,7 +470,7 @@ test('the router sends a call only to the shards that own what it touches; defin
       );
     else assert.deepEqual(s.route, [shardOfPair(s.rank, (s.rank + 1) % n, k)], `MPI_Send of rank ${s.rank}`);
   const recvs = calls('MPI_Recv');
-  for (const s of recvs.filter((x) => !(x.rank === 0 && recvs.filter((y) => y.rank === 0).indexOf(x) === 1)))
+  for (const s of recvs.filter((x) => recvs.filter((y) => y.rank === x.rank).indexOf(x) === 0))
     assert.deepEqual(s.route, [shardOfPair((s.rank + n - 1) % n, s.rank, k)], `MPI_Recv of rank ${s.rank}`);
   assert.deepEqual(
     recvs.filter((x) => x.rank === 0)[1]?.route,
@@ -481,7 +493,12 @@ test('the router sends a call only to the shards that own what it touches; defin
   }
   // No row of these calls went to more shards than its owners.
   const moved = seen.filter((x) => ['MPI_Send', 'MPI_Allreduce'].includes(x.fn));
-  assert.ok(moved.length > 0 && moved.every((x) => x.route.length === 1));
+  assert.ok(
+    moved.length > 0 &&
+      moved.every(
+        (x) => x.route.length === 1 || (x.rank === 2 && x.fn === 'MPI_Send' && x.route.length === 0),
+      ),
+  );
 });
 
 test('shard threads are sent their share of the calls, not every record; the global shard every call', async () => {

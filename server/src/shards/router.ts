@@ -12,7 +12,7 @@
  * shard 0 to every route); clock records go to no shard at all.
  *
  * Whenever the owner is not certain, the call goes to every shard: a send on an unknown communicator handle
- * or to MPI_PROC_NULL, an unknown request. Sending a call to a shard that does not own it changes none of its
+ * or to an invalid rank, an unknown request. A send to MPI_PROC_NULL has no owner. Sending a call to a shard that does not own it changes none of its
  * owned checks — it only reports inside them — so "every shard" is always correct; it only costs.
  */
 import type { EngineRouting } from '../engine/engine-api';
@@ -23,6 +23,8 @@ import { homeOf, shardOfComm, shardOfPair } from './ownership-map';
 /** A set of shards, as sorted indices. */
 export type Route = readonly number[];
 
+/** MPI_PROC_NULL as the shim records it (engine model/types.ts). */
+const PROC_NULL = -2;
 const DONE_REQUEST = 1;
 const NO_REQUEST = 0;
 
@@ -145,8 +147,13 @@ export class Router {
     return this.every;
   }
 
-  /** The owner of the pair (rank → dest) of a send; every shard when unsure. */
+  /**
+   * The owner of the pair (rank → dest) of a send; every shard when unsure. A send to MPI_PROC_NULL has no
+   * pair and no owner (the engine takes it without even resolving its communicator): the global shard alone
+   * takes it, and what waits for its request — the boundary ranks of a stencil send there at every step.
+   */
   private pair(rank: number, comm: number | undefined, dest: number | undefined): Route {
+    if (dest === PROC_NULL) return this.none;
     if (comm === undefined || dest === undefined || dest < 0) return this.every;
     const world = this.model.peerWorld(rank, comm, dest);
     if (world === undefined) return this.every;
