@@ -253,6 +253,22 @@ function jobs(): [string, Job][] {
     out.push(['wildcard farm with an unmatched message', job.relocate()]);
   }
   {
+    const job = new Job(6);
+    for (let step = 0; step < 3; step++)
+      for (const r of job.ranks) {
+        const next = (r.rank + 1) % 6;
+        const prev = (r.rank + 5) % 6;
+        // A halo exchange completed by one Waitall whose requests have two owners (the receive's home, the
+        // send's receiver's home); odd ranks send floats on the second step, and a wildcard receive at the third.
+        const type = step === 1 && r.rank % 2 === 1 ? FLOAT : INT;
+        const src = step === 2 ? ANY : prev;
+        r.waitall([r.irecv(src, { got: [prev, 0], site: 0x13 }), r.isend(next, { type, site: 0x23 })]);
+        r.sendrecv(5 - r.rank, 5 - r.rank, { site: 0x33 });
+      }
+    for (const r of job.ranks) r.finalize();
+    out.push(['halo exchanges completed by a Waitall', job.relocate()]);
+  }
+  {
     const job = new Job(3);
     const [r0, r1, r2] = job.ranks as [Job['ranks'][0], Job['ranks'][0], Job['ranks'][0]];
     // A wildcard receive that fails with MPI_ERR_TRUNCATE completes without a status: the engine pairs it
@@ -425,6 +441,7 @@ test('the router sends a call only to the shards that own what it touches; defin
     r.send(right, { tag: 1 });
     r.recv(left, { tag: 1 });
     r.allreduce();
+    r.waitall([r.irecv(left, { tag: 11 }), r.isend(right, { tag: 11 })]);
     if (r.rank === 0) r.recv(ANY, { got: [1, 5], tag: 5 });
     if (r.rank === 1) r.send(0, { tag: 5 });
     // The boundary of a stencil: a send to MPI_PROC_NULL, and a receive from it.
@@ -490,6 +507,16 @@ test('the router sends a call only to the shards that own what it touches; defin
       enters.some((x) => x.route === s.route),
       `${s.fn} of rank ${s.rank}: EXIT/COMPLETE route`,
     );
+  }
+  // A Waitall of a receive and a send goes to both owners; each of its COMPLETE rows to its request's owner.
+  const waitalls = calls('MPI_Waitall');
+  assert.ok(waitalls.some((x) => x.route.length === 2));
+  for (const w of waitalls) {
+    const owners = [homeOf(w.rank, k), shardOfPair(w.rank, (w.rank + 1) % n, k)].sort();
+    assert.deepEqual(w.route, [...new Set(owners)], `MPI_Waitall of rank ${w.rank}`);
+    const done = seen.filter((x) => x.fn === 'MPI_Waitall' && x.rank === w.rank && x.kind === KIND.COMPLETE);
+    assert.equal(done.length, 2);
+    assert.deepEqual(done.map((x) => x.route).sort(), owners.map((o) => [o]).sort(), `its COMPLETE rows`);
   }
   // No row of these calls went to more shards than its owners.
   const moved = seen.filter((x) => ['MPI_Send', 'MPI_Allreduce'].includes(x.fn));

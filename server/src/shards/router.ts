@@ -33,6 +33,17 @@ const LOCAL_ONLY = new Set(['rma', 'iprobe', 'buffer_attach', 'buffer_detach']);
 /** Classes that name existing requests (engine point-to-point/stale-requests.ts inputRequests). */
 const ONE_REQUEST = new Set(['wait', 'test', 'start', 'request_free', 'cancel', 'request_get_status']);
 const REQUESTS = new Set(['waitall', 'waitany', 'waitsome', 'testall', 'testany', 'testsome', 'startall']);
+/** Classes whose COMPLETE rows each name a request the call was given (not one it made). */
+const COMPLETES = new Set([
+  'wait',
+  'test',
+  'waitall',
+  'waitany',
+  'waitsome',
+  'testall',
+  'testany',
+  'testsome',
+]);
 const SENDS = new Set(['send', 'isend', 'send_init']);
 const RECEIVES = new Set(['recv', 'irecv', 'recv_init', 'probe', 'mprobe', 'improbe']);
 
@@ -55,6 +66,8 @@ export class Router {
   private readonly calls: Map<number, Route>[] = [];
   /** The owner of each communicator, by its key. */
   private readonly byComm = new Map<string, Route>();
+  /** Per rank, the seqs of the calls in flight that complete requests of several owners (COMPLETES). */
+  private readonly completing: Set<number>[] = [];
   /** Per rank, the route of each request handle, from the EXIT of the call that made it. */
   private readonly requests: Map<number, Route>[] = [];
   readonly counts: RouteCounts = { none: 0, one: 0, some: 0, every: 0 };
@@ -98,14 +111,25 @@ export class Router {
     const calls = (this.calls[rank] ??= new Map());
     if (kind === KIND.ENTER) {
       const r = this.enter(cols, row, rank);
+      if (r.length > 1 && COMPLETES.has(layouts[cols.func[row] as number]?.spec.cls ?? ''))
+        (this.completing[rank] ??= new Set()).add(seq);
       calls.set(seq, r);
       return r;
     }
     // A COMPLETE after its call's EXIT (or of a call entered before the router started) goes everywhere: a
     // shard that knows neither the call nor the request ignores it.
     const r = calls.get(seq) ?? this.every;
+    if (kind === KIND.COMPLETE && r.length > 1 && this.completing[rank]?.has(seq) === true) {
+      // One request's completion inside a Wait/Test call that names requests of several owners (the Waitall
+      // of a halo exchange: its receive's home and its send's owner): only the shards that know the request
+      // take it (the route of the call that made it, which the call's ENTER read from the same map); the
+      // others would find no such request and ignore it (engine calls.ts onComplete).
+      const known = this.requests[rank]?.get(cols.word(row, 0));
+      if (known !== undefined) return known;
+    }
     if (kind === KIND.EXIT) {
       calls.delete(seq);
+      this.completing[rank]?.delete(seq);
       const layout = layouts[cols.func[row] as number];
       const out = layout === undefined ? undefined : requestOut(layout);
       if (out !== undefined) {
