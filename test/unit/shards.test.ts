@@ -7,7 +7,13 @@ import { createEngine } from '../../server/src/engine/engine';
 import type { Engine } from '../../server/src/engine/engine-api';
 import type { EngineFinding } from '../../server/src/engine/model/types';
 import { FindingMerge, findingKey, inContentOrder } from '../../server/src/shards/finding-merge';
-import { GLOBAL_ONLY, shardOfComm, shardOfPair, shardOwnership } from '../../server/src/shards/ownership-map';
+import {
+  GLOBAL_ONLY,
+  homeOf,
+  shardOfComm,
+  shardOfPair,
+  shardOwnership,
+} from '../../server/src/shards/ownership-map';
 import { BatchWriter, readBatch, type Batch } from '../../server/src/shards/stream-batch';
 import { RecordColumns } from '../../server/src/protocol/columns';
 import { appendEvent } from '../../server/src/protocol/append-event';
@@ -240,8 +246,50 @@ function jobs(): [string, Job][] {
     r3.send(0, { type: FLOAT, site: 0x21 });
     // A message never received, for the end-of-run checks.
     r2.send(1, { tag: 9, site: 0x31 });
+    // Sends to MPI_PROC_NULL (no owner: the global shard alone, and the wait of its request) and a receive.
+    r1.wait(r1.isend(-2, { tag: 4 }));
+    r3.waitall([r3.isend(-2, { tag: 4 }), r3.irecv(-2, { tag: 4 })]);
     for (const r of job.ranks) r.finalize();
     out.push(['wildcard farm with an unmatched message', job.relocate()]);
+  }
+  {
+    const job = new Job(6);
+    for (let step = 0; step < 3; step++)
+      for (const r of job.ranks) {
+        const next = (r.rank + 1) % 6;
+        const prev = (r.rank + 5) % 6;
+        // A halo exchange completed by one Waitall whose requests have two owners (the receive's home, the
+        // send's receiver's home); odd ranks send floats on the second step, and a wildcard receive at the third.
+        const type = step === 1 && r.rank % 2 === 1 ? FLOAT : INT;
+        const src = step === 2 ? ANY : prev;
+        r.waitall([r.irecv(src, { got: [prev, 0], site: 0x13 }), r.isend(next, { type, site: 0x23 })]);
+        r.sendrecv(5 - r.rank, 5 - r.rank, { site: 0x33 });
+      }
+    for (const r of job.ranks) r.finalize();
+    out.push(['halo exchanges completed by a Waitall', job.relocate()]);
+  }
+  {
+    const job = new Job(3);
+    const [r0, r1, r2] = job.ranks as [Job['ranks'][0], Job['ranks'][0], Job['ranks'][0]];
+    // A wildcard receive that fails with MPI_ERR_TRUNCATE completes without a status: the engine pairs it
+    // with the oldest send to rank 0 on any channel — rank 2's int, since rank 1 first sends two messages to
+    // rank 2, and rank 0 first sends four to rank 2 (its receive completes after every send to it is seen).
+    // Rank 0's receive from rank 1 then meets rank 1's float: a type mismatch, which the owner of 1 → 0 must
+    // find too (it sees that oldest send only if it owns every channel into rank 0).
+    for (let i = 0; i < 4; i++) r0.send(2, { tag: 8 });
+    r1.send(2, { tag: 7 });
+    r1.send(2, { tag: 7 });
+    r1.send(0, { type: FLOAT, site: 0x12 });
+    r2.send(0, { type: INT, count: 8, site: 0x32 });
+    r2.send(0, { type: INT, count: 8, site: 0x32 });
+    r2.recv(1, { tag: 7 });
+    r2.recv(1, { tag: 7 });
+    for (let i = 0; i < 4; i++) r2.recv(0, { tag: 8 });
+    r0.recv(ANY, { count: 4, error: 15, site: 0x42 });
+    r0.recv(1, { type: INT, site: 0x52 });
+    r0.recv(2, { type: INT, count: 8, site: 0x62 });
+    for (const r of job.ranks) r.finalize();
+    out.push(['a wildcard receive completed without a status', job]);
   }
   {
     const job = new Job(3);
@@ -393,8 +441,11 @@ test('the router sends a call only to the shards that own what it touches; defin
     r.send(right, { tag: 1 });
     r.recv(left, { tag: 1 });
     r.allreduce();
+    r.waitall([r.irecv(left, { tag: 11 }), r.isend(right, { tag: 11 })]);
     if (r.rank === 0) r.recv(ANY, { got: [1, 5], tag: 5 });
     if (r.rank === 1) r.send(0, { tag: 5 });
+    // The boundary of a stencil: a send to MPI_PROC_NULL, and a receive from it.
+    if (r.rank === 2) r.send(-2, { tag: 6 }).recv(-2, { tag: 6 });
     r.finalize();
   }
   const coordinator = createEngine({ ranks: n, owns: GLOBAL_ONLY });
@@ -415,7 +466,14 @@ test('the router sends a call only to the shards that own what it touches; defin
   }
   const calls = (fn: string) => seen.filter((s) => s.fn === fn && s.kind === KIND.ENTER);
   const every = [0, 1, 2, 3];
-  for (const s of calls('MPI_Send'))
+  const nullSend = calls('MPI_Send').filter((x) => x.rank === 2)[1];
+  assert.deepEqual(nullSend?.route, [], 'a send to MPI_PROC_NULL goes to no owner');
+  assert.deepEqual(
+    calls('MPI_Recv').filter((x) => x.rank === 2)[1]?.route,
+    [homeOf(2, k)],
+    "a receive from MPI_PROC_NULL goes to its rank's home",
+  );
+  for (const s of calls('MPI_Send').filter((x) => x !== nullSend))
     if (
       s.rank === 1 &&
       calls('MPI_Send')
@@ -429,12 +487,12 @@ test('the router sends a call only to the shards that own what it touches; defin
       );
     else assert.deepEqual(s.route, [shardOfPair(s.rank, (s.rank + 1) % n, k)], `MPI_Send of rank ${s.rank}`);
   const recvs = calls('MPI_Recv');
-  for (const s of recvs.filter((x) => !(x.rank === 0 && recvs.filter((y) => y.rank === 0).indexOf(x) === 1)))
+  for (const s of recvs.filter((x) => recvs.filter((y) => y.rank === x.rank).indexOf(x) === 0))
     assert.deepEqual(s.route, [shardOfPair((s.rank + n - 1) % n, s.rank, k)], `MPI_Recv of rank ${s.rank}`);
   assert.deepEqual(
     recvs.filter((x) => x.rank === 0)[1]?.route,
-    every,
-    'a wildcard receive goes to every shard',
+    [homeOf(0, k)],
+    'a wildcard receive goes to the home shard of its rank, the owner of every pair into it',
   );
   const world = coordinator.commKey(0, job.ranks[0]?.handle('world') ?? 0);
   assert.ok(world !== undefined, 'the coordinator knows MPI_COMM_WORLD');
@@ -450,9 +508,24 @@ test('the router sends a call only to the shards that own what it touches; defin
       `${s.fn} of rank ${s.rank}: EXIT/COMPLETE route`,
     );
   }
+  // A Waitall of a receive and a send goes to both owners; each of its COMPLETE rows to its request's owner.
+  const waitalls = calls('MPI_Waitall');
+  assert.ok(waitalls.some((x) => x.route.length === 2));
+  for (const w of waitalls) {
+    const owners = [homeOf(w.rank, k), shardOfPair(w.rank, (w.rank + 1) % n, k)].sort();
+    assert.deepEqual(w.route, [...new Set(owners)], `MPI_Waitall of rank ${w.rank}`);
+    const done = seen.filter((x) => x.fn === 'MPI_Waitall' && x.rank === w.rank && x.kind === KIND.COMPLETE);
+    assert.equal(done.length, 2);
+    assert.deepEqual(done.map((x) => x.route).sort(), owners.map((o) => [o]).sort(), `its COMPLETE rows`);
+  }
   // No row of these calls went to more shards than its owners.
   const moved = seen.filter((x) => ['MPI_Send', 'MPI_Allreduce'].includes(x.fn));
-  assert.ok(moved.length > 0 && moved.every((x) => x.route.length === 1));
+  assert.ok(
+    moved.length > 0 &&
+      moved.every(
+        (x) => x.route.length === 1 || (x.rank === 2 && x.fn === 'MPI_Send' && x.route.length === 0),
+      ),
+  );
 });
 
 test('shard threads are sent their share of the calls, not every record; the global shard every call', async () => {

@@ -1,9 +1,17 @@
 /**
- * Which shard owns what: an ordered pair of world ranks (the matching's checks of messages from i to j) and
- * a communicator (its collectives' checks), by a hash, so that rings (i → i+1), stencils and all-to-all
- * patterns spread over the shards instead of landing on one. A pure function of the pair or the
- * communicator's global identity (`CommInfo.key`), which every shard derives alike from the creating calls and
- * COMM records (every shard is sent those).
+ * Which shard owns what: each world rank has a home shard (a hash of the rank, so that neighbouring ranks
+ * land far apart), an ordered pair of world ranks (the matching's checks of messages from i to j) belongs to
+ * the home of its receiver j, and a communicator (its collectives' checks) to a shard by a hash of its
+ * global identity (`CommInfo.key`, which every shard derives alike from the creating calls and COMM records:
+ * every shard is sent those). Rings (i → i+1), stencils and all-to-all patterns spread over the shards as
+ * their receivers do.
+ *
+ * Why the receiver's home: every channel into a rank then lives on one shard, with every receive the rank
+ * posts, in its posting order. A wildcard receive (MPI_ANY_SOURCE), whose pair is known only when it
+ * completes, goes to that one shard instead of every shard, and a receive that completes without a status
+ * (MPI_ERR_TRUNCATE on a wildcard receive) takes the oldest send its envelope accepts among every send to its
+ * rank there, exactly as a lone engine decides it. The price: a rank that receives from every other (the root
+ * of a hand-written gather) has all its channels on one shard; its receives are one thread's in the program too.
  */
 import type { Ownership } from '../engine/model/ownership';
 
@@ -18,8 +26,14 @@ function mix(x: number): number {
   return h >>> 0;
 }
 
-export function shardOfPair(src: number, dst: number, shards: number): number {
-  return mix(Math.imul(src, 0x9e3779b1) ^ mix(dst + 1)) % shards;
+/** The home shard of a world rank: the owner of every channel into it. */
+export function homeOf(rank: number, shards: number): number {
+  return mix(Math.imul(rank + 1, 0x9e3779b1)) % shards;
+}
+
+/** The owner of the messages from world rank `src` to world rank `dst`: the receiver's home. */
+export function shardOfPair(_src: number, dst: number, shards: number): number {
+  return homeOf(dst, shards);
 }
 
 /** FNV-1a over the key's UTF-16 units, then mixed: a communicator's key is a few dozen characters. */

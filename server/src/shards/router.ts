@@ -1,29 +1,30 @@
 /**
  * Which shards a decoded call must reach, decided at the coordinator once per call (at its ENTER) and
  * followed by its EXIT and COMPLETE rows. A shard needs a call when it touches what the shard owns
- * (ownership-map.ts): a point-to-point operation the owner of its rank pair (i → j), a collective the owner
- * of its communicator, a Wait/Test/Start/free the owners of the requests it names. What defines handles every
- * shard must resolve alike (communicator, group, datatype, op and window creation, and the COMM, DTYPE, OP
- * and SITE descriptions), what changes a rank's life (MPI_Init, MPI_Finalize, END, LOST) goes to every shard,
- * once per definition, never per use. What no shard checks (one-sided accesses, probes that consume nothing,
- * the ~300 calls of class "other" that make no request nor communicator) goes to no owner: the global shard
- * alone takes it (withGlobal, which adds shard 0 to every route); clock records go to no shard at all.
+ * (ownership-map.ts): a send the home shard of its destination (the owner of the pair i → j), a receive or
+ * probe the home shard of its own rank — whatever its source, MPI_ANY_SOURCE included, since every channel
+ * into a rank lives on its home —, a collective the owner of its communicator, a Wait/Test/Start/free the
+ * owners of the requests it names. What defines handles every shard must resolve alike (communicator, group,
+ * datatype, op and window creation, and the COMM, DTYPE, OP and SITE descriptions), what changes a rank's
+ * life (MPI_Init, MPI_Finalize, END, LOST) goes to every shard, once per definition, never per use. What no
+ * shard checks (one-sided accesses, probes that consume nothing, the ~300 calls of class "other" that make
+ * no request nor communicator) goes to no owner: the global shard alone takes it (withGlobal, which adds
+ * shard 0 to every route); clock records go to no shard at all.
  *
- * Whenever the owner is not certain, the call goes to every shard: an unknown communicator handle or
- * request, an MPI_PROC_NULL peer, and wildcard receives (MPI_ANY_SOURCE: the pair is known only when the
- * receive completes, and it must stay in its rank's posting order on the pair's owner for the non-overtaking
- * rule). Sending a call to a shard that does not own it changes none of its owned checks — it only reports
- * inside them — so "every shard" is always correct; it only costs.
+ * Whenever the owner is not certain, the call goes to every shard: a send on an unknown communicator handle
+ * or to an invalid rank, an unknown request. A send to MPI_PROC_NULL has no owner. Sending a call to a shard that does not own it changes none of its
+ * owned checks — it only reports inside them — so "every shard" is always correct; it only costs.
  */
 import type { EngineRouting } from '../engine/engine-api';
 import type { RecordColumns } from '../protocol/columns';
 import { KIND, layouts, type FunctionLayout } from '../protocol/spec';
-import { shardOfComm, shardOfPair } from './ownership-map';
+import { homeOf, shardOfComm, shardOfPair } from './ownership-map';
 
 /** A set of shards, as sorted indices. */
 export type Route = readonly number[];
 
-const ANY_SOURCE = -1;
+/** MPI_PROC_NULL as the shim records it (engine model/types.ts). */
+const PROC_NULL = -2;
 const DONE_REQUEST = 1;
 const NO_REQUEST = 0;
 
@@ -32,6 +33,17 @@ const LOCAL_ONLY = new Set(['rma', 'iprobe', 'buffer_attach', 'buffer_detach']);
 /** Classes that name existing requests (engine point-to-point/stale-requests.ts inputRequests). */
 const ONE_REQUEST = new Set(['wait', 'test', 'start', 'request_free', 'cancel', 'request_get_status']);
 const REQUESTS = new Set(['waitall', 'waitany', 'waitsome', 'testall', 'testany', 'testsome', 'startall']);
+/** Classes whose COMPLETE rows each name a request the call was given (not one it made). */
+const COMPLETES = new Set([
+  'wait',
+  'test',
+  'waitall',
+  'waitany',
+  'waitsome',
+  'testall',
+  'testany',
+  'testsome',
+]);
 const SENDS = new Set(['send', 'isend', 'send_init']);
 const RECEIVES = new Set(['recv', 'irecv', 'recv_init', 'probe', 'mprobe', 'improbe']);
 
@@ -54,6 +66,8 @@ export class Router {
   private readonly calls: Map<number, Route>[] = [];
   /** The owner of each communicator, by its key. */
   private readonly byComm = new Map<string, Route>();
+  /** Per rank, the seqs of the calls in flight that complete requests of several owners (COMPLETES). */
+  private readonly completing: Set<number>[] = [];
   /** Per rank, the route of each request handle, from the EXIT of the call that made it. */
   private readonly requests: Map<number, Route>[] = [];
   readonly counts: RouteCounts = { none: 0, one: 0, some: 0, every: 0 };
@@ -97,14 +111,25 @@ export class Router {
     const calls = (this.calls[rank] ??= new Map());
     if (kind === KIND.ENTER) {
       const r = this.enter(cols, row, rank);
+      if (r.length > 1 && COMPLETES.has(layouts[cols.func[row] as number]?.spec.cls ?? ''))
+        (this.completing[rank] ??= new Set()).add(seq);
       calls.set(seq, r);
       return r;
     }
     // A COMPLETE after its call's EXIT (or of a call entered before the router started) goes everywhere: a
     // shard that knows neither the call nor the request ignores it.
     const r = calls.get(seq) ?? this.every;
+    if (kind === KIND.COMPLETE && r.length > 1 && this.completing[rank]?.has(seq) === true) {
+      // One request's completion inside a Wait/Test call that names requests of several owners (the Waitall
+      // of a halo exchange: its receive's home and its send's owner): only the shards that know the request
+      // take it (the route of the call that made it, which the call's ENTER read from the same map); the
+      // others would find no such request and ignore it (engine calls.ts onComplete).
+      const known = this.requests[rank]?.get(cols.word(row, 0));
+      if (known !== undefined) return known;
+    }
     if (kind === KIND.EXIT) {
       calls.delete(seq);
+      this.completing[rank]?.delete(seq);
       const layout = layouts[cols.func[row] as number];
       const out = layout === undefined ? undefined : requestOut(layout);
       if (out !== undefined) {
@@ -120,13 +145,10 @@ export class Router {
     if (layout === undefined) return this.every;
     const cls = layout.spec.cls;
     const arg = (role: string) => scalar(cols, row, layout, role);
-    if (SENDS.has(cls)) return this.pair(rank, arg('comm'), arg('dest'), false);
-    if (RECEIVES.has(cls)) return this.pair(rank, arg('comm'), arg('source'), true);
-    if (cls === 'sendrecv' || cls === 'sendrecv_replace') {
-      const to = this.pair(rank, arg('comm'), arg('dest'), false);
-      const from = this.pair(rank, arg('comm'), arg('source'), true);
-      return this.union(to, from);
-    }
+    if (SENDS.has(cls)) return this.pair(rank, arg('comm'), arg('dest'));
+    if (RECEIVES.has(cls)) return this.receive(rank, arg('comm'));
+    if (cls === 'sendrecv' || cls === 'sendrecv_replace')
+      return this.union(this.pair(rank, arg('comm'), arg('dest')), this.receive(rank, arg('comm')));
     if (cls === 'collective' || cls === 'icollective') {
       const comm = arg('comm');
       const key = comm === undefined ? undefined : this.model.commKey(rank, comm);
@@ -149,14 +171,28 @@ export class Router {
     return this.every;
   }
 
-  /** The owner of the pair (rank → peer) for a send, (peer → rank) for a receive; every shard when unsure. */
-  private pair(rank: number, comm: number | undefined, peer: number | undefined, receive: boolean): Route {
-    if (comm === undefined || peer === undefined || peer < 0 || (receive && peer === ANY_SOURCE))
-      return this.every;
-    const world = this.model.peerWorld(rank, comm, peer);
+  /**
+   * The owner of the pair (rank → dest) of a send; every shard when unsure. A send to MPI_PROC_NULL has no
+   * pair and no owner (the engine takes it without even resolving its communicator): the global shard alone
+   * takes it, and what waits for its request — the boundary ranks of a stencil send there at every step.
+   */
+  private pair(rank: number, comm: number | undefined, dest: number | undefined): Route {
+    if (dest === PROC_NULL) return this.none;
+    if (comm === undefined || dest === undefined || dest < 0) return this.every;
+    const world = this.model.peerWorld(rank, comm, dest);
     if (world === undefined) return this.every;
-    const s = receive ? shardOfPair(world, rank, this.shards) : shardOfPair(rank, world, this.shards);
-    return this.single[s] as Route;
+    return this.single[shardOfPair(rank, world, this.shards)] as Route;
+  }
+
+  /**
+   * The owner of every pair (· → rank), for a receive whatever its source: MPI_ANY_SOURCE, and MPI_PROC_NULL
+   * (which matches nothing, so its owner checks nothing). Every shard when the communicator is unknown: each
+   * engine numbers the handles no COMM record announced in the order it meets them, so every shard must meet
+   * every call that names one (CommRegistry.lookup).
+   */
+  private receive(rank: number, comm: number | undefined): Route {
+    if (comm === undefined || this.model.commKey(rank, comm) === undefined) return this.every;
+    return this.single[homeOf(rank, this.shards)] as Route;
   }
 
   private ofRequests(rank: number, handles: readonly number[]): Route {
