@@ -87,9 +87,11 @@ export class EngineState implements CheckContext {
     this.comms = new CommRegistry(this.worldSize);
     this.windows = new WindowRegistry(this.comms);
     this.groups = new Groups(this.comms);
-    // Every shard matches every channel: a receive completed without a status (MPI_ERR_TRUNCATE on a
-    // wildcard receive, records lost) takes the oldest send its envelope accepts on any channel, so matching
-    // is decided with all of them. The checks of a matched message run in the shard that owns its pair.
+    // A shard matches every channel it is sent. Every receive goes to its rank's home shard with every send
+    // into that rank, so a receive completed without a status (MPI_ERR_TRUNCATE on a wildcard receive,
+    // records lost), which takes the oldest send its envelope accepts on any channel, is paired there as one
+    // engine pairs it (ARCHITECTURE.md, "Shards"). The checks of a matched message run in the shard that
+    // owns its pair.
     this.matcher = new Matcher((s, r) => {
       this.replay.matched(s, r);
       if (this.matchHooks.length === 0 || !owns.pair(s.rank, r.rank)) return;
