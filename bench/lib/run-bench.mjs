@@ -8,8 +8,9 @@ import { dirname, join } from 'node:path';
 /**
  * Bundles one TypeScript entry of a bench (`entry`, under bench/NAME/) into dist/bench/`name`.js, for node to run;
  * returns that path. Under dist/bench/ (not packaged): the shard pool finds dist/shard-worker.js one level up.
+ * `external`: packages loaded from node_modules at run time instead of bundled (playwright-core cannot be).
  */
-export async function bundleBench(entry, name) {
+export async function bundleBench(entry, name, external = []) {
   const out = join(dirname(entry), '..', '..', 'dist', 'bench', `${name}.js`);
   await build({
     entryPoints: [entry],
@@ -19,16 +20,17 @@ export async function bundleBench(entry, name) {
     target: 'node20',
     format: 'cjs',
     logLevel: 'warning',
+    external,
   });
   return out;
 }
 
 /**
- * `dir`: the bench's folder (holding bench.ts); `name`: the bundle's name under dist/bench/; `heapMiB`: V8's
- * old-space limit for the run.
+ * `dir`: the bench's folder (holding `file`, bench.ts unless named); `name`: the bundle's name under dist/bench/;
+ * `heapMiB`: V8's old-space limit for the run; `external` as for bundleBench.
  */
-export async function runBench(dir, name, heapMiB) {
-  const out = await bundleBench(join(dir, 'bench.ts'), name);
+export async function runBench(dir, name, heapMiB, file = 'bench.ts', external = []) {
+  const out = await bundleBench(join(dir, file), name, external);
   const r = spawnSync(
     process.execPath,
     [`--max-old-space-size=${heapMiB}`, '--expose-gc', out, ...process.argv.slice(2)],

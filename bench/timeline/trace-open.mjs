@@ -18,10 +18,9 @@
 // Medians of --runs.
 //
 //   node bench/timeline/trace-open.mjs [--trace FILE] [--np 4] [--iterations 20000] [--runs 3] [--no-page]
-// Without --trace, a halo exchange (Irecv/Isend to both neighbours, Waitall, an Allreduce every 50
-// iterations) is built with mpicc.openmpi and run under `node dist/cli.js run --trace` (run
-// scripts/build.mjs first): 4 ranks × 20,000 iterations make about 400,000 calls, 1.2 M events, 118 MB;
-// `--np 64 --iterations 1250` about as many events over 64 ranks. The page needs /usr/bin/chromium and
+// Without --trace, the halo exchange of halo-trace.mjs is recorded (run scripts/build.mjs first): 4 ranks ×
+// 20,000 iterations make about 400,000 calls, 1.2 M events, 118 MB; `--np 64 --iterations 1250` about as many
+// events over 64 ranks. The page needs /usr/bin/chromium and
 // playwright-core (scripts/install-e2e-tools.sh).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -30,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { recordHaloTrace } from './halo-trace.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -45,49 +45,10 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-const HALO = `#include <mpi.h>
-#include <stdlib.h>
-int main(int argc, char **argv)
-{
-    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 1000;
-    double a = 1, b[2];
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int left = (rank + size - 1) % size, right = (rank + 1) % size;
-    for (int i = 0; i < iters; i++) {
-        MPI_Request r[4];
-        MPI_Irecv(&b[0], 1, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &r[0]);
-        MPI_Irecv(&b[1], 1, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &r[1]);
-        MPI_Isend(&a, 1, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &r[2]);
-        MPI_Isend(&a, 1, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &r[3]);
-        MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
-        if (i % 50 == 0) MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    }
-    MPI_Finalize();
-    return 0;
-}
-`;
-
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-bench-trace-open-'));
 try {
   let trace = values.trace;
-  if (trace === undefined) {
-    writeFileSync(join(work, 'halo.c'), HALO);
-    execFileSync('mpicc.openmpi', ['-O2', '-g', '-o', 'halo', 'halo.c'], { cwd: work, stdio: 'inherit' });
-    trace = join(work, 'halo.mpitrace');
-    const cli = join(root, 'dist', 'cli.js');
-    execFileSync(
-      process.execPath,
-      [cli, 'run', '-np', values.np, '--trace', trace, './halo', values.iterations],
-      // More ranks than cores: Open MPI refuses them unless told it may oversubscribe.
-      {
-        cwd: work,
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: { ...process.env, OMPI_MCA_rmaps_base_oversubscribe: '1' },
-      },
-    );
-  }
+  if (trace === undefined) trace = recordHaloTrace(root, work, values.np, values.iterations);
   const entry = join(work, 'entry.cjs');
   await build({
     stdin: {

@@ -12,34 +12,10 @@ import { expectOneRowPerRank } from '../lib/rank-rows';
 import type { Check } from '../lib/runner';
 import type { Suite } from '../lib/suite';
 import { lanePixels, storeFacts, timelineFrame, waitForTimeline } from '../lib/timeline-webview';
-import {
-  closeQuickInput,
-  openProblems,
-  openWorkbench,
-  paletteRows,
-  until,
-  waitForProblems,
-} from '../lib/workbench';
+import { openFromExplorer, openProblems, openWorkbench, until, waitForProblems } from '../lib/workbench';
 import { copyExample } from '../lib/workspace';
 
 const RECV_LINE = 23;
-
-/**
- * Opens a file by clicking its row in the explorer, as a user does. The workbench shows the explorer before
- * it has read the extensions' contributions; a file opened before then goes to the text editor, so this
- * first waits until mpiscope's commands are in the palette (the manifest, custom editors included, is read).
- */
-async function openFromExplorer(page: Page, name: string): Promise<void> {
-  await until(
-    "mpiscope's contributions in the workbench",
-    async () => ((await paletteRows(page, 'mpiscope')).some((r) => /Open Trace/.test(r)) ? true : undefined),
-    60_000,
-  );
-  await closeQuickInput(page);
-  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
-  await row.waitFor({ timeout: 30_000 });
-  await row.click();
-}
 
 /** Share of the minimap's pixels that are not its background (from the column at `from` of its width to its
  * right edge): the job drawn at a glance. */
