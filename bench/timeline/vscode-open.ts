@@ -13,7 +13,6 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { findCodeServer, startCodeServer, type CodeServer } from '../../test/e2e/lib/code-server';
 import { timelineFrame } from '../../test/e2e/lib/timeline-webview';
 import { openFromExplorer, openWorkbench } from '../../test/e2e/lib/workbench';
-// @ts-expect-error: a plain ES module shared with trace-open.mjs (no type declarations)
 import { recordHaloTrace } from './halo-trace.mjs';
 
 // The bundle runs from dist/bench/.
@@ -58,7 +57,7 @@ async function main(): Promise<void> {
     mkdirSync(folder);
     const trace = join(folder, 'job.mpitrace');
     if (values.trace !== undefined) copyFileSync(values.trace, trace);
-    else renameSync(recordHaloTrace(root, tmp, values.np, values.iterations) as string, trace);
+    else renameSync(recordHaloTrace(root, tmp, values.np, values.iterations), trace);
     server = await startCodeServer({ paths: paths!, env: {}, vsix, startTimeoutMs: 60_000, tmp });
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {
       executablePath: '/usr/bin/chromium',
@@ -86,10 +85,13 @@ async function main(): Promise<void> {
               ranks: number;
               lanes: { length: number }[];
             }
-            const g = (globalThis as unknown as { mpiscope: { store: Store; app: Element } }).mpiscope;
-            const timeline = g.app.shadowRoot?.querySelector('mpi-timeline') as unknown as {
-              drawnStoreVersion: number;
-            } | null;
+            const g = (
+              globalThis as unknown as {
+                mpiscope: { store: Store; app: { shadowRoot: { querySelector(s: string): unknown } | null } };
+              }
+            ).mpiscope;
+            const timeline = g.app.shadowRoot?.querySelector('mpi-timeline') as
+              { drawnStoreVersion: number } | null | undefined;
             return {
               shown: g.store.ended && (timeline?.drawnStoreVersion ?? -1) >= g.store.version,
               spans: g.store.lanes.reduce((s, l) => s + l.length, 0),

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import { fixture } from '../lib/net-test-fixture';
 import { expectOneRowPerRank } from '../lib/rank-rows';
 import type { Check } from '../lib/runner';
