@@ -137,7 +137,15 @@ export async function planLaunch(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<LaunchPlan> {
   const prog = await checkProgram(program, cwd);
-  const ldd = prog.ldd === undefined ? {} : { ldd: prog.ldd };
+  // Every way of choosing ends in the same plan for the program; only the launcher differs.
+  const plan = (mpirun: string, mpirunPrefixArgs: readonly string[], syntax: LauncherSyntax): LaunchPlan => ({
+    program: prog.path,
+    flavor: prog.flavor,
+    mpirun,
+    mpirunPrefixArgs,
+    syntax,
+    ...(prog.ldd === undefined ? {} : { ldd: prog.ldd }),
+  });
   const want = FLAVOR_NAMES[prog.flavor];
   if (mpirunOption !== undefined) {
     const [cmd = '', ...prefix] = mpirunOption.trim().split(/\s+/);
@@ -157,15 +165,7 @@ export async function planLaunch(
         `--launcher ${launcherOption} and --mpirun ${cmd} disagree; give one of them, or the same launcher in both`,
       );
     }
-    if (isSrun)
-      return {
-        ...ldd,
-        program: prog.path,
-        flavor: prog.flavor,
-        mpirun: path,
-        mpirunPrefixArgs: prefix,
-        syntax: 'srun',
-      };
+    if (isSrun) return plan(path, prefix, 'srun');
     const flavor = await launcherFlavor(path);
     if (flavor === undefined) {
       throw new UsageError(
@@ -177,14 +177,7 @@ export async function planLaunch(
         `${program} is linked with ${want} but ${cmd} is ${FLAVOR_NAMES[flavor]}'s launcher; use --mpirun mpirun.${prog.flavor} or rebuild with ${FLAVOR_NAMES[flavor]}'s mpicc`,
       );
     }
-    return {
-      ...ldd,
-      program: prog.path,
-      flavor,
-      mpirun: path,
-      mpirunPrefixArgs: prefix,
-      syntax: syntaxOf(flavor),
-    };
+    return plan(path, prefix, syntaxOf(flavor));
   }
   const launcher = launcherOption ?? defaultLauncher(env);
   if (launcher === 'srun') {
@@ -193,14 +186,7 @@ export async function planLaunch(
       throw new UsageError(
         `--launcher srun: srun is not on PATH; install Slurm's client (slurm-client) or use --launcher mpirun`,
       );
-    return {
-      ...ldd,
-      program: prog.path,
-      flavor: prog.flavor,
-      mpirun: path,
-      mpirunPrefixArgs: [],
-      syntax: 'srun',
-    };
+    return plan(path, [], 'srun');
   }
   const other = launcher === 'mpirun' ? 'mpiexec' : 'mpirun';
   // The launcher asked for first; the other spelling of the same MPI's launcher after, when --launcher was
@@ -210,15 +196,7 @@ export async function planLaunch(
   for (const name of candidates) {
     const path = isAbsolute(name) ? name : findOnPath(name, env.PATH ?? '');
     if (path === undefined) continue;
-    if ((await launcherFlavor(path)) === prog.flavor)
-      return {
-        ...ldd,
-        program: prog.path,
-        flavor: prog.flavor,
-        mpirun: path,
-        mpirunPrefixArgs: [],
-        syntax: syntaxOf(prog.flavor),
-      };
+    if ((await launcherFlavor(path)) === prog.flavor) return plan(path, [], syntaxOf(prog.flavor));
   }
   throw new UsageError(
     `no ${want} launcher found on PATH (tried ${candidates.join(', ')}); install ${want} or pass --mpirun CMD`,
