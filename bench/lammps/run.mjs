@@ -9,16 +9,31 @@
 //     ranks, their sender threads, mpirun and the analyzer with its worker threads are all in it;
 //   - the analyzer's peak memory (VmHWM of the mpiscope process, sampled every 100 ms) against the largest
 //     process of the bare run (its ranks' peak RSS).
+//   - where that CPU went, per part, from /proc (every thread of the job's process tree, sampled every 100 ms):
+//     the ranks' main threads, the ranks' other threads (the shim's sender thread; Open MPI's own threads do
+//     next to nothing in the bare run), the analyzer's main thread, the analyzer's other threads (V8's
+//     garbage-collection and compiler helpers), and the rest (mpirun, orted). A thread's CPU in its last
+//     100 ms before it ends is missed, so the parts add up to a little less than the whole-tree figure.
 // The example runs 250 steps (about half a second); the issue's "13 s bare" is the same input run longer:
 // --steps sets the `run` length (default 10000: ~13 s bare on 2 ranks here, 4000 steps took 5.5 s;
 // --quick uses 2000 and one repetition).
 //
-//   node bench/lammps/run.mjs [--ranks 2,4] [--steps 10000] [--repeat 3] [--quick]
+//   node bench/lammps/run.mjs [--ranks 2,4] [--steps 10000] [--repeat 3] [--quick] [--cpu-prof DIR]
+// --cpu-prof DIR: the analyzer runs with Node's --cpu-prof into DIR (one .cpuprofile per run and thread), for
+// a look inside its main thread; the profiler's own thread then adds to the analyzer's numbers.
 // Needs `node scripts/build.mjs` first (dist/cli.js). Numbers, not a test: nothing fails on a slow result.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -34,6 +49,7 @@ const { values } = parseArgs({
     steps: { type: 'string' },
     repeat: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
 const steps = Number(values.steps ?? (values.quick ? 2000 : 10000));
@@ -80,12 +96,75 @@ for (const sig of ['SIGINT', 'SIGTERM'])
     process.exit(130);
   });
 
+const cpuProf = values['cpu-prof'] === undefined ? undefined : resolvePath(values['cpu-prof']);
+if (cpuProf !== undefined) mkdirSync(cpuProf, { recursive: true });
+// The shebang's flags (bin/mpiscope.js), given by hand when the profiler's must be added.
+const analyzerCommand =
+  cpuProf === undefined
+    ? [mpiscope]
+    : [process.execPath, '--max-semi-space-size=32', '--cpu-prof', '--cpu-prof-dir', cpuProf, mpiscope];
+
 const rootArgs = process.getuid?.() === 0 ? ['--allow-run-as-root'] : [];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Clock ticks per second of /proc's utime and stime (sysconf(_SC_CLK_TCK)): 100 on every Linux Node runs on. */
+const TICKS = 100;
+
+/** Every process under `pid` (children of each of its threads), `pid` first. */
+function processTree(pid) {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    try {
+      for (const tid of readdirSync(`/proc/${out[i]}/task`))
+        for (const kid of readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').split(' '))
+          if (kid.trim() !== '') out.push(Number(kid));
+    } catch {
+      // ended between two readings
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads the CPU seconds so far of every thread of the tree under `root` into `seen` (key pid/tid; the last
+ * reading of a thread wins), with what part of the job each thread is: `program` names the ranks' processes
+ * (their comm), `analyzer` is the pid of the mpiscope process (undefined in the bare run).
+ */
+function sampleThreads(root, program, analyzer, seen) {
+  for (const pid of processTree(root)) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const cpu = (Number(f[11]) + Number(f[12])) / TICKS;
+        const main = String(pid) === tid;
+        const part =
+          pid === analyzer
+            ? main
+              ? 'analyzerMain'
+              : 'analyzerOther'
+            : comm === program
+              ? main
+                ? 'ranksMain'
+                : 'ranksOther'
+              : 'rest';
+        seen.set(`${pid}/${tid}`, { part, cpu });
+      }
+    } catch {
+      // ended between two readings
+    }
+  }
+}
+
+const PARTS = ['ranksMain', 'ranksOther', 'analyzerMain', 'analyzerOther', 'rest'];
+
 /** Runs a command under /usr/bin/time in the work folder; resolves with wall ms, CPU s of the whole tree,
- * the largest process's peak RSS (KiB), the command's own VmHWM (KiB, sampled) and its exit code. */
-function run(cmd, args) {
+ * the largest process's peak RSS (KiB), the command's own VmHWM (KiB, sampled), the CPU s of each part
+ * (PARTS, sampled from /proc) and its exit code. `analyzed`: the command is mpiscope (its process is the
+ * analyzer). */
+function run(cmd, args, analyzed) {
   const timesFile = join(work, 'times');
   rmSync(timesFile, { force: true });
   return new Promise((resolve) => {
@@ -100,19 +179,23 @@ function run(cmd, args) {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d.toString()));
     let hwm = 0;
+    const threads = new Map();
     // VmHWM of time's child (the command itself): the analyzer when the command is `mpiscope run`.
     const poll = setInterval(() => {
+      let top;
       try {
         const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
           .trim()
           .split(/\s+/);
         for (const pid of kids.filter(Boolean)) {
+          top ??= Number(pid);
           const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
           if (m) hwm = Math.max(hwm, Number(m[1]));
         }
       } catch {
         // ended between two readings
       }
+      if (top !== undefined) sampleThreads(top, 'lmp', analyzed ? top : undefined, threads);
     }, 100);
     const timer = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 1_800_000);
     child.on('close', (code) => {
@@ -131,7 +214,9 @@ function run(cmd, args) {
       }
       if (code !== 0)
         console.log(`note: ${cmd} exited with ${code}: ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`);
-      resolve({ ms, cpu, maxrss, hwm, code });
+      const parts = Object.fromEntries(PARTS.map((p) => [p, 0]));
+      for (const t of threads.values()) parts[t.part] += t.cpu;
+      resolve({ ms, cpu, maxrss, hwm, code, ...parts });
     });
   });
 }
@@ -145,31 +230,30 @@ try {
     const scoped = [];
     for (let i = 0; i < repeat; i++) {
       bare.push(
-        await run('mpirun.openmpi', [
-          ...rootArgs,
-          '--oversubscribe',
-          '-np',
-          String(np),
-          'lmp',
-          '-in',
-          'in.melt',
-          '-log',
-          'none',
-        ]),
+        await run(
+          'mpirun.openmpi',
+          [...rootArgs, '--oversubscribe', '-np', String(np), 'lmp', '-in', 'in.melt', '-log', 'none'],
+          false,
+        ),
       );
       scoped.push(
-        await run(mpiscope, [
-          'run',
-          '--mpirun',
-          'mpirun.openmpi',
-          '-np',
-          String(np),
-          'lmp',
-          '-in',
-          'in.melt',
-          '-log',
-          'none',
-        ]),
+        await run(
+          analyzerCommand[0],
+          [
+            ...analyzerCommand.slice(1),
+            'run',
+            '--mpirun',
+            'mpirun.openmpi',
+            '-np',
+            String(np),
+            'lmp',
+            '-in',
+            'in.melt',
+            '-log',
+            'none',
+          ],
+          true,
+        ),
       );
     }
     const m = (rs, k) => median(rs.map((r) => r[k]));
@@ -180,6 +264,13 @@ try {
     );
     console.log(
       `lammps melt, ${np} ranks: CPU bare ${bc.toFixed(2)} s, mpiscope ${sc.toFixed(2)} s, added ${((sc - bc) / bc).toFixed(2)} s per CPU-second (goal <= 0.1)`,
+    );
+    console.log(
+      `lammps melt, ${np} ranks: where the CPU went (s, bare -> mpiscope): ranks' main threads ${m(bare, 'ranksMain').toFixed(2)} -> ${m(scoped, 'ranksMain').toFixed(2)}, ranks' other threads (the shim's sender) ${m(bare, 'ranksOther').toFixed(2)} -> ${m(scoped, 'ranksOther').toFixed(2)}, analyzer main thread ${m(scoped, 'analyzerMain').toFixed(2)}, analyzer's other threads (V8 helpers) ${m(scoped, 'analyzerOther').toFixed(2)}, launcher ${m(bare, 'rest').toFixed(2)} -> ${m(scoped, 'rest').toFixed(2)}`,
+    );
+    const own = (r) => r.analyzerMain + r.analyzerOther + r.ranksOther;
+    console.log(
+      `lammps melt, ${np} ranks: mpiscope's own threads (analyzer and senders) ${(median(scoped.map(own)) / bc).toFixed(2)} s per CPU-second of the bare application; the rest of the added CPU is in the ranks' main threads (the shim's wrappers, and MPI waiting longer for ranks that share the cores with the analyzer)`,
     );
     console.log(
       `lammps melt, ${np} ranks: analyzer peak ${(m(scoped, 'hwm') / 1024).toFixed(0)} MiB (goal <= 150), largest bare process ${(m(bare, 'maxrss') / 1024).toFixed(0)} MiB`,
