@@ -45,6 +45,14 @@ export class RankControl {
     return this.paused;
   }
 
+  /**
+   * A debugger may wait on a rank's acknowledgement: the job is paused, a rank is held, or breakpoints are set
+   * (any call may hit one). The session then reads each frame as it arrives (RankServerOptions.promptly).
+   */
+  get interactive(): boolean {
+    return this.paused || this.held.size > 0 || this.breakpoints.length > 0;
+  }
+
   pause(): void {
     this.paused = true;
     this.broadcast({ type: 'pause' });

@@ -236,3 +236,94 @@ test('1,000 concurrent connection attempts without the token are all refused; a 
     assert.equal(s.openConnections, 0);
   });
 });
+
+/** A server with the given read gate whose frame handler notes, per frame, the event-loop turn it came in. */
+async function withGate(
+  readEveryMs: number,
+  promptly: () => boolean,
+  body: (s: RankServer, frames: { size: number; turn: number }[], closed: Promise<void>) => Promise<void>,
+): Promise<void> {
+  const frames: { size: number; turn: number }[] = [];
+  let turn = 0;
+  let counting = true;
+  // A new turn of the event loop each time the check phase runs.
+  const count = (): void => {
+    turn++;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  let closedNow: () => void = () => undefined;
+  const closed = new Promise<void>((r) => (closedNow = r));
+  const server = await RankServer.listen(
+    1,
+    {
+      hello: () => undefined,
+      frame: (_rank, data) => frames.push({ size: data.length, turn }),
+      control: () => undefined,
+      closed: () => closedNow(),
+      rejected: () => undefined,
+    },
+    {},
+    { readEveryMs, promptly },
+  );
+  try {
+    await body(server, frames, closed);
+  } finally {
+    counting = false;
+    await server.close();
+  }
+}
+
+/** Sends `n` frames of 64 bytes × (i + 1), each after the previous one left the client and a pause. */
+async function trickle(ws: WebSocket, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await new Promise<void>((resolve, reject) =>
+      ws.send(Buffer.alloc(64 * (i + 1)), (err) => (err ? reject(err) : resolve())),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('with the read gate, frames that trickle in are taken together, all of them, in order, and the close after them', async () => {
+  // A gate far longer than the trickle: every frame sent between two reads must wait for the next one.
+  await withGate(
+    1500,
+    () => false,
+    async (s, frames, closed) => {
+      const ws = await open(`${s.url}?token=${s.token}`);
+      ws.send(hello(0, 1));
+      await trickle(ws, 12);
+      ws.close();
+      await closed;
+      assert.deepEqual(
+        frames.map((f) => f.size),
+        Array.from({ length: 12 }, (_, i) => 64 * (i + 1)),
+      );
+      // Read as they arrived, twelve frames 5 ms apart take about twelve turns; through the gate, one or two.
+      const turns = new Set(frames.map((f) => f.turn));
+      assert.ok(turns.size <= 2, `frames came in ${turns.size} turns of the event loop`);
+    },
+  );
+});
+
+test('while a debugger waits on ranks (promptly), frames are read as they arrive, not at the gate', async () => {
+  let prompt = true;
+  // A gate that never reads during the test: only reading as frames arrive delivers them.
+  await withGate(
+    60_000,
+    () => prompt,
+    async (s, frames, closed) => {
+      const ws = await open(`${s.url}?token=${s.token}`);
+      ws.send(hello(0, 1));
+      await trickle(ws, 5);
+      while (frames.length < 5) await new Promise((r) => setTimeout(r, 5));
+      assert.deepEqual(
+        frames.map((f) => f.size),
+        [64, 128, 192, 256, 320],
+      );
+      prompt = false;
+      ws.close();
+      await closed;
+    },
+  );
+});

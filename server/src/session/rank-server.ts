@@ -1,7 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import {
+  createServer as createHttpServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server as HttpServer,
+} from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
+import { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
 /** The first text frame of every rank (native-shim/spec/records.json "control"). */
@@ -40,8 +46,37 @@ const GOING_AWAY = 1001;
  */
 export const HELLO_TIMEOUT_MS = 30_000;
 
+/**
+ * How often the ranks' connections are read once they said hello. Between two reads a connection is paused and
+ * its frames wait in the kernel's socket buffer; at each read every connection takes all it has. The shims send
+ * a frame about every millisecond while records flow (native-shim/src/msc_sender.c), and waking the session's
+ * thread for each one cost more than the engine's work on it: bench/transport replaying a 4-rank LAMMPS trace
+ * (795,480 records in 12,080 frames) spread over the 8 s the job took spent 938 ms of the session's CPU against
+ * 539 ms for the same frames taken in a burst; read every 20 ms, 796-815 ms against 892 (transport alone 270-276
+ * against 377). Twenty milliseconds of delay are nothing to what waits on frames in a plain run (the hang watch's
+ * quiet time is 200 ms); a debugger's pause, step or breakpoint is answered at once (RankServerOptions.promptly).
+ */
+export const READ_EVERY_MS = 20;
+
+/** The sockets' high-water mark: a paused connection reads one chunk at most before it waits (see the constructor). */
+const PAUSED_READ_BYTES = 64;
+
+/**
+ * A connection that brought this much in one read of the gate is left flowing (read as frames arrive) until a
+ * read brings less: a rank that sends faster than the gate reads (libuv takes up to 2 MiB a socket per turn)
+ * must not wait for it, since its sender would block and then its ring fill.
+ */
+const BACKLOG_BYTES = 512 * 1024;
+
 export interface RankServerOptions {
   readonly helloTimeoutMs?: number;
+  /** READ_EVERY_MS unless given; 0 reads every frame as it arrives. */
+  readonly readEveryMs?: number;
+  /**
+   * True while frames must be read as they arrive (a debugger holds ranks or has breakpoints: each stop waits
+   * for a rank's acknowledgement); asked at each read of the gate.
+   */
+  readonly promptly?: () => boolean;
   /** wss: TLS with this key and certificate (tls-cert.ts), whose fingerprint the ranks pin. */
   readonly tls?: { readonly key: string; readonly cert: string };
 }
@@ -60,8 +95,13 @@ export interface ListenAt {
 export class RankServer {
   readonly token = randomBytes(24).toString('hex');
   private readonly wss: WebSocketServer;
-  private readonly https: HttpsServer | undefined;
+  private readonly http: HttpServer | HttpsServer;
+  private readonly tls: boolean;
   private readonly sockets = new Map<number, WebSocket>();
+  /** The read gate (READ_EVERY_MS): resumes every rank's connection, which is paused again once it was read. */
+  private readonly reads: NodeJS.Timeout | undefined;
+  /** Bytes each rank's connection brought since the gate last resumed it. */
+  private readonly brought = new Map<number, number>();
 
   private constructor(
     private readonly expectedRanks: number,
@@ -69,24 +109,64 @@ export class RankServer {
     private readonly where: ListenAt,
     private readonly helloTimeoutMs: number,
     tls: RankServerOptions['tls'],
+    readEveryMs: number,
+    private readonly promptly: () => boolean,
   ) {
     const common = {
       maxPayload: 64 * 1024 * 1024,
       verifyClient: (info: { req: IncomingMessage }) => this.authorized(info.req),
     };
+    // A paused connection (the read gate, readAll) stops reading from the kernel once its stream holds more than
+    // its high-water mark: Node's default (16 KiB) let a paused rank's socket be read, a wake-up each, for its
+    // next three or four frames; with a small mark it is read once and then waits for the gate.
+    const sockets = { highWaterMark: PAUSED_READ_BYTES };
     if (tls !== undefined) {
       // A connection that fails the TLS handshake (a client without the pin, a scanner) never reaches ws.
-      this.https = createHttpsServer({ key: tls.key, cert: tls.cert });
-      this.https.on('tlsClientError', (err: Error) =>
+      const https = createHttpsServer({ key: tls.key, cert: tls.cert, ...sockets });
+      https.on('tlsClientError', (err: Error) =>
         this.handlers.rejected(`a connection failed the TLS handshake: ${err.message}`),
       );
-      this.wss = new WebSocketServer({ server: this.https, ...common });
-      this.https.listen(where.port, where.bind);
+      this.http = https;
     } else {
-      this.https = undefined;
-      this.wss = new WebSocketServer({ host: where.bind, port: where.port, ...common });
+      // What ws's own server answers to a request that is no WebSocket upgrade.
+      this.http = createHttpServer(sockets, (_req, res) => {
+        res.writeHead(426, { 'Content-Type': 'text/plain' });
+        res.end(STATUS_CODES[426]);
+      });
     }
+    this.tls = tls !== undefined;
+    this.wss = new WebSocketServer({ server: this.http, ...common });
+    this.http.listen(where.port, where.bind);
     this.wss.on('connection', (ws) => this.accept(ws));
+    this.reads = readEveryMs > 0 ? setInterval(() => this.readAll(), readEveryMs) : undefined;
+    // The gate alone must not keep a process alive whose session is over.
+    this.reads?.unref();
+  }
+
+  /**
+   * One read of every rank's connection: resumed now, the connections are read in this turn of the event loop
+   * (libuv takes all a socket holds, up to 2 MiB, per turn) and paused again right after it (setImmediate runs
+   * after the turn's reads), except a connection that brought BACKLOG_BYTES or more, or all of them while
+   * `promptly` says so. ws pauses and resumes the socket itself while it parses a large chunk; a resume of its
+   * coming after ours only reads sooner. A paused connection that closes is seen at the next read.
+   */
+  private readAll(): void {
+    const prompt = this.promptly();
+    const resumed: [number, Duplex][] = [];
+    for (const [rank, ws] of this.sockets) {
+      const socket = rawSocket(ws);
+      if (socket === undefined || socket.destroyed) continue;
+      if (socket.isPaused()) socket.resume();
+      if (prompt) continue;
+      this.brought.set(rank, 0);
+      resumed.push([rank, socket]);
+    }
+    if (resumed.length === 0) return;
+    setImmediate(() => {
+      if (this.promptly()) return;
+      for (const [rank, socket] of resumed)
+        if (!socket.destroyed && (this.brought.get(rank) ?? 0) < BACKLOG_BYTES) socket.pause();
+    });
   }
 
   /** Listen on where.bind (default 127.0.0.1), on where.port (default: one the system chooses). */
@@ -103,8 +183,10 @@ export class RankServer {
       at,
       options.helloTimeoutMs ?? HELLO_TIMEOUT_MS,
       options.tls,
+      options.readEveryMs ?? READ_EVERY_MS,
+      options.promptly ?? (() => false),
     );
-    const listening = server.https ?? server.wss;
+    const listening = server.http;
     await new Promise<void>((resolve, reject) => {
       listening.once('listening', resolve);
       listening.once('error', reject);
@@ -123,13 +205,13 @@ export class RankServer {
   }
 
   get port(): number {
-    return ((this.https ?? this.wss).address() as AddressInfo).port;
+    return (this.http.address() as AddressInfo).port;
   }
 
   /** The URL the shim connects to; the token travels separately (MPISCOPE_TOKEN) and in the query. */
   get url(): string {
     const host = isIP(this.where.advertise) === 6 ? `[${this.where.advertise}]` : this.where.advertise;
-    return `${this.https !== undefined ? 'wss' : 'ws'}://${host}:${this.port}/`;
+    return `${this.tls ? 'wss' : 'ws'}://${host}:${this.port}/`;
   }
 
   /** Send a control message to one rank (pause, continue, terminate…). False when that rank is not connected. */
@@ -141,18 +223,18 @@ export class RankServer {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.reads);
     // A close frame first: a rank still connected then knows the analyzer ended the session on purpose and
     // does not take it for the analyzer's death (which it would answer with a spill file).
     for (const ws of this.sockets.values()) ws.close(GOING_AWAY, 'the session ended');
     for (const ws of this.sockets.values()) ws.terminate();
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
-    const https = this.https;
-    if (https !== undefined) {
-      // Connections that never became WebSockets (a failed handshake) must not hold the close.
-      https.closeAllConnections();
-      await new Promise<void>((resolve) => https.close(() => resolve()));
-    }
+    // ws leaves a server it was given open. Connections that never became WebSockets (a failed handshake, a
+    // plain HTTP request) must not hold the close.
+    const http = this.http;
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
   }
 
   private authorized(req: IncomingMessage): boolean {
@@ -201,6 +283,11 @@ export class RankServer {
         clearTimeout(silent);
         this.sockets.set(rank, ws);
         this.handlers.hello(rank, parsed, text);
+        // From now on the rank's frames are read by the gate (readAll), not as each arrives.
+        const socket = rawSocket(ws);
+        const r = rank;
+        socket?.on('data', (chunk: Buffer) => this.brought.set(r, (this.brought.get(r) ?? 0) + chunk.length));
+        if (this.reads !== undefined && !this.promptly()) socket?.pause();
         return;
       }
       if (!isBinary) {
@@ -217,6 +304,7 @@ export class RankServer {
       clearTimeout(silent);
       if (rank === undefined) return;
       this.sockets.delete(rank);
+      this.brought.delete(rank);
       this.handlers.closed(rank, reason);
     });
     ws.on('error', (err: Error & { code?: string }) => {
@@ -226,6 +314,12 @@ export class RankServer {
         reason = `bad WebSocket frame${rank === undefined ? '' : ` from rank ${rank}`}: ${err.message}`;
     });
   }
+}
+
+/** The TCP (or TLS) socket under a ws connection. ws keeps it in a field of its own, not in its typings. */
+function rawSocket(ws: WebSocket): Duplex | undefined {
+  const socket = (ws as unknown as { _socket?: unknown })._socket;
+  return socket instanceof Duplex ? socket : undefined;
 }
 
 function sameSecret(given: string, token: string): boolean {

@@ -363,7 +363,8 @@ export class Session {
           this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
       },
       where,
-      cert !== undefined ? { tls: cert } : {},
+      // A debugger waiting on a rank's acknowledgement gets it at once, not at the gate's next read.
+      { ...(cert !== undefined ? { tls: cert } : {}), promptly: () => this.hold.interactive },
     );
   }
 
