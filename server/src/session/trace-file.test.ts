@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -67,6 +67,27 @@ test('a trace cut mid-record, or with a damaged frame header, says where it stop
     odd.writeUInt32LE(127, lastFrame + 8);
     writeFileSync(path, odd);
     assert.match(readTraceUpToCut(path).cut?.why ?? '', /not whole 64-byte records/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a trace appears under its name with its header; no file of another name is left, also when it cannot be made', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trace-'));
+  try {
+    const path = join(dir, 't.trace');
+    const w = new TraceWriter(path);
+    assert.deepEqual(readdirSync(dir), ['t.trace']);
+    assert.deepEqual(readTrace(path), []);
+    w.write(0, 'binary', Buffer.alloc(64, 1));
+    w.close();
+    assert.equal(readTrace(path).length, 1);
+    // A folder where the trace should go: the writer throws (the session says so) and cleans up after itself.
+    const taken = join(dir, 'taken');
+    mkdirSync(taken);
+    writeFileSync(join(taken, 'x'), '');
+    assert.throws(() => new TraceWriter(taken));
+    assert.deepEqual(readdirSync(dir).sort(), ['t.trace', 'taken']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

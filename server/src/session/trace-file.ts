@@ -12,7 +12,7 @@
  *             where a rank's connection closed
  * A trace cut short (the analyzer was killed) is still readable up to its last whole frame.
  */
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 
 export const TRACE_MAGIC = 'MSCTRACE';
 export const TRACE_VERSION = 1;
@@ -33,11 +33,23 @@ export class TraceWriter {
   private fd: number | undefined;
 
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w');
-    const header = Buffer.alloc(16);
-    header.write(TRACE_MAGIC, 0, 'ascii');
-    header.writeUInt32LE(TRACE_VERSION, 8);
-    writeSync(this.fd, header);
+    // The file appears under its name with its header already in it (written under a temporary name, then
+    // renamed; the descriptor follows the file): a reader that opens it as the run starts (the editor, a test
+    // polling it) never finds an empty file and calls it no trace.
+    const fresh = `${path}.${process.pid}.new`;
+    const fd = openSync(fresh, 'w');
+    try {
+      const header = Buffer.alloc(16);
+      header.write(TRACE_MAGIC, 0, 'ascii');
+      header.writeUInt32LE(TRACE_VERSION, 8);
+      writeSync(fd, header);
+      renameSync(fresh, path);
+    } catch (err) {
+      closeSync(fd);
+      rmSync(fresh, { force: true });
+      throw err;
+    }
+    this.fd = fd;
   }
 
   write(rank: number, kind: TraceFrameKind, data: Buffer | string): void {
