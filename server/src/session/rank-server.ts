@@ -50,7 +50,7 @@ export const HELLO_TIMEOUT_MS = 30_000;
  * How often the ranks' connections are read once they said hello. Between two reads a connection is paused and
  * its frames wait in the kernel's socket buffer; at each read every connection takes all it has. The shims send
  * a frame about every millisecond while records flow (native-shim/src/msc_sender.c), and waking the session's
- * thread for each one cost more than the engine's work on it: bench/transport replaying a 4-rank LAMMPS trace
+ * thread for each one cost about as much as the engine's work on them: bench/transport replaying a 4-rank LAMMPS trace
  * (795,480 records in 12,080 frames) spread over the 8 s the job took spent 938 ms of the session's CPU against
  * 539 ms for the same frames taken in a burst; read every 20 ms, 796-815 ms against 892 (transport alone 270-276
  * against 377). Twenty milliseconds of delay are nothing to what waits on frames in a plain run (the hang watch's
