@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { findCodeServer, startCodeServer, type CodeServer } from '../../test/e2e/lib/code-server';
 import { timelineFrame } from '../../test/e2e/lib/timeline-webview';
 import { openFromExplorer, openWorkbench } from '../../test/e2e/lib/workbench';
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     np: { type: 'string', default: '64' },
     iterations: { type: 'string', default: '1250' },
     runs: { type: 'string', default: '3' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -46,6 +47,67 @@ interface Seen {
   shown: boolean;
   spans: number;
   ranks: number;
+  /** The page's timing record (webview/src/main.ts) with the frame's time: ms since the epoch. */
+  timing: Record<string, number>;
+}
+
+/**
+ * The opening hop by hop, each from the mark before it (ms since the epoch; the click is the bench's). A mark
+ * missing (an older extension) leaves its row out; a row can be negative where two processes overlap (the
+ * decoding starts while the page loads).
+ */
+const HOPS: readonly (readonly [string, string, string])[] = [
+  [
+    'click',
+    'requested',
+    'click → custom editor resolved, timeline asked for (extension activation, editor start)',
+  ],
+  ['requested', 'received', 'request → language server has it (language server start on a first open, IPC)'],
+  ['received', 'decoded', 'trace decoded into the timeline (language server)'],
+  ['decoded', 'packed', 'columns packed and written to a file (language server)'],
+  ['packed', 'answered', 'response → extension host (LSP JSON-RPC of the batch headers)'],
+  ['answered', 'read', 'columns file read (extension host)'],
+  ['read', 'unpacked', 'columns unpacked into one ArrayBuffer per batch (extension host)'],
+  ['click', 'loaded', "click → webview page's script ran (editor, webview iframes, webview.js)"],
+  ['unpacked', 'posting', 'waiting for the page to say ready (extension host)'],
+  ['posting', 'posted', 'postMessage of every batch (extension host: serialization)'],
+  ['posted', 'firstData', 'first batch arrives in the page (code-server websocket, webview iframes)'],
+  ['firstData', 'applied', 'last batch applied to the store (ingest plus arrivals)'],
+  ['applied', 'drawn', 'first frame with the whole job drawn'],
+];
+
+/** A CPU profile's functions by self time (ms), the largest first: what the page's thread was busy with. */
+function topSelf(profile: {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}): [string, number][] {
+  const dt = new Map<number, number>();
+  (profile.samples ?? []).forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0)));
+  const self = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const f = node.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (dt.get(node.id) ?? 0) / 1000);
+  }
+  return [...self].sort((a, b) => b[1] - a[1]);
+}
+
+/** Starts Chromium's CPU profiler on the workbench page (and the webview frames when they have a process of their own). */
+async function startProfile(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return cdp;
+}
+
+async function printProfile(cdp: CDPSession, label: string): Promise<void> {
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: Parameters<typeof topSelf>[0] };
+  const top = topSelf(profile);
+  const total = top.reduce((a, [, v]) => a + v, 0);
+  console.log(`profile of ${label}: ${total.toFixed(0)} ms sampled, by self time:`);
+  for (const [k, v] of top.slice(0, 15)) console.log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
 }
 
 async function main(): Promise<void> {
@@ -66,12 +128,19 @@ async function main(): Promise<void> {
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     });
     const shownMs: number[] = [];
+    const hops: number[][] = [];
+    const ingestMs: number[] = [];
     let last: Seen | undefined;
     for (let run = 0; run < runs; run++) {
       const page = await context.newPage();
       await openWorkbench(page, server.url, folder);
       let t0 = NaN;
-      await openFromExplorer(page, 'job.mpitrace', () => (t0 = performance.now()));
+      let clickedAt = NaN;
+      await openFromExplorer(page, 'job.mpitrace', () => {
+        t0 = performance.now();
+        clickedAt = Date.now();
+      });
+      const profiled = values.profile && run === runs - 1 ? await startProfile(page) : undefined;
       const frame = timelineFrame(page);
       let shown = NaN;
       for (;;) {
@@ -87,15 +156,20 @@ async function main(): Promise<void> {
             }
             const g = (
               globalThis as unknown as {
-                mpiscope: { store: Store; app: { shadowRoot: { querySelector(s: string): unknown } | null } };
+                mpiscope: {
+                  store: Store;
+                  app: { shadowRoot: { querySelector(s: string): unknown } | null };
+                  timing: Record<string, number>;
+                };
               }
             ).mpiscope;
             const timeline = g.app.shadowRoot?.querySelector('mpi-timeline') as
-              { drawnStoreVersion: number } | null | undefined;
+              { drawnStoreVersion: number; drawnAt: number } | null | undefined;
             return {
               shown: g.store.ended && (timeline?.drawnStoreVersion ?? -1) >= g.store.version,
               spans: g.store.lanes.reduce((s, l) => s + l.length, 0),
               ranks: g.store.ranks,
+              timing: { ...g.timing, drawn: timeline?.drawnAt ?? NaN },
             };
           })
           .catch(() => undefined);
@@ -107,8 +181,25 @@ async function main(): Promise<void> {
         }
         if (now > 120_000) throw new Error('the trace editor did not show the whole trace within 120 s');
       }
+      if (profiled !== undefined) {
+        await printProfile(
+          profiled,
+          'the workbench page (its process holds the webview frames unless site isolation split them)',
+        );
+        for (const f of page.frames().filter((x) => x !== page.mainFrame())) {
+          const oop = await page
+            .context()
+            .newCDPSession(f)
+            .catch(() => undefined);
+          if (oop !== undefined)
+            console.log(`frame ${f.url().slice(0, 80)} runs in a process of its own (not profiled)`);
+        }
+      }
       shownMs.push(shown);
       console.log(`run ${run + 1}: whole job drawn ${shown.toFixed(0)} ms after the click`);
+      const marks: Record<string, number> = { ...last?.timing, click: clickedAt };
+      hops.push(HOPS.map(([from, to]) => (marks[to] ?? NaN) - (marks[from] ?? NaN)));
+      ingestMs.push(marks.ingestMs ?? NaN);
       await page.close();
     }
     const mb = statSync(trace).size / 1e6;
@@ -117,6 +208,16 @@ async function main(): Promise<void> {
     );
     console.log(
       `open in VS Code   median ${median(shownMs).toFixed(0)} ms of ${runs} runs (${shownMs.map((x) => x.toFixed(0)).join(', ')} ms): click in the explorer → first frame with the whole job; target < 2000 ms`,
+    );
+    console.log(
+      'hops              median of the runs, ms (each from the mark before it; the page load runs beside the decoding)',
+    );
+    HOPS.forEach(([, , what], i) => {
+      const xs = hops.map((h) => h[i] ?? NaN).filter((x) => !Number.isNaN(x));
+      if (xs.length > 0) console.log(`  ${median(xs).toFixed(0).padStart(6)}  ${what}`);
+    });
+    console.log(
+      `  ${median(ingestMs).toFixed(0).padStart(6)}  of which the store's own work on the batches (ingest)`,
     );
   } finally {
     await context?.close();

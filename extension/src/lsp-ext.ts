@@ -55,16 +55,26 @@ export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResu
 );
 
 export interface TraceTimelineResult {
-  /** The trace's timeline: a reset, then data batches (the whole job, as a live panel receives it), no finding. */
+  /**
+   * The trace's timeline: a reset, then data batches (the whole job, as a live panel receives it), no
+   * finding; the batches' span and message columns are empty here: they are in `columns`.
+   */
   messages: TimelineMessage[];
+  /**
+   * A file of the batches' columns (timeline/packed-columns.ts: unpackTimeline(messages, its bytes)); the
+   * client reads it and deletes it and its folder.
+   */
+  columns: string;
   /** Names this opening's findings for mpiscope/traceFindings. */
   id: number;
+  /** When (ms since the epoch) the server got the request, had decoded the trace, had written `columns`. */
+  timing: { received: number; decoded: number; packed: number };
 }
 
 /**
  * A trace file's timeline for the trace editor, drawn before its findings are judged: the trace is only
  * decoded (the engine's replay is most of the cost of opening it). The editor asks mpiscope/traceFindings
- * next. (A million events travel as one JSON response of some tens of MiB.)
+ * next. (A million events' columns are ~20 MB: as JSON they cost more than drawing them, hence the file.)
  */
 export const traceTimelineRequest = new RequestType<OpenReportParams, TraceTimelineResult, void>(
   'mpiscope/traceTimeline',

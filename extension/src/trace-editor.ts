@@ -1,7 +1,11 @@
+import { readFile, rmdir, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { parseWebviewRequest } from '../../server/src/timeline/webview-request';
-import { traceFindingsRequest, traceTimelineRequest, type TraceTimelineResult } from './lsp-ext';
+import { unpackTimeline } from '../../server/src/timeline/packed-columns';
+import type { OpenTiming, TimelineMessage } from '../../server/src/timeline/timeline-protocol';
+import { traceFindingsRequest, traceTimelineRequest } from './lsp-ext';
 import { reveal, timelineHtml } from './timeline-panel';
 
 /**
@@ -35,11 +39,11 @@ function resolve(
   const name = doc.uri.path.split('/').pop() ?? 'trace';
   // Replayed once per editor, in two steps: the timeline as soon as the trace is decoded, then the findings
   // (the engine's replay, most of the cost) added to it. A reload of the page (or a second "ready") gets the
-  // same messages again.
-  let drawn: Promise<TraceTimelineResult> | undefined;
+  // same messages again. The decoding starts now, while the page loads, not when it says ready.
+  let drawn: Promise<Opened> | undefined;
   let judged: Promise<unknown[]> | undefined;
-  const timeline = (): Promise<TraceTimelineResult> =>
-    (drawn ??= client.sendRequest(traceTimelineRequest, { path: doc.uri.fsPath }));
+  const timeline = (): Promise<Opened> => (drawn ??= openTimeline(client, doc.uri.fsPath));
+  timeline().catch(() => undefined); // Reported when the page asks for it.
   const findings = (id: number): Promise<unknown[]> =>
     (judged ??= client.sendRequest(traceFindingsRequest, { id }).then((r) => {
       if (r.findings > 0)
@@ -62,10 +66,17 @@ function resolve(
         void reveal(request.file, request.line);
         return;
       }
-      let opened: TraceTimelineResult;
+      let opened: Opened;
       try {
         opened = await timeline();
+        const posting = Date.now();
+        // The columns are typed arrays, one ArrayBuffer per batch: VS Code carries them as bytes.
         for (const m of opened.messages) void panel.webview.postMessage(m);
+        const timing: OpenTiming = {
+          type: 'timing',
+          marks: { ...opened.marks, posting, posted: Date.now() },
+        };
+        void panel.webview.postMessage(timing);
       } catch (error) {
         drawn = undefined;
         void panel.webview.postMessage({ type: 'reset', ranks: 0, program: `${name}: cannot be shown` });
@@ -85,4 +96,36 @@ function resolve(
     ctx.subscriptions,
   );
   panel.webview.html = timelineHtml(ctx, panel.webview, `mpiscope: ${name}`);
+}
+
+interface Opened {
+  readonly id: number;
+  /** The timeline's messages, their columns typed arrays over one ArrayBuffer per batch. */
+  readonly messages: TimelineMessage[];
+  /** When each step happened (ms since the epoch), for the page's timing record. */
+  readonly marks: Record<string, number>;
+}
+
+/**
+ * Asks the language server for a trace's timeline and reads the columns file it wrote (then deletes it: the
+ * file and its folder, by name, nothing else).
+ */
+async function openTimeline(client: LanguageClient, path: string): Promise<Opened> {
+  const requested = Date.now();
+  const r = await client.sendRequest(traceTimelineRequest, { path });
+  const answered = Date.now();
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(r.columns);
+  } finally {
+    await unlink(r.columns).catch(() => undefined);
+    await rmdir(dirname(r.columns)).catch(() => undefined);
+  }
+  const read = Date.now();
+  const messages = unpackTimeline(r.messages, bytes);
+  return {
+    id: r.id,
+    messages,
+    marks: { requested, ...r.timing, answered, read, unpacked: Date.now() },
+  };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -36,6 +36,7 @@ import {
   type TraceTimelineResult,
 } from './protocol';
 import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
+import { unpackTimeline } from '../timeline/packed-columns';
 import { createServer, type MpiscopeServer } from './server';
 
 const source = [
@@ -75,6 +76,15 @@ describe('language server', { timeout: 10_000 }, () => {
     findings: [],
     open: [],
     ended: true,
+  };
+
+  /** A batch of the fake trace's timeline: two calls and the message between them. */
+  const timelineBatch: TimelineMessage = {
+    ...findingsBatch,
+    seq: 0,
+    ended: false,
+    spans: { rank: [0, 1], start: [1, 2], end: [5, 1e12 + 0.5], fn: [3, 4], site: [-1, 7], comm: [0, 0] },
+    messages: { src: [0], sendTime: [1], dst: [1], recvTime: [2 ** 40], bytes: [3e9], tag: [-1] },
   };
 
   function deadlock(): Finding {
@@ -123,7 +133,7 @@ describe('language server', { timeout: 10_000 }, () => {
       traceTimeline: (path) =>
         path.endsWith('.mpitrace')
           ? Promise.resolve({
-              messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }],
+              messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }, timelineBatch],
               findings: () => {
                 findingPasses++;
                 return Promise.resolve({
@@ -285,7 +295,23 @@ describe('language server', { timeout: 10_000 }, () => {
     const path = join(dir, 'run.mpitrace');
     const first: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
     const second: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
-    assert.deepEqual(first.messages, [{ type: 'reset', ranks: 2, program: '/bin/ring' }]);
+    // The batches' columns come as a file of binary columns, which the client reads and deletes.
+    assert.deepEqual(first.messages, [
+      { type: 'reset', ranks: 2, program: '/bin/ring' },
+      { ...timelineBatch, spans: emptySpans(), messages: emptyMessages() },
+    ]);
+    const unpacked = unpackTimeline(first.messages, readFileSync(first.columns));
+    const plain = (cols: object): Record<string, number[]> =>
+      Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
+    const batch = unpacked[1];
+    assert.ok(batch?.type === 'data' && timelineBatch.type === 'data');
+    assert.deepEqual(plain(batch.spans), timelineBatch.spans);
+    assert.deepEqual(plain(batch.messages), timelineBatch.messages);
+    assert.ok(first.timing.received <= first.timing.decoded && first.timing.decoded <= first.timing.packed);
+    // A file nobody read is deleted when the server stops.
+    assert.ok(existsSync(second.columns));
+    await server.dispose();
+    assert.ok(!existsSync(second.columns), 'the unread columns file is deleted on dispose');
     // The timeline comes before any finding is judged: nothing in the Problems panel yet.
     assert.equal(findingPasses, 0);
     assert.equal(published.length, 0);

@@ -15,6 +15,7 @@ import { UsageError } from '../session/session-api';
 import type { TimelineMessage } from '../timeline/timeline-protocol';
 import { DiagnosticStore } from './diagnostic-store';
 import { HoverIndex } from './hover-index';
+import { PackedFiles } from './packed-files';
 import {
   clearFindingsRequest,
   debugAdapterEndpointRequest,
@@ -99,6 +100,7 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     { path: string; findings: () => Promise<{ report: Report; messages: TimelineMessage[] }> }
   >();
   let nextTrace = 1;
+  const packed = new PackedFiles();
 
   connection.onInitialize((): InitializeResult => ({
     capabilities: {
@@ -166,11 +168,14 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
   });
   connection.onRequest(traceTimelineRequest, async (params) => {
     try {
+      const received = Date.now();
       if (!options.traceTimeline) throw new UsageError('This mpiscope server cannot replay traces.');
       const { messages, findings } = await options.traceTimeline(params.path);
+      const decoded = Date.now();
+      const { headers, file } = packed.write(messages);
       const id = nextTrace++;
       traceFindings.set(id, { path: params.path, findings });
-      return { messages, id };
+      return { messages: headers, columns: file, id, timing: { received, decoded, packed: Date.now() } };
     } catch (error) {
       return toResponseError(error);
     }
@@ -203,6 +208,7 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     hub,
     dispose: async () => {
       await hub.stop();
+      packed.dispose();
       if (dap) await (await dap).close();
     },
   };
