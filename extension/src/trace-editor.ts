@@ -1,22 +1,29 @@
-import { readFile, rmdir, unlink } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { parseWebviewRequest } from '../../server/src/timeline/webview-request';
-import { unpackTimeline } from '../../server/src/timeline/packed-columns';
+import { unpackBlock } from '../../server/src/timeline/packed-columns';
 import type { OpenTiming, TimelineMessage } from '../../server/src/timeline/timeline-protocol';
-import { traceFindingsRequest, traceTimelineRequest } from './lsp-ext';
+import { parseWebviewRequest } from '../../server/src/timeline/webview-request';
+import {
+  traceBatchNotification,
+  traceFindingsRequest,
+  traceTimelineRequest,
+  type TraceBatch,
+} from './lsp-ext';
 import { reveal, timelineHtml } from './timeline-panel';
 
 /**
  * Trace files (`mpiscope run --trace run.mpitrace`) open as their timeline: a read-only custom editor with
  * the live panel's page (dist/webview.js). The language server decodes the trace into the timeline
- * (mpiscope/traceTimeline), drawn at once; then replays it through the same engine as `mpiscope report`
- * (mpiscope/traceFindings): the findings are added to the timeline and go to the Problems panel on the
- * source files they name. Other names open with "Open With… > mpiscope Trace".
+ * (mpiscope/traceTimeline), each batch drawn as it comes (mpiscope/traceBatch); then replays it through the
+ * same engine as `mpiscope report` (mpiscope/traceFindings): the findings are added to the timeline and go to
+ * the Problems panel on the source files they name. Other names open with "Open With… > mpiscope Trace".
  */
 export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): void {
   ctx.subscriptions.push(
+    client.onNotification(traceBatchNotification, (batch) => streams.get(batch.stream)?.(batch)),
     vscode.window.registerCustomEditorProvider(
       'mpiscope.trace',
       {
@@ -28,6 +35,10 @@ export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): 
   );
 }
 
+/** The openings being decoded, by the stream number their mpiscope/traceBatch notifications carry. */
+const streams = new Map<number, (batch: TraceBatch) => void>();
+let nextStream = 1;
+
 function resolve(
   ctx: vscode.ExtensionContext,
   client: LanguageClient,
@@ -37,12 +48,19 @@ function resolve(
   const dist = vscode.Uri.joinPath(ctx.extensionUri, 'dist');
   panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
   const name = doc.uri.path.split('/').pop() ?? 'trace';
-  // Replayed once per editor, in two steps: the timeline as soon as the trace is decoded, then the findings
-  // (the engine's replay, most of the cost) added to it. A reload of the page (or a second "ready") gets the
-  // same messages again. The decoding starts now, while the page loads, not when it says ready.
+  // Replayed once per editor, in two steps: the timeline, posted batch by batch as the language server
+  // decodes it, then the findings (the engine's replay, most of the cost) added to it. The decoding starts
+  // now, while the page loads; batches that come before the page says ready wait for it. A reload of the page
+  // (or a second "ready") gets every message so far again.
+  const received: TimelineMessage[] = [];
+  let ready = false;
+  const forward = (m: TimelineMessage): void => {
+    received.push(m);
+    if (ready) void panel.webview.postMessage(m);
+  };
   let drawn: Promise<Opened> | undefined;
   let judged: Promise<unknown[]> | undefined;
-  const timeline = (): Promise<Opened> => (drawn ??= openTimeline(client, doc.uri.fsPath));
+  const timeline = (): Promise<Opened> => (drawn ??= openTimeline(client, doc.uri.fsPath, forward));
   timeline().catch(() => undefined); // Reported when the page asks for it.
   const findings = (id: number): Promise<unknown[]> =>
     (judged ??= client.sendRequest(traceFindingsRequest, { id }).then((r) => {
@@ -66,19 +84,18 @@ function resolve(
         void reveal(request.file, request.line);
         return;
       }
+      const posting = Date.now();
+      ready = true;
+      // The columns are typed arrays, one ArrayBuffer per batch: VS Code carries them as bytes.
+      for (const m of received) void panel.webview.postMessage(m);
       let opened: Opened;
       try {
         opened = await timeline();
-        const posting = Date.now();
-        // The columns are typed arrays, one ArrayBuffer per batch: VS Code carries them as bytes.
-        for (const m of opened.messages) void panel.webview.postMessage(m);
-        const timing: OpenTiming = {
-          type: 'timing',
-          marks: { ...opened.marks, posting, posted: Date.now() },
-        };
+        const timing: OpenTiming = { type: 'timing', marks: { ...opened.marks, posting } };
         void panel.webview.postMessage(timing);
       } catch (error) {
         drawn = undefined;
+        received.length = 0;
         void panel.webview.postMessage({ type: 'reset', ranks: 0, program: `${name}: cannot be shown` });
         void vscode.window.showErrorMessage(`mpiscope: cannot open ${name}: ${(error as Error).message}`);
         return;
@@ -100,32 +117,58 @@ function resolve(
 
 interface Opened {
   readonly id: number;
-  /** The timeline's messages, their columns typed arrays over one ArrayBuffer per batch. */
-  readonly messages: TimelineMessage[];
   /** When each step happened (ms since the epoch), for the page's timing record. */
   readonly marks: Record<string, number>;
 }
 
 /**
- * Asks the language server for a trace's timeline and reads the columns file it wrote (then deletes it: the
- * file and its folder, by name, nothing else).
+ * Asks the language server for a trace's timeline; each message it announces goes to `onMessage` as it comes,
+ * a data batch with its columns read from the server's file (its block, as typed arrays over an ArrayBuffer of
+ * their own). Then deletes the file and its folder, by name, nothing else.
  */
-async function openTimeline(client: LanguageClient, path: string): Promise<Opened> {
-  const requested = Date.now();
-  const r = await client.sendRequest(traceTimelineRequest, { path });
-  const answered = Date.now();
-  let bytes: Buffer;
+async function openTimeline(
+  client: LanguageClient,
+  path: string,
+  onMessage: (m: TimelineMessage) => void,
+): Promise<Opened> {
+  const stream = nextStream++;
+  const marks: Record<string, number> = { requested: Date.now() };
+  let file: { path: string; fd: number } | undefined;
+  let failed: Error | undefined;
+  streams.set(stream, (batch) => {
+    if (failed !== undefined) return;
+    try {
+      if (batch.bytes === 0) {
+        onMessage(batch.message);
+        return;
+      }
+      if (file === undefined) file = { path: batch.columns, fd: openSync(batch.columns, 'r') };
+      // Read at once (a block is ~1 MB): the order of the batches is the order they are posted in.
+      const block = Buffer.alloc(batch.bytes);
+      const got = readSync(file.fd, block, 0, batch.bytes, batch.offset);
+      if (got !== batch.bytes)
+        throw new Error(`the timeline's columns file ended at ${batch.offset + got} bytes`);
+      const { spans, messages } = unpackBlock(block, 0);
+      onMessage({ ...batch.message, spans, messages } as TimelineMessage);
+      marks.firstBatch ??= Date.now();
+      marks.lastBatch = Date.now();
+    } catch (error) {
+      failed = error as Error;
+    }
+  });
+  let columns: string | undefined;
   try {
-    bytes = await readFile(r.columns);
+    const r = await client.sendRequest(traceTimelineRequest, { path, stream });
+    columns = r.columns;
+    if (failed !== undefined) throw failed;
+    return { id: r.id, marks: { ...marks, ...r.timing, answered: Date.now() } };
   } finally {
-    await unlink(r.columns).catch(() => undefined);
-    await rmdir(dirname(r.columns)).catch(() => undefined);
+    streams.delete(stream);
+    if (file !== undefined) closeSync(file.fd);
+    const written = columns ?? file?.path;
+    if (written !== undefined) {
+      await unlink(written).catch(() => undefined);
+      await rmdir(dirname(written)).catch(() => undefined);
+    }
   }
-  const read = Date.now();
-  const messages = unpackTimeline(r.messages, bytes);
-  return {
-    id: r.id,
-    messages,
-    marks: { requested, ...r.timing, answered, read, unpacked: Date.now() },
-  };
 }

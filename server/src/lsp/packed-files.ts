@@ -1,31 +1,57 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packTimeline } from '../timeline/packed-columns';
-import type { TimelineMessage } from '../timeline/timeline-protocol';
+import { blockBytes, packBlock } from '../timeline/packed-columns';
+import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
 
 /**
  * The files a trace's timeline columns are handed over in (mpiscope/traceTimeline): the extension host, on
  * the same machine as this server in every VS Code set-up (local, remote, code-server: the server is its
- * child), reads one and deletes it. A file because LSP is JSON-RPC: tens of MiB of numbers as text cost
- * more to write, parse and forward than the drawing of them. Files never read (an editor closed at once, the
- * extension host gone) are deleted when the server stops.
+ * child), reads each batch's block as it is announced (mpiscope/traceBatch) and deletes the file at the end.
+ * A file because LSP is JSON-RPC: tens of MiB of numbers as text cost more to write, parse and forward than
+ * the drawing of them. Files never read (the extension host gone) are deleted when the server stops.
  */
 export class PackedFiles {
   private readonly dirs = new Set<string>();
 
-  /** Writes the columns of `messages`; returns the messages without them and the file holding them. */
-  write(messages: readonly TimelineMessage[]): { headers: TimelineMessage[]; file: string } {
-    const { headers, bytes } = packTimeline(messages);
+  /** A new file for one opening's batches. */
+  open(): PackedWriter {
     const dir = mkdtempSync(join(tmpdir(), 'mpiscope-timeline-'));
     this.dirs.add(dir);
-    const file = join(dir, 'columns.bin');
-    writeFileSync(file, new Uint8Array(bytes));
-    return { headers, file };
+    return new PackedWriter(join(dir, 'columns.bin'));
   }
 
   dispose(): void {
     for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
     this.dirs.clear();
+  }
+}
+
+export class PackedWriter {
+  private readonly fd: number;
+  private end = 0;
+
+  constructor(readonly file: string) {
+    this.fd = openSync(file, 'w');
+  }
+
+  /**
+   * Appends a data batch's columns as one block (packed-columns.ts); returns the batch without them and where
+   * its block is. A reset has no block (bytes 0).
+   */
+  write(message: TimelineMessage): { header: TimelineMessage; offset: number; bytes: number } {
+    if (message.type !== 'data') return { header: message, offset: this.end, bytes: 0 };
+    const bytes = blockBytes(message.spans.rank.length, message.messages.src.length);
+    const block = new ArrayBuffer(bytes);
+    packBlock(message, block, 0);
+    // Written before the batch is announced: the reader may read the block as soon as it hears of it.
+    writeSync(this.fd, new Uint8Array(block), 0, bytes, this.end);
+    const offset = this.end;
+    this.end += bytes;
+    return { header: { ...message, spans: emptySpans(), messages: emptyMessages() }, offset, bytes };
+  }
+
+  close(): void {
+    closeSync(this.fd);
   }
 }

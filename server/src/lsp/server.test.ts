@@ -33,10 +33,12 @@ import {
   traceFindingsRequest,
   traceTimelineRequest,
   type RunStatus,
+  traceBatchNotification,
+  type TraceBatch,
   type TraceTimelineResult,
 } from './protocol';
 import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
-import { unpackTimeline } from '../timeline/packed-columns';
+import { unpackBlock } from '../timeline/packed-columns';
 import { createServer, type MpiscopeServer } from './server';
 
 const source = [
@@ -62,6 +64,7 @@ describe('language server', { timeout: 10_000 }, () => {
   let published: PublishDiagnosticsParams[];
   let statuses: RunStatus[];
   let timeline: TimelineMessage[];
+  let traceBatches: TraceBatch[];
   /** How many times a trace's findings pass ran (the fake traceTimeline's). */
   let findingPasses = 0;
   const findingsBatch: TimelineMessage = {
@@ -121,6 +124,7 @@ describe('language server', { timeout: 10_000 }, () => {
     published = [];
     statuses = [];
     timeline = [];
+    traceBatches = [];
     const up = new PassThrough();
     const down = new PassThrough();
     const connection = createConnection(up, down);
@@ -130,19 +134,21 @@ describe('language server', { timeout: 10_000 }, () => {
         path.endsWith('.trace')
           ? Promise.resolve({ findings: [deadlock()], ranks: 2 })
           : Promise.reject(new UsageError(`${path} is not a trace`)),
-      traceTimeline: (path) =>
-        path.endsWith('.mpitrace')
-          ? Promise.resolve({
-              messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }, timelineBatch],
-              findings: () => {
-                findingPasses++;
-                return Promise.resolve({
-                  report: { findings: [deadlock()], ranks: 2 },
-                  messages: [findingsBatch],
-                });
-              },
-            })
-          : Promise.reject(new UsageError(`${path} is not a trace`)),
+      traceTimeline: (path, onMessage) => {
+        if (!path.endsWith('.mpitrace')) return Promise.reject(new UsageError(`${path} is not a trace`));
+        onMessage({ type: 'reset', ranks: 2, program: '/bin/ring' });
+        onMessage(timelineBatch);
+        onMessage({ ...timelineBatch, seq: 1 });
+        return Promise.resolve({
+          findings: () => {
+            findingPasses++;
+            return Promise.resolve({
+              report: { findings: [deadlock()], ranks: 2 },
+              messages: [findingsBatch],
+            });
+          },
+        });
+      },
       startSession: (options) => {
         const s = new FakeSession(options);
         sessions.push(s);
@@ -154,6 +160,7 @@ describe('language server', { timeout: 10_000 }, () => {
     client.onNotification(PublishDiagnosticsNotification.type, (p) => void published.push(p));
     client.onNotification(runStatusNotification, (s) => void statuses.push(s));
     client.onNotification(timelineNotification, (m) => void timeline.push(m));
+    client.onNotification(traceBatchNotification, (b) => void traceBatches.push(b));
     client.listen();
     await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
     await client.sendNotification('initialized', {});
@@ -293,25 +300,40 @@ describe('language server', { timeout: 10_000 }, () => {
 
   it('gives the trace editor the timeline first, then its findings into the Problems panel', async () => {
     const path = join(dir, 'run.mpitrace');
-    const first: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
-    const second: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
-    // The batches' columns come as a file of binary columns, which the client reads and deletes.
-    assert.deepEqual(first.messages, [
-      { type: 'reset', ranks: 2, program: '/bin/ring' },
-      { ...timelineBatch, spans: emptySpans(), messages: emptyMessages() },
-    ]);
-    const unpacked = unpackTimeline(first.messages, readFileSync(first.columns));
+    const first: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, {
+      path,
+      stream: 4,
+    });
+    // Every message was announced before the answer, the data batches' columns as blocks of a file, which
+    // the client reads and deletes.
+    const announced = traceBatches.splice(0);
+    assert.equal(first.batches, 3);
+    assert.deepEqual(
+      announced.map((b) => [b.stream, b.columns, b.message]),
+      [
+        [4, first.columns, { type: 'reset', ranks: 2, program: '/bin/ring' }],
+        [4, first.columns, { ...timelineBatch, spans: emptySpans(), messages: emptyMessages() }],
+        [4, first.columns, { ...timelineBatch, seq: 1, spans: emptySpans(), messages: emptyMessages() }],
+      ],
+    );
+    const file = readFileSync(first.columns);
     const plain = (cols: object): Record<string, number[]> =>
       Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
-    const batch = unpacked[1];
-    assert.ok(batch?.type === 'data' && timelineBatch.type === 'data');
-    assert.deepEqual(plain(batch.spans), timelineBatch.spans);
-    assert.deepEqual(plain(batch.messages), timelineBatch.messages);
-    assert.ok(first.timing.received <= first.timing.decoded && first.timing.decoded <= first.timing.packed);
-    // A file nobody read is deleted when the server stops.
-    assert.ok(existsSync(second.columns));
-    await server.dispose();
-    assert.ok(!existsSync(second.columns), 'the unread columns file is deleted on dispose');
+    assert.ok(timelineBatch.type === 'data');
+    for (const b of announced.slice(1)) {
+      const block = unpackBlock(file.subarray(b.offset, b.offset + b.bytes), 0);
+      assert.equal(block.next, b.bytes);
+      assert.deepEqual(plain(block.spans), timelineBatch.spans);
+      assert.deepEqual(plain(block.messages), timelineBatch.messages);
+    }
+    assert.equal(announced[2]?.offset, announced[1]?.bytes);
+    assert.equal(file.length, (announced[1]?.bytes ?? 0) * 2);
+    assert.ok(first.timing.received <= first.timing.decoded);
+    const second: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, {
+      path,
+      stream: 5,
+    });
+    assert.notEqual(second.columns, first.columns);
     // The timeline comes before any finding is judged: nothing in the Problems panel yet.
     assert.equal(findingPasses, 0);
     assert.equal(published.length, 0);
@@ -326,9 +348,13 @@ describe('language server', { timeout: 10_000 }, () => {
     );
     assert.equal(findingPasses, 1);
     await assert.rejects(
-      client.sendRequest(traceTimelineRequest.method, { path: '/x.json' }),
+      client.sendRequest(traceTimelineRequest.method, { path: '/x.json', stream: 6 }),
       /\/x.json is not a trace/,
     );
+    // Files the client did not delete go when the server stops.
+    assert.ok(existsSync(second.columns));
+    await server.dispose();
+    assert.ok(!existsSync(first.columns) && !existsSync(second.columns), 'columns files deleted on dispose');
   });
 
   it('refuses a second job while one runs', async () => {

@@ -26,6 +26,7 @@ import {
   runRequest,
   runStatusNotification,
   timelineNotification,
+  traceBatchNotification,
   traceTimelineRequest,
   traceFindingsRequest,
   runStatusRequest,
@@ -46,8 +47,11 @@ export interface ServerOptions {
    * A trace's timeline, then on demand its report and the batch adding its findings (the trace editor);
    * without it, mpiscope/traceTimeline says unavailable.
    */
-  readonly traceTimeline?: (path: string) => Promise<{
-    messages: TimelineMessage[];
+  readonly traceTimeline?: (
+    path: string,
+    /** Each message of the timeline as it is made: a reset, then data batches. */
+    onMessage: (message: TimelineMessage) => void,
+  ) => Promise<{
     findings: () => Promise<{ report: Report; messages: TimelineMessage[] }>;
   }>;
 }
@@ -170,12 +174,26 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     try {
       const received = Date.now();
       if (!options.traceTimeline) throw new UsageError('This mpiscope server cannot replay traces.');
-      const { messages, findings } = await options.traceTimeline(params.path);
-      const decoded = Date.now();
-      const { headers, file } = packed.write(messages);
-      const id = nextTrace++;
-      traceFindings.set(id, { path: params.path, findings });
-      return { messages: headers, columns: file, id, timing: { received, decoded, packed: Date.now() } };
+      const writer = packed.open();
+      let batches = 0;
+      try {
+        const { findings } = await options.traceTimeline(params.path, (message) => {
+          const { header, offset, bytes } = writer.write(message);
+          batches++;
+          void connection.sendNotification(traceBatchNotification, {
+            stream: params.stream,
+            message: header,
+            columns: writer.file,
+            offset,
+            bytes,
+          });
+        });
+        const id = nextTrace++;
+        traceFindings.set(id, { path: params.path, findings });
+        return { columns: writer.file, batches, id, timing: { received, decoded: Date.now() } };
+      } finally {
+        writer.close();
+      }
     } catch (error) {
       return toResponseError(error);
     }
