@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blockBytes, packBlock } from '../timeline/packed-columns';
+import { packBlock } from '../timeline/packed-columns';
 import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
 
 /**
@@ -41,9 +41,8 @@ export class PackedWriter {
    */
   write(message: TimelineMessage): { header: TimelineMessage; offset: number; bytes: number } {
     if (message.type !== 'data') return { header: message, offset: this.end, bytes: 0 };
-    const bytes = blockBytes(message.spans.rank.length, message.messages.src.length);
-    const block = new ArrayBuffer(bytes);
-    packBlock(message, block, 0);
+    const block = packBlock(message);
+    const bytes = block.byteLength;
     // Written before the batch is announced: the reader may read the block as soon as it hears of it.
     writeSync(this.fd, new Uint8Array(block), 0, bytes, this.end);
     const offset = this.end;

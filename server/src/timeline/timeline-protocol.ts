@@ -27,7 +27,7 @@ export type CallClass = (typeof CallClass)[keyof typeof CallClass];
 export const CALL_CLASS_NAMES: readonly string[] = ['other', 'send', 'recv', 'collective', 'wait', 'setup'];
 
 /** A column: plain numbers as JSON carries them, or a typed array unpacked from packed-columns.ts. */
-export type Column = readonly number[] | Float64Array | Int32Array;
+export type Column = readonly number[] | Float64Array | Int32Array | Int16Array | Int8Array;
 
 /** Spans completed since the previous batch, in the order their calls returned (per rank: by start). */
 export interface SpanColumns {
@@ -125,6 +125,11 @@ export interface TimelineData {
   readonly open: OpenCall[];
   /** True once every rank ended: nothing more will come for this job. */
   readonly ended: boolean;
+  /**
+   * The batch's span and message columns as one binary block (packed-columns.ts), the trace editor's form;
+   * `spans` and `messages` are then empty.
+   */
+  readonly packed?: ArrayBuffer;
 }
 
 export type TimelineMessage = TimelineReset | TimelineData;

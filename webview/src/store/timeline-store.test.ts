@@ -12,6 +12,7 @@ import { Lane } from './lane';
 import { lowerBound, upperBound, visibleRange } from './search';
 import { sortTail } from './sort-tail';
 import { TimelineStore } from './timeline-store';
+import { packBlock } from '../../../server/src/timeline/packed-columns';
 
 /** The synthetic job through the real model, taking a batch every `every` events (as the feed would). */
 function batches(every: number): TimelineMessage[] {
@@ -38,6 +39,26 @@ function load(messages: TimelineMessage[]): TimelineStore {
 }
 
 describe('TimelineStore', () => {
+  it('holds the same job from packed batches (the trace editor) as from JSON ones (the live panel)', () => {
+    const json = batches(37);
+    const packed = json.map((m) =>
+      m.type === 'data' ? { ...m, spans: emptySpans(), messages: emptyMessages(), packed: packBlock(m) } : m,
+    );
+    const a = load(json);
+    const b = load(packed);
+    assert.ok(a.spanCount > 100 && a.messages.length > 10);
+    assert.equal(b.spanCount, a.spanCount);
+    a.lanes.forEach((lane, r) => {
+      const other = b.lanes[r];
+      assert.ok(other);
+      for (const col of ['start', 'end', 'fn', 'site', 'comm', 'coll'] as const)
+        assert.deepEqual(Array.from(other[col].values), Array.from(lane[col].values), `rank ${r} ${col}`);
+    });
+    assert.deepEqual(b.matrix, a.matrix);
+    assert.deepEqual(b.lod.lanes, a.lod.lanes);
+    assert.equal(b.messages.length, a.messages.length);
+  });
+
   it('finds calls by name over every lane, the calls in progress included, in time order', () => {
     const store = load(batches(50));
     const recv = store.functionsMatching('recv');

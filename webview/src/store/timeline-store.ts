@@ -7,6 +7,7 @@ import {
   type TimelineFunction,
   type TimelineSite,
 } from '../../../server/src/timeline/timeline-protocol';
+import { unpackBlock } from '../../../server/src/timeline/packed-columns';
 import { Growable } from './growable';
 import { Lane } from './lane';
 import { fineBuckets, LodPyramid } from './lod';
@@ -213,7 +214,9 @@ export class TimelineStore {
     this.ended = d.ended;
     for (const f of d.functions) this.functions.set(f.id, f);
     for (const s of d.sites) this.sites.set(s.id, s);
-    const sp = d.spans;
+    // A trace editor's batch comes packed (one ArrayBuffer, its columns as narrow as their values allow).
+    const cols = d.packed !== undefined ? unpackBlock(new Uint8Array(d.packed), 0) : d;
+    const sp = cols.spans;
     const touched = new Set<Lane>();
     let latest = this.now;
     for (const e of sp.end) if (e > latest) latest = e;
@@ -239,7 +242,7 @@ export class TimelineStore {
       touched.add(lane);
     }
     for (const lane of touched) lane.settle();
-    const m = d.messages;
+    const m = cols.messages;
     for (let i = 0; i < m.src.length; i++) {
       const src = m.src[i] ?? 0;
       const dst = m.dst[i] ?? 0;
