@@ -107,6 +107,11 @@ export interface TimelineReset {
   readonly ranks: number;
   /** The program, for the title; "" when unknown. */
   readonly program: string;
+  /**
+   * The job is read from a trace (the trace editor): its batches come as fast as they are decoded, so a
+   * page draws a few frames a second until the last, not one per batch.
+   */
+  readonly replay?: boolean;
 }
 
 export interface TimelineData {

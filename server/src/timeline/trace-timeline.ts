@@ -79,7 +79,7 @@ export async function openTraceTimeline(
   };
   const begin = (ranks: number, program: string): TimelineModel => {
     const model = new TimelineModel(ranks, program);
-    emit(model.reset());
+    emit({ ...model.reset(), replay: true });
     out = model;
     return model;
   };

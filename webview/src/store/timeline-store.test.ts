@@ -59,6 +59,32 @@ describe('TimelineStore', () => {
     assert.equal(b.messages.length, a.messages.length);
   });
 
+  it("paces its views' frames while a trace loads, not while a live job runs", () => {
+    const [reset, ...data] = batches(60);
+    assert.ok(reset?.type === 'reset' && data.length > 2);
+    const live = load([reset, ...data.slice(0, 2)]);
+    assert.equal(live.changeInterval, 0);
+    const trace = load([{ ...reset, replay: true }, ...data.slice(0, 2)]);
+    assert.equal(trace.changeInterval, 400);
+    for (const m of data.slice(2)) trace.apply(m);
+    assert.equal(trace.changeInterval, 400, 'the deadlocked job has not ended');
+    const last = data.at(-1);
+    assert.ok(last?.type === 'data');
+    // A trace read whole ends its job (TimelineModel.finish): its last batch says so.
+    trace.apply({
+      ...last,
+      seq: last.seq + 1,
+      spans: emptySpans(),
+      messages: emptyMessages(),
+      findings: [],
+      ended: true,
+    });
+    assert.ok(trace.ended);
+    assert.equal(trace.changeInterval, 0, 'the frame with the whole job is not held back');
+    trace.apply(reset);
+    assert.equal(trace.replay, false, 'a new job starts live');
+  });
+
   it('finds calls by name over every lane, the calls in progress included, in time order', () => {
     const store = load(batches(50));
     const recv = store.functionsMatching('recv');

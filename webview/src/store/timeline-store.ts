@@ -75,6 +75,8 @@ export class TimelineStore {
   matrix = new Float64Array(0);
   /** Bumped on every change; views compare it to know when to redraw. */
   version = 0;
+  /** The job comes from a trace (TimelineReset.replay): its batches come as fast as they are decoded. */
+  replay = false;
   /** The last data batch's seq, to notice a gap (a lost batch means the picture is incomplete). */
   lastSeq = -1;
   gaps = 0;
@@ -87,12 +89,21 @@ export class TimelineStore {
     if (!isTimelineMessage(message)) return false;
     if (message.type === 'reset') {
       this.reset(message.ranks, message.program);
+      this.replay = message.replay === true;
     } else {
       this.data(message);
     }
     this.version++;
     for (const l of this.listeners) l();
     return true;
+  }
+
+  /**
+   * While a trace loads, views draw its progress every 400 ms rather than at every batch; the frame with the
+   * whole job comes at once (the last batch ends it). A live job's batches (every 100 ms) are each drawn.
+   */
+  get changeInterval(): number {
+    return this.replay && !this.ended ? 400 : 0;
   }
 
   onChange(listener: () => void): () => void {
