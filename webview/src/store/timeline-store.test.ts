@@ -305,8 +305,22 @@ describe('search', () => {
       key.push(v);
       payload.push(v * 10);
     }
-    sortTail(key, [key, payload], 4);
+    assert.equal(sortTail(key, [key, payload], 4), 1, 'rows from the first that moved');
     assert.deepEqual([...key.values], [1, 2, 3, 5, 6, 7, 8]);
     assert.deepEqual([...payload.values], [10, 20, 30, 50, 60, 70, 80]);
+    // A tail in order after the old rows (equal keys included) moves nothing.
+    for (const v of [8, 9, 9, 12]) {
+      key.push(v);
+      payload.push(-v);
+    }
+    assert.equal(sortTail(key, [key, payload], 7), 7);
+    assert.deepEqual([...key.values], [1, 2, 3, 5, 6, 7, 8, 8, 9, 9, 12]);
+    assert.deepEqual([...payload.values], [10, 20, 30, 50, 60, 70, 80, -8, -9, -9, -12]);
+    // One row out of order at the end is still merged in.
+    key.push(4);
+    payload.push(40);
+    assert.equal(sortTail(key, [key, payload], 11), 3);
+    assert.deepEqual([...key.values], [1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 12]);
+    assert.deepEqual([...payload.values], [10, 20, 30, 40, 50, 60, 70, 80, -8, -9, -9, -12]);
   });
 });

@@ -240,7 +240,8 @@ export class TimelineStore {
       const fn = sp.fn[i] ?? 0;
       const comm = sp.comm[i] ?? -1;
       let coll = -1;
-      if (comm >= 0 && this.functions.get(fn)?.cls === CallClass.collective) {
+      const cls = this.functions.get(fn)?.cls ?? 0;
+      if (comm >= 0 && cls === CallClass.collective) {
         // Calls of a rank come in start order (one thread), so counting numbers its collectives in order.
         const key = comm * 65536 + rank;
         coll = this.collCount.get(key) ?? 0;
@@ -249,7 +250,7 @@ export class TimelineStore {
       const start = sp.start[i] ?? 0;
       const end = sp.end[i] ?? 0;
       lane.push(start, end, fn, sp.site[i] ?? -1, comm, coll);
-      this.lod.add(rank, start, end, this.functions.get(fn)?.cls ?? 0);
+      this.lod.add(rank, start, end, cls);
       touched.add(lane);
     }
     for (const lane of touched) lane.settle();

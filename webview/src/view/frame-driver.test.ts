@@ -115,12 +115,19 @@ describe('frame driver', () => {
       mock.timers.tick(100);
       browser.runFrames();
       assert.equal(draws, 3, 'and are drawn when it has passed');
-      // The source stops pacing (the trace's last batch ended the job): its change is drawn at once.
-      store.changeInterval = 0;
+      // The source stops pacing (the trace's last batch ended the job) while a change waits: drawn at once.
       now = 1450;
       store.change();
       browser.runFrames();
+      assert.equal(draws, 3, 'waiting');
+      store.changeInterval = 0;
+      now = 1460;
+      store.change();
+      browser.runFrames();
       assert.equal(draws, 4);
+      mock.timers.tick(400);
+      browser.runFrames();
+      assert.equal(draws, 4, 'the waiting change was drawn with it, not again');
       // Detached while a change waits: nothing fires later.
       store.changeInterval = 400;
       now = 1500;

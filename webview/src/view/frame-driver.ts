@@ -80,14 +80,17 @@ export class FrameDriver implements ReactiveController {
 
   /** A change's frame, at once or when the source's interval since the last one has passed. */
   private changed(): void {
-    if (this.waiting !== undefined) return;
     const now = performance.now();
     const wait = (this.source?.changeInterval ?? 0) - (now - this.lastChange);
     if (wait <= 0) {
+      // Also when a change is waiting: the source stopped pacing (the job ended), its frame is due now.
+      clearTimeout(this.waiting);
+      this.waiting = undefined;
       this.lastChange = now;
       this.schedule();
       return;
     }
+    if (this.waiting !== undefined) return;
     this.waiting = setTimeout(() => {
       this.waiting = undefined;
       if (this.connected) this.changed();
