@@ -131,8 +131,8 @@ interface Opened {
 
 /**
  * Asks the language server for a trace's timeline; each message it announces goes to `onMessage` as it comes,
- * a data batch with its columns read from the server's file (its block, as typed arrays over an ArrayBuffer of
- * their own). Then deletes the file and its folder, by name, nothing else.
+ * a data batch with its block of the server's file as `packed` (an ArrayBuffer of its own, which the page's
+ * store unpacks). Then deletes the file and its folder, by name, nothing else.
  */
 async function openTimeline(
   client: LanguageClient,

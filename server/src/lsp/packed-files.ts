@@ -1,6 +1,6 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { packBlock } from '../timeline/packed-columns';
 import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
 
@@ -19,6 +19,14 @@ export class PackedFiles {
     const dir = mkdtempSync(join(tmpdir(), 'mpiscope-timeline-'));
     this.dirs.add(dir);
     return new PackedWriter(join(dir, 'columns.bin'));
+  }
+
+  /** Closes a writer and deletes its file and folder (an opening that failed). */
+  remove(writer: PackedWriter): void {
+    writer.close();
+    const dir = dirname(writer.file);
+    rmSync(dir, { recursive: true, force: true });
+    this.dirs.delete(dir);
   }
 
   dispose(): void {
@@ -50,7 +58,12 @@ export class PackedWriter {
     return { header: { ...message, spans: emptySpans(), messages: emptyMessages() }, offset, bytes };
   }
 
+  private closed = false;
+
+  /** Closes the file (once; a second call does nothing). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     closeSync(this.fd);
   }
 }

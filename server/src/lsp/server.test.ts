@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -347,10 +347,13 @@ describe('language server', { timeout: 10_000 }, () => {
       /no trace timeline \d+ is waiting for its findings/,
     );
     assert.equal(findingPasses, 1);
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('mpiscope-timeline-')).length;
     await assert.rejects(
       client.sendRequest(traceTimelineRequest.method, { path: '/x.json', stream: 6 }),
       /\/x.json is not a trace/,
     );
+    const after = readdirSync(tmpdir()).filter((n) => n.startsWith('mpiscope-timeline-')).length;
+    assert.equal(after, before, 'a failed opening leaves no columns file behind');
     // Files the client did not delete go when the server stops.
     assert.ok(existsSync(second.columns));
     await server.dispose();

@@ -190,9 +190,12 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
         });
         const id = nextTrace++;
         traceFindings.set(id, { path: params.path, findings });
-        return { columns: writer.file, batches, id, timing: { received, decoded: Date.now() } };
-      } finally {
         writer.close();
+        return { columns: writer.file, batches, id, timing: { received, decoded: Date.now() } };
+      } catch (error) {
+        // Nothing will read what was written (the client deletes the file only when told its name).
+        packed.remove(writer);
+        throw error;
       }
     } catch (error) {
       return toResponseError(error);
