@@ -116,12 +116,15 @@ describe('packed timeline columns', () => {
     assert.ok(a && b);
     const pa = new Uint8Array(packBlock(a));
     const pb = new Uint8Array(packBlock(b));
-    // A Node Buffer read from a file may start anywhere in its memory: unaligned views are copied.
-    const file = new Uint8Array(pa.length + pb.length + 3).subarray(3);
+    // A Node Buffer read from a file may start anywhere in its memory: unaligned views are copied (and a
+    // Buffer's slice() would not copy).
+    const file = Buffer.alloc(pa.length + pb.length + 3).subarray(3);
     file.set(pa);
     file.set(pb, pa.length);
     const first = unpackBlock(file, 0);
     assert.equal(first.next, pa.length);
+    assert.deepEqual(plain(first.spans), a.spans);
+    assert.deepEqual(plain(first.messages), a.messages);
     const second = unpackBlock(file, first.next);
     assert.equal(second.next, file.length);
     assert.deepEqual(plain(second.spans), b.spans);

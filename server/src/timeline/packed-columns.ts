@@ -117,7 +117,10 @@ export function unpackBlock(bytes: Uint8Array, offset: number): UnpackedBlock {
   if (offset + size > bytes.length)
     throw new Error(`packed columns: a block of ${spans} spans and ${messages} messages runs past the end`);
   if (start % 8 !== 0) {
-    buffer = bytes.slice(offset, offset + size).buffer as ArrayBuffer;
+    // Copied by hand: a Node Buffer's slice() is a view of the same (maybe pooled) memory, not a copy.
+    const copy = new Uint8Array(size);
+    copy.set(bytes.subarray(offset, offset + size));
+    buffer = copy.buffer;
     start = 0;
   }
   let at = start + HEADER;
