@@ -54,19 +54,45 @@ export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResu
   'mpiscope/openTrace',
 );
 
+export interface TraceTimelineParams extends OpenReportParams {
+  /** Names this opening's mpiscope/traceBatch notifications (the client's choice). */
+  stream: number;
+}
+
+/**
+ * One message of a trace's timeline, sent while the trace is decoded, before mpiscope/traceTimeline answers:
+ * the trace editor draws the first batches while the rest is decoded. A data batch's span and message columns
+ * are empty here: they are the block [offset, offset + bytes) of the file `columns`
+ * (timeline/packed-columns.ts: unpackBlock), written before this was sent.
+ */
+export interface TraceBatch {
+  stream: number;
+  message: TimelineMessage;
+  columns: string;
+  offset: number;
+  bytes: number;
+}
+
+export const traceBatchNotification = new NotificationType<TraceBatch>('mpiscope/traceBatch');
+
 export interface TraceTimelineResult {
-  /** The trace's timeline: a reset, then data batches (the whole job, as a live panel receives it), no finding. */
-  messages: TimelineMessage[];
+  /** The file of the batches' columns; every batch has been announced (mpiscope/traceBatch): delete it. */
+  columns: string;
+  /** How many messages were announced (a reset, then data batches: the whole job, no finding). */
+  batches: number;
   /** Names this opening's findings for mpiscope/traceFindings. */
   id: number;
+  /** When (ms since the epoch) the server got the request and had decoded the whole trace. */
+  timing: { received: number; decoded: number };
 }
 
 /**
  * A trace file's timeline for the trace editor, drawn before its findings are judged: the trace is only
- * decoded (the engine's replay is most of the cost of opening it). The editor asks mpiscope/traceFindings
- * next. (A million events travel as one JSON response of some tens of MiB.)
+ * decoded (the engine's replay is most of the cost of opening it), its batches announced as they are made.
+ * The editor asks mpiscope/traceFindings next. (A million events' columns are ~20 MB: as JSON they cost
+ * more than drawing them, hence the file.)
  */
-export const traceTimelineRequest = new RequestType<OpenReportParams, TraceTimelineResult, void>(
+export const traceTimelineRequest = new RequestType<TraceTimelineParams, TraceTimelineResult, void>(
   'mpiscope/traceTimeline',
 );
 

@@ -17,10 +17,9 @@ const server = createServer(connection, {
   startSession,
   docsBase,
   replayTrace: async (path) => (await replayTrace(path)).result,
-  traceTimeline: async (path) => {
-    const t = await openTraceTimeline(path);
+  traceTimeline: async (path, onMessage) => {
+    const t = await openTraceTimeline(path, undefined, onMessage);
     return {
-      messages: t.messages,
       findings: async () => {
         const f = await t.findings();
         return { report: f.result, messages: f.messages };

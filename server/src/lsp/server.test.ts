@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -33,9 +33,12 @@ import {
   traceFindingsRequest,
   traceTimelineRequest,
   type RunStatus,
+  traceBatchNotification,
+  type TraceBatch,
   type TraceTimelineResult,
 } from './protocol';
 import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
+import { unpackBlock } from '../timeline/packed-columns';
 import { createServer, type MpiscopeServer } from './server';
 
 const source = [
@@ -61,6 +64,7 @@ describe('language server', { timeout: 10_000 }, () => {
   let published: PublishDiagnosticsParams[];
   let statuses: RunStatus[];
   let timeline: TimelineMessage[];
+  let traceBatches: TraceBatch[];
   /** How many times a trace's findings pass ran (the fake traceTimeline's). */
   let findingPasses = 0;
   const findingsBatch: TimelineMessage = {
@@ -75,6 +79,15 @@ describe('language server', { timeout: 10_000 }, () => {
     findings: [],
     open: [],
     ended: true,
+  };
+
+  /** A batch of the fake trace's timeline: two calls and the message between them. */
+  const timelineBatch: TimelineMessage = {
+    ...findingsBatch,
+    seq: 0,
+    ended: false,
+    spans: { rank: [0, 1], start: [1, 2], end: [5, 1e12 + 0.5], fn: [3, 4], site: [-1, 7], comm: [0, 0] },
+    messages: { src: [0], sendTime: [1], dst: [1], recvTime: [2 ** 40], bytes: [3e9], tag: [-1] },
   };
 
   function deadlock(): Finding {
@@ -111,6 +124,7 @@ describe('language server', { timeout: 10_000 }, () => {
     published = [];
     statuses = [];
     timeline = [];
+    traceBatches = [];
     const up = new PassThrough();
     const down = new PassThrough();
     const connection = createConnection(up, down);
@@ -120,19 +134,21 @@ describe('language server', { timeout: 10_000 }, () => {
         path.endsWith('.trace')
           ? Promise.resolve({ findings: [deadlock()], ranks: 2 })
           : Promise.reject(new UsageError(`${path} is not a trace`)),
-      traceTimeline: (path) =>
-        path.endsWith('.mpitrace')
-          ? Promise.resolve({
-              messages: [{ type: 'reset', ranks: 2, program: '/bin/ring' }],
-              findings: () => {
-                findingPasses++;
-                return Promise.resolve({
-                  report: { findings: [deadlock()], ranks: 2 },
-                  messages: [findingsBatch],
-                });
-              },
-            })
-          : Promise.reject(new UsageError(`${path} is not a trace`)),
+      traceTimeline: (path, onMessage) => {
+        if (!path.endsWith('.mpitrace')) return Promise.reject(new UsageError(`${path} is not a trace`));
+        onMessage({ type: 'reset', ranks: 2, program: '/bin/ring' });
+        onMessage(timelineBatch);
+        onMessage({ ...timelineBatch, seq: 1 });
+        return Promise.resolve({
+          findings: () => {
+            findingPasses++;
+            return Promise.resolve({
+              report: { findings: [deadlock()], ranks: 2 },
+              messages: [findingsBatch],
+            });
+          },
+        });
+      },
       startSession: (options) => {
         const s = new FakeSession(options);
         sessions.push(s);
@@ -144,6 +160,7 @@ describe('language server', { timeout: 10_000 }, () => {
     client.onNotification(PublishDiagnosticsNotification.type, (p) => void published.push(p));
     client.onNotification(runStatusNotification, (s) => void statuses.push(s));
     client.onNotification(timelineNotification, (m) => void timeline.push(m));
+    client.onNotification(traceBatchNotification, (b) => void traceBatches.push(b));
     client.listen();
     await client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
     await client.sendNotification('initialized', {});
@@ -283,9 +300,40 @@ describe('language server', { timeout: 10_000 }, () => {
 
   it('gives the trace editor the timeline first, then its findings into the Problems panel', async () => {
     const path = join(dir, 'run.mpitrace');
-    const first: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
-    const second: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, { path });
-    assert.deepEqual(first.messages, [{ type: 'reset', ranks: 2, program: '/bin/ring' }]);
+    const first: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, {
+      path,
+      stream: 4,
+    });
+    // Every message was announced before the answer, the data batches' columns as blocks of a file, which
+    // the client reads and deletes.
+    const announced = traceBatches.splice(0);
+    assert.equal(first.batches, 3);
+    assert.deepEqual(
+      announced.map((b) => [b.stream, b.columns, b.message]),
+      [
+        [4, first.columns, { type: 'reset', ranks: 2, program: '/bin/ring' }],
+        [4, first.columns, { ...timelineBatch, spans: emptySpans(), messages: emptyMessages() }],
+        [4, first.columns, { ...timelineBatch, seq: 1, spans: emptySpans(), messages: emptyMessages() }],
+      ],
+    );
+    const file = readFileSync(first.columns);
+    const plain = (cols: object): Record<string, number[]> =>
+      Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
+    assert.ok(timelineBatch.type === 'data');
+    for (const b of announced.slice(1)) {
+      const block = unpackBlock(file.subarray(b.offset, b.offset + b.bytes), 0);
+      assert.equal(block.next, b.bytes);
+      assert.deepEqual(plain(block.spans), timelineBatch.spans);
+      assert.deepEqual(plain(block.messages), timelineBatch.messages);
+    }
+    assert.equal(announced[2]?.offset, announced[1]?.bytes);
+    assert.equal(file.length, (announced[1]?.bytes ?? 0) * 2);
+    assert.ok(first.timing.received <= first.timing.decoded);
+    const second: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, {
+      path,
+      stream: 5,
+    });
+    assert.notEqual(second.columns, first.columns);
     // The timeline comes before any finding is judged: nothing in the Problems panel yet.
     assert.equal(findingPasses, 0);
     assert.equal(published.length, 0);
@@ -299,10 +347,17 @@ describe('language server', { timeout: 10_000 }, () => {
       /no trace timeline \d+ is waiting for its findings/,
     );
     assert.equal(findingPasses, 1);
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('mpiscope-timeline-')).length;
     await assert.rejects(
-      client.sendRequest(traceTimelineRequest.method, { path: '/x.json' }),
+      client.sendRequest(traceTimelineRequest.method, { path: '/x.json', stream: 6 }),
       /\/x.json is not a trace/,
     );
+    const after = readdirSync(tmpdir()).filter((n) => n.startsWith('mpiscope-timeline-')).length;
+    assert.equal(after, before, 'a failed opening leaves no columns file behind');
+    // Files the client did not delete go when the server stops.
+    assert.ok(existsSync(second.columns));
+    await server.dispose();
+    assert.ok(!existsSync(first.columns) && !existsSync(second.columns), 'columns files deleted on dispose');
   });
 
   it('refuses a second job while one runs', async () => {

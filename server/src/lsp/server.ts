@@ -15,6 +15,7 @@ import { UsageError } from '../session/session-api';
 import type { TimelineMessage } from '../timeline/timeline-protocol';
 import { DiagnosticStore } from './diagnostic-store';
 import { HoverIndex } from './hover-index';
+import { PackedFiles } from './packed-files';
 import {
   clearFindingsRequest,
   debugAdapterEndpointRequest,
@@ -25,6 +26,7 @@ import {
   runRequest,
   runStatusNotification,
   timelineNotification,
+  traceBatchNotification,
   traceTimelineRequest,
   traceFindingsRequest,
   runStatusRequest,
@@ -45,8 +47,11 @@ export interface ServerOptions {
    * A trace's timeline, then on demand its report and the batch adding its findings (the trace editor);
    * without it, mpiscope/traceTimeline says unavailable.
    */
-  readonly traceTimeline?: (path: string) => Promise<{
-    messages: TimelineMessage[];
+  readonly traceTimeline?: (
+    path: string,
+    /** Each message of the timeline as it is made: a reset, then data batches. */
+    onMessage: (message: TimelineMessage) => void,
+  ) => Promise<{
     findings: () => Promise<{ report: Report; messages: TimelineMessage[] }>;
   }>;
 }
@@ -99,6 +104,7 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     { path: string; findings: () => Promise<{ report: Report; messages: TimelineMessage[] }> }
   >();
   let nextTrace = 1;
+  const packed = new PackedFiles();
 
   connection.onInitialize((): InitializeResult => ({
     capabilities: {
@@ -166,11 +172,31 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
   });
   connection.onRequest(traceTimelineRequest, async (params) => {
     try {
+      const received = Date.now();
       if (!options.traceTimeline) throw new UsageError('This mpiscope server cannot replay traces.');
-      const { messages, findings } = await options.traceTimeline(params.path);
-      const id = nextTrace++;
-      traceFindings.set(id, { path: params.path, findings });
-      return { messages, id };
+      const writer = packed.open();
+      let batches = 0;
+      try {
+        const { findings } = await options.traceTimeline(params.path, (message) => {
+          const { header, offset, bytes } = writer.write(message);
+          batches++;
+          void connection.sendNotification(traceBatchNotification, {
+            stream: params.stream,
+            message: header,
+            columns: writer.file,
+            offset,
+            bytes,
+          });
+        });
+        const id = nextTrace++;
+        traceFindings.set(id, { path: params.path, findings });
+        writer.close();
+        return { columns: writer.file, batches, id, timing: { received, decoded: Date.now() } };
+      } catch (error) {
+        // Nothing will read what was written (the client deletes the file only when told its name).
+        packed.remove(writer);
+        throw error;
+      }
     } catch (error) {
       return toResponseError(error);
     }
@@ -203,6 +229,7 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     hub,
     dispose: async () => {
       await hub.stop();
+      packed.dispose();
       if (dap) await (await dap).close();
     },
   };

@@ -108,16 +108,14 @@ describe('TimelineModel', () => {
     for (const order of ['by-rank', 'reverse'] as const) {
       const b = run([r0, r1], order);
       // Batches list messages in the order they were paired, which depends on arrival; compare as a set.
-      const rows = b.messages.tag
-        .map((tag, i) => [
-          b.messages.src[i],
-          b.messages.sendTime[i],
-          b.messages.dst[i],
-          b.messages.recvTime[i],
-          b.messages.bytes[i],
-          tag,
-        ])
-        .sort((x, y) => (x[1] ?? 0) - (y[1] ?? 0));
+      const rows = Array.from(b.messages.tag, (tag, i) => [
+        b.messages.src[i],
+        b.messages.sendTime[i],
+        b.messages.dst[i],
+        b.messages.recvTime[i],
+        b.messages.bytes[i],
+        tag,
+      ]).sort((x, y) => (x[1] ?? 0) - (y[1] ?? 0));
       // Tag 6 was sent second (t=2) and received first; the two tag-5 messages keep their order.
       assert.deepEqual(rows, [
         [0, 0, 1, 14, 100, 5],

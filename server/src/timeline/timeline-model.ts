@@ -21,6 +21,7 @@ import type {
   TimelineFinding,
   TimelineFunction,
   TimelineMessage,
+  TimelineReset,
   TimelineSite,
 } from './timeline-protocol';
 
@@ -270,7 +271,7 @@ export class TimelineModel {
   }
 
   /** The reset message a new job starts with. */
-  reset(): TimelineMessage {
+  reset(): TimelineReset {
     return { type: 'reset', ranks: this.ranks, program: this.program };
   }
 

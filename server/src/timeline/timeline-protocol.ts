@@ -3,8 +3,9 @@
  * as the `mpiscope/timeline` LSP notification, then `postMessage`). The model (timeline-model.ts) writes
  * it and the webview (webview/src/store) reads it; this file is the only definition of its shape.
  *
- * Batches are deltas in column form (struct of arrays): plain number arrays, because LSP notifications are
- * JSON and typed arrays do not survive JSON. The webview copies the columns into typed arrays.
+ * Batches are deltas in column form (struct of arrays): plain number arrays in the live notifications (LSP
+ * is JSON), typed arrays when a trace's timeline comes packed as binary (packed-columns.ts: the trace
+ * editor). The webview copies the columns into its own typed arrays either way.
  *
  * Times are nanoseconds since the job's origin: the first rank clock (CLOCK record) the model saw, with
  * every rank's monotonic clock shifted by its own (realtime - monotonic) offset, so lanes line up.
@@ -25,29 +26,32 @@ export const CallClass = {
 export type CallClass = (typeof CallClass)[keyof typeof CallClass];
 export const CALL_CLASS_NAMES: readonly string[] = ['other', 'send', 'recv', 'collective', 'wait', 'setup'];
 
+/** A column: plain numbers as JSON carries them, or a typed array unpacked from packed-columns.ts. */
+export type Column = readonly number[] | Float64Array | Int32Array | Int16Array | Int8Array;
+
 /** Spans completed since the previous batch, in the order their calls returned (per rank: by start). */
 export interface SpanColumns {
-  readonly rank: number[];
-  readonly start: number[];
-  readonly end: number[];
+  readonly rank: Column;
+  readonly start: Column;
+  readonly end: Column;
   /** Function id (index into mpi-api.json functions); named by TimelineFunction entries. */
-  readonly fn: number[];
+  readonly fn: Column;
   /** Site id (TimelineSite.id), -1 when the call site is unknown. */
-  readonly site: number[];
+  readonly site: Column;
   /** Communicator id shared by every rank (same for the same communicator), -1 for calls without one. */
-  readonly comm: number[];
+  readonly comm: Column;
 }
 
 /** Messages matched since the previous batch: one arrow from (src, sendTime) to (dst, recvTime). */
 export interface MessageColumns {
-  readonly src: number[];
+  readonly src: Column;
   /** When the send (or isend, or sendrecv) was entered. */
-  readonly sendTime: number[];
-  readonly dst: number[];
+  readonly sendTime: Column;
+  readonly dst: Column;
   /** When the receive completed (the COMPLETE record of the receiving or waiting call). */
-  readonly recvTime: number[];
-  readonly bytes: number[];
-  readonly tag: number[];
+  readonly recvTime: Column;
+  readonly bytes: Column;
+  readonly tag: Column;
 }
 
 /** A call that has entered and not returned (yet): drawn up to `now`, hatched when it is blocked. */
@@ -103,6 +107,11 @@ export interface TimelineReset {
   readonly ranks: number;
   /** The program, for the title; "" when unknown. */
   readonly program: string;
+  /**
+   * The job is read from a trace (the trace editor): its batches come as fast as they are decoded, so a
+   * page draws a few frames a second until the last, not one per batch.
+   */
+  readonly replay?: boolean;
 }
 
 export interface TimelineData {
@@ -121,9 +130,34 @@ export interface TimelineData {
   readonly open: OpenCall[];
   /** True once every rank ended: nothing more will come for this job. */
   readonly ended: boolean;
+  /**
+   * The batch's span and message columns as one binary block (packed-columns.ts), the trace editor's form;
+   * `spans` and `messages` are then empty.
+   */
+  readonly packed?: ArrayBuffer;
 }
 
 export type TimelineMessage = TimelineReset | TimelineData;
+
+/**
+ * When each hop of a trace editor's opening happened (ms since the epoch, every process on one clock): the
+ * extension host's and the language server's marks, posted after the timeline's batches. The page keeps them
+ * with its own (window.mpiscope.timing), which bench/timeline/vscode-open.mjs prints as a breakdown.
+ */
+export interface OpenTiming {
+  readonly type: 'timing';
+  readonly marks: Readonly<Record<string, number>>;
+}
+
+export function isOpenTiming(value: unknown): value is OpenTiming {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'timing' &&
+    typeof (value as { marks?: unknown }).marks === 'object' &&
+    (value as { marks?: unknown }).marks !== null
+  );
+}
 
 /** Messages from the webview to its host. */
 export type WebviewRequest =

@@ -21,7 +21,10 @@ export interface TraceTimeline {
 export interface TraceTimelineFirst {
   readonly start: SessionStart;
   readonly cut?: TraceCut;
-  /** A reset, then data batches: every call and message of the job; no finding and no source line yet. */
+  /**
+   * A reset, then data batches: every call and message of the job; no finding and no source line yet (empty
+   * when they went to openTraceTimeline's onMessage instead).
+   */
   readonly messages: TimelineMessage[];
   /**
    * The second pass, through the engine: the report and the batch that adds its findings to the timeline
@@ -62,17 +65,21 @@ export async function traceTimeline(path: string, analyzers = DEFAULT_ANALYZERS)
 export async function openTraceTimeline(
   path: string,
   analyzers = DEFAULT_ANALYZERS,
+  onMessage?: (message: TimelineMessage) => void,
 ): Promise<TraceTimelineFirst> {
   let out: TimelineModel | undefined;
+  // Given onMessage, each message goes there as it is made (the trace editor draws the first batches while
+  // the rest is decoded) and none is kept.
   const messages: TimelineMessage[] = [];
+  const emit = onMessage ?? ((m: TimelineMessage): void => void messages.push(m));
   let sinceBatch = 0;
-  const take = (into: TimelineMessage[]): void => {
+  const take = (into: (m: TimelineMessage) => void): void => {
     const b = out?.takeBatch();
-    if (b !== undefined) into.push(b);
+    if (b !== undefined) into(b);
   };
   const begin = (ranks: number, program: string): TimelineModel => {
     const model = new TimelineModel(ranks, program);
-    messages.push(model.reset());
+    emit({ ...model.reset(), replay: true });
     out = model;
     return model;
   };
@@ -84,7 +91,7 @@ export async function openTraceTimeline(
         model.push(e);
         if (++sinceBatch === BATCH_EVENTS) {
           sinceBatch = 0;
-          take(messages);
+          take(emit);
         }
       }
     },
@@ -92,7 +99,7 @@ export async function openTraceTimeline(
   const drawn = await replayTrace(path, analyzers, hooks, { analyze: false });
   const model = out ?? begin(drawn.start.ranks, drawn.start.program);
   model.finish();
-  take(messages);
+  take(emit);
 
   let second: Promise<{ result: SessionResult; messages: TimelineMessage[] }> | undefined;
   const findings = async (): Promise<{ result: SessionResult; messages: TimelineMessage[] }> => {
@@ -112,7 +119,7 @@ export async function openTraceTimeline(
     // Findings found after the last frame (the end of the job) sit where the ranks are at the end.
     result.findings.forEach((f, i) => model.addFinding(f, places.jobTimes(i, model)));
     const added: TimelineMessage[] = [];
-    take(added);
+    take((m) => void added.push(m));
     return { result, messages: added };
   };
   return {

@@ -73,6 +73,24 @@ describe('LodPyramid', () => {
     }
   });
 
+  it('coarsens many levels at once to the same sums as one level at a time', () => {
+    const once = new LodPyramid(32);
+    const steps = new LodPyramid(32);
+    for (const lod of [once, steps]) {
+      lod.grow(2);
+      lod.cover(1000);
+      lod.add(0, 3, 700, 1);
+      lod.add(1, 100, 990, 2);
+      lod.add(1, 0, 40, 4);
+    }
+    once.cover(5e6);
+    for (let t = 2000; t < 5e6; t *= 2) steps.cover(t);
+    steps.cover(5e6);
+    assert.ok(once.shift - 5 > Math.log2(1000 / 32), 'several levels in one cover');
+    assert.equal(once.shift, steps.shift);
+    assert.deepEqual(once.lanes, steps.lanes);
+  });
+
   it('picks the coarsest level with buckets no wider than a pixel, none when zoomed in past level 0', () => {
     const lod = new LodPyramid(1024);
     lod.cover(3e9);

@@ -47,18 +47,26 @@ export class LodPyramid {
     }
   }
 
-  /** Coarsens until level 0 covers [0, t]: each step keeps every sum (a coarse bucket = its two halves). */
+  /**
+   * Coarsens until level 0 covers [0, t], keeping every sum (a coarse bucket = its two halves): k steps at
+   * once, in place. One step makes the old level j + 1 the new level j (same bucket width, the first half of
+   * its span); k steps make level j + k the new level j, so each level's array is rewritten once, whatever
+   * k. (A step at a time, allocating, made the first batch of a trace, k ≈ 20 from a 1 ns level 0 to
+   * seconds, allocate and zero every lane's pyramid 20 times: 0.4 s of a million-event open.) Ascending j
+   * reads levels above j, not yet rewritten. The top level's one bucket stays the new top's first bucket.
+   */
   cover(t: number): void {
-    while (t >= this.fine * this.width(0)) {
-      this.shift++;
-      for (const lane of this.lanes) {
-        for (let j = 0; j < this.levels; j++) {
-          const next = new Float32Array((this.fine >> j) * LOD_CLASSES);
-          // The old level j + 1 has this level's new bucket width over half the new span; the top level's
-          // one bucket stays the first bucket of the new top level.
-          next.set(lane[Math.min(j + 1, this.levels - 1)] as Float32Array);
-          lane[j] = next;
-        }
+    let k = 0;
+    while (t >= this.fine * 2 ** (this.shift + k)) k++;
+    if (k === 0) return;
+    this.shift += k;
+    const top = this.levels - 1;
+    for (const lane of this.lanes) {
+      for (let j = 0; j < top; j++) {
+        const to = lane[j] as Float32Array;
+        const from = lane[Math.min(j + k, top)] as Float32Array;
+        to.set(from);
+        to.fill(0, from.length);
       }
     }
   }

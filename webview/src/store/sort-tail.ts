@@ -11,6 +11,11 @@ export function sortTail(key: Growable, columns: readonly Growable[], sortedUpTo
   const n = key.length;
   if (sortedUpTo >= n) return n;
   const k = key.values;
+  // Rows appended in order after the old ones (a rank's calls come by start) move nothing: no index array,
+  // no sort (the sort was a tenth of a million-event trace's ingest).
+  let ordered = sortedUpTo === 0 || (k[sortedUpTo - 1] ?? 0) <= (k[sortedUpTo] ?? 0);
+  for (let i = sortedUpTo + 1; ordered && i < n; i++) ordered = (k[i - 1] ?? 0) <= (k[i] ?? 0);
+  if (ordered) return sortedUpTo;
   const fresh = Array.from({ length: n - sortedUpTo }, (_, i) => sortedUpTo + i).sort(
     (a, b) => (k[a] ?? 0) - (k[b] ?? 0) || a - b,
   );

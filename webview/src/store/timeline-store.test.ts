@@ -12,6 +12,7 @@ import { Lane } from './lane';
 import { lowerBound, upperBound, visibleRange } from './search';
 import { sortTail } from './sort-tail';
 import { TimelineStore } from './timeline-store';
+import { packBlock } from '../../../server/src/timeline/packed-columns';
 
 /** The synthetic job through the real model, taking a batch every `every` events (as the feed would). */
 function batches(every: number): TimelineMessage[] {
@@ -38,6 +39,52 @@ function load(messages: TimelineMessage[]): TimelineStore {
 }
 
 describe('TimelineStore', () => {
+  it('holds the same job from packed batches (the trace editor) as from JSON ones (the live panel)', () => {
+    const json = batches(37);
+    const packed = json.map((m) =>
+      m.type === 'data' ? { ...m, spans: emptySpans(), messages: emptyMessages(), packed: packBlock(m) } : m,
+    );
+    const a = load(json);
+    const b = load(packed);
+    assert.ok(a.spanCount > 100 && a.messages.length > 10);
+    assert.equal(b.spanCount, a.spanCount);
+    a.lanes.forEach((lane, r) => {
+      const other = b.lanes[r];
+      assert.ok(other);
+      for (const col of ['start', 'end', 'fn', 'site', 'comm', 'coll'] as const)
+        assert.deepEqual(Array.from(other[col].values), Array.from(lane[col].values), `rank ${r} ${col}`);
+    });
+    assert.deepEqual(b.matrix, a.matrix);
+    assert.deepEqual(b.lod.lanes, a.lod.lanes);
+    assert.equal(b.messages.length, a.messages.length);
+  });
+
+  it("paces its views' frames while a trace loads, not while a live job runs", () => {
+    const [reset, ...data] = batches(60);
+    assert.ok(reset?.type === 'reset' && data.length > 2);
+    const live = load([reset, ...data.slice(0, 2)]);
+    assert.equal(live.changeInterval, 0);
+    const trace = load([{ ...reset, replay: true }, ...data.slice(0, 2)]);
+    assert.equal(trace.changeInterval, 400);
+    for (const m of data.slice(2)) trace.apply(m);
+    assert.equal(trace.changeInterval, 400, 'the deadlocked job has not ended');
+    const last = data.at(-1);
+    assert.ok(last?.type === 'data');
+    // A trace read whole ends its job (TimelineModel.finish): its last batch says so.
+    trace.apply({
+      ...last,
+      seq: last.seq + 1,
+      spans: emptySpans(),
+      messages: emptyMessages(),
+      findings: [],
+      ended: true,
+    });
+    assert.ok(trace.ended);
+    assert.equal(trace.changeInterval, 0, 'the frame with the whole job is not held back');
+    trace.apply(reset);
+    assert.equal(trace.replay, false, 'a new job starts live');
+  });
+
   it('finds calls by name over every lane, the calls in progress included, in time order', () => {
     const store = load(batches(50));
     const recv = store.functionsMatching('recv');
@@ -258,8 +305,22 @@ describe('search', () => {
       key.push(v);
       payload.push(v * 10);
     }
-    sortTail(key, [key, payload], 4);
+    assert.equal(sortTail(key, [key, payload], 4), 1, 'rows from the first that moved');
     assert.deepEqual([...key.values], [1, 2, 3, 5, 6, 7, 8]);
     assert.deepEqual([...payload.values], [10, 20, 30, 50, 60, 70, 80]);
+    // A tail in order after the old rows (equal keys included) moves nothing.
+    for (const v of [8, 9, 9, 12]) {
+      key.push(v);
+      payload.push(-v);
+    }
+    assert.equal(sortTail(key, [key, payload], 7), 7);
+    assert.deepEqual([...key.values], [1, 2, 3, 5, 6, 7, 8, 8, 9, 9, 12]);
+    assert.deepEqual([...payload.values], [10, 20, 30, 50, 60, 70, 80, -8, -9, -9, -12]);
+    // One row out of order at the end is still merged in.
+    key.push(4);
+    payload.push(40);
+    assert.equal(sortTail(key, [key, payload], 11), 3);
+    assert.deepEqual([...key.values], [1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 12]);
+    assert.deepEqual([...payload.values], [10, 20, 30, 40, 50, 60, 70, 80, -8, -9, -9, -12]);
   });
 });

@@ -7,6 +7,7 @@ import {
   type TimelineFunction,
   type TimelineSite,
 } from '../../../server/src/timeline/timeline-protocol';
+import { unpackBlock } from '../../../server/src/timeline/packed-columns';
 import { Growable } from './growable';
 import { Lane } from './lane';
 import { fineBuckets, LodPyramid } from './lod';
@@ -74,6 +75,8 @@ export class TimelineStore {
   matrix = new Float64Array(0);
   /** Bumped on every change; views compare it to know when to redraw. */
   version = 0;
+  /** The job comes from a trace (TimelineReset.replay): its batches come as fast as they are decoded. */
+  replay = false;
   /** The last data batch's seq, to notice a gap (a lost batch means the picture is incomplete). */
   lastSeq = -1;
   gaps = 0;
@@ -86,12 +89,21 @@ export class TimelineStore {
     if (!isTimelineMessage(message)) return false;
     if (message.type === 'reset') {
       this.reset(message.ranks, message.program);
+      this.replay = message.replay === true;
     } else {
       this.data(message);
     }
     this.version++;
     for (const l of this.listeners) l();
     return true;
+  }
+
+  /**
+   * While a trace loads, views draw its progress every 400 ms rather than at every batch; the frame with the
+   * whole job comes at once (the last batch ends it). A live job's batches (every 100 ms) are each drawn.
+   */
+  get changeInterval(): number {
+    return this.replay && !this.ended ? 400 : 0;
   }
 
   onChange(listener: () => void): () => void {
@@ -213,7 +225,9 @@ export class TimelineStore {
     this.ended = d.ended;
     for (const f of d.functions) this.functions.set(f.id, f);
     for (const s of d.sites) this.sites.set(s.id, s);
-    const sp = d.spans;
+    // A trace editor's batch comes packed (one ArrayBuffer, its columns as narrow as their values allow).
+    const cols = d.packed !== undefined ? unpackBlock(new Uint8Array(d.packed), 0) : d;
+    const sp = cols.spans;
     const touched = new Set<Lane>();
     let latest = this.now;
     for (const e of sp.end) if (e > latest) latest = e;
@@ -226,7 +240,8 @@ export class TimelineStore {
       const fn = sp.fn[i] ?? 0;
       const comm = sp.comm[i] ?? -1;
       let coll = -1;
-      if (comm >= 0 && this.functions.get(fn)?.cls === CallClass.collective) {
+      const cls = this.functions.get(fn)?.cls ?? 0;
+      if (comm >= 0 && cls === CallClass.collective) {
         // Calls of a rank come in start order (one thread), so counting numbers its collectives in order.
         const key = comm * 65536 + rank;
         coll = this.collCount.get(key) ?? 0;
@@ -235,11 +250,11 @@ export class TimelineStore {
       const start = sp.start[i] ?? 0;
       const end = sp.end[i] ?? 0;
       lane.push(start, end, fn, sp.site[i] ?? -1, comm, coll);
-      this.lod.add(rank, start, end, this.functions.get(fn)?.cls ?? 0);
+      this.lod.add(rank, start, end, cls);
       touched.add(lane);
     }
     for (const lane of touched) lane.settle();
-    const m = d.messages;
+    const m = cols.messages;
     for (let i = 0; i < m.src.length; i++) {
       const src = m.src[i] ?? 0;
       const dst = m.dst[i] ?? 0;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { FrameDriver, type ChangeSource } from './frame-driver';
 
@@ -36,6 +36,7 @@ class FakeBrowser {
 
 class Store implements ChangeSource {
   listeners = new Set<() => void>();
+  changeInterval = 0;
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -85,6 +86,59 @@ describe('frame driver', () => {
     assert.equal(browser.frames.size, 1);
     browser.runFrames();
     assert.equal(draws, 2);
+  });
+
+  it("draws a paced source's changes at most once per its interval, the last change included", () => {
+    let now = 1000;
+    mock.method(performance, 'now', () => now);
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      let draws = 0;
+      const d = new FrameDriver(host(), () => draws++);
+      const store = new Store();
+      store.changeInterval = 400;
+      d.watch(store);
+      d.hostConnected();
+      browser.runFrames();
+      assert.equal(draws, 1);
+      store.change();
+      browser.runFrames();
+      assert.equal(draws, 2, 'the first change after a quiet spell is drawn at once');
+      for (const t of [100, 200, 300]) {
+        now = 1000 + t;
+        mock.timers.tick(100);
+        store.change();
+        browser.runFrames();
+      }
+      assert.equal(draws, 2, 'changes inside the interval wait');
+      now = 1400;
+      mock.timers.tick(100);
+      browser.runFrames();
+      assert.equal(draws, 3, 'and are drawn when it has passed');
+      // The source stops pacing (the trace's last batch ended the job) while a change waits: drawn at once.
+      now = 1450;
+      store.change();
+      browser.runFrames();
+      assert.equal(draws, 3, 'waiting');
+      store.changeInterval = 0;
+      now = 1460;
+      store.change();
+      browser.runFrames();
+      assert.equal(draws, 4);
+      mock.timers.tick(400);
+      browser.runFrames();
+      assert.equal(draws, 4, 'the waiting change was drawn with it, not again');
+      // Detached while a change waits: nothing fires later.
+      store.changeInterval = 400;
+      now = 1500;
+      store.change();
+      d.hostDisconnected();
+      mock.timers.tick(1000);
+      assert.equal(browser.frames.size, 0);
+    } finally {
+      mock.timers.reset();
+      mock.restoreAll();
+    }
   });
 
   it('leaves nothing behind when detached, and draws again when reattached', () => {

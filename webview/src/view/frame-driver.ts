@@ -3,6 +3,13 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 /** What the driver needs of the timeline store: change notifications. */
 export interface ChangeSource {
   onChange(listener: () => void): () => void;
+  /**
+   * The least time between two frames drawn for changes, in ms (0 or absent: a frame for every burst). A
+   * trace being loaded asks for a few frames a second: its batches come as fast as they are decoded, and a
+   * frame for each (drawn on the thread the webview shares with the workbench, which is also passing the
+   * next batches on) made the load 2 s slower.
+   */
+  readonly changeInterval?: number;
 }
 
 /**
@@ -14,6 +21,9 @@ export interface ChangeSource {
 export class FrameDriver implements ReactiveController {
   private frame = 0;
   private source: ChangeSource | undefined;
+  /** When the last frame for a change was asked for (performance.now()), and a change waiting for its turn. */
+  private lastChange = -Infinity;
+  private waiting: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
   private resize: ResizeObserver | undefined;
   private connected = false;
@@ -59,10 +69,31 @@ export class FrameDriver implements ReactiveController {
     this.unsubscribe = undefined;
     if (this.frame !== 0) cancelAnimationFrame(this.frame);
     this.frame = 0;
+    clearTimeout(this.waiting);
+    this.waiting = undefined;
   }
 
   private subscribe(): void {
     this.unsubscribe?.();
-    this.unsubscribe = this.source?.onChange(() => this.schedule());
+    this.unsubscribe = this.source?.onChange(() => this.changed());
+  }
+
+  /** A change's frame, at once or when the source's interval since the last one has passed. */
+  private changed(): void {
+    const now = performance.now();
+    const wait = (this.source?.changeInterval ?? 0) - (now - this.lastChange);
+    if (wait <= 0) {
+      // Also when a change is waiting: the source stopped pacing (the job ended), its frame is due now.
+      clearTimeout(this.waiting);
+      this.waiting = undefined;
+      this.lastChange = now;
+      this.schedule();
+      return;
+    }
+    if (this.waiting !== undefined) return;
+    this.waiting = setTimeout(() => {
+      this.waiting = undefined;
+      if (this.connected) this.changed();
+    }, wait);
   }
 }

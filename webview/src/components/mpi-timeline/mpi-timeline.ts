@@ -76,6 +76,8 @@ export class MpiTimeline extends LitElement {
   get drawnStoreVersion(): number {
     return this.drawnVersion;
   }
+  /** When (ms since the epoch) the first frame of the store's current version was drawn. */
+  drawnAt = 0;
   /**
    * Lanes of sub-pixel calls drawn from the store's summary (one row of pixels per lane); false draws every
    * lane call by call, which bench/timeline compares against in the same run.
@@ -316,6 +318,7 @@ export class MpiTimeline extends LitElement {
     this.lastDrawMs = performance.now() - t;
     if (this.drawnVersion !== store.version) {
       this.drawnVersion = store.version;
+      this.drawnAt = performance.timeOrigin + performance.now();
       canvas.setAttribute('aria-label', timelineSummary(store));
     }
   }

@@ -1,0 +1,69 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { packBlock } from '../timeline/packed-columns';
+import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/timeline-protocol';
+
+/**
+ * The files a trace's timeline columns are handed over in (mpiscope/traceTimeline): the extension host, on
+ * the same machine as this server in every VS Code set-up (local, remote, code-server: the server is its
+ * child), reads each batch's block as it is announced (mpiscope/traceBatch) and deletes the file at the end.
+ * A file because LSP is JSON-RPC: tens of MiB of numbers as text cost more to write, parse and forward than
+ * the drawing of them. Files never read (the extension host gone) are deleted when the server stops.
+ */
+export class PackedFiles {
+  private readonly dirs = new Set<string>();
+
+  /** A new file for one opening's batches. */
+  open(): PackedWriter {
+    const dir = mkdtempSync(join(tmpdir(), 'mpiscope-timeline-'));
+    this.dirs.add(dir);
+    return new PackedWriter(join(dir, 'columns.bin'));
+  }
+
+  /** Closes a writer and deletes its file and folder (an opening that failed). */
+  remove(writer: PackedWriter): void {
+    writer.close();
+    const dir = dirname(writer.file);
+    rmSync(dir, { recursive: true, force: true });
+    this.dirs.delete(dir);
+  }
+
+  dispose(): void {
+    for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
+    this.dirs.clear();
+  }
+}
+
+export class PackedWriter {
+  private readonly fd: number;
+  private end = 0;
+
+  constructor(readonly file: string) {
+    this.fd = openSync(file, 'w');
+  }
+
+  /**
+   * Appends a data batch's columns as one block (packed-columns.ts); returns the batch without them and where
+   * its block is. A reset has no block (bytes 0).
+   */
+  write(message: TimelineMessage): { header: TimelineMessage; offset: number; bytes: number } {
+    if (message.type !== 'data') return { header: message, offset: this.end, bytes: 0 };
+    const block = packBlock(message);
+    const bytes = block.byteLength;
+    // Written before the batch is announced: the reader may read the block as soon as it hears of it.
+    writeSync(this.fd, new Uint8Array(block), 0, bytes, this.end);
+    const offset = this.end;
+    this.end += bytes;
+    return { header: { ...message, spans: emptySpans(), messages: emptyMessages() }, offset, bytes };
+  }
+
+  private closed = false;
+
+  /** Closes the file (once; a second call does nothing). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
