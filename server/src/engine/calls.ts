@@ -8,7 +8,7 @@ import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
 import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
-import { argOf, list, num, paramName, RoleReader } from './model/fn-roles';
+import { list, num, paramName, RoleReader } from './model/fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './model/ops';
 import type { Call, CallState, RankTrack, RequestInfo } from './model/rank-track';
 import {
@@ -39,6 +39,13 @@ const RCOUNT = new RoleReader('rcount', 'count');
 const STYPE = new RoleReader('stype', 'datatype');
 const RTYPE = new RoleReader('rtype', 'datatype');
 const SBUF = new RoleReader('sbuf', 'rwbuf');
+const COMM_OUT = new RoleReader('comm_out');
+const REQUEST_OUT = new RoleReader('request_out');
+
+/** Whether the call has the reader's argument (a scalar role, present in the words): argOf(e, role) !== undefined. */
+function has(r: RoleReader, e: CallEnter): boolean {
+  return !Number.isNaN(r.num(e, NaN));
+}
 const RBUF = new RoleReader('rbuf', 'rwbuf');
 
 function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
@@ -302,13 +309,13 @@ export function onEnter(st: EngineState, e: Call): void {
       break;
   }
   // Other calls that make communicators from a parent (topologies…) count among its creating calls too.
-  if (e.fn.cls !== 'comm_create' && argOf(e, 'comm_out') !== undefined && argOf(e, 'comm') !== undefined) {
-    st.comms.onCreateCall(e.rank, e.seq, st.comms.lookup(e.rank, num(e, 0, 'comm')), e.fn.name);
+  // By the role readers (a slot per function id), not argOf: a Map lookup by role name for every call.
+  if (e.fn.cls !== 'comm_create' && has(COMM_OUT, e) && has(COMM, e)) {
+    st.comms.onCreateCall(e.rank, e.seq, st.comms.lookup(e.rank, COMM.num(e, 0)), e.fn.name);
   }
   // Any other call that hands out a request (generalised, nonblocking comm creation, I/O…): tracked so that
   // waiting on it is known to be waiting on something local.
-  if (cur.creates === undefined && argOf(e, 'request_out') !== undefined)
-    creates(cur, 'other', e.fn.persistent === true);
+  if (cur.creates === undefined && has(REQUEST_OUT, e)) creates(cur, 'other', e.fn.persistent === true);
 }
 
 /**
