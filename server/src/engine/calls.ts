@@ -156,7 +156,9 @@ function newRequest(
     handle: 0,
     what,
     persistent,
-    created,
+    fn: created.fn,
+    site: created.site,
+    template: persistent ? created : undefined,
     active: !persistent,
     op,
     coll,
@@ -331,7 +333,9 @@ function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): R
 
 function start(st: EngineState, t: RankTrack, handle: number): void {
   const req = t.requests.get(handle);
-  if (req === undefined || !req.persistent) return;
+  // Only persistent requests keep their creating call (RequestInfo.template), the operation each Start posts.
+  const template = req?.template;
+  if (req === undefined || !req.persistent || template === undefined) return;
   if (req.active) {
     req.misused = true;
     st.report({
@@ -351,11 +355,11 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
   }
   req.active = true;
   if (req.what === 'send') {
-    const op = postSend(st, req.created, handle);
+    const op = postSend(st, template, handle);
     if (op === undefined) req.op = undefined;
     else req.op = op;
   } else if (req.what === 'recv') {
-    req.op = newRecv(st, req.created, 'recv', handle);
+    req.op = newRecv(st, template, 'recv', handle);
   }
   t.pendingBuffer(req);
 }
@@ -369,13 +373,13 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
     st.report({
       kind: 'request-misuse',
       severity: 'warning',
-      message: `Rank ${t.rank} frees the request of an ${req.created.fn.name} that is still active: the program can never know when the receive buffer holds the message. Wait for it (MPI_Wait) instead of freeing it.`,
+      message: `Rank ${t.rank} frees the request of an ${req.fn.name} that is still active: the program can never know when the receive buffer holds the message. Wait for it (MPI_Wait) instead of freeing it.`,
       locations: [
         {
           rank: t.rank,
           site: e?.site ?? 0,
           call: e?.fn.name ?? 'MPI_Request_free',
-          detail: `MPI_Request_free of an active ${req.created.fn.name}`,
+          detail: `MPI_Request_free of an active ${req.fn.name}`,
         },
       ],
     });
@@ -452,7 +456,7 @@ export function onExit(st: EngineState, e: ExitView): void {
       if (req.op !== undefined) req.op.request = handle;
       t.setRequest(handle, req);
       reissue(t, handle);
-      if (req.what === 'send') t.rememberSend(handle, req.created);
+      if (req.what === 'send') t.rememberSend(handle, req);
     }
     // Handed over (or never made): the request keeps its creating call, and not the other way round (see Call).
     cur.creates = undefined;
@@ -508,7 +512,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     req.handle = e.request;
     req.active = false;
     t.pushEarly(req);
-    if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
+    if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates);
     cur.creates = undefined;
     return;
   }

@@ -17,8 +17,15 @@ export interface RequestInfo {
   handle: Handle;
   readonly what: 'send' | 'recv' | 'coll' | 'mrecv' | 'other';
   readonly persistent: boolean;
-  /** The call that created it (for persistent requests: the template Start re-posts). */
-  readonly created: CallEnter;
+  /** The function and call site of the call that created it (what findings about the request name). */
+  readonly fn: FunctionSpec;
+  readonly site: number;
+  /**
+   * Persistent requests only: the creating call, the template each MPI_Start re-posts. A nonblocking request keeps
+   * no call: its call (with its words) would otherwise live as long as the request is pending, through young
+   * collections (copied, promoted, then marked), where the call alone dies young once its ring slot is reused.
+   */
+  readonly template: CallEnter | undefined;
   /** For persistent requests: between Start and completion. Nonblocking ones are active from creation. */
   active: boolean;
   op?: SendOp | RecvOp;
@@ -59,7 +66,7 @@ export interface CallState {
  * A call as one object: its ENTER (CallEnter: head fields and argument words) and its state (CallState), made
  * once per ENTER. They were two objects per call, the state pointing at the ENTER; one is half the allocation
  * and the collector's work for every call. Every field is set in the constructor (one shape for every call).
- * Requests keep their creating call (`RequestInfo.created`, `sendCreators`): the EXIT drops `creates` once
+ * A persistent request keeps its creating call (`RequestInfo.template`): the EXIT drops `creates` once
  * the request is handed over, so that a call kept for its ENTER does not hold its request too.
  */
 export class Call implements CallEnter, CallState {
@@ -294,7 +301,7 @@ export class RankTrack {
   }
 
   /** Remember the call that made send request `id` (see sendCreators). */
-  rememberSend(id: Handle, created: CallEnter): void {
+  rememberSend(id: Handle, created: { readonly site: number; readonly fn: FunctionSpec }): void {
     this.sendCreators.set(id, created.site * FN_SPAN + created.fn.id);
   }
 
