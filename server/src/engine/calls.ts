@@ -39,6 +39,7 @@ const RCOUNT = new RoleReader('rcount', 'count');
 const STYPE = new RoleReader('stype', 'datatype');
 const RTYPE = new RoleReader('rtype', 'datatype');
 const SBUF = new RoleReader('sbuf', 'rwbuf');
+const RBUF = new RoleReader('rbuf', 'rwbuf');
 const COMM_OUT = new RoleReader('comm_out');
 const REQUEST_OUT = new RoleReader('request_out');
 
@@ -46,7 +47,6 @@ const REQUEST_OUT = new RoleReader('request_out');
 function has(r: RoleReader, e: CallEnter): boolean {
   return !Number.isNaN(r.num(e, NaN));
 }
-const RBUF = new RoleReader('rbuf', 'rwbuf');
 
 function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
   const dest = DEST.num(e, PROC_NULL);
@@ -458,7 +458,8 @@ export function onExit(st: EngineState, e: ExitView): void {
       reissue(t, handle);
       if (req.what === 'send') t.rememberSend(handle, req);
     }
-    // Handed over (or never made): the request keeps its creating call, and not the other way round (see Call).
+    // Handed over (or never made): the call no longer holds the request (the request keeps the call's function and
+    // site, and a persistent one the call itself: RequestInfo.template).
     cur.creates = undefined;
   }
 }
