@@ -8,7 +8,7 @@ import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
 import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
-import { argOf, list, num, paramName, RoleReader } from './model/fn-roles';
+import { list, num, paramName, RoleReader } from './model/fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './model/ops';
 import type { Call, CallState, RankTrack, RequestInfo } from './model/rank-track';
 import {
@@ -40,6 +40,13 @@ const STYPE = new RoleReader('stype', 'datatype');
 const RTYPE = new RoleReader('rtype', 'datatype');
 const SBUF = new RoleReader('sbuf', 'rwbuf');
 const RBUF = new RoleReader('rbuf', 'rwbuf');
+const COMM_OUT = new RoleReader('comm_out');
+const REQUEST_OUT = new RoleReader('request_out');
+
+/** Whether the call has the reader's argument (a scalar role, present in the words): argOf(e, role) !== undefined. */
+function has(r: RoleReader, e: CallEnter): boolean {
+  return !Number.isNaN(r.num(e, NaN));
+}
 
 function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
   const dest = DEST.num(e, PROC_NULL);
@@ -149,7 +156,9 @@ function newRequest(
     handle: 0,
     what,
     persistent,
-    created,
+    fn: created.fn,
+    site: created.site,
+    template: persistent ? created : undefined,
     active: !persistent,
     op,
     coll,
@@ -302,13 +311,13 @@ export function onEnter(st: EngineState, e: Call): void {
       break;
   }
   // Other calls that make communicators from a parent (topologies…) count among its creating calls too.
-  if (e.fn.cls !== 'comm_create' && argOf(e, 'comm_out') !== undefined && argOf(e, 'comm') !== undefined) {
-    st.comms.onCreateCall(e.rank, e.seq, st.comms.lookup(e.rank, num(e, 0, 'comm')), e.fn.name);
+  // By the role readers (a slot per function id), not argOf: a Map lookup by role name for every call.
+  if (e.fn.cls !== 'comm_create' && has(COMM_OUT, e) && has(COMM, e)) {
+    st.comms.onCreateCall(e.rank, e.seq, st.comms.lookup(e.rank, COMM.num(e, 0)), e.fn.name);
   }
   // Any other call that hands out a request (generalised, nonblocking comm creation, I/O…): tracked so that
   // waiting on it is known to be waiting on something local.
-  if (cur.creates === undefined && argOf(e, 'request_out') !== undefined)
-    creates(cur, 'other', e.fn.persistent === true);
+  if (cur.creates === undefined && has(REQUEST_OUT, e)) creates(cur, 'other', e.fn.persistent === true);
 }
 
 /**
@@ -324,7 +333,9 @@ function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): R
 
 function start(st: EngineState, t: RankTrack, handle: number): void {
   const req = t.requests.get(handle);
-  if (req === undefined || !req.persistent) return;
+  // Only persistent requests keep their creating call (RequestInfo.template), the operation each Start posts.
+  const template = req?.template;
+  if (req === undefined || !req.persistent || template === undefined) return;
   if (req.active) {
     req.misused = true;
     st.report({
@@ -344,11 +355,11 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
   }
   req.active = true;
   if (req.what === 'send') {
-    const op = postSend(st, req.created, handle);
+    const op = postSend(st, template, handle);
     if (op === undefined) req.op = undefined;
     else req.op = op;
   } else if (req.what === 'recv') {
-    req.op = newRecv(st, req.created, 'recv', handle);
+    req.op = newRecv(st, template, 'recv', handle);
   }
   t.pendingBuffer(req);
 }
@@ -362,13 +373,13 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
     st.report({
       kind: 'request-misuse',
       severity: 'warning',
-      message: `Rank ${t.rank} frees the request of an ${req.created.fn.name} that is still active: the program can never know when the receive buffer holds the message. Wait for it (MPI_Wait) instead of freeing it.`,
+      message: `Rank ${t.rank} frees the request of an ${req.fn.name} that is still active: the program can never know when the receive buffer holds the message. Wait for it (MPI_Wait) instead of freeing it.`,
       locations: [
         {
           rank: t.rank,
           site: e?.site ?? 0,
           call: e?.fn.name ?? 'MPI_Request_free',
-          detail: `MPI_Request_free of an active ${req.created.fn.name}`,
+          detail: `MPI_Request_free of an active ${req.fn.name}`,
         },
       ],
     });
@@ -445,9 +456,10 @@ export function onExit(st: EngineState, e: ExitView): void {
       if (req.op !== undefined) req.op.request = handle;
       t.setRequest(handle, req);
       reissue(t, handle);
-      if (req.what === 'send') t.rememberSend(handle, req.created);
+      if (req.what === 'send') t.rememberSend(handle, req);
     }
-    // Handed over (or never made): the request keeps its creating call, and not the other way round (see Call).
+    // Handed over (or never made): the call no longer holds the request (the request keeps the call's function and
+    // site, and a persistent one the call itself: RequestInfo.template).
     cur.creates = undefined;
   }
 }
@@ -501,7 +513,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     req.handle = e.request;
     req.active = false;
     t.pushEarly(req);
-    if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates.created);
+    if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates);
     cur.creates = undefined;
     return;
   }

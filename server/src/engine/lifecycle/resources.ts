@@ -144,10 +144,10 @@ export class Resources {
       }
       for (const req of [...t.requests.values(), ...t.earlyDone]) {
         if (!req.misused) {
-          const fn = req.created.fn.name;
+          const fn = req.fn.name;
           add(`request|${fn}`, {
             rank: t.rank,
-            site: req.created.site,
+            site: req.site,
             call: fn,
             detail: `request of ${fn} ${requestState(req)}`,
           });

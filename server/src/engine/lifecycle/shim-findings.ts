@@ -102,7 +102,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   };
   // The shim finds a modified send buffer when the send completes (in its Wait/Test); values[0] is the send's
   // request id. The finding belongs to the send that was given the buffer.
-  const send = e.check === 'send-buffer-modified' ? t.sendCreators.get(e.values[0] ?? 0) : undefined;
+  const send = e.check === 'send-buffer-modified' ? t.sendCreator(e.values[0] ?? 0) : undefined;
   if (send !== undefined) {
     location = {
       rank: e.rank,

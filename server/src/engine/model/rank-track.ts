@@ -5,6 +5,7 @@
  */
 import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
+import { layouts } from '../../protocol/spec';
 import { HandleTable, type HandleMap } from './handle-table';
 import { RecentMap } from './recent-map';
 import { SpanIndex } from './span-index';
@@ -16,8 +17,15 @@ export interface RequestInfo {
   handle: Handle;
   readonly what: 'send' | 'recv' | 'coll' | 'mrecv' | 'other';
   readonly persistent: boolean;
-  /** The call that created it (for persistent requests: the template Start re-posts). */
-  readonly created: CallEnter;
+  /** The function and call site of the call that created it (what findings about the request name). */
+  readonly fn: FunctionSpec;
+  readonly site: number;
+  /**
+   * Persistent requests only: the creating call, the template each MPI_Start re-posts. A nonblocking request keeps
+   * no call: its call (with its words) would otherwise live as long as the request is pending, through young
+   * collections (copied, promoted, then marked), where the call alone dies young once its ring slot is reused.
+   */
+  readonly template: CallEnter | undefined;
   /** For persistent requests: between Start and completion. Nonblocking ones are active from creation. */
   active: boolean;
   op?: SendOp | RecvOp;
@@ -58,7 +66,7 @@ export interface CallState {
  * A call as one object: its ENTER (CallEnter: head fields and argument words) and its state (CallState), made
  * once per ENTER. They were two objects per call, the state pointing at the ENTER; one is half the allocation
  * and the collector's work for every call. Every field is set in the constructor (one shape for every call).
- * Requests keep their creating call (`RequestInfo.created`, `sendCreators`): the EXIT drops `creates` once
+ * A persistent request keeps its creating call (`RequestInfo.template`): the EXIT drops `creates` once
  * the request is handed over, so that a call kept for its ENTER does not hold its request too.
  */
 export class Call implements CallEnter, CallState {
@@ -83,6 +91,9 @@ export class Call implements CallEnter, CallState {
     return this;
   }
 }
+
+/** sendCreators' packing: site * FN_SPAN + function id (exact while the site is below 2^53 / FN_SPAN). */
+const FN_SPAN = layouts.length;
 
 /** Stamps of earlyDone's requests start here: after those of the Map's (2^52, never reached by a count). */
 const EARLY_STAMPS = 2 ** 52;
@@ -147,8 +158,12 @@ export class RankTrack {
    * The call that made each send request (by the id the shim reports: the handle, or the made-up id of a request
    * MPI made already complete), kept after completion: the shim's send-buffer-modified finding comes from the
    * Wait that completed the send, after its COMPLETE, and points back at the send. Bounded (the last 4096).
+   * Only the call's site and function, packed in one number (`sendCreator` unpacks them), not the call: holding
+   * the last 4,096 send calls of every rank with their words kept each of them alive through one or two
+   * young-generation collections (copied, then promoted, then swept in the old generation), where a call that
+   * nothing holds after its ring slot dies young and costs the collector nothing.
    */
-  readonly sendCreators = new RecentMap<CallEnter>(4096);
+  private readonly sendCreators = new RecentMap<number>(4096);
   /**
    * Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it; the
    * last 65536 (MPI recycles handles, so this only bounds a pathological program).
@@ -286,8 +301,16 @@ export class RankTrack {
   }
 
   /** Remember the call that made send request `id` (see sendCreators). */
-  rememberSend(id: Handle, created: CallEnter): void {
-    this.sendCreators.set(id, created);
+  rememberSend(id: Handle, created: { readonly site: number; readonly fn: FunctionSpec }): void {
+    this.sendCreators.set(id, created.site * FN_SPAN + created.fn.id);
+  }
+
+  /** The site and function of the call that made send request `id`, while remembered (see sendCreators). */
+  sendCreator(id: Handle): { readonly site: number; readonly fn: FunctionSpec } | undefined {
+    const v = this.sendCreators.get(id);
+    if (v === undefined) return undefined;
+    const fn = (layouts[v % FN_SPAN] as (typeof layouts)[number]).spec;
+    return { site: Math.floor(v / FN_SPAN), fn };
   }
 
   /** Inside a call that has not returned. */

@@ -3,57 +3,61 @@
  * walking them all. The buffer-overlap check asks this for every send and receive a rank posts while others are
  * pending; a walk of every pending request made that quadratic in what is pending.
  *
- * Three parallel arrays sorted by `from` (no object per entry); adding and removing move the tail (a memmove of
+ * Three parallel columns sorted by `from` (no object per entry); adding and removing move the tail (a memmove of
  * at most the pending count, far cheaper than a check per entry). A query starts at the first entry that could
  * reach the span (its `from` after `lo - longest`, by binary search) and stops at the first that starts at or
  * after `hi`: entries are visited only near the span. `longest` is the longest span held since the index was last
  * empty (not shrunk on removal: exact shrinking would need a heap, and an overestimate only widens the search).
  */
 export class SpanIndex<T> {
-  private readonly from: number[] = [];
-  private readonly to: number[] = [];
-  private readonly items: T[] = [];
+  /**
+   * Typed columns with a count, grown by doubling and never shrunk, not plain arrays kept at their length: V8 drops
+   * the backing store of an array popped to empty, and a rank's pending requests empty at every Waitall, so each
+   * Waitall reallocated three arrays (and `copyWithin` on a plain array is a generic builtin call).
+   */
+  private from = new Float64Array(8);
+  private to = new Float64Array(8);
+  private items: (T | undefined)[] = new Array<T | undefined>(8).fill(undefined);
+  private n = 0;
   private longest = 0;
 
   get size(): number {
-    return this.items.length;
+    return this.n;
   }
 
   add(from: number, to: number, item: T): void {
     // After the entries with the same start: among equal starts, the order of adding.
     const i = this.firstAfter(from);
-    // Grown by one at the end, then the tail moved up by one: splice would allocate the (empty) array of what it
-    // removed, at every insertion not at the end.
-    this.from.push(from);
-    this.to.push(to);
-    this.items.push(item);
-    const last = this.items.length - 1;
-    if (i < last) {
-      this.from.copyWithin(i + 1, i, last);
-      this.to.copyWithin(i + 1, i, last);
-      this.items.copyWithin(i + 1, i, last);
-      this.from[i] = from;
-      this.to[i] = to;
-      this.items[i] = item;
+    if (this.n === this.from.length) this.grow();
+    const n = this.n;
+    if (i < n) {
+      this.from.copyWithin(i + 1, i, n);
+      this.to.copyWithin(i + 1, i, n);
+      const items = this.items;
+      for (let k = n; k > i; k--) items[k] = items[k - 1];
     }
+    this.from[i] = from;
+    this.to[i] = to;
+    this.items[i] = item;
+    this.n = n + 1;
     if (to - from > this.longest) this.longest = to - from;
   }
 
   /** Removes `item` added at `from`; false when it is not there. */
   remove(from: number, item: T): boolean {
-    for (let i = this.firstAtOrAfter(from); i < this.items.length && this.from[i] === from; i++) {
+    const n = this.n;
+    for (let i = this.firstAtOrAfter(from); i < n && this.from[i] === from; i++) {
       if (this.items[i] !== item) continue;
-      // The tail moved down by one, then the last slot dropped: splice would allocate the array it removed.
-      const n = this.items.length;
       if (i < n - 1) {
         this.from.copyWithin(i, i + 1, n);
         this.to.copyWithin(i, i + 1, n);
-        this.items.copyWithin(i, i + 1, n);
+        const items = this.items;
+        for (let k = i; k < n - 1; k++) items[k] = items[k + 1];
       }
-      this.from.pop();
-      this.to.pop();
-      this.items.pop();
-      if (this.items.length === 0) this.longest = 0;
+      // The slot let go, so that the index holds no request it no longer lists.
+      this.items[n - 1] = undefined;
+      this.n = n - 1;
+      if (n === 1) this.longest = 0;
       return true;
     }
     return false;
@@ -61,7 +65,7 @@ export class SpanIndex<T> {
 
   /** Appends to `out` every item whose span shares a byte with [lo, hi). */
   meeting(lo: number, hi: number, out: T[]): void {
-    const n = this.items.length;
+    const n = this.n;
     if (n === 0) return;
     // An entry starting at or before lo - longest ends at or before lo.
     for (let i = this.firstAfter(lo - this.longest); i < n; i++) {
@@ -70,10 +74,21 @@ export class SpanIndex<T> {
     }
   }
 
+  private grow(): void {
+    const size = this.from.length * 2;
+    const from = new Float64Array(size);
+    from.set(this.from);
+    this.from = from;
+    const to = new Float64Array(size);
+    to.set(this.to);
+    this.to = to;
+    for (let i = this.items.length; i < size; i++) this.items.push(undefined);
+  }
+
   /** Index of the first entry whose from is > x. */
   private firstAfter(x: number): number {
     let a = 0;
-    let b = this.from.length;
+    let b = this.n;
     while (a < b) {
       const m = (a + b) >>> 1;
       if ((this.from[m] as number) <= x) a = m + 1;
@@ -85,7 +100,7 @@ export class SpanIndex<T> {
   /** Index of the first entry whose from is >= x. */
   private firstAtOrAfter(x: number): number {
     let a = 0;
-    let b = this.from.length;
+    let b = this.n;
     while (a < b) {
       const m = (a + b) >>> 1;
       if ((this.from[m] as number) < x) a = m + 1;

@@ -47,7 +47,9 @@ export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
   // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone). The rank's
   // pending buffers are indexed by address (RankTrack.pendingReads / pendingWrites): only those that meet this
   // span are looked at, not every pending request (this runs for every send and receive a rank posts).
-  found.length = 0;
+  // Cleared only when not empty: setting an array's length calls a builtin even when it changes nothing (0.9% of
+  // the engine's steady-state profile, two per send and receive, when every call cleared it twice).
+  if (found.length !== 0) found.length = 0;
   t.pendingWrites.meeting(span[0], span[1], found);
   if (writes) t.pendingReads.meeting(span[0], span[1], found);
   if (found.length === 0) return;
