@@ -233,6 +233,8 @@ void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64
               const msc_arr *arr, int narr);
 uint64_t msc_ring_head(void);
 uint64_t msc_ring_dropped(void);
+/* Times producers slept on a full ring, and the ns they slept in all. */
+void msc_ring_stats(uint64_t *waits, uint64_t *wait_ns);
 /* Copies up to max committed records into out; stops early rather than split a call. Consumer side only. */
 int msc_ring_take(msc_record *out, int max, int cap);
 /* The next record to take is an EXT record: the last take stopped inside a call (one larger than its cap). */
