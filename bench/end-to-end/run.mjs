@@ -35,14 +35,21 @@ const rootArgs =
     ? ['--oversubscribe', ...(process.getuid?.() === 0 ? ['--allow-run-as-root'] : [])]
     : [];
 
-/** Run a command to completion with a deadline; resolves with its wall time in ms and its stderr. */
-function timed(cmd, args, { onStderr, timeoutMs = 300_000 } = {}) {
+/**
+ * Run a command to completion with a deadline; resolves with its wall time in ms, its stderr and, for each stderr
+ * line of the shim's transport statistics (MPISCOPE_RING_STATS=1), the ms from the start at which it arrived.
+ */
+function timed(cmd, args, { onStderr, timeoutMs = 300_000, env } = {}) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const since = () => Number(process.hrtime.bigint() - started) / 1e6;
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    const statsAt = [];
     let stderr = '';
     child.stderr.on('data', (d) => {
-      stderr += d.toString();
+      const text = d.toString();
+      for (const _ of text.matchAll(/transport over/g)) statsAt.push(since());
+      stderr += text;
       onStderr?.(stderr, child);
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -54,32 +61,45 @@ function timed(cmd, args, { onStderr, timeoutMs = 300_000 } = {}) {
         console.log(
           `note: ${cmd} ${args.slice(0, 4).join(' ')}… exited with ${code}: ${stderr.trim().split('\n').slice(-1)[0]}`,
         );
-      resolve({ ms, stderr });
+      resolve({ ms, stderr, statsAt });
     });
   });
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/**
+ * Where a run under mpiscope spent its time, from the ranks' transport statistics (native-shim/README.md,
+ * MPISCOPE_RING_STATS): the longest rank's time from connecting to its END, the most a rank waited for ring room
+ * (the analyzer behind), and how long mpiscope ran after the last rank's END (the analyzer catching up, the report).
+ */
+function breakdown(run) {
+  const lines = [
+    ...run.stderr.matchAll(/transport over ([\d.]+) ms: (\d+) records.*waited ([\d.]+) ms for room/g),
+  ];
+  if (lines.length === 0) return undefined;
+  return {
+    rankMs: Math.max(...lines.map((m) => Number(m[1]))),
+    records: lines.reduce((n, m) => n + Number(m[2]), 0),
+    waitMs: Math.max(...lines.map((m) => Number(m[3]))),
+    tailMs: run.ms - Math.max(...run.statsAt),
+  };
+}
+
 try {
   const plain = [];
   const scoped = [];
+  const parts = [];
   for (let i = 0; i < repeat; i++) {
     plain.push((await timed(`mpirun.${flavor}`, [...rootArgs, '-np', np, exe, iterations])).ms);
-    scoped.push(
-      (
-        await timed(process.execPath, [
-          cli,
-          'run',
-          '--mpirun',
-          `mpirun.${flavor}`,
-          '-np',
-          np,
-          exe,
-          iterations,
-        ])
-      ).ms,
+    const run = await timed(
+      process.execPath,
+      [cli, 'run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, iterations],
+      { env: { MPISCOPE_RING_STATS: '1' } },
     );
+    scoped.push(run.ms);
+    const b = breakdown(run);
+    if (b) parts.push(b);
   }
   // The same with 1 iteration: what a job costs before and after its calls (mpiscope's start-up — Node, the
   // checks of the program, the listening socket — and its end), so that the ratio above can be read as a fixed
@@ -109,6 +129,12 @@ try {
   console.log(
     `per-call part     plain ${plainCalls.toFixed(0)} ms, under mpiscope ${scopedCalls.toFixed(0)} ms (${(scopedCalls / Math.max(1, plainCalls)).toFixed(2)}x; each run less its 1-iteration run)`,
   );
+  if (parts.length > 0) {
+    const m = (k) => median(parts.map((p) => p[k])).toFixed(0);
+    console.log(
+      `where it went      (medians over the runs under mpiscope) ${m('records')} records from all ranks; the longest rank ran ${m('rankMs')} ms from connecting to its END, of which a rank waited up to ${m('waitMs')} ms for ring room (the analyzer behind); mpiscope ended ${m('tailMs')} ms after the last END`,
+    );
+  }
 
   const latencies = [];
   for (let i = 0; i < repeat; i++) {

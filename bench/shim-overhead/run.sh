@@ -96,19 +96,24 @@ for mpi in "${mpis[@]}"; do
 
   echo
   echo "shim overhead, $mpi: ns per MPI call (best of 5, $iters iterations) and callgrind instructions per call"
-  printf '%-22s %5s | %8s %8s %6s %8s %6s | %8s %8s %8s %8s\n' kernel calls base passthru ratio record ratio \
-    "Ir base" "Ir pass" "Ir rec" "Ir added"
-  while read -r name ns calls; do
+  # The last two columns: the application thread's CPU time per call, bare and recorded (percall only; see
+  # percall.c: the wall time of a loaded machine includes the time the thread was preempted).
+  printf '%-22s %5s | %8s %8s %6s %8s %6s | %8s %8s %8s %8s | %8s %8s\n' kernel calls base passthru ratio record \
+    ratio "Ir base" "Ir pass" "Ir rec" "Ir added" "cpu base" "cpu rec"
+  while read -r name ns calls cpu; do
     b=$ns
     o=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/off.t")
     r=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/on.t")
     cb=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/base.cg")
     co=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/off.cg")
     cr=$(awk -v n="$name" '$1 == n { print $2 }' "$tmp/on.cg")
+    rc=$(awk -v n="$name" '$1 == n { print $4 }' "$tmp/on.t")
     awk -v n="$name" -v c="$calls" -v b="$b" -v o="${o:-0}" -v r="${r:-0}" -v cb="${cb:--}" -v co="${co:--}" \
-      -v cr="${cr:--}" 'BEGIN {
+      -v cr="${cr:--}" -v bc="${cpu:--}" -v rc="${rc:--}" 'BEGIN {
         added = (cb == "-" || cr == "-") ? "-" : sprintf("%.1f", cr - cb)
-        printf "%-22s %5d | %8.1f %8.1f %6.2f %8.1f %6.2f | %8s %8s %8s %8s\n", n, c, b / c, o / c, o / b, r / c, r / b,
-          cb, co, cr, added }'
+        cpu_b = bc == "-" ? "-" : sprintf("%.1f", bc / c)
+        cpu_r = rc == "-" ? "-" : sprintf("%.1f", rc / c)
+        printf "%-22s %5d | %8.1f %8.1f %6.2f %8.1f %6.2f | %8s %8s %8s %8s | %8s %8s\n", n, c, b / c, o / c, o / b,
+          r / c, r / b, cb, co, cr, added, cpu_b, cpu_r }'
   done <"$tmp/base.t"
 done

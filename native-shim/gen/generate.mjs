@@ -474,7 +474,7 @@ function genRecordingBody(f, forward, lang = 'c') {
     L.push(`    msc_add_array(&c, ${arrayElemKind(ctype)}, ${ptr}, c_args.${role}_n);`);
   }
   // A call that cannot wait on another process has its ENTER held and written with its EXIT (one clock read,
-  // one reservation: msc_enter_local in msc_state.c). Polls keep msc_enter, which holds them too and forgets
+  // one reservation: msc_enter_local and msc_exit_local in msc_shim.h). Polls keep msc_enter, which holds them too and forgets
   // those that found nothing.
   const local = api.localClasses.includes(cls) && !POLL_CLASSES.has(cls);
   L.push(local ? '    msc_enter_local(&c);' : '    msc_enter(&c);');
@@ -520,7 +520,7 @@ function genRecordingBody(f, forward, lang = 'c') {
       L.push(`    if (rc == MPI_SUCCESS && ${name} && *${name}) c.xflags |= MSC_FLAG_TRUE;`);
   }
   L.push(noArgs ? `    msc_post_${cls}(&c, NULL, rc);` : `    msc_post_${cls}(&c, &c_args, rc);`);
-  L.push('    msc_exit(&c);');
+  L.push(local ? '    msc_exit_local(&c);' : '    msc_exit(&c);');
   return L;
 }
 

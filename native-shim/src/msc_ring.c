@@ -84,13 +84,22 @@ static uint64_t stall_ns(void)
 /* tail + 1 when a producer gave up on a consumer that took nothing: until tail moves again, the others drop at
  * once instead of each waiting the whole stall bound. */
 static _Atomic uint64_t stalled_at;
+/* How often producers slept on a full ring and for how long in all (MPISCOPE_RING_STATS, msc_sender.c): counted
+ * on this slow path only. */
+static _Atomic uint64_t room_waits, room_wait_ns;
+
+void msc_ring_stats(uint64_t *waits, uint64_t *wait_ns)
+{
+    *waits = atomic_load_explicit(&room_waits, memory_order_relaxed);
+    *wait_ns = atomic_load_explicit(&room_wait_ns, memory_order_relaxed);
+}
 
 static int ring_wait_room(uint64_t head, uint64_t n)
 {
     if (!atomic_load_explicit(&msc_connected, memory_order_relaxed) || n > ring.cap) return 0;
     uint64_t tail = atomic_load_explicit(&ring.tail, memory_order_acquire);
     if (atomic_load_explicit(&stalled_at, memory_order_relaxed) == tail + 1) return 0;
-    uint64_t progress = msc_now();
+    uint64_t progress = msc_now(), began = progress;
     atomic_fetch_add_explicit(&ring.waiters, 1, memory_order_seq_cst);
     int ok = 1;
     while (head + n - tail > ring.cap) {
@@ -119,6 +128,8 @@ static int ring_wait_room(uint64_t head, uint64_t n)
         }
     }
     atomic_fetch_sub_explicit(&ring.waiters, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&room_waits, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&room_wait_ns, msc_now() - began, memory_order_relaxed);
     return ok;
 }
 

@@ -42,6 +42,11 @@ static char library_version[MPI_MAX_LIBRARY_VERSION_STRING + 1];
 static uint64_t lost_reported;
 static _Atomic uint64_t sent_head; /* ring positions below this have been sent (or dropped) */
 static uint64_t taken;             /* ring positions taken so far; owned by whoever holds send_mu */
+/* MPISCOPE_RING_STATS=1: at the END of the stream the rank prints, on stderr, what its transport did (records,
+ * frames, the sender's wake-ups, the producers' waits for room): where a slow run under mpiscope spent its time
+ * (the ranks waiting for an analyzer that is behind, or not). Counted whether printed or not; none on the
+ * application's path. */
+static uint64_t stats_since, sender_wakeups, pumps_with_records;
 
 /* Requests to the sender thread: END (after MPI_Finalize the connection stays open, so that calls made after
  * it still reach the analyzer) and close. req_gen counts requests, done_gen the ones carried out. */
@@ -371,6 +376,28 @@ static int pump_locked(void)
     return total;
 }
 
+static void print_stats(void)
+{
+    const char *e = getenv("MPISCOPE_RING_STATS");
+    if (!e || strcmp(e, "1") != 0) return;
+    uint64_t waits, wait_ns;
+    msc_ring_stats(&waits, &wait_ns);
+    /* The sender thread's CPU time: on a machine whose cores the ranks fill, it is taken from them. */
+    double cpu_ms = -1;
+    clockid_t cid;
+    struct timespec ts;
+    if (thread_started && pthread_getcpuclockid(thread, &cid) == 0 && clock_gettime(cid, &ts) == 0)
+        cpu_ms = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    fprintf(stderr,
+            "mpiscope: rank %d transport over %.1f ms: %llu records in %llu frames, sender woke %llu times (%llu found "
+            "records) and used %.1f ms of CPU; the ring was full %llu times, the rank waited %.1f ms for room; %llu "
+            "records dropped\n",
+            msc_world_rank, (double)(msc_now() - stats_since) / 1e6, (unsigned long long)taken,
+            (unsigned long long)atomic_load(&frames_sent), (unsigned long long)sender_wakeups,
+            (unsigned long long)pumps_with_records, cpu_ms, (unsigned long long)waits, (double)wait_ns / 1e6,
+            (unsigned long long)msc_ring_dropped());
+}
+
 /* Sends END unless already sent, and with close_after closes the connection. */
 static void finish_locked(int close_after)
 {
@@ -392,6 +419,7 @@ static void finish_locked(int close_after)
         layout(r, MSC_KIND_END, 0, 0, atomic_load(&msc_seq), msc_now(), 0, w, 4);
         send_frame(2, r, sizeof r);
         atomic_store(&end_sent, 1);
+        print_stats();
     }
     if (close_after && sock >= 0) {
         unsigned char close_payload[2] = { 0x03, 0xe8 }; /* 1000: normal closure */
@@ -485,6 +513,8 @@ static void *sender_main(void *arg)
         }
         msc_control_probe_poll();
         int n = pump_locked();
+        sender_wakeups++;
+        if (n) pumps_with_records++;
         uint32_t gen = atomic_load(&req_gen);
         if (gen != atomic_load(&done_gen)) {
             finish_locked(atomic_load(&req_close));
@@ -556,6 +586,7 @@ int msc_sender_connect(const char *url, const char *token, char *why, size_t why
         return 0;
     }
     atomic_store(&msc_connected, 1);
+    stats_since = msc_now();
     /* The hello goes now, not with the first records: the analyzer then knows this rank started even if
      * none of its MPI calls ever reaches the shim (a binding that bypasses the wrappers). */
     pthread_mutex_lock(&send_mu);

@@ -233,6 +233,8 @@ void msc_emit(int kind, int flags, int func, uint32_t seq, uint64_t time, uint64
               const msc_arr *arr, int narr);
 uint64_t msc_ring_head(void);
 uint64_t msc_ring_dropped(void);
+/* Times producers slept on a full ring, and the ns they slept in all. */
+void msc_ring_stats(uint64_t *waits, uint64_t *wait_ns);
 /* Copies up to max committed records into out; stops early rather than split a call. Consumer side only. */
 int msc_ring_take(msc_record *out, int max, int cap);
 /* The next record to take is an EXT record: the last take stopped inside a call (one larger than its cap). */
@@ -242,22 +244,65 @@ extern _Atomic int msc_connected;
 void msc_ring_wake_all(void);
 
 void msc_enter(msc_call *c);
-/* msc_enter for a call that never waits for another process (spec/mpi-api.json "localClasses"): its ENTER is
- * held back and written with its EXIT in one reservation, both with the one stamp taken at the call's start. */
-void msc_enter_local(msc_call *c);
 /* The ENTER and EXIT of a call whose ENTER was held back, in one reservation (msc_ring.c). */
 void msc_emit_pair(const msc_call *c, int enter_flags);
 /* The call's kept-back COMPLETE records, and with with_exit its EXIT (at most MSC_HEAD_WORDS words, no array)
  * after them, in one reservation (msc_ring.c). */
 void msc_emit_completes(const msc_call *c, int with_exit);
 /* The call this thread is in, between msc_enter and msc_exit (NULL outside). */
-extern __thread msc_call *msc_tls_call;
+extern __thread msc_call *msc_tls_call __attribute__((tls_model("initial-exec")));
 /* After MPI_Init: MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD and MPI_COMM_SELF becomes a handler that records the
  * failing call's EXIT and ends the stream before aborting as MPI would (msc_lifecycle.c). */
 void msc_lifecycle_errors(void);
 /* Saves the calling thread as the MPI_Init thread (ENTER flags bit1 marks calls from any other). */
 void msc_mark_init_thread(void);
 void msc_exit(msc_call *c);
+
+/* ENTER flags bit1 (MSC_ENTER_OTHER_THREAD): which thread this is, cached per thread (msc_state.c). */
+extern __thread uint8_t msc_tls_thread_kind __attribute__((tls_model("initial-exec")));
+uint8_t msc_thread_kind_slow(void);
+static inline int msc_enter_flags(void)
+{
+    uint8_t kind = msc_tls_thread_kind;
+    if (MSC_UNLIKELY(kind == 0)) kind = msc_thread_kind_slow();
+    return kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
+}
+
+/* msc_enter for a call that cannot wait on another process (Comm_rank, Isend, Irecv, Put, type and group calls…;
+ * spec/mpi-api.json "localClasses"): nothing needs its ENTER before it returns, since a rank cannot be blocked in
+ * it. So the ENTER is held, like a poll's, and written with the EXIT at msc_exit_local in one reservation; the
+ * EXIT carries the ENTER's stamp (one clock read per call). Anything emitted in between (a FINDING, a COMPLETE, a
+ * description, the fatal-error handler's EXIT, a crash) sends the ENTER first, with its own time, so the order of
+ * records never changes. With a debugger attached (attention) the ENTER goes out at once, so that the pause point
+ * can announce it. Inline, like msc_exit_local: the pair of calls into the library was a tenth of what recording
+ * adds to MPI_Comm_rank. */
+static inline __attribute__((always_inline)) void msc_enter_local(msc_call *c)
+{
+    msc_tls_call = c;
+    if (MSC_UNLIKELY(atomic_load_explicit(&msc_attention, memory_order_relaxed))) {
+        msc_enter(c);
+        return;
+    }
+    c->held = MSC_HELD_LOCAL;
+    c->done_id = 0;
+    msc_held_call = c;
+}
+
+/* msc_exit for a call entered by msc_enter_local. The common case inline: its ENTER is still held (nothing was
+ * emitted in between), so ENTER and EXIT go out as one pair. Anything else (the ENTER went out already, recording
+ * went off) is msc_exit's. */
+static inline __attribute__((always_inline)) void msc_exit_local(msc_call *c)
+{
+    if (MSC_LIKELY(msc_held_call == c && atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON)) {
+        msc_held_call = NULL;
+        c->held = MSC_HELD_NONE;
+        msc_emit_pair(c, msc_enter_flags());
+        msc_tls_call = NULL;
+        msc_tls_depth = 0;
+        return;
+    }
+    msc_exit(c);
+}
 
 /* ---- sender (msc_sender.c) ---- */
 int msc_sender_connect(const char *url, const char *token, char *why, size_t whylen);
@@ -551,22 +596,45 @@ int msc_layout_touches(MPI_Datatype t, int64_t count, int64_t off, int64_t len);
  * their number, or -1 when there are more than max or the layout is unknown (msc_checksum.c). */
 int msc_layout_blocks(MPI_Datatype t, int64_t count, int64_t *off, int64_t *len, int max);
 
-/* ---- class handlers (msc_handlers.c): one pre and one post per class of spec/mpi-api.json ---- */
-#define MSC_CLASS(name)                                                                                        \
-    void msc_pre_##name(msc_call *c, msc_args *a);                                                             \
-    void msc_post_##name(msc_call *c, msc_args *a, int rc);
-MSC_CLASS(init) MSC_CLASS(finalize) MSC_CLASS(abort) MSC_CLASS(other)
-MSC_CLASS(send) MSC_CLASS(isend) MSC_CLASS(send_init) MSC_CLASS(recv) MSC_CLASS(irecv) MSC_CLASS(recv_init)
-MSC_CLASS(sendrecv) MSC_CLASS(sendrecv_replace)
-MSC_CLASS(probe) MSC_CLASS(iprobe) MSC_CLASS(mprobe) MSC_CLASS(improbe) MSC_CLASS(mrecv) MSC_CLASS(imrecv)
+/* ---- class handlers (msc_handlers.c): one pre and one post per class of spec/mpi-api.json ----
+ * A handler with nothing to do in this build is an empty inline here instead of a call into msc_handlers.c:
+ * an opaque call, even to an empty function, costs its call and return and makes the compiler keep the
+ * wrapper's call record in memory around it (MPI_Comm_rank paid two of them per call). */
+#define MSC_PRE(name) void msc_pre_##name(msc_call *c, msc_args *a);
+#define MSC_POST(name) void msc_post_##name(msc_call *c, msc_args *a, int rc);
+#define MSC_PRE_NOP(name)                                                                                      \
+    static inline void msc_pre_##name(msc_call *c, msc_args *a) { (void)c, (void)a; }
+#define MSC_POST_NOP(name)                                                                                     \
+    static inline void msc_post_##name(msc_call *c, msc_args *a, int rc) { (void)c, (void)a, (void)rc; }
+/* Posts that only the memcheck build has work for (msc_mc_post). */
+#ifdef MSC_MEMCHECK
+#define MSC_POST_MC(name) MSC_POST(name)
+#else
+#define MSC_POST_MC(name) MSC_POST_NOP(name)
+#endif
+#define MSC_CLASS(name) MSC_PRE(name) MSC_POST(name)
+MSC_PRE_NOP(init) MSC_POST(init) MSC_CLASS(finalize) MSC_PRE(abort) MSC_POST_NOP(abort)
+/* Class other: a wrapper passes NULL for a (see gen/generate.mjs). */
+MSC_PRE_NOP(other) MSC_POST_NOP(other)
+MSC_CLASS(send) MSC_CLASS(isend) MSC_CLASS(send_init) MSC_CLASS(recv) MSC_PRE(irecv) MSC_POST_MC(irecv)
+MSC_PRE(recv_init) MSC_POST_MC(recv_init) MSC_CLASS(sendrecv) MSC_CLASS(sendrecv_replace)
+MSC_CLASS(probe) MSC_CLASS(iprobe) MSC_CLASS(mprobe) MSC_CLASS(improbe) MSC_CLASS(mrecv) MSC_PRE(imrecv) MSC_POST_MC(imrecv)
 MSC_CLASS(wait) MSC_CLASS(waitall) MSC_CLASS(waitany) MSC_CLASS(waitsome)
 MSC_CLASS(test) MSC_CLASS(testall) MSC_CLASS(testany) MSC_CLASS(testsome)
-MSC_CLASS(request_get_status) MSC_CLASS(request_free) MSC_CLASS(cancel) MSC_CLASS(start) MSC_CLASS(startall)
-MSC_CLASS(collective) MSC_CLASS(icollective)
-MSC_CLASS(comm_create) MSC_CLASS(comm_free) MSC_CLASS(group) MSC_CLASS(group_free)
-MSC_CLASS(type_create) MSC_CLASS(type_commit) MSC_CLASS(type_free) MSC_CLASS(op_create) MSC_CLASS(op_free)
-MSC_CLASS(buffer_attach) MSC_CLASS(buffer_detach)
-MSC_CLASS(win_create) MSC_CLASS(win_free) MSC_CLASS(win_sync) MSC_CLASS(rma)
+MSC_PRE_NOP(request_get_status) MSC_POST_NOP(request_get_status) MSC_CLASS(request_free) MSC_PRE(cancel)
+MSC_POST_NOP(cancel) MSC_CLASS(start) MSC_CLASS(startall)
+MSC_PRE(collective) MSC_POST_NOP(collective) MSC_PRE(icollective) MSC_POST_MC(icollective)
+MSC_CLASS(comm_create) MSC_CLASS(comm_free) MSC_PRE_NOP(group) MSC_POST_NOP(group) MSC_PRE_NOP(group_free)
+MSC_POST_NOP(group_free)
+MSC_PRE_NOP(type_create) MSC_POST(type_create) MSC_PRE_NOP(type_commit) MSC_POST(type_commit) MSC_PRE_NOP(type_free)
+MSC_POST(type_free) MSC_PRE_NOP(op_create) MSC_POST(op_create) MSC_PRE_NOP(op_free) MSC_POST_NOP(op_free)
+MSC_PRE_NOP(buffer_attach) MSC_POST(buffer_attach) MSC_PRE_NOP(buffer_detach) MSC_POST(buffer_detach)
+MSC_CLASS(win_create) MSC_CLASS(win_free) MSC_CLASS(win_sync) MSC_PRE(rma) MSC_POST_MC(rma)
 #undef MSC_CLASS
+#undef MSC_PRE
+#undef MSC_POST
+#undef MSC_PRE_NOP
+#undef MSC_POST_NOP
+#undef MSC_POST_MC
 
 #endif

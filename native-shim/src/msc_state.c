@@ -30,10 +30,10 @@ uint32_t msc_seq_refill(void)
 
 /* The call this thread is in (from its ENTER to its EXIT), for the fatal-error handler (msc_lifecycle.c). */
 __thread msc_call *msc_tls_call __attribute__((tls_model("initial-exec")));
-/* Which thread this is, for ENTER flags bit1: 0 not known yet, 1 the MPI_Init thread, 2 another thread.
- * Computed once per thread (on its first recorded call after MPI_Init returned) so the hot path pays one
+/* Which thread this is, for ENTER flags bit1 (msc_enter_flags): 0 not known yet, 1 the MPI_Init thread, 2 another
+ * thread. Computed once per thread (on its first recorded call after MPI_Init returned) so the hot path pays one
  * TLS load. */
-static __thread uint8_t tls_thread_kind __attribute__((tls_model("initial-exec")));
+__thread uint8_t msc_tls_thread_kind __attribute__((tls_model("initial-exec")));
 static pthread_t init_thread;
 static _Atomic int init_thread_known;
 
@@ -108,16 +108,16 @@ int msc_lazy_init(void)
 void msc_mark_init_thread(void)
 {
     init_thread = pthread_self();
-    tls_thread_kind = 1;
+    msc_tls_thread_kind = 1;
     atomic_store_explicit(&init_thread_known, 1, memory_order_release);
 }
 
-static uint8_t thread_kind_slow(void)
+uint8_t msc_thread_kind_slow(void)
 {
     /* Before MPI_Init returned nothing is known (and nothing is cached: the answer comes later). */
     if (!atomic_load_explicit(&init_thread_known, memory_order_acquire)) return 0;
-    tls_thread_kind = pthread_equal(pthread_self(), init_thread) ? 1 : 2;
-    return tls_thread_kind;
+    msc_tls_thread_kind = pthread_equal(pthread_self(), init_thread) ? 1 : 2;
+    return msc_tls_thread_kind;
 }
 
 /* Polls that find nothing (MPI_Test, Testany, Testall, Iprobe, Improbe with a false flag, Testsome with an
@@ -145,16 +145,9 @@ static int found_nothing(const msc_call *c)
     return !(c->xflags & MSC_FLAG_TRUE);
 }
 
-static inline int enter_flags(void)
-{
-    uint8_t kind = tls_thread_kind;
-    if (MSC_UNLIKELY(kind == 0)) kind = thread_kind_slow();
-    return kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
-}
-
 static void emit_enter(const msc_call *c)
 {
-    msc_emit(MSC_KIND_ENTER, enter_flags(), c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    msc_emit(MSC_KIND_ENTER, msc_enter_flags(), c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
 }
 
 void msc_emit_held(void)
@@ -213,24 +206,6 @@ void msc_enter(msc_call *c)
     if (MSC_UNLIKELY(attention)) msc_pause_point(c);
 }
 
-/* A call that cannot wait on another process (Comm_rank, Isend, Irecv, Put, type and group calls…): nothing
- * needs its ENTER before it returns, since a rank cannot be blocked in it. So the ENTER is held, like a
- * poll's, and written with the EXIT at msc_exit in one reservation; the EXIT carries the ENTER's stamp (one
- * clock read per call). Anything emitted in between (a FINDING, a COMPLETE, a description, the fatal-error
- * handler's EXIT, a crash) sends the ENTER first, with its own time, so the order of records never changes.
- * With a debugger attached (attention) the ENTER goes out at once, so that the pause point can announce it. */
-void msc_enter_local(msc_call *c)
-{
-    msc_tls_call = c;
-    if (MSC_UNLIKELY(atomic_load_explicit(&msc_attention, memory_order_relaxed))) {
-        msc_enter(c);
-        return;
-    }
-    c->held = MSC_HELD_LOCAL;
-    c->done_id = 0;
-    msc_held_call = c;
-}
-
 /* The EXIT of a call with kept-back COMPLETE records: all in one reservation when the EXIT is one record. */
 static __attribute__((noinline)) void exit_with_completes(msc_call *c, int st)
 {
@@ -253,7 +228,7 @@ void msc_exit(msc_call *c)
         msc_held_call = NULL;
         /* A poll that found nothing: the call is forgotten (its seq is simply not seen). */
         if (!(c->held == MSC_HELD_POLL && found_nothing(c)) && MSC_LIKELY(st == MSC_STATE_ON))
-            msc_emit_pair(c, enter_flags());
+            msc_emit_pair(c, msc_enter_flags());
         c->held = MSC_HELD_NONE;
     } else if (msc_pending_call == c) {
         exit_with_completes(c, st);
