@@ -74,12 +74,13 @@ const MARKS: readonly (readonly [string, string])[] = [
   ['received', 'language server: request received'],
   ['loaded', "page: webview.js ran (editor, webview iframes, the page's script)"],
   ['ready', 'extension host: the page said ready'],
-  ['firstBatch', 'extension host: first data batch announced and read'],
+  ['firstBatch', 'extension host: first data batch announced and forwarded'],
   ['firstData', 'page: first data batch arrived'],
   ['decoded', 'language server: whole trace decoded, every batch announced'],
-  ['lastBatch', 'extension host: last data batch read and posted'],
+  ['lastBatch', 'extension host: last data batch forwarded'],
   ['delivered', 'extension host: the workbench took the last batch (postMessage settled)'],
   ['lastData', 'page: last data batch arrived'],
+  ['lastFetched', "page: last batch's columns fetched (or posted by the host)"],
   ['applied', 'page: last data batch in the store'],
   ['drawn', 'page: first frame with the whole job'],
 ];
@@ -294,7 +295,7 @@ async function main(): Promise<void> {
       }
       shownMs.push(shown);
       console.log(
-        `run ${run + 1}: whole job drawn ${shown.toFixed(0)} ms after the click (${last?.spans} calls, batches to seq ${last?.lastSeq}, ${last?.gaps} gap(s))`,
+        `run ${run + 1}: whole job drawn ${shown.toFixed(0)} ms after the click (${last?.spans} calls, batches to seq ${last?.lastSeq}, ${last?.gaps} gap(s); columns blocks fetched by the page ${last?.timing.blocksFetched ?? '-'}, posted by the host ${last?.timing.blocksPosted ?? '-'})`,
       );
       const marks: Record<string, number> = { ...last?.timing };
       hops.push(MARKS.map(([name]) => (marks[name] ?? NaN) - clickedAt));

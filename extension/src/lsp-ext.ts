@@ -57,6 +57,11 @@ export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResu
 export interface TraceTimelineParams extends OpenReportParams {
   /** Names this opening's mpiscope/traceBatch notifications (the client's choice). */
   stream: number;
+  /**
+   * An existing folder to write the columns file under (in a new folder of its own) instead of the temp
+   * folder: the trace editor's webview may load resources from it, so its page fetches the blocks itself.
+   */
+  folder?: string;
 }
 
 /**

@@ -14,9 +14,13 @@ import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/tim
 export class PackedFiles {
   private readonly dirs = new Set<string>();
 
-  /** A new file for one opening's batches. */
-  open(): PackedWriter {
-    const dir = mkdtempSync(join(tmpdir(), 'mpiscope-timeline-'));
+  /**
+   * A new file for one opening's batches, in a new folder under `parent` when the client names one (the trace
+   * editor names a folder its webview may load resources from, so the page fetches the blocks itself), else
+   * under the temp folder.
+   */
+  open(parent?: string): PackedWriter {
+    const dir = mkdtempSync(join(parent ?? tmpdir(), 'mpiscope-timeline-'));
     this.dirs.add(dir);
     return new PackedWriter(join(dir, 'columns.bin'));
   }
