@@ -166,6 +166,22 @@ function topSelf(profile: {
   return [...self].sort((a, b) => b[1] - a[1]);
 }
 
+/**
+ * The same self time by script (the part of the file name before any query), and the V8 pseudo-frames
+ * ((program): the browser's own work on that thread, (garbage collector), (idle)): whose code the time went to,
+ * ours (webview.js, the service worker's relaying of resources) or the workbench's.
+ */
+function byScript(top: [string, number][]): [string, number][] {
+  const by = new Map<string, number>();
+  for (const [key, ms] of top) {
+    const [fn = '', where = ''] = key.split(' ', 2);
+    const script = where.replace(/[?:].*$/, '');
+    const name = script === '' ? (fn.startsWith('(') ? fn : '(no script)') : script;
+    by.set(name, (by.get(name) ?? 0) + ms);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]);
+}
+
 /** Starts Chromium's CPU profiler on the workbench page (and the webview frames when they have a process of their own). */
 async function startProfile(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
@@ -181,6 +197,8 @@ async function printProfile(cdp: CDPSession, label: string): Promise<void> {
   const total = top.reduce((a, [, v]) => a + v, 0);
   console.log(`profile of ${label}: ${total.toFixed(0)} ms sampled, by self time:`);
   for (const [k, v] of top.slice(0, 15)) console.log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+  console.log('  by script:');
+  for (const [k, v] of byScript(top).slice(0, 10)) console.log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
 }
 
 async function main(): Promise<void> {
@@ -203,6 +221,8 @@ async function main(): Promise<void> {
     const shownMs: number[] = [];
     const hops: number[][] = [];
     const ingestMs: number[] = [];
+    /** Per run: frames drawn, their draw time (ms), minimap rebuilds, their time (ms), up to the whole-job frame. */
+    const drawCosts: number[][] = [];
     const cpuMs: number[] = [];
     const cpuBy = new Map<string, number[]>();
     let columnsMB = NaN;
@@ -247,14 +267,27 @@ async function main(): Promise<void> {
               }
             ).mpiscope;
             const timeline = g.app.shadowRoot?.querySelector('mpi-timeline') as
-              { drawnStoreVersion: number; drawnAt: number } | null | undefined;
+              | {
+                  drawnStoreVersion: number;
+                  drawnAt: number;
+                  costs?: { frames: number; drawMs: number; minimaps: number; minimapMs: number };
+                }
+              | null
+              | undefined;
             return {
               shown: g.store.ended && (timeline?.drawnStoreVersion ?? -1) >= g.store.version,
               spans: g.store.lanes.reduce((s, l) => s + l.length, 0),
               gaps: g.store.gaps,
               lastSeq: g.store.lastSeq,
               ranks: g.store.ranks,
-              timing: { ...g.timing, drawn: timeline?.drawnAt ?? NaN },
+              timing: {
+                ...g.timing,
+                drawn: timeline?.drawnAt ?? NaN,
+                frames: timeline?.costs?.frames ?? NaN,
+                drawMs: timeline?.costs?.drawMs ?? NaN,
+                minimaps: timeline?.costs?.minimaps ?? NaN,
+                minimapMs: timeline?.costs?.minimapMs ?? NaN,
+              },
             };
           })
           .catch(() => undefined);
@@ -300,6 +333,12 @@ async function main(): Promise<void> {
       const marks: Record<string, number> = { ...last?.timing };
       hops.push(MARKS.map(([name]) => (marks[name] ?? NaN) - clickedAt));
       ingestMs.push(marks.ingestMs ?? NaN);
+      drawCosts.push([
+        marks.frames ?? NaN,
+        marks.drawMs ?? NaN,
+        marks.minimaps ?? NaN,
+        marks.minimapMs ?? NaN,
+      ]);
       columnsMB = (marks.columnsBytes ?? NaN) / 1e6;
       await page.close();
     }
@@ -322,6 +361,10 @@ async function main(): Promise<void> {
     });
     console.log(
       `  ${median(ingestMs).toFixed(0).padStart(6)}  ms of the page's own work on the batches (ingest into the store)`,
+    );
+    const col = (i: number): number => median(drawCosts.map((c) => c[i] ?? NaN));
+    console.log(
+      `  ${col(1).toFixed(0).padStart(6)}  ms of the page's drawing (${col(0).toFixed(0)} frames), of which ${col(3).toFixed(0)} ms rebuilding the minimap (${col(2).toFixed(0)} times)`,
     );
   } finally {
     await context?.close();
