@@ -81,7 +81,7 @@ export interface TraceBatch {
 export const traceBatchNotification = new NotificationType<TraceBatch>('mpiscope/traceBatch');
 
 export interface TraceTimelineResult {
-  /** The file of the batches' columns; every batch has been announced (mpiscope/traceBatch): delete it. */
+  /** The file of the batches' columns; every batch has been announced (mpiscope/traceBatch): delete it once read. */
   columns: string;
   /** How many messages were announced (a reset, then data batches: the whole job, no finding). */
   batches: number;
