@@ -1,6 +1,6 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { BlockReply, OpenTiming, TimelineMessage } from '../../server/src/timeline/timeline-protocol';
@@ -31,8 +31,12 @@ export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): 
       },
       { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: true },
     ),
+    { dispose: () => [...folders].forEach((remove) => remove()) },
   );
 }
+
+/** Removers of the trace editors' folders still there (run when the extension stops, too). */
+const folders = new Set<() => void>();
 
 /** The openings being decoded, by the stream number their mpiscope/traceBatch notifications carry. */
 const streams = new Map<number, (batch: TraceBatch) => void>();
@@ -48,10 +52,15 @@ function resolve(
   // The language server writes the timeline's columns file in a folder of this editor's own, which the page
   // may load resources from: it fetches each batch's block itself (columnsAt), so the bytes go from
   // code-server to the page's frame without this process reading them or the workbench relaying a message
-  // (measured before: 0.5-0.7 s of this process's CPU per opening, and more of the workbench's). Deleted
-  // with the editor: a reload of the page fetches the blocks again.
+  // (the extension host's reading and posting were 0.5-0.7 s of its CPU per opening). The file goes when the
+  // page has the whole job (it says `loaded`), the folder with the editor or the extension.
   const folder = mkdtempSync(join(tmpdir(), 'mpiscope-trace-'));
-  panel.onDidDispose(() => rmSync(folder, { recursive: true, force: true }));
+  const removeFolder = (): void => {
+    rmSync(folder, { recursive: true, force: true });
+    folders.delete(removeFolder);
+  };
+  folders.add(removeFolder);
+  panel.onDidDispose(removeFolder);
   panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.file(folder)] };
   const columnsUrl = (path: string): string => panel.webview.asWebviewUri(vscode.Uri.file(path)).toString();
   const columns: { path?: string } = {};
@@ -72,6 +81,7 @@ function resolve(
     if (ready) post(m);
   };
   let drawn: Promise<Opened> | undefined;
+  let loadedOnce = false;
   let judged: Promise<unknown[]> | undefined;
   const timeline = (): Promise<Opened> =>
     (drawn ??= openTimeline(client, { path: doc.uri.fsPath, folder, columnsUrl, columns }, forward));
@@ -102,6 +112,23 @@ function resolve(
         // The page could not fetch a block (its log says why): posted instead, as bytes.
         void panel.webview.postMessage(readBlock(columns.path, request.offset, request.bytes));
         return;
+      }
+      if (request.type === 'loaded') {
+        // Once the timeline is answered (every block announced), the file and the server's folder for it go.
+        const opened = await drawn?.catch(() => undefined);
+        // Only under this editor's folder (where it asked the server to write): never another path.
+        if (opened !== undefined && columns.path !== undefined && dirname(dirname(columns.path)) === folder) {
+          rmSync(dirname(columns.path), { recursive: true, force: true });
+          columns.path = undefined;
+          loadedOnce = true;
+        }
+        return;
+      }
+      if (loadedOnce) {
+        // The page reloaded after its columns file went: decode the trace again for it.
+        loadedOnce = false;
+        drawn = undefined;
+        received.length = 0;
       }
       const readyAt = Date.now();
       ready = true;

@@ -71,9 +71,15 @@ async function columnsOf(at: ColumnsAt): Promise<ArrayBuffer> {
 }
 
 /** Applies a message that arrived at `at`; ingestMs adds the store's work on it. */
+let saidLoaded = false;
 const apply = (data: unknown, at: number): void => {
   const start = epochNow();
   if (!store.apply(data) || (data as { type?: unknown }).type !== 'data') return;
+  // The whole job is in the store: a trace editor's host may delete the columns file (a live panel ignores it).
+  if (store.ended && !saidLoaded) {
+    saidLoaded = true;
+    bridge.post({ type: 'loaded' });
+  }
   timing.firstData ??= at;
   timing.lastData = at;
   timing.applied = epochNow();

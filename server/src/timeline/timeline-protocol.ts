@@ -174,11 +174,13 @@ export function isOpenTiming(value: unknown): value is OpenTiming {
 /**
  * Messages from the webview to its host. `block` asks the trace editor's host to post a block of the columns
  * file (the fallback when the page's fetch of `columnsAt` fails); the host answers with a BlockReply.
+ * `loaded`: the store holds the whole job (its last batch applied), so the columns file may go.
  */
 export type WebviewRequest =
   | { readonly type: 'ready' }
   | { readonly type: 'reveal'; readonly file: string; readonly line: number }
-  | { readonly type: 'block'; readonly offset: number; readonly bytes: number };
+  | { readonly type: 'block'; readonly offset: number; readonly bytes: number }
+  | { readonly type: 'loaded' };
 
 /** The host's answer to a `block` request: the bytes, or why it could not read them. */
 export interface BlockReply {

@@ -28,6 +28,7 @@ test('a crafted webview message cannot open a file outside the workspace', () =>
       line: 3,
     });
     assert.deepEqual(parseWebviewRequest({ type: 'ready' }, folders), { type: 'ready' });
+    assert.deepEqual(parseWebviewRequest({ type: 'loaded' }, folders), { type: 'loaded' });
     assert.deepEqual(parseWebviewRequest({ type: 'block', offset: 0, bytes: 9 }, folders), {
       type: 'block',
       offset: 0,

@@ -15,6 +15,7 @@ export function parseWebviewRequest(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
   const v = value as { type?: unknown; file?: unknown; line?: unknown };
   if (v.type === 'ready') return { type: 'ready' };
+  if (v.type === 'loaded') return { type: 'loaded' };
   if (v.type === 'block') {
     // Where in the host's columns file: the host reads only from the file it was told of, and checks the end.
     const { offset, bytes } = value as { offset?: unknown; bytes?: unknown };
