@@ -74,12 +74,13 @@ const MARKS: readonly (readonly [string, string])[] = [
   ['received', 'language server: request received'],
   ['loaded', "page: webview.js ran (editor, webview iframes, the page's script)"],
   ['ready', 'extension host: the page said ready'],
-  ['firstBatch', 'extension host: first data batch announced and read'],
+  ['firstBatch', 'extension host: first data batch announced and forwarded'],
   ['firstData', 'page: first data batch arrived'],
   ['decoded', 'language server: whole trace decoded, every batch announced'],
-  ['lastBatch', 'extension host: last data batch read and posted'],
+  ['lastBatch', 'extension host: last data batch forwarded'],
   ['delivered', 'extension host: the workbench took the last batch (postMessage settled)'],
   ['lastData', 'page: last data batch arrived'],
+  ['lastFetched', "page: last batch's columns fetched (or posted by the host)"],
   ['applied', 'page: last data batch in the store'],
   ['drawn', 'page: first frame with the whole job'],
 ];
@@ -165,6 +166,22 @@ function topSelf(profile: {
   return [...self].sort((a, b) => b[1] - a[1]);
 }
 
+/**
+ * The same self time by script (the part of the file name before any query), and the V8 pseudo-frames
+ * ((program): the browser's own work on that thread, (garbage collector), (idle)): whose code the time went to,
+ * ours (webview.js, the service worker's relaying of resources) or the workbench's.
+ */
+function byScript(top: [string, number][]): [string, number][] {
+  const by = new Map<string, number>();
+  for (const [key, ms] of top) {
+    const [fn = '', where = ''] = key.split(' ', 2);
+    const script = where.replace(/[?:].*$/, '');
+    const name = script === '' ? (fn.startsWith('(') ? fn : '(no script)') : script;
+    by.set(name, (by.get(name) ?? 0) + ms);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]);
+}
+
 /** Starts Chromium's CPU profiler on the workbench page (and the webview frames when they have a process of their own). */
 async function startProfile(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
@@ -180,6 +197,8 @@ async function printProfile(cdp: CDPSession, label: string): Promise<void> {
   const total = top.reduce((a, [, v]) => a + v, 0);
   console.log(`profile of ${label}: ${total.toFixed(0)} ms sampled, by self time:`);
   for (const [k, v] of top.slice(0, 15)) console.log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+  console.log('  by script:');
+  for (const [k, v] of byScript(top).slice(0, 10)) console.log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
 }
 
 async function main(): Promise<void> {
@@ -202,6 +221,8 @@ async function main(): Promise<void> {
     const shownMs: number[] = [];
     const hops: number[][] = [];
     const ingestMs: number[] = [];
+    /** Per run: frames drawn, their draw time (ms), minimap rebuilds, their time (ms), up to the whole-job frame. */
+    const drawCosts: number[][] = [];
     const cpuMs: number[] = [];
     const cpuBy = new Map<string, number[]>();
     let columnsMB = NaN;
@@ -246,14 +267,27 @@ async function main(): Promise<void> {
               }
             ).mpiscope;
             const timeline = g.app.shadowRoot?.querySelector('mpi-timeline') as
-              { drawnStoreVersion: number; drawnAt: number } | null | undefined;
+              | {
+                  drawnStoreVersion: number;
+                  drawnAt: number;
+                  costs?: { frames: number; drawMs: number; minimaps: number; minimapMs: number };
+                }
+              | null
+              | undefined;
             return {
               shown: g.store.ended && (timeline?.drawnStoreVersion ?? -1) >= g.store.version,
               spans: g.store.lanes.reduce((s, l) => s + l.length, 0),
               gaps: g.store.gaps,
               lastSeq: g.store.lastSeq,
               ranks: g.store.ranks,
-              timing: { ...g.timing, drawn: timeline?.drawnAt ?? NaN },
+              timing: {
+                ...g.timing,
+                drawn: timeline?.drawnAt ?? NaN,
+                frames: timeline?.costs?.frames ?? NaN,
+                drawMs: timeline?.costs?.drawMs ?? NaN,
+                minimaps: timeline?.costs?.minimaps ?? NaN,
+                minimapMs: timeline?.costs?.minimapMs ?? NaN,
+              },
             };
           })
           .catch(() => undefined);
@@ -294,11 +328,17 @@ async function main(): Promise<void> {
       }
       shownMs.push(shown);
       console.log(
-        `run ${run + 1}: whole job drawn ${shown.toFixed(0)} ms after the click (${last?.spans} calls, batches to seq ${last?.lastSeq}, ${last?.gaps} gap(s))`,
+        `run ${run + 1}: whole job drawn ${shown.toFixed(0)} ms after the click (${last?.spans} calls, batches to seq ${last?.lastSeq}, ${last?.gaps} gap(s); columns blocks fetched by the page ${last?.timing.blocksFetched ?? '-'}, posted by the host ${last?.timing.blocksPosted ?? '-'})`,
       );
       const marks: Record<string, number> = { ...last?.timing };
       hops.push(MARKS.map(([name]) => (marks[name] ?? NaN) - clickedAt));
       ingestMs.push(marks.ingestMs ?? NaN);
+      drawCosts.push([
+        marks.frames ?? NaN,
+        marks.drawMs ?? NaN,
+        marks.minimaps ?? NaN,
+        marks.minimapMs ?? NaN,
+      ]);
       columnsMB = (marks.columnsBytes ?? NaN) / 1e6;
       await page.close();
     }
@@ -321,6 +361,10 @@ async function main(): Promise<void> {
     });
     console.log(
       `  ${median(ingestMs).toFixed(0).padStart(6)}  ms of the page's own work on the batches (ingest into the store)`,
+    );
+    const col = (i: number): number => median(drawCosts.map((c) => c[i] ?? NaN));
+    console.log(
+      `  ${col(1).toFixed(0).padStart(6)}  ms of the page's drawing (${col(0).toFixed(0)} frames), of which ${col(3).toFixed(0)} ms rebuilding the minimap (${col(2).toFixed(0)} times)`,
     );
   } finally {
     await context?.close();

@@ -59,7 +59,7 @@ function createPanel(ctx: vscode.ExtensionContext, history: readonly TimelineMes
       if (request.type === 'ready') {
         // The page (re)loaded: it starts empty, so give it the whole job so far.
         for (const m of history) void panel.webview.postMessage(m);
-      } else {
+      } else if (request.type === 'reveal') {
         void reveal(request.file, request.line);
       }
     },
@@ -95,6 +95,7 @@ export function timelineHtml(ctx: vscode.ExtensionContext, webview: vscode.Webvi
 }
 
 /**
+ * connect-src: the trace editor's page fetches its columns from a webview resource (trace-editor.ts).
  * Only our one script and our one style element run (by nonce); the components' styles are lit's constructed
  * stylesheets and their per-element styles are set through the CSSOM (styleMap), neither of which style-src
  * governs: no 'unsafe-inline', so an injected style attribute or <style> does nothing.
@@ -104,7 +105,7 @@ function html(cspSource: string, script: string, n: string, title: string): stri
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource} 'nonce-${n}'; script-src 'nonce-${n}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; connect-src ${cspSource}; style-src ${cspSource} 'nonce-${n}'; script-src 'nonce-${n}';">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <style nonce="${n}">html, body { margin: 0; height: 100%; background: var(--vscode-editor-background); }</style>

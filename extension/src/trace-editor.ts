@@ -1,9 +1,9 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { rmdir, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { OpenTiming, TimelineMessage } from '../../server/src/timeline/timeline-protocol';
+import type { BlockReply, OpenTiming, TimelineMessage } from '../../server/src/timeline/timeline-protocol';
 import { parseWebviewRequest } from '../../server/src/timeline/webview-request';
 import {
   traceBatchNotification,
@@ -31,8 +31,12 @@ export function activate(ctx: vscode.ExtensionContext, client: LanguageClient): 
       },
       { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: true },
     ),
+    { dispose: () => [...folders].forEach((remove) => remove()) },
   );
 }
+
+/** Removers of the trace editors' folders still there (run when the extension stops, too). */
+const folders = new Set<() => void>();
 
 /** The openings being decoded, by the stream number their mpiscope/traceBatch notifications carry. */
 const streams = new Map<number, (batch: TraceBatch) => void>();
@@ -45,7 +49,21 @@ function resolve(
   panel: vscode.WebviewPanel,
 ): void {
   const dist = vscode.Uri.joinPath(ctx.extensionUri, 'dist');
-  panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+  // The language server writes the timeline's columns file in a folder of this editor's own, which the page
+  // may load resources from: it fetches each batch's block itself (columnsAt), so the bytes go from
+  // code-server to the page's frame without this process reading them or the workbench relaying a message
+  // (the extension host's reading and posting were 0.5-0.7 s of its CPU per opening). The file goes when the
+  // page has the whole job (it says `loaded`), the folder with the editor or the extension.
+  const folder = mkdtempSync(join(tmpdir(), 'mpiscope-trace-'));
+  const removeFolder = (): void => {
+    rmSync(folder, { recursive: true, force: true });
+    folders.delete(removeFolder);
+  };
+  folders.add(removeFolder);
+  panel.onDidDispose(removeFolder);
+  panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.file(folder)] };
+  const columnsUrl = (path: string): string => panel.webview.asWebviewUri(vscode.Uri.file(path)).toString();
+  const columns: { path?: string } = {};
   const name = doc.uri.path.split('/').pop() ?? 'trace';
   // Replayed once per editor, in two steps: the timeline, posted batch by batch as the language server
   // decodes it, then the findings (the engine's replay, most of the cost) added to it. The decoding starts
@@ -63,8 +81,10 @@ function resolve(
     if (ready) post(m);
   };
   let drawn: Promise<Opened> | undefined;
+  let loadedOnce = false;
   let judged: Promise<unknown[]> | undefined;
-  const timeline = (): Promise<Opened> => (drawn ??= openTimeline(client, doc.uri.fsPath, forward));
+  const timeline = (): Promise<Opened> =>
+    (drawn ??= openTimeline(client, { path: doc.uri.fsPath, folder, columnsUrl, columns }, forward));
   timeline().catch(() => undefined); // Reported when the page asks for it.
   const findings = (id: number): Promise<unknown[]> =>
     (judged ??= client.sendRequest(traceFindingsRequest, { id }).then((r) => {
@@ -88,8 +108,29 @@ function resolve(
         void reveal(request.file, request.line);
         return;
       }
+      if (request.type === 'block') {
+        // The page could not fetch a block (its log says why): posted instead, as bytes.
+        void panel.webview.postMessage(readBlock(columns.path, request.offset, request.bytes));
+        return;
+      }
+      if (request.type === 'loaded') {
+        // Once the timeline is answered (every block announced), the file and the server's folder for it go.
+        const opened = await drawn?.catch(() => undefined);
+        // Only under this editor's folder (where it asked the server to write): never another path.
+        if (opened !== undefined && columns.path !== undefined && dirname(dirname(columns.path)) === folder) {
+          rmSync(dirname(columns.path), { recursive: true, force: true });
+          columns.path = undefined;
+          loadedOnce = true;
+        }
+        return;
+      }
+      if (loadedOnce) {
+        // The page reloaded after its columns file went: decode the trace again for it.
+        loadedOnce = false;
+        drawn = undefined;
+        received.length = 0;
+      }
       const readyAt = Date.now();
-      // The columns are one ArrayBuffer per batch: VS Code carries them as bytes.
       ready = true;
       for (const m of received) post(m);
       let opened: Opened;
@@ -129,55 +170,71 @@ interface Opened {
   readonly marks: Record<string, number>;
 }
 
+interface Source {
+  /** The trace file. */
+  readonly path: string;
+  /** The editor's folder the language server writes the columns file under. */
+  readonly folder: string;
+  /** A file's address for the page's fetch (a webview resource). */
+  readonly columnsUrl: (path: string) => string;
+  /** The columns file, once the first batch named it (the `block` requests read it). */
+  readonly columns: { path?: string };
+}
+
 /**
  * Asks the language server for a trace's timeline; each message it announces goes to `onMessage` as it comes,
- * a data batch with its block of the server's file as `packed` (an ArrayBuffer of its own, which the page's
- * store unpacks). Then deletes the file and its folder, by name, nothing else.
+ * a data batch with where its block of the server's file is (`columnsAt`: the page fetches it and its store
+ * unpacks it). The file stays until the editor closes (its folder is deleted then).
  */
 async function openTimeline(
   client: LanguageClient,
-  path: string,
+  source: Source,
   onMessage: (m: TimelineMessage) => void,
 ): Promise<Opened> {
   const stream = nextStream++;
   const marks: Record<string, number> = { requested: Date.now() };
-  let file: { path: string; fd: number } | undefined;
-  let failed: Error | undefined;
+  let url: string | undefined;
   streams.set(stream, (batch) => {
-    if (failed !== undefined) return;
-    try {
-      if (batch.bytes === 0) {
-        onMessage(batch.message);
-        return;
-      }
-      if (file === undefined) file = { path: batch.columns, fd: openSync(batch.columns, 'r') };
-      // Read at once (a block is well under 1 MB): the order of the batches is the order they are posted in.
-      // The block goes to the page as it is, in an ArrayBuffer of its own (the page's store unpacks it).
-      const block = new Uint8Array(batch.bytes);
-      const got = readSync(file.fd, block, 0, batch.bytes, batch.offset);
-      if (got !== batch.bytes)
-        throw new Error(`the timeline's columns file ended at ${batch.offset + got} bytes`);
-      onMessage({ ...batch.message, packed: block.buffer } as TimelineMessage);
-      marks.columnsBytes = (marks.columnsBytes ?? 0) + batch.bytes;
-      marks.firstBatch ??= Date.now();
-      marks.lastBatch = Date.now();
-    } catch (error) {
-      failed = error as Error;
+    if (batch.bytes === 0) {
+      onMessage(batch.message);
+      return;
     }
+    if (source.columns.path !== batch.columns) {
+      source.columns.path = batch.columns;
+      url = source.columnsUrl(batch.columns);
+    }
+    const columnsAt = { url: url ?? '', offset: batch.offset, bytes: batch.bytes };
+    onMessage({ ...batch.message, columnsAt } as TimelineMessage);
+    marks.columnsBytes = (marks.columnsBytes ?? 0) + batch.bytes;
+    marks.firstBatch ??= Date.now();
+    marks.lastBatch = Date.now();
   });
-  let columns: string | undefined;
   try {
-    const r = await client.sendRequest(traceTimelineRequest, { path, stream });
-    columns = r.columns;
-    if (failed !== undefined) throw failed;
+    const r = await client.sendRequest(traceTimelineRequest, {
+      path: source.path,
+      stream,
+      folder: source.folder,
+    });
     return { id: r.id, marks: { ...marks, ...r.timing, answered: Date.now() } };
   } finally {
     streams.delete(stream);
-    if (file !== undefined) closeSync(file.fd);
-    const written = columns ?? file?.path;
-    if (written !== undefined) {
-      await unlink(written).catch(() => undefined);
-      await rmdir(dirname(written)).catch(() => undefined);
-    }
+  }
+}
+
+/** A block of the columns file for a page whose fetch failed: the bytes, or why they cannot be read. */
+function readBlock(path: string | undefined, offset: number, bytes: number): BlockReply {
+  if (path === undefined) return { type: 'block', offset, error: 'no columns file has been announced yet' };
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const block = new Uint8Array(bytes);
+    const got = readSync(fd, block, 0, bytes, offset);
+    if (got !== bytes)
+      return { type: 'block', offset, error: `the columns file ended at ${offset + got} bytes` };
+    return { type: 'block', offset, packed: block.buffer };
+  } catch (error) {
+    return { type: 'block', offset, error: (error as Error).message };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -7,16 +7,21 @@ import { emptyMessages, emptySpans, type TimelineMessage } from '../timeline/tim
 /**
  * The files a trace's timeline columns are handed over in (mpiscope/traceTimeline): the extension host, on
  * the same machine as this server in every VS Code set-up (local, remote, code-server: the server is its
- * child), reads each batch's block as it is announced (mpiscope/traceBatch) and deletes the file at the end.
+ * child), tells the trace editor's page where each batch's block is as it is announced (mpiscope/traceBatch);
+ * the page fetches it as a webview resource, and the file goes when the editor closes.
  * A file because LSP is JSON-RPC: tens of MiB of numbers as text cost more to write, parse and forward than
  * the drawing of them. Files never read (the extension host gone) are deleted when the server stops.
  */
 export class PackedFiles {
   private readonly dirs = new Set<string>();
 
-  /** A new file for one opening's batches. */
-  open(): PackedWriter {
-    const dir = mkdtempSync(join(tmpdir(), 'mpiscope-timeline-'));
+  /**
+   * A new file for one opening's batches, in a new folder under `parent` when the client names one (the trace
+   * editor names a folder its webview may load resources from, so the page fetches the blocks itself), else
+   * under the temp folder.
+   */
+  open(parent?: string): PackedWriter {
+    const dir = mkdtempSync(join(parent ?? tmpdir(), 'mpiscope-timeline-'));
     this.dirs.add(dir);
     return new PackedWriter(join(dir, 'columns.bin'));
   }

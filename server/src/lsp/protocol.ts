@@ -57,6 +57,11 @@ export const openTraceRequest = new RequestType<OpenReportParams, OpenReportResu
 export interface TraceTimelineParams extends OpenReportParams {
   /** Names this opening's mpiscope/traceBatch notifications (the client's choice). */
   stream: number;
+  /**
+   * An existing folder to write the columns file under (in a new folder of its own) instead of the temp
+   * folder: the trace editor's webview may load resources from it, so its page fetches the blocks itself.
+   */
+  folder?: string;
 }
 
 /**
@@ -76,7 +81,7 @@ export interface TraceBatch {
 export const traceBatchNotification = new NotificationType<TraceBatch>('mpiscope/traceBatch');
 
 export interface TraceTimelineResult {
-  /** The file of the batches' columns; every batch has been announced (mpiscope/traceBatch): delete it. */
+  /** The file of the batches' columns; every batch has been announced (mpiscope/traceBatch): delete it once read. */
   columns: string;
   /** How many messages were announced (a reset, then data batches: the whole job, no finding). */
   batches: number;

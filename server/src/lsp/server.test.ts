@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -329,11 +329,15 @@ describe('language server', { timeout: 10_000 }, () => {
     assert.equal(announced[2]?.offset, announced[1]?.bytes);
     assert.equal(file.length, (announced[1]?.bytes ?? 0) * 2);
     assert.ok(first.timing.received <= first.timing.decoded);
+    // The trace editor names the folder its webview may fetch from: the file goes in a folder of its own there.
     const second: TraceTimelineResult = await client.sendRequest(traceTimelineRequest.method, {
       path,
       stream: 5,
+      folder: dir,
     });
     assert.notEqual(second.columns, first.columns);
+    assert.equal(dirname(dirname(second.columns)), dir);
+    assert.equal(dirname(dirname(first.columns)), tmpdir());
     // The timeline comes before any finding is judged: nothing in the Problems panel yet.
     assert.equal(findingPasses, 0);
     assert.equal(published.length, 0);

@@ -174,7 +174,7 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
     try {
       const received = Date.now();
       if (!options.traceTimeline) throw new UsageError('This mpiscope server cannot replay traces.');
-      const writer = packed.open();
+      const writer = packed.open(typeof params.folder === 'string' ? params.folder : undefined);
       let batches = 0;
       try {
         const { findings } = await options.traceTimeline(params.path, (message) => {

@@ -135,6 +135,18 @@ export interface TimelineData {
    * `spans` and `messages` are then empty.
    */
   readonly packed?: ArrayBuffer;
+  /**
+   * Where the page fetches `packed` itself (the trace editor): the block [offset, offset + bytes) of the
+   * language server's columns file, served by VS Code's webview resource loading at `url`. The bytes then go
+   * from code-server to the page without the extension host reading them or a message relaying them.
+   */
+  readonly columnsAt?: ColumnsAt;
+}
+
+export interface ColumnsAt {
+  readonly url: string;
+  readonly offset: number;
+  readonly bytes: number;
 }
 
 export type TimelineMessage = TimelineReset | TimelineData;
@@ -159,9 +171,33 @@ export function isOpenTiming(value: unknown): value is OpenTiming {
   );
 }
 
-/** Messages from the webview to its host. */
+/**
+ * Messages from the webview to its host. `block` asks the trace editor's host to post a block of the columns
+ * file (the fallback when the page's fetch of `columnsAt` fails); the host answers with a BlockReply.
+ * `loaded`: the store holds the whole job (its last batch applied), so the columns file may go.
+ */
 export type WebviewRequest =
-  { readonly type: 'ready' } | { readonly type: 'reveal'; readonly file: string; readonly line: number };
+  | { readonly type: 'ready' }
+  | { readonly type: 'reveal'; readonly file: string; readonly line: number }
+  | { readonly type: 'block'; readonly offset: number; readonly bytes: number }
+  | { readonly type: 'loaded' };
+
+/** The host's answer to a `block` request: the bytes, or why it could not read them. */
+export interface BlockReply {
+  readonly type: 'block';
+  readonly offset: number;
+  readonly packed?: ArrayBuffer;
+  readonly error?: string;
+}
+
+export function isBlockReply(value: unknown): value is BlockReply {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'block' &&
+    typeof (value as { offset?: unknown }).offset === 'number'
+  );
+}
 
 export function emptySpans(): SpanColumns {
   return { rank: [], start: [], end: [], fn: [], site: [], comm: [] };

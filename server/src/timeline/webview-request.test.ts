@@ -28,6 +28,21 @@ test('a crafted webview message cannot open a file outside the workspace', () =>
       line: 3,
     });
     assert.deepEqual(parseWebviewRequest({ type: 'ready' }, folders), { type: 'ready' });
+    assert.deepEqual(parseWebviewRequest({ type: 'loaded' }, folders), { type: 'loaded' });
+    assert.deepEqual(parseWebviewRequest({ type: 'block', offset: 0, bytes: 9 }, folders), {
+      type: 'block',
+      offset: 0,
+      bytes: 9,
+    });
+    for (const bad of [
+      { offset: -1, bytes: 9 },
+      { offset: 1.5, bytes: 9 },
+      { offset: '0', bytes: 9 },
+      { offset: 0, bytes: 0 },
+      { offset: 0, bytes: 2 ** 40 },
+      { offset: 0 },
+    ])
+      assert.match(refusal(parseWebviewRequest({ type: 'block', ...bad }, folders)), /a block needs/);
     // Outside, by a plain path, by .. segments, and through a symbolic link inside the workspace.
     assert.match(refusal(reveal(join(top, 'secret'))), /outside the workspace/);
     assert.match(refusal(reveal(join(ws, 'src', '..', '..', 'secret'))), /outside the workspace/);

@@ -15,6 +15,14 @@ export function parseWebviewRequest(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
   const v = value as { type?: unknown; file?: unknown; line?: unknown };
   if (v.type === 'ready') return { type: 'ready' };
+  if (v.type === 'loaded') return { type: 'loaded' };
+  if (v.type === 'block') {
+    // Where in the host's columns file: the host reads only from the file it was told of, and checks the end.
+    const { offset, bytes } = value as { offset?: unknown; bytes?: unknown };
+    if (!isCount(offset) || !isCount(bytes) || bytes === 0 || bytes > MAX_BLOCK)
+      return `a block needs an offset and a length of 1 to ${MAX_BLOCK} bytes`;
+    return { type: 'block', offset, bytes };
+  }
   if (v.type !== 'reveal') return `unknown request type ${JSON.stringify(v.type) ?? 'undefined'}`;
   if (typeof v.file !== 'string' || v.file === '' || v.file.length > 4096 || v.file.includes('\0'))
     return 'a reveal needs a file path';
@@ -31,6 +39,13 @@ export function parseWebviewRequest(
   });
   if (!inside) return `${v.file} is outside the workspace`;
   return { type: 'reveal', file: real, line: v.line };
+}
+
+/** The largest block a page may ask for (a batch's block is well under 1 MiB). */
+const MAX_BLOCK = 64 * 1024 * 1024;
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 function realOrUndefined(path: string): string | undefined {

@@ -79,6 +79,17 @@ export function traceEditorCheck(suite: Suite): Check {
       log(`editor: ${view.stats}; ${view.summary}`);
       const tab = page.locator('.tabs-container .tab.active');
       log(`tab: ${(await tab.getAttribute('aria-label')) ?? '?'}`);
+      // The page fetched its columns from the webview resource route itself (code-server serves it with
+      // ranges); the host posting them is the fallback for where that fails, not what happens here.
+      const via = await frame.locator('mpi-app').evaluate(() => {
+        const t = (globalThis as unknown as { mpiscope: { timing: Record<string, number> } }).mpiscope.timing;
+        return { fetched: t.blocksFetched ?? 0, posted: t.blocksPosted ?? 0 };
+      });
+      log(`columns blocks fetched by the page ${via.fetched}, posted by the host ${via.posted}`);
+      if (via.fetched === 0 || via.posted !== 0)
+        throw new Error(
+          `the page fetched ${via.fetched} columns block(s) and was posted ${via.posted}; expected every block fetched`,
+        );
       const facts = await storeFacts(frame);
       if (facts.ranks !== 3 || facts.spansPerLane.some((n) => n === 0))
         throw new Error(
