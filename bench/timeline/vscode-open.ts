@@ -15,6 +15,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     iterations: { type: 'string', default: '1250' },
     runs: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
+    // Where --profile also writes the whole CPU profile (.cpuprofile: Chromium's DevTools open it).
+    'profile-out': { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -193,6 +196,7 @@ async function startProfile(page: Page): Promise<CDPSession> {
 
 async function printProfile(cdp: CDPSession, label: string): Promise<void> {
   const { profile } = (await cdp.send('Profiler.stop')) as { profile: Parameters<typeof topSelf>[0] };
+  if (values['profile-out'] !== undefined) writeFileSync(values['profile-out'], JSON.stringify(profile));
   const top = topSelf(profile);
   const total = top.reduce((a, [, v]) => a + v, 0);
   console.log(`profile of ${label}: ${total.toFixed(0)} ms sampled, by self time:`);

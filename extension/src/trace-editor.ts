@@ -82,6 +82,11 @@ function resolve(
   };
   let drawn: Promise<Opened> | undefined;
   let loadedOnce = false;
+  // The findings' replay (the engine: ~1.3 s of the language server's CPU at a million events) is asked for
+  // once the page holds the whole job (it says `loaded`), not as soon as the timeline is answered: on two
+  // cores it ran beside the page's fetching and ingest of the last batches, on the way to the first whole
+  // frame. A page that reloads waits for its own `loaded` again.
+  let wholeJob = deferred();
   let judged: Promise<unknown[]> | undefined;
   const timeline = (): Promise<Opened> =>
     (drawn ??= openTimeline(client, { path: doc.uri.fsPath, folder, columnsUrl, columns }, forward));
@@ -114,6 +119,7 @@ function resolve(
         return;
       }
       if (request.type === 'loaded') {
+        wholeJob.resolve();
         // Once the timeline is answered (every block announced), the file and the server's folder for it go.
         const opened = await drawn?.catch(() => undefined);
         // Only under this editor's folder (where it asked the server to write): never another path.
@@ -132,6 +138,7 @@ function resolve(
       }
       const readyAt = Date.now();
       ready = true;
+      const loaded = (wholeJob = deferred()).promise;
       for (const m of received) post(m);
       let opened: Opened;
       try {
@@ -150,6 +157,7 @@ function resolve(
         return;
       }
       try {
+        await loaded;
         for (const m of await findings(opened.id)) void panel.webview.postMessage(m);
       } catch (error) {
         // The timeline stays; only its findings are missing, and the message says so.
@@ -237,4 +245,11 @@ function readBlock(path: string | undefined, offset: number, bytes: number): Blo
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** A promise and what settles it. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }

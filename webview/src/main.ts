@@ -70,16 +70,22 @@ async function columnsOf(at: ColumnsAt): Promise<ArrayBuffer> {
   return reply.packed;
 }
 
-/** Applies a message that arrived at `at`; ingestMs adds the store's work on it. */
+/**
+ * The whole job is in the store (or its last batch was given up on): a trace editor's host may delete the
+ * columns file and judge the findings now (a live panel ignores it). Said once per page.
+ */
 let saidLoaded = false;
+const sayLoaded = (): void => {
+  if (saidLoaded) return;
+  saidLoaded = true;
+  bridge.post({ type: 'loaded' });
+};
+
+/** Applies a message that arrived at `at`; ingestMs adds the store's work on it. */
 const apply = (data: unknown, at: number): void => {
   const start = epochNow();
   if (!store.apply(data) || (data as { type?: unknown }).type !== 'data') return;
-  // The whole job is in the store: a trace editor's host may delete the columns file (a live panel ignores it).
-  if (store.ended && !saidLoaded) {
-    saidLoaded = true;
-    bridge.post({ type: 'loaded' });
-  }
+  if (store.ended) sayLoaded();
   timing.firstData ??= at;
   timing.lastData = at;
   timing.applied = epochNow();
@@ -114,6 +120,8 @@ bridge.onMessage((data) => {
     .catch((error: unknown) => {
       // The store counts the batch as missing (the next one's seq skips it); the rest still draws.
       console.error(`mpiscope: a batch of the timeline is missing: ${(error as Error).message}`);
+      // Without its last batch the store never ends; the findings must still come.
+      if ((data as Partial<TimelineData>).ended === true) sayLoaded();
     });
 });
 bridge.post({ type: 'ready' });

@@ -174,7 +174,9 @@ export function isOpenTiming(value: unknown): value is OpenTiming {
 /**
  * Messages from the webview to its host. `block` asks the trace editor's host to post a block of the columns
  * file (the fallback when the page's fetch of `columnsAt` fails); the host answers with a BlockReply.
- * `loaded`: the store holds the whole job (its last batch applied), so the columns file may go.
+ * `loaded`: the store holds the whole job (its last batch applied, or given up on when its block could not be
+ * had), so the columns file may go and the trace editor asks for the findings (the engine's replay, kept off
+ * the CPU while the page takes the batches).
  */
 export type WebviewRequest =
   | { readonly type: 'ready' }
