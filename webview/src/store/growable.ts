@@ -26,10 +26,9 @@ export class Growable {
   }
 
   /** Rewrites rows [from, from + order.length) with the rows at the absolute indices in order. */
-  permuteFrom(from: number, order: readonly number[]): void {
+  permuteFrom(from: number, order: ArrayLike<number>): void {
     const src = this.data.slice(from, this.length);
-    order.forEach((index, k) => {
-      this.data[from + k] = src[index - from] ?? 0;
-    });
+    const data = this.data;
+    for (let k = 0; k < order.length; k++) data[from + k] = src[(order[k] as number) - from] ?? 0;
   }
 }

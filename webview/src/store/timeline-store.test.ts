@@ -323,4 +323,40 @@ describe('search', () => {
     assert.deepEqual([...key.values], [1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 12]);
     assert.deepEqual([...payload.values], [10, 20, 30, 40, 50, 60, 70, 80, -8, -9, -9, -12]);
   });
+
+  it('sortTail orders batches of many equal keys as a stable sort does, batch after batch', () => {
+    // A fixed linear congruential sequence: the same cases on every run.
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const key = new Growable(4);
+    const row = new Growable(4);
+    const expected: [number, number][] = [];
+    let sorted = 0;
+    for (let batch = 0; batch < 20; batch++) {
+      // Keys overlapping the previous batches' (the merge) and repeating within the batch (ties), some -0.
+      const size = 1 + next(60);
+      for (let i = 0; i < size; i++) {
+        const k = batch * 5 + next(40) - 20 || (next(2) === 0 ? -0 : 0);
+        key.push(k);
+        row.push(expected.length);
+        expected.push([k, expected.length]);
+      }
+      sortTail(key, [key, row], sorted);
+      sorted = key.length;
+      // Old rows before new ones among equal keys, each group in arrival order: stable.
+      const want = [...expected].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      assert.deepEqual(
+        [...row.values],
+        want.map(([, r]) => r),
+        `after batch ${batch}`,
+      );
+      assert.deepEqual(
+        [...key.values],
+        want.map(([k]) => k),
+      );
+    }
+  });
 });
