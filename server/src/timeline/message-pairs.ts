@@ -79,7 +79,7 @@ export class MessagePairs {
       return ch;
     }
     let byTag = this.channels.get(tag);
-    if (byTag === undefined) this.channels.set(tag, (byTag = new Map()));
+    if (byTag === undefined) this.channels.set(tag, (byTag = new Map<number, Channel>()));
     let ch = byTag.get(key);
     if (ch === undefined) byTag.set(key, (ch = newChannel()));
     return ch;
