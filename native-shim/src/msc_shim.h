@@ -62,8 +62,10 @@ typedef struct msc_arr {
 typedef struct msc_call {
     uint16_t func;
     uint8_t xflags;
+    /* ENTER flags the wrapper knows (MSC_ENTER_PACKED); the thread's bit is added when it is written. Next to func
+     * and xflags, which msc_call_begin sets with it: one store for the three. */
+    uint8_t eflags;
     uint8_t held; /* its ENTER is held back (msc_state.c): MSC_HELD_POLL or MSC_HELD_LOCAL, set by msc_enter* */
-    uint8_t eflags; /* ENTER flags the wrapper knows (MSC_ENTER_PACKED); the thread's bit is added when it is written */
     /* While the ENTER is held: the made-up id of a request MPI handed out already complete (msc_w_new_request),
      * whose COMPLETE goes out between the ENTER and the EXIT; 0 for none. */
     int64_t done_id;
