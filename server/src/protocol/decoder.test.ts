@@ -336,7 +336,7 @@ test('bad frames are rejected with a reason', () => {
   );
   rejects(
     encodeCall({ kind: KIND.COMPLETE_EXIT, func: waitsome.id, seq: 1 }, [0, 0, 0, 0, 2]),
-    /needs 4 words/,
+    /needs indices/,
   );
   rejects(
     encodeCall({ kind: KIND.COMPLETE_EXIT, func: send.id, seq: 1 }, [0, 0, 0, 0, 9]),

@@ -25,6 +25,7 @@ import {
   HEAD_WORDS,
   KIND,
   layouts,
+  type FunctionLayout,
   PACK_NARROW,
   PACK_WIDE,
   RECORD_SIZE,
@@ -184,18 +185,12 @@ export class RankDecoder {
    * gave them. Halves are read as the signed 32-bit values they are; a whole word as readWords reads it.
    */
   private unpack(view: DataView, at: number, out: RecordColumns): void {
-    const whole = (i: number): number =>
-      view.getInt32(at + i * 8 + 4, true) * TWO_32 + view.getUint32(at + i * 8, true);
-    const lo = (i: number): number => view.getInt32(at + i * 8, true);
-    const hi = (i: number): number => view.getInt32(at + i * 8 + 4, true);
     const w = this.words;
     const kind = this.kind;
     let flags = this.flags;
     if (kind === KIND.ENTER) {
-      const layout = layouts[this.func];
-      const packed = layout?.packed;
-      if (layout === undefined || packed === undefined)
-        this.fail(`packed ENTER of a function without a packed form`);
+      const packed = layouts[this.func]?.packed;
+      if (packed === undefined) this.fail(`packed ENTER of a function without a packed form`);
       // The wide words first, in prototype order; then the narrow values, two to a word, low half first.
       let wide = 0;
       for (let i = 0; i < packed.length; i++) if (packed[i] === PACK_WIDE) wide++;
@@ -203,38 +198,35 @@ export class RankDecoder {
       let half = wide * 2;
       for (let i = 0; i < packed.length; i++) {
         const how = packed[i];
-        if (how === PACK_WIDE) w[i] = whole(nextWide++);
+        if (how === PACK_WIDE) w[i] = whole(view, at, nextWide++);
         else if (how === PACK_NARROW) {
-          w[i] = (half & 1) === 0 ? lo(half >> 1) : hi(half >> 1);
+          w[i] = (half & 1) === 0 ? lo(view, at, half >> 1) : hi(view, at, half >> 1);
           half++;
         } else w[i] = 0;
       }
-      if ((half & 1) !== 0 && hi(half >> 1) !== 0) this.fail('packed ENTER with a value above its last one');
+      if ((half & 1) !== 0 && hi(view, at, half >> 1) !== 0)
+        this.fail('packed ENTER with a value above its last one');
       for (let k = (half + 1) >> 1; k < HEAD_WORDS; k++)
-        if (whole(k) !== 0) this.fail('packed ENTER with a word past its last one');
+        if (whole(view, at, k) !== 0) this.fail('packed ENTER with a word past its last one');
       this.count = packed.length;
       flags &= ~ENTER_PACKED;
     } else {
-      w[0] = whole(0);
-      w[1] = lo(1);
-      w[2] = hi(1);
-      w[3] = whole(2);
-      w[4] = lo(3);
+      w[0] = whole(view, at, 0);
+      w[1] = lo(view, at, 1);
+      w[2] = hi(view, at, 1);
+      w[3] = whole(view, at, 2);
+      w[4] = lo(view, at, 3);
       if (kind === KIND.COMPLETE) {
-        w[5] = hi(3);
-        if (whole(4) !== 0) this.fail('packed COMPLETE with a fifth word');
+        w[5] = hi(view, at, 3);
+        if (whole(view, at, 4) !== 0) this.fail('packed COMPLETE with a fifth word');
         flags &= ~COMPLETE_PACKED;
       } else {
         if ((flags & ~15) !== 0) this.fail(`COMPLETE_EXIT flags ${flags} has unknown bits`);
         w[5] = (flags & COMPLETE_EXIT_CANCELLED) !== 0 ? 1 : 0;
         // The EXIT's words after the COMPLETE's six: the return code and the second word.
-        w[6] = hi(3);
-        w[7] = whole(4);
-        const layout = layouts[this.func];
-        const need = wordsNeeded(KIND.EXIT, layout, w.subarray(6, 8), 2);
-        if (typeof need === 'string') this.fail(need);
-        if (need > 2) this.fail(`COMPLETE_EXIT of ${layout?.spec.name} whose EXIT needs ${need} words`);
-        if (need === 1 && w[7] !== 0) this.fail('COMPLETE_EXIT with a second EXIT word its function has not');
+        w[6] = hi(view, at, 3);
+        w[7] = whole(view, at, 4);
+        const need = this.mergedExitWords(w[7]);
         this.kind = KIND.COMPLETE;
         this.flags = flags & 6;
         this.count = 6;
@@ -247,6 +239,21 @@ export class RankDecoder {
     }
     this.flags = flags;
     this.emit(out);
+  }
+
+  /** The words of the EXIT inside a COMPLETE_EXIT (1 or 2), whose second word is `second`. */
+  private mergedExitWords(second: number): number {
+    const layout = layouts[this.func] as FunctionLayout;
+    let need = 1 + layout.outHandles.length + (layout.index !== undefined ? 1 : 0);
+    if (layout.outcount !== undefined) {
+      // An outcount with indices after it (or past them) does not fit: the shim writes those apart.
+      if (need > 1 || second > 0) this.fail(`COMPLETE_EXIT of ${layout.spec.name}: its EXIT needs indices`);
+      if (second < -1) this.fail(`outcount ${second} of ${layout.spec.name} out of range`);
+      need++;
+    }
+    if (need > 2) this.fail(`COMPLETE_EXIT of ${layout.spec.name} whose EXIT needs ${need} words`);
+    if (need === 1 && second !== 0) this.fail('COMPLETE_EXIT with a second EXIT word its function has not');
+    return need;
   }
 
   private startExit(n: number, flags: number): void {
@@ -308,6 +315,20 @@ export class RankDecoder {
     this.need = 0;
     throw new DecodeError(this.rank, this.recordIndex, reason);
   }
+}
+
+/** Word i of the record's words at `at`, as readWords reads a word. */
+function whole(view: DataView, at: number, i: number): number {
+  return view.getInt32(at + i * 8 + 4, true) * TWO_32 + view.getUint32(at + i * 8, true);
+}
+
+/** The low and the high half of word i: signed 32-bit values (format 2's packed forms). */
+function lo(view: DataView, at: number, i: number): number {
+  return view.getInt32(at + i * 8, true);
+}
+
+function hi(view: DataView, at: number, i: number): number {
+  return view.getInt32(at + i * 8 + 4, true);
 }
 
 function kindName(kind: number): string {
