@@ -84,6 +84,20 @@ static void want_call(int kind, int flags, int func, uint32_t seq, uint64_t site
     }
 }
 
+/* Format 2's halves (records.json): a signed 32-bit value in the low or the high half of a word. */
+static int64_t halves(int64_t lo, int64_t hi)
+{
+    uint64_t l = (uint64_t)lo & 0xffffffffu, h = (uint64_t)hi & 0xffffffffu;
+    return (int64_t)(l | h << 32);
+}
+
+/* A packed COMPLETE (records.json COMPLETE flags bit3) of the six words w: one record, its fifth word 0. */
+static void want_complete(int flags, int func, uint32_t seq, uint64_t site, const int64_t *w)
+{
+    int64_t p[5] = { w[0], halves(w[1], w[2]), w[3], halves(w[4], w[5]), 0 };
+    want_call(MSC_KIND_COMPLETE, flags | 8, func, seq, site, p, 5);
+}
+
 /* The words of a call with arrays: its words, then per array its count (unless raw) and elements. */
 static int64_t *flat;
 static size_t flat_cap;
@@ -396,6 +410,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             c.time = c.xtime = msc_stamp();
             c.xflags = (uint8_t)take(&in, 1);
             int enter_flags = (int)take(&in, 1);
+            c.eflags = op & 0x20 ? MSC_ENTER_PACKED : 0;
             c.nw = (int)(take(&in, 1) % (MSC_MAX_WORDS + 1));
             for (int i = 0; i < c.nw; i++) c.w[i] = (int64_t)take(&in, 8);
             c.nx = (int)(take(&in, 1) % 9);
@@ -412,11 +427,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             size_t n = flatten(c.x, c.nx, &xa, c.xarr ? 1 : 0);
             size_t nexit = records_of(n);
             n = flatten(c.w, c.nw, c.arr, c.narr);
-            make_room(records_of(n) + (c.done_id ? 2 : 0) + nexit);
-            want_call(MSC_KIND_ENTER, enter_flags, func, seq, site, flat, n);
+            make_room(records_of(n) + (c.done_id ? 1 : 0) + nexit);
+            want_call(MSC_KIND_ENTER, enter_flags | c.eflags, func, seq, site, flat, n);
             if (c.done_id) {
                 int64_t cw[6] = { c.done_id, -1, -1, 0, MPI_SUCCESS, 0 };
-                want_call(MSC_KIND_COMPLETE, 0, func, seq, site, cw, 6);
+                want_complete(0, func, seq, site, cw);
             }
             n = flatten(c.x, c.nx, &xa, c.xarr ? 1 : 0);
             /* A one-record EXIT is its five words whole (an msc_call's unused words are zero). */
@@ -424,7 +439,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             msc_emit_pair(&c, enter_flags);
             break;
         }
-        case 3: { /* msc_emit_completes: COMPLETE records kept back, then the EXIT */
+        case 3: { /* msc_emit_completes: COMPLETE records kept back, then the EXIT, the last two merged when they fit */
             msc_call c;
             memset(&c, 0, sizeof c);
             c.func = func;
@@ -434,15 +449,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             c.xflags = (uint8_t)take(&in, 1);
             c.ncomp = (int)(take(&in, 1) % (MSC_MAX_COMPLETES + 1));
             int with_exit = op & 0x80 ? 1 : 0;
+            /* Mostly what a wrapper has (flags a COMPLETE_EXIT has bits for, EXITs of one or two words, a return
+             * code and source, tag and error that are C ints, cancelled 0 or 1), sometimes anything. */
+            int wild = op & 0x40;
+            if (!wild) c.xflags &= 1;
             c.nx = (int)(take(&in, 1) % (MSC_HEAD_WORDS + 1));
             for (int i = 0; i < c.nx; i++) c.x[i] = (int64_t)take(&in, 8);
-            make_room((size_t)c.ncomp * 2 + (size_t)with_exit);
+            if (c.nx) c.x[0] = (int32_t)c.x[0];
+            make_room((size_t)c.ncomp + (size_t)with_exit);
             for (int i = 0; i < c.ncomp; i++) {
                 c.comp_flags[i] = (uint8_t)take(&in, 1);
+                if (!wild) c.comp_flags[i] &= 6;
                 for (int k = 0; k < 6; k++) c.comp[i][k] = (int64_t)take(&in, 8);
-                want_call(MSC_KIND_COMPLETE, c.comp_flags[i], func, seq, site, c.comp[i], 6);
+                for (int k = 1; k < 6; k++)
+                    if (k != 3) c.comp[i][k] = (int32_t)c.comp[i][k];
+                if (!wild) c.comp[i][5] &= 1;
             }
-            if (with_exit) want_call(MSC_KIND_EXIT, c.xflags, func, seq, site, c.x, (size_t)c.nx);
+            int64_t *last = c.ncomp ? c.comp[c.ncomp - 1] : NULL;
+            int merge = with_exit && last && c.nx <= 2 && !(c.xflags & ~1) && !(c.comp_flags[c.ncomp - 1] & ~6) &&
+                        (last[5] == 0 || last[5] == 1);
+            for (int i = 0; i < c.ncomp - merge; i++) want_complete(c.comp_flags[i], func, seq, site, c.comp[i]);
+            if (merge) {
+                /* records.json COMPLETE_EXIT: flags bit0 the EXIT's, bit1-2 the COMPLETE's, bit3 cancelled. */
+                int64_t m[5] = { last[0], halves(last[1], last[2]), last[3], halves(last[4], c.nx ? c.x[0] : 0),
+                                 c.nx > 1 ? c.x[1] : 0 };
+                want_call(MSC_KIND_COMPLETE_EXIT, c.comp_flags[c.ncomp - 1] | c.xflags | (last[5] ? 8 : 0), func, seq,
+                          site, m, 5);
+            } else if (with_exit)
+                want_call(MSC_KIND_EXIT, c.xflags, func, seq, site, c.x, (size_t)c.nx);
             msc_emit_completes(&c, with_exit);
             break;
         }

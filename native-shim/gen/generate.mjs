@@ -351,6 +351,30 @@ function wordExpr(ctype, name, role) {
   }
 }
 
+/**
+ * The packed form of a function's ENTER (records.json packedEnter), or undefined when it has none: no array
+ * parameter, more words than a head record holds, and few enough once narrow values share words and the
+ * always-zero outputs are left out. The decoder (server/src/protocol/spec.ts) derives the same from the spec.
+ */
+function packedPlan(f) {
+  const spec = records.packedEnter;
+  const scalars = f.params.filter(([, , role]) => ROLE_KIND[role] !== 'array');
+  if (scalars.length !== f.params.length) return undefined;
+  const headWords = records.head.find((x) => x.name === 'w').count;
+  if (scalars.length <= headWords) return undefined;
+  const wide = [];
+  const narrow = [];
+  for (const p of scalars) {
+    const [ctype, name, role] = p;
+    if (spec.zeroRoles.includes(role)) {
+      if (wordExpr(ctype, name, role) !== '0')
+        fail(`${f.name}.${name}: zeroRoles has ${role}, whose word is not 0`);
+    } else if (spec.narrowRoles.includes(role) && ctype.trim() === spec.narrowCType) narrow.push(p);
+    else wide.push(p);
+  }
+  return wide.length + Math.ceil(narrow.length / 2) <= headWords ? { wide, narrow } : undefined;
+}
+
 function arrayElemKind(ctype) {
   const h = handleType(ctype);
   if (h === 'MPI_Request') return 'MSC_ARR_REQUEST';
@@ -455,12 +479,26 @@ function genRecordingBody(f, forward, lang = 'c') {
     L.push('    MPI_Request msc_reqs[MSC_LOCAL_REQUESTS];');
     L.push('    c_args.req_copy = msc_copy_requests(c_args.requests, c_args.requests_n, msc_reqs);');
   }
-  // ENTER words, in prototype order; arrays follow as the ARRAY section.
+  // ENTER words, in prototype order; arrays follow as the ARRAY section. A function whose words would spill into
+  // an EXT record but fit one record packed writes them packed (records.json packedEnter): one record, one
+  // reservation, fewer stores.
   let nw = 0;
-  for (const [ctype, name, role] of params) {
-    const kind = ROLE_KIND[role];
-    if (kind === 'array') continue;
-    L.push(`    c.w[${nw++}] = ${wordExpr(ctype, name, role)};`);
+  const packed = packedPlan(f);
+  if (packed) {
+    for (const [ctype, name, role] of packed.wide)
+      L.push(`    c.w[${nw++}] = ${wordExpr(ctype, name, role)};`);
+    for (let i = 0; i < packed.narrow.length; i += 2) {
+      const half = (p) => `(uint64_t)(uint32_t)(int32_t)${wordExpr(p[0], p[1], p[2])}`;
+      const [a, b] = [packed.narrow[i], packed.narrow[i + 1]];
+      L.push(`    c.w[${nw++}] = (int64_t)(${half(a)}${b ? ` | ${half(b)} << 32` : ''});`);
+    }
+    L.push('    c.eflags = MSC_ENTER_PACKED;');
+  } else {
+    for (const [ctype, name, role] of params) {
+      const kind = ROLE_KIND[role];
+      if (kind === 'array') continue;
+      L.push(`    c.w[${nw++}] = ${wordExpr(ctype, name, role)};`);
+    }
   }
   if (nw > 16) fail(`${f.name}: ${nw} words exceed MSC_MAX_WORDS`);
   if (params.filter((p) => ROLE_KIND[p[2]] === 'array').length > 8)

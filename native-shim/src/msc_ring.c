@@ -190,6 +190,23 @@ static inline uint64_t head_word(int kind, int flags, int func, uint32_t seq)
            (uint64_t)seq << 32;
 }
 
+/* Two signed 32-bit values in one word, the first in the low half (records.json's packed forms). */
+static inline int64_t pack2(int64_t lo, int64_t hi)
+{
+    return (int64_t)((uint64_t)(uint32_t)(int32_t)lo | (uint64_t)(uint32_t)(int32_t)hi << 32);
+}
+
+/* A COMPLETE's 6 words [request, source, tag, bytes, error, cancelled] in the packed one-record form (flags
+ * MSC_COMPLETE_PACKED): source, tag, error and cancelled are C ints, so they always fit. The fifth word is 0. */
+static inline void pack_complete(int64_t *d, const int64_t *w)
+{
+    d[0] = w[0];
+    d[1] = pack2(w[1], w[2]);
+    d[2] = w[3];
+    d[3] = pack2(w[4], w[5]);
+    d[4] = 0;
+}
+
 /* Commits records [pos, pos + nrec): last to first, so that a consumer that sees the head sees the rest. */
 static inline void commit(uint64_t pos, uint64_t nrec)
 {
@@ -384,9 +401,11 @@ static inline void write_two(uint64_t pos, uint64_t hw, uint64_t ext_hw, uint64_
  * below needs few saved registers. */
 static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t ehw, uint64_t xhw)
 {
-    int64_t cw[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
-    uint64_t chw = head_word(MSC_KIND_COMPLETE, 0, c->func, c->seq);
-    uint64_t nc = c->done_id ? 2 : 0;
+    const int64_t done[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
+    int64_t cw[MSC_HEAD_WORDS];
+    pack_complete(cw, done);
+    uint64_t chw = head_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c->func, c->seq);
+    uint64_t nc = c->done_id ? 1 : 0;
     if ((c->narr | c->xarr_n) == 0 && c->nw <= MSC_HEAD_WORDS + MSC_EXT_WORDS && c->nx <= MSC_HEAD_WORDS) {
         /* Isend, Irecv, Put…: ENTER in two records, written in place like the rest. */
         uint64_t ne = c->nw > MSC_HEAD_WORDS ? 2 : 1;
@@ -397,7 +416,7 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
             write_one(pos, ehw, c->time, c->site, c->w);
         else
             write_two(pos, ehw, ext, c->time, c->site, c->w, c->nw);
-        if (nc) write_two(pos + ne, chw, ext, c->time, c->site, cw, 6);
+        if (nc) write_one(pos + ne, chw, c->time, c->site, cw);
         write_one(pos + ne + nc, xhw, c->time, c->site, c->x);
         commit(pos, ne + nc + 1);
         return;
@@ -408,7 +427,7 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
     uint64_t pos = ring_reserve(ne + nc + nx);
     if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
     write_records(pos, ne, ehw, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
-    if (nc) write_records(pos + ne, nc, chw, c->func, c->seq, c->time, c->site, cw, 6, NULL, 0);
+    if (nc) write_one(pos + ne, chw, c->time, c->site, cw);
     write_records(pos + ne + nc, nx, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
     commit(pos, ne + nc + nx);
 }
@@ -419,7 +438,7 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
  * first. */
 void msc_emit_pair(const msc_call *c, int enter_flags)
 {
-    uint64_t ehw = head_word(MSC_KIND_ENTER, enter_flags, c->func, c->seq);
+    uint64_t ehw = head_word(MSC_KIND_ENTER, enter_flags | c->eflags, c->func, c->seq);
     uint64_t xhw = head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq);
     if (MSC_UNLIKELY((c->narr | c->xarr_n) != 0 || c->nw > MSC_HEAD_WORDS || c->nx > MSC_HEAD_WORDS ||
                      c->done_id)) {
@@ -470,17 +489,51 @@ int msc_ring_mid_call(void)
            ring.buf[idx].head.kind == MSC_KIND_EXT;
 }
 
+void msc_emit_complete(int flags, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w)
+{
+    int64_t d[MSC_HEAD_WORDS];
+    pack_complete(d, w);
+    msc_emit(MSC_KIND_COMPLETE, flags | MSC_COMPLETE_PACKED, func, seq, time, site, d, MSC_HEAD_WORDS, NULL, 0);
+}
+
+/* Whether the call's last COMPLETE and its EXIT go out as one COMPLETE_EXIT record (records.json): an EXIT of at
+ * most two words with no indices, flags the merged record has bits for, a cancelled word that is 0 or 1. */
+static inline int mergeable(const msc_call *c)
+{
+    const int64_t *last = c->comp[c->ncomp - 1];
+    return c->nx <= 2 && c->xarr_n == 0 && (c->xflags & ~MSC_FLAG_TRUE) == 0 &&
+           (c->comp_flags[c->ncomp - 1] & ~(MSC_COMPLETE_SEND | MSC_COMPLETE_PROBE)) == 0 &&
+           (last[5] == 0 || last[5] == 1);
+}
+
+/* The call's kept-back COMPLETEs, one packed record each, and with with_exit its EXIT, in one reservation. The
+ * common blocking call (Send, Recv, Wait, Sendrecv, Probe: one COMPLETE and an EXIT of one word) is one
+ * COMPLETE_EXIT record: the two records of a COMPLETE and the EXIT's were three before format 2. */
 void msc_emit_completes(const msc_call *c, int with_exit)
 {
-    uint64_t n = (uint64_t)c->ncomp * 2 + (with_exit ? 1 : 0);
+    int merge = with_exit && c->ncomp > 0 && mergeable(c);
+    uint64_t n = (uint64_t)c->ncomp + (with_exit && !merge ? 1 : 0);
     if (n == 0) return;
     uint64_t pos = ring_reserve(n);
     if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
-    uint64_t ext = head_word(MSC_KIND_EXT, 0, c->func, c->seq);
-    for (int i = 0; i < c->ncomp; i++)
-        write_two(pos + 2 * (uint64_t)i, head_word(MSC_KIND_COMPLETE, c->comp_flags[i], c->func, c->seq), ext,
-                  c->xtime, c->site, c->comp[i], 6);
-    if (with_exit)
+    int packed = c->ncomp - (merge ? 1 : 0);
+    int64_t d[MSC_HEAD_WORDS];
+    for (int i = 0; i < packed; i++) {
+        pack_complete(d, c->comp[i]);
+        write_one(pos + (uint64_t)i,
+                  head_word(MSC_KIND_COMPLETE, c->comp_flags[i] | MSC_COMPLETE_PACKED, c->func, c->seq), c->xtime,
+                  c->site, d);
+    }
+    if (merge) {
+        const int64_t *w = c->comp[packed];
+        int flags = c->comp_flags[packed] | (c->xflags & MSC_FLAG_TRUE) | (w[5] ? MSC_COMPLETE_EXIT_CANCELLED : 0);
+        d[0] = w[0];
+        d[1] = pack2(w[1], w[2]);
+        d[2] = w[3];
+        d[3] = pack2(w[4], c->x[0]);
+        d[4] = c->nx > 1 ? c->x[1] : 0;
+        write_one(pos + n - 1, head_word(MSC_KIND_COMPLETE_EXIT, flags, c->func, c->seq), c->xtime, c->site, d);
+    } else if (with_exit)
         write_one(pos + n - 1, head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq), c->xtime, c->site, c->x);
     commit(pos, n);
 }

@@ -25,6 +25,11 @@
 #define BATCH MSC_SENDER_BATCH
 /* Room for one batch, the tail of a call that straddles it, and the SITE records in front of them. */
 #define FRAME_RECORDS (BATCH * 4 + BATCH * 16)
+/* The longest the sender waits between takes while records flow (sender_main). */
+#ifndef MSC_SENDER_FLOW_MS
+#define MSC_SENDER_FLOW_MS 4
+#endif
+#define FLOW_MS MSC_SENDER_FLOW_MS
 /* A frame's worst case: the pump sends at a call boundary once a frame has more than FRAME_RECORDS, so one holds
  * at most that, one call's new SITE records and the call itself (a batch is at most FRAME_RECORDS records). */
 #define FRAME_BUF_RECORDS (FRAME_RECORDS * 2 + 128)
@@ -537,9 +542,18 @@ static void *sender_main(void *arg)
             kill(getpid(), SIGKILL);
             break;
         }
-        /* Poll often while records flow, back off to 10 ms when idle: the analyzer needs the last records of
-         * a hanging rank promptly, and an idle rank should cost next to nothing. */
-        idle_ms = n ? 1 : (idle_ms < 10 ? idle_ms * 2 : 10);
+        /* While records trickle in, wait for fuller frames: the analyzer pays per frame (a wake-up, a socket read, a
+         * WebSocket parse, a decode call: ~20-30 us, bench/transport) and this thread per send, so a take of
+         * fewer than a quarter frame doubles the wait, up to FLOW_MS; a fuller one goes back to 1 ms, and a full
+         * one was followed by the next at once (pump_locked). A rank that blocks has its ENTER out within
+         * FLOW_MS, far below what deadlock detection waits; a full ring wakes this thread at once. Back off to
+         * 10 ms when idle: an idle rank should cost next to nothing. */
+        if (n == 0)
+            idle_ms = idle_ms < 10 ? idle_ms * 2 : 10;
+        else if (n < BATCH / 4)
+            idle_ms = idle_ms * 2 < FLOW_MS ? idle_ms * 2 : FLOW_MS;
+        else
+            idle_ms = 1;
     }
     return NULL;
 }

@@ -30,11 +30,17 @@
 
 /* ENTER flags bit1: the call is made from a thread other than MPI_Init's (set once MPI_Init returned). */
 #define MSC_ENTER_OTHER_THREAD 2
+/* ENTER flags bit2: the words are the function's packed form (spec/records.json packedEnter; set by the generated
+ * wrapper, which writes them so). */
+#define MSC_ENTER_PACKED 4
 /* EXIT flags bit0: a flag output (Test*, Iprobe, Improbe, Initialized, Finalized) was true. */
 #define MSC_FLAG_TRUE 1
 /* COMPLETE flags: bit1 the completed operation is a send; bit2 it is a probe (nothing was received). */
 #define MSC_COMPLETE_SEND 2
 #define MSC_COMPLETE_PROBE 4
+/* COMPLETE flags bit3: the packed one-record form (records.json); COMPLETE_EXIT flags bit3: cancelled. */
+#define MSC_COMPLETE_PACKED 8
+#define MSC_COMPLETE_EXIT_CANCELLED 8
 /* DTYPE flags: bit1 the signature was cut at MSC_SIG_MAX pairs; bit2 the signature's length in words comes
  * first and the layout of a committed type with gaps follows it. */
 #define MSC_DTYPE_TRUNCATED 2
@@ -56,6 +62,9 @@ typedef struct msc_arr {
 typedef struct msc_call {
     uint16_t func;
     uint8_t xflags;
+    /* ENTER flags the wrapper knows (MSC_ENTER_PACKED); the thread's bit is added when it is written. Next to func
+     * and xflags, which msc_call_begin sets with it: one store for the three. */
+    uint8_t eflags;
     uint8_t held; /* its ENTER is held back (msc_state.c): MSC_HELD_POLL or MSC_HELD_LOCAL, set by msc_enter* */
     /* While the ENTER is held: the made-up id of a request MPI handed out already complete (msc_w_new_request),
      * whose COMPLETE goes out between the ENTER and the EXIT; 0 for none. */
@@ -97,6 +106,8 @@ void msc_emit_pending(void);
 /* A COMPLETE of the call (6 words), after PMPI returned: kept back and written with the EXIT in one reservation
  * when the call's ENTER is out already, else emitted at once (behind a held ENTER). */
 void msc_complete_deferred(msc_call *c, int flags, const int64_t *w);
+/* One COMPLETE (its 6 words, records.json) written at once, in its packed one-record form (msc_ring.c). */
+void msc_emit_complete(int flags, int func, uint32_t seq, uint64_t time, uint64_t site, const int64_t *w);
 
 int msc_lazy_init(void);
 void msc_pause_point(msc_call *c);
@@ -194,6 +205,7 @@ static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int
     msc_tls_depth = 1;
     c->func = (uint16_t)func;
     c->xflags = 0;
+    c->eflags = 0;
     c->seq = msc_next_seq();
     c->time = msc_stamp();
     c->xtime = 0;

@@ -147,7 +147,7 @@ static int found_nothing(const msc_call *c)
 
 static void emit_enter(const msc_call *c)
 {
-    msc_emit(MSC_KIND_ENTER, msc_enter_flags(), c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    msc_emit(MSC_KIND_ENTER, msc_enter_flags() | c->eflags, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
 }
 
 void msc_emit_held(void)
@@ -159,7 +159,7 @@ void msc_emit_held(void)
     if (c->done_id) {
         int64_t w[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
         c->done_id = 0;
-        msc_emit(MSC_KIND_COMPLETE, 0, c->func, c->seq, c->time, c->site, w, 6, NULL, 0);
+        msc_emit_complete(0, c->func, c->seq, c->time, c->site, w);
     }
 }
 
@@ -180,7 +180,7 @@ void msc_complete_deferred(msc_call *c, int flags, const int64_t *w)
 {
     uint64_t time = msc_exit_stamp(c);
     if (msc_held_call != NULL || (msc_pending_call != NULL && msc_pending_call != c)) {
-        msc_emit(MSC_KIND_COMPLETE, flags, c->func, c->seq, time, c->site, w, 6, NULL, 0);
+        msc_emit_complete(flags, c->func, c->seq, time, c->site, w);
         return;
     }
     if (msc_pending_call != c) c->ncomp = 0;

@@ -80,7 +80,7 @@ int64_t msc_w_new_request(msc_call *c, MPI_Request r)
         return id;
     }
     int64_t w[6] = { id, -1, -1, 0, MPI_SUCCESS, 0 };
-    msc_emit(MSC_KIND_COMPLETE, 0, c->func, c->seq, c->time, c->site, w, 6, NULL, 0);
+    msc_emit_complete(0, c->func, c->seq, c->time, c->site, w);
     return id;
 }
 

@@ -16,7 +16,7 @@
 import type { RankEvent } from '../../server/src/engine/model/types';
 import { DecodeError } from '../../server/src/protocol/decode-error';
 import { KIND, RECORD_SIZE } from '../../server/src/protocol/spec';
-import { encodeEvent } from '../../server/src/protocol/testing/encode';
+import { encodeEvents } from '../../server/src/protocol/testing/encode';
 import { Analysis } from '../../server/src/session/analysis';
 import { createFrameDecoder } from '../../server/src/session/engine-port';
 
@@ -68,8 +68,8 @@ export function framesOf(events: readonly RankEvent[], perFrame = 64): RankStrea
     parts = [];
     records = 0;
   };
-  for (const e of events) {
-    const call = encodeEvent(e);
+  // As the shim writes them (format 2): a blocking call's COMPLETE and EXIT merged into one record.
+  for (const call of encodeEvents(events)) {
     if (records > 0 && records + call.length / RECORD_SIZE > perFrame) flush();
     parts.push(call);
     records += call.length / RECORD_SIZE;

@@ -1,5 +1,6 @@
 /**
- * Decoded calls as columns: one row per whole call (a head record and its EXT records), each field in a
+ * Decoded calls as columns: one row per whole call (a head record and its EXT records; a COMPLETE_EXIT record of
+ * record format 2 gives two rows, its COMPLETE and its EXIT, as format 1's two records did), each field in a
  * preallocated typed array, the words of every row in one shared word column. The decoder writes rows, the
  * engine reads fields by row index (and arguments by role through the spec's tables, `call-words.ts`), so
  * decoding and dispatching a batch allocates nothing per record. A batch is reused: `clear()` and fill again.

@@ -2,14 +2,27 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RankEvent } from '../engine/model/types';
 import { DecodeError } from './decode-error';
+import { RecordColumns } from './columns';
 import { RankDecoder } from './decoder';
-import { functionNamed, KIND, RECORD_SIZE } from './spec';
-import { encodeCall, encodeEvent, frameOf } from './testing/encode';
+import {
+  COMPLETE_EXIT_CANCELLED,
+  COMPLETE_PACKED,
+  ENTER_PACKED,
+  functionNamed,
+  KIND,
+  RECORD_SIZE,
+} from './spec';
+import { encodeCall, encodeEvent, encodeEvents, frameOf } from './testing/encode';
 
 const send = functionNamed('MPI_Send');
 const waitall = functionNamed('MPI_Waitall');
 const isend = functionNamed('MPI_Isend');
 const bsend = functionNamed('MPI_Bsend');
+const recv = functionNamed('MPI_Recv');
+const mprobe = functionNamed('MPI_Mprobe');
+const waitsome = functionNamed('MPI_Waitsome');
+// Improbe's packed ENTER is two words: its comm, then source and tag.
+const improbe = functionNamed('MPI_Improbe');
 
 const events: RankEvent[] = [
   { type: 'clock', rank: 3, seq: 0, time: 5, realtime: 1_700_000_000_000_000_000 / 1000 },
@@ -78,6 +91,72 @@ const events: RankEvent[] = [
     error: 0,
     cancelled: false,
   },
+  // Format 2 merges a blocking call's COMPLETE with its EXIT (same stamp) into one COMPLETE_EXIT record.
+  { type: 'exit', rank: 3, seq: 3, time: 14, fn: waitall, returnCode: 0, outputs: { flag: 0 } },
+  {
+    type: 'enter',
+    rank: 3,
+    seq: 7,
+    time: 2 ** 41,
+    fn: recv,
+    site: 0x7f12_3456_789a,
+    // Narrow values at their edges, wide ones above 2^32: the packed ENTER carries both exactly.
+    args: {
+      buf: 0x7fff_ffff_f000,
+      count: 2 ** 31 - 1,
+      datatype: 0x7f00_dead_beef,
+      source: -1,
+      tag: -(2 ** 31),
+      comm: 2 ** 52,
+      status: 0,
+    },
+  },
+  {
+    type: 'complete',
+    rank: 3,
+    seq: 7,
+    time: 2 ** 41 + 5,
+    fn: recv,
+    request: 0,
+    source: -2,
+    tag: 2 ** 31 - 1,
+    bytes: 2 ** 40,
+    error: -1,
+    cancelled: true,
+  },
+  { type: 'exit', rank: 3, seq: 7, time: 2 ** 41 + 5, fn: recv, returnCode: 17, outputs: { flag: 1 } },
+  {
+    type: 'enter',
+    rank: 3,
+    seq: 8,
+    time: 30,
+    fn: mprobe,
+    site: 3,
+    args: { source: 1, tag: 2, comm: 3, message: 0, status: 0 },
+  },
+  {
+    type: 'complete',
+    rank: 3,
+    seq: 8,
+    time: 31,
+    fn: mprobe,
+    request: 0,
+    source: 1,
+    tag: 2,
+    bytes: 8,
+    error: 0,
+    cancelled: false,
+  },
+  // An EXIT of two words (the new message handle) still fits the merged record.
+  {
+    type: 'exit',
+    rank: 3,
+    seq: 8,
+    time: 31,
+    fn: mprobe,
+    returnCode: 0,
+    outputs: { message: 2 ** 45 + 3, flag: 0 },
+  },
   {
     type: 'datatype',
     rank: 3,
@@ -129,12 +208,50 @@ const events: RankEvent[] = [
 ];
 
 test('decode(encode(events)) gives the events back', () => {
-  const frame = frameOf(events.map(encodeEvent));
+  const frame = frameOf(events.map((e) => encodeEvent(e)));
   assert.deepEqual(new RankDecoder(3).decode(frame), events);
 });
 
+test('format 2 packs and merges, and decodes to the rows format 1 gave', () => {
+  const v1 = frameOf(events.map((e) => encodeEvent(e, 1)));
+  const v2 = frameOf(encodeEvents(events));
+  // Send, Recv and Isend ENTERs one record instead of two; three COMPLETE+EXIT
+  // pairs one record instead of three.
+  assert.equal(v1.length / RECORD_SIZE - v2.length / RECORD_SIZE, 3 + 3 * 2);
+  const kinds = (f: Uint8Array): number[] =>
+    Array.from({ length: f.length / RECORD_SIZE }, (_, r) => f[r * RECORD_SIZE] as number);
+  assert.equal(kinds(v2).filter((k) => k === KIND.COMPLETE_EXIT).length, 3);
+  assert.equal(
+    kinds(v2).filter((k) => k === KIND.EXT).length,
+    kinds(v1).filter((k) => k === KIND.EXT).length - 6,
+  );
+  const d1 = new RankDecoder(3).decode(v1);
+  const d2 = new RankDecoder(3).decode(v2);
+  assert.deepEqual(d1, events);
+  assert.deepEqual(d2, events);
+  // The same columns too (the engine reads rows, not events): flags without the packing bits.
+  const rows = (f: Uint8Array): unknown[] => {
+    const cols = new RecordColumns(8);
+    new RankDecoder(3).decodeInto(f, cols);
+    return Array.from({ length: cols.length }, (_, r) => [
+      cols.kind[r],
+      cols.flags[r],
+      cols.seq[r],
+      cols.time[r],
+      cols.slice(r, 0, cols.wordCount[r] as number),
+    ]);
+  };
+  assert.deepEqual(rows(v2), rows(v1));
+});
+
 test('a call split across two frames is reassembled', () => {
-  const frame = frameOf(events.map(encodeEvent));
+  let splitCalls = 0;
+  for (const frame of [frameOf(events.map((e) => encodeEvent(e, 1))), frameOf(encodeEvents(events))])
+    splitCalls += splitEverywhere(frame);
+  assert.ok(splitCalls >= 8, 'the frames have calls of several records');
+});
+
+function splitEverywhere(frame: Uint8Array): number {
   const records = frame.length / RECORD_SIZE;
   let splitCalls = 0;
   for (let cut = 0; cut <= records; cut++) {
@@ -155,8 +272,8 @@ test('a call split across two frames is reassembled', () => {
     if (dec.pending) splitCalls++;
     assert.deepEqual([...first, ...dec.decode(frame.subarray(cut * RECORD_SIZE))], events, `cut at ${cut}`);
   }
-  assert.ok(splitCalls >= 5, 'the frame has calls of several records');
-});
+  return splitCalls;
+}
 
 function rejects(frame: Uint8Array, reason: RegExp): void {
   assert.throws(
@@ -194,6 +311,49 @@ test('bad frames are rejected with a reason', () => {
   const enter = encodeCall({ kind: KIND.ENTER, func: waitall.id, seq: 4 }, [3, 0, 3, 1, 2, 3]);
   new DataView(enter.buffer).setUint32(64 + 4, 5, true);
   rejects(enter, /EXT seq 5 differs/);
+  // Format 2's one-record forms: a packed ENTER of a function that has none (Waitall has arrays) or with words
+  // past its last, a packed COMPLETE with a fifth word, a COMPLETE_EXIT with unknown flags, of a call whose EXIT
+  // needs indices, or with a second EXIT word its function has not; and an EXT after any of them.
+  rejects(
+    encodeCall({ kind: KIND.ENTER, func: waitall.id, seq: 1, flags: ENTER_PACKED }, [1]),
+    /without a packed/,
+  );
+  rejects(
+    encodeCall({ kind: KIND.ENTER, func: send.id, seq: 1, flags: ENTER_PACKED }, [1, 2, 3, 4, 5n << 32n]),
+    /value above/,
+  );
+  rejects(
+    encodeCall({ kind: KIND.ENTER, func: improbe.id, seq: 1, flags: ENTER_PACKED }, [1, 2, 3]),
+    /word past/,
+  );
+  rejects(
+    encodeCall({ kind: KIND.COMPLETE, func: send.id, seq: 1, flags: COMPLETE_PACKED }, [0, 0, 0, 0, 1]),
+    /fifth/,
+  );
+  rejects(
+    encodeCall({ kind: KIND.COMPLETE_EXIT, func: send.id, seq: 1, flags: 16 }, [0, 0, 0, 0, 0]),
+    /unknown bits/,
+  );
+  rejects(
+    encodeCall({ kind: KIND.COMPLETE_EXIT, func: waitsome.id, seq: 1 }, [0, 0, 0, 0, 2]),
+    /needs indices/,
+  );
+  rejects(
+    encodeCall({ kind: KIND.COMPLETE_EXIT, func: send.id, seq: 1 }, [0, 0, 0, 0, 9]),
+    /second EXIT word/,
+  );
+  rejects(
+    encodeCall(
+      { kind: KIND.COMPLETE_EXIT, func: send.id, seq: 1, flags: COMPLETE_EXIT_CANCELLED },
+      [0, 0, -1, 0, 0],
+    ),
+    /byte count/,
+  );
+  const one = encodeCall(
+    { kind: KIND.COMPLETE, func: send.id, seq: 1, flags: COMPLETE_PACKED },
+    [0, 0, 0, 0],
+  );
+  rejects(frameOf([one, encodeCall({ kind: KIND.EXT, seq: 1 }, [])]), /EXT record without a head/);
 });
 
 test('FINDING carries the check message from mpi-api.json', () => {
@@ -215,9 +375,9 @@ test('random and mutated frames either decode or throw DecodeError, nothing else
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed / 2147483648;
   };
-  const good = frameOf(events.map(encodeEvent));
+  const formats = [frameOf(events.map((e) => encodeEvent(e, 1))), frameOf(encodeEvents(events))];
   for (let i = 0; i < 3000; i++) {
-    const frame = good.slice();
+    const frame = (formats[i % 2] as Uint8Array).slice();
     // Flip a few bytes, mostly in the head fields where the kinds, ids and lengths are.
     for (let k = 0; k < 1 + Math.floor(rand() * 4); k++) {
       const at = Math.floor(rand() * frame.length);

@@ -4,6 +4,10 @@
  * words until its last word arrives. DataView reads into a reused word buffer, then one copy into the columns:
  * nothing is allocated per record. `decode()` builds `RankEvent` objects from those rows, for the timeline and
  * tests; the engine reads the rows themselves.
+ *
+ * Format 2's one-record forms (records.json: a packed ENTER, a packed COMPLETE, a COMPLETE_EXIT) become the very
+ * rows their format-1 records gave — the ENTER's words in prototype order, a COMPLETE's six words, a COMPLETE
+ * row then an EXIT row — with the packing flag bits cleared, so nothing after the decoder sees the format.
  */
 import type { RankEvent } from '../engine/model/types';
 import { eventAt } from './build-event';
@@ -11,7 +15,21 @@ import { checkCall } from './check-call';
 import { MAX_ARRAY, wordsNeeded } from './call-words';
 import { RecordColumns } from './columns';
 import { DecodeError } from './decode-error';
-import { EXT_WORD_OFFSET, EXT_WORDS, HEAD_WORD_OFFSET, HEAD_WORDS, KIND, layouts, RECORD_SIZE } from './spec';
+import {
+  COMPLETE_EXIT_CANCELLED,
+  COMPLETE_PACKED,
+  ENTER_PACKED,
+  EXT_WORD_OFFSET,
+  EXT_WORDS,
+  HEAD_WORD_OFFSET,
+  HEAD_WORDS,
+  KIND,
+  layouts,
+  type FunctionLayout,
+  PACK_NARROW,
+  PACK_WIDE,
+  RECORD_SIZE,
+} from './spec';
 import { utf8 } from './utf8';
 
 const TWO_32 = 4294967296;
@@ -83,6 +101,14 @@ export class RankDecoder {
       } else {
         if (this.need !== 0) this.flushOpen(out);
         this.startCall(view, at, kind);
+        if (
+          kind === KIND.COMPLETE_EXIT ||
+          (kind === KIND.ENTER && (this.flags & ENTER_PACKED) !== 0) ||
+          (kind === KIND.COMPLETE && (this.flags & COMPLETE_PACKED) !== 0)
+        ) {
+          this.unpack(view, at + HEAD_WORD_OFFSET, out);
+          continue;
+        }
         this.readWords(view, at + HEAD_WORD_OFFSET, HEAD_WORDS);
       }
       this.emitIfWhole(out);
@@ -108,7 +134,8 @@ export class RankDecoder {
         kind === KIND.EXIT ||
         kind === KIND.COMPLETE ||
         kind === KIND.FINDING ||
-        kind === KIND.BSEND) &&
+        kind === KIND.BSEND ||
+        kind === KIND.COMPLETE_EXIT) &&
       this.func >= layouts.length
     ) {
       this.fail(`function id ${this.func} out of range (spec has ${layouts.length})`);
@@ -151,6 +178,91 @@ export class RankDecoder {
     }
     text.set(bytes, this.textLength);
     this.textLength += bytes.length;
+  }
+
+  /**
+   * A one-record form of format 2 at `at` (the head's words): its rows, as the format-1 records of the same call
+   * gave them. Halves are read as the signed 32-bit values they are; a whole word as readWords reads it.
+   */
+  private unpack(view: DataView, at: number, out: RecordColumns): void {
+    const w = this.words;
+    const kind = this.kind;
+    let flags = this.flags;
+    if (kind === KIND.ENTER) {
+      const packed = layouts[this.func]?.packed;
+      if (packed === undefined) this.fail(`packed ENTER of a function without a packed form`);
+      // The wide words first, in prototype order; then the narrow values, two to a word, low half first.
+      let wide = 0;
+      for (let i = 0; i < packed.length; i++) if (packed[i] === PACK_WIDE) wide++;
+      let nextWide = 0;
+      let half = wide * 2;
+      for (let i = 0; i < packed.length; i++) {
+        const how = packed[i];
+        if (how === PACK_WIDE) w[i] = whole(view, at, nextWide++);
+        else if (how === PACK_NARROW) {
+          w[i] = (half & 1) === 0 ? lo(view, at, half >> 1) : hi(view, at, half >> 1);
+          half++;
+        } else w[i] = 0;
+      }
+      if ((half & 1) !== 0 && hi(view, at, half >> 1) !== 0)
+        this.fail('packed ENTER with a value above its last one');
+      for (let k = (half + 1) >> 1; k < HEAD_WORDS; k++)
+        if (whole(view, at, k) !== 0) this.fail('packed ENTER with a word past its last one');
+      this.count = packed.length;
+      flags &= ~ENTER_PACKED;
+    } else {
+      w[0] = whole(view, at, 0);
+      w[1] = lo(view, at, 1);
+      w[2] = hi(view, at, 1);
+      w[3] = whole(view, at, 2);
+      w[4] = lo(view, at, 3);
+      if (kind === KIND.COMPLETE) {
+        w[5] = hi(view, at, 3);
+        if (whole(view, at, 4) !== 0) this.fail('packed COMPLETE with a fifth word');
+        flags &= ~COMPLETE_PACKED;
+      } else {
+        if ((flags & ~15) !== 0) this.fail(`COMPLETE_EXIT flags ${flags} has unknown bits`);
+        w[5] = (flags & COMPLETE_EXIT_CANCELLED) !== 0 ? 1 : 0;
+        // The EXIT's words after the COMPLETE's six: the return code and the second word.
+        w[6] = hi(view, at, 3);
+        w[7] = whole(view, at, 4);
+        const need = this.mergedExitWords(w[7]);
+        this.kind = KIND.COMPLETE;
+        this.flags = flags & 6;
+        this.count = 6;
+        this.emit(out);
+        this.startExit(need, flags & 1);
+        this.emit(out);
+        return;
+      }
+      this.count = 6;
+    }
+    this.flags = flags;
+    this.emit(out);
+  }
+
+  /** The words of the EXIT inside a COMPLETE_EXIT (1 or 2), whose second word is `second`. */
+  private mergedExitWords(second: number): number {
+    const layout = layouts[this.func] as FunctionLayout;
+    let need = 1 + layout.outHandles.length + (layout.index !== undefined ? 1 : 0);
+    if (layout.outcount !== undefined) {
+      // An outcount with indices after it (or past them) does not fit: the shim writes those apart.
+      if (need > 1 || second > 0) this.fail(`COMPLETE_EXIT of ${layout.spec.name}: its EXIT needs indices`);
+      if (second < -1) this.fail(`outcount ${second} of ${layout.spec.name} out of range`);
+      need++;
+    }
+    if (need > 2) this.fail(`COMPLETE_EXIT of ${layout.spec.name} whose EXIT needs ${need} words`);
+    if (need === 1 && second !== 0) this.fail('COMPLETE_EXIT with a second EXIT word its function has not');
+    return need;
+  }
+
+  private startExit(n: number, flags: number): void {
+    const w = this.words;
+    for (let i = 0; i < n; i++) w[i] = w[6 + i] as number;
+    this.kind = KIND.EXIT;
+    this.flags = flags;
+    this.count = n;
+    this.need = -1;
   }
 
   private emitIfWhole(out: RecordColumns): void {
@@ -203,6 +315,20 @@ export class RankDecoder {
     this.need = 0;
     throw new DecodeError(this.rank, this.recordIndex, reason);
   }
+}
+
+/** Word i of the record's words at `at`, as readWords reads a word. */
+function whole(view: DataView, at: number, i: number): number {
+  return view.getInt32(at + i * 8 + 4, true) * TWO_32 + view.getUint32(at + i * 8, true);
+}
+
+/** The low and the high half of word i: signed 32-bit values (format 2's packed forms). */
+function lo(view: DataView, at: number, i: number): number {
+  return view.getInt32(at + i * 8, true);
+}
+
+function hi(view: DataView, at: number, i: number): number {
+  return view.getInt32(at + i * 8 + 4, true);
 }
 
 function kindName(kind: number): string {

@@ -48,7 +48,24 @@ export interface FunctionLayout {
   readonly nameSlot: ReadonlyMap<string, number>;
   /** EXIT word index of each output by parameter name (out handles, index, outcount; indices follow outcount). */
   readonly outWord: ReadonlyMap<string, number>;
+  /**
+   * The packed form of the ENTER (records.json packedEnter, format 2), when the function has one: per scalar
+   * word, PACK_ZERO (left out, always 0), PACK_WIDE (a word of its own) or PACK_NARROW (half a word).
+   */
+  readonly packed?: Uint8Array;
 }
+
+export const PACK_ZERO = 0;
+export const PACK_WIDE = 1;
+export const PACK_NARROW = 2;
+
+/** Record layout constants, checked against records.json when this module loads. */
+export const RECORD_SIZE: number = records.recordSize;
+export const FORMAT_VERSION: number = records.version;
+export const HEAD_WORDS = 5;
+export const EXT_WORDS = 7;
+export const HEAD_WORD_OFFSET = 24;
+export const EXT_WORD_OFFSET = 8;
 
 type RawParam = readonly string[];
 interface RawFunction {
@@ -67,6 +84,30 @@ function toParam(raw: readonly string[]): ParamSpec {
     throw new Error(`mpi-api.json: malformed parameter ${JSON.stringify(raw)}`);
   }
   return lengthFrom === undefined ? { ctype, name, role } : { ctype, name, role, lengthFrom };
+}
+
+/**
+ * Which scalar words of a function's ENTER are wide, narrow or left out in its packed form, or undefined when
+ * it has none: the rule of records.json packedEnter, which the generator (native-shim/gen/generate.mjs,
+ * packedPlan) applies to the same spec.
+ */
+function packedOf(params: readonly ParamSpec[]): Uint8Array | undefined {
+  const rule = records.packedEnter;
+  if (params.some((p) => ARRAY_ROLES.has(p.role)) || params.length <= HEAD_WORDS) return undefined;
+  const kinds = new Uint8Array(params.length);
+  let words = 0;
+  let narrow = 0;
+  params.forEach((p, i) => {
+    if (rule.zeroRoles.includes(p.role)) kinds[i] = PACK_ZERO;
+    else if (rule.narrowRoles.includes(p.role) && p.ctype.trim() === rule.narrowCType) {
+      kinds[i] = PACK_NARROW;
+      narrow++;
+    } else {
+      kinds[i] = PACK_WIDE;
+      words++;
+    }
+  });
+  return words + Math.ceil(narrow / 2) <= HEAD_WORDS ? kinds : undefined;
 }
 
 function layoutOf(raw: RawFunction, id: number): FunctionLayout {
@@ -99,8 +140,10 @@ function layoutOf(raw: RawFunction, id: number): FunctionLayout {
   for (const name of outHandles) outWord.set(name, at++);
   if (index !== undefined) outWord.set(index, at++);
   if (outcount !== undefined) outWord.set(outcount, at);
+  const packed = packedOf(params);
   return {
     spec,
+    ...(packed !== undefined ? { packed } : {}),
     scalars: scalars.map((p) => p.name),
     arrays: arrays.map((p) => p.name),
     outHandles,
@@ -130,14 +173,6 @@ export function functionNamed(name: string): FunctionSpec {
   return f;
 }
 
-/** Record layout constants, checked against records.json when this module loads. */
-export const RECORD_SIZE: number = records.recordSize;
-export const FORMAT_VERSION: number = records.version;
-export const HEAD_WORDS = 5;
-export const EXT_WORDS = 7;
-export const HEAD_WORD_OFFSET = 24;
-export const EXT_WORD_OFFSET = 8;
-
 function kindId(name: keyof typeof records.kinds): number {
   return records.kinds[name].id;
 }
@@ -156,7 +191,13 @@ export const KIND = {
   OP: kindId('OP'),
   CLOCK: kindId('CLOCK'),
   BSEND: kindId('BSEND'),
+  COMPLETE_EXIT: kindId('COMPLETE_EXIT'),
 } as const;
+
+/** Flag bits of format 2's packed forms (records.json). */
+export const ENTER_PACKED = 4;
+export const COMPLETE_PACKED = 8;
+export const COMPLETE_EXIT_CANCELLED = 8;
 
 /**
  * The decoder reads fields at fixed offsets for speed; this makes sure those offsets are the ones the

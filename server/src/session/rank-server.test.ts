@@ -131,9 +131,14 @@ test('every field of a hello is checked', () => {
   assert.equal(typeof parseHello('{', 2), 'string');
   assert.equal(typeof parseHello('[]', 2), 'string');
   assert.match(
-    parseHello(JSON.stringify({ type: 'hello', version: 2, rank: 0, size: 2 }), 2) as string,
+    parseHello(JSON.stringify({ type: 'hello', version: 3, rank: 0, size: 2 }), 2) as string,
     /version/,
   );
+  // Format 1 (an older shim, its traces) and format 2 (packed records) are both read.
+  for (const version of [1, 2]) {
+    const hello = parseHello(JSON.stringify({ type: 'hello', version, rank: 0, size: 2 }), 2);
+    assert.equal(typeof hello === 'object' ? hello.version : hello, version);
+  }
   assert.match(
     parseHello(JSON.stringify({ type: 'hello', version: 1, rank: 2, size: 2 }), 2) as string,
     /bad rank/,

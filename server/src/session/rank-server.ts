@@ -9,6 +9,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { isIP, type AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { FORMAT_VERSION } from '../protocol/spec';
 
 /** The first text frame of every rank (native-shim/spec/records.json "control"). */
 export interface Hello {
@@ -345,7 +346,10 @@ export function parseHello(text: string, expectedRanks: number): Hello | string 
   if (typeof v !== 'object' || v === null) return 'the hello is not a JSON object';
   const o = v as Record<string, unknown>;
   if (o.type !== 'hello') return 'the first message must be {"type":"hello",...}';
-  if (o.version !== 1) return `unsupported protocol version ${String(o.version)} (this analyzer speaks 1)`;
+  // Format 1 (shims before the packed forms, and their traces and spill files) and the current one: the decoder
+  // reads both (records.json, version).
+  if (o.version !== 1 && o.version !== FORMAT_VERSION)
+    return `unsupported protocol version ${String(o.version)} (this analyzer speaks 1 to ${FORMAT_VERSION})`;
   const int = (k: string): number | undefined => {
     const v = o[k];
     return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
@@ -358,7 +362,7 @@ export function parseHello(text: string, expectedRanks: number): Hello | string 
     return `hello has a bad rank ${String(o.rank)}`;
   return {
     type: 'hello',
-    version: 1,
+    version: o.version,
     rank,
     size,
     pid: int('pid') ?? 0,

@@ -1,21 +1,33 @@
 /**
  * Test-only encoder: the inverse of RankDecoder, so tests and benchmarks can write frames the way the
- * shim does (head record, then EXT records, zero padding) from ordinary RankEvents.
+ * shim does (head record, then EXT records, zero padding) from ordinary RankEvents. It writes the current
+ * format (records.json version 2: packed ENTERs and COMPLETEs, a blocking call's COMPLETE and EXIT as one
+ * COMPLETE_EXIT with `encodeEvents`), or with `format` 1 what a shim before the packed forms wrote.
  */
 import type { RankEvent } from '../../engine/model/types';
 import {
   EXT_WORD_OFFSET,
   EXT_WORDS,
   HEAD_WORD_OFFSET,
+  COMPLETE_EXIT_CANCELLED,
+  COMPLETE_PACKED,
+  ENTER_PACKED,
+  FORMAT_VERSION,
   HEAD_WORDS,
   KIND,
   layouts,
+  PACK_NARROW,
+  PACK_WIDE,
   RECORD_SIZE,
 } from '../spec';
 
 const TWO_32 = 4294967296;
 
-function setWord(view: DataView, at: number, value: number): void {
+function setWord(view: DataView, at: number, value: number | bigint): void {
+  if (typeof value === 'bigint') {
+    view.setBigInt64(at, value, true);
+    return;
+  }
   const hi = Math.floor(value / TWO_32);
   view.setUint32(at, value - hi * TWO_32, true);
   view.setInt32(at + 4, hi, true);
@@ -24,7 +36,7 @@ function setWord(view: DataView, at: number, value: number): void {
 /** The records of one call: a head with the first 5 words, EXT records with 7 words each. */
 export function encodeCall(
   head: { kind: number; func?: number; seq: number; time?: number; site?: number; flags?: number },
-  words: readonly number[],
+  words: readonly (number | bigint)[],
   text?: Uint8Array,
 ): Uint8Array {
   // The word stream as bytes: the words, then (SITE) the raw text and its NUL. Raw bytes cannot go through
@@ -60,8 +72,84 @@ function num(v: unknown): number {
   return typeof v === 'number' ? v : 0;
 }
 
+/** Two signed 32-bit values as one word (low half first), the way the shim packs them: a bigint, since the
+ * word can exceed 2^53. */
+function pack2(lo: number, hi: number): bigint {
+  return (BigInt(hi | 0) << 32n) | BigInt(lo >>> 0);
+}
+
+/** A function's ENTER words (prototype order) in its packed form (records.json packedEnter). */
+function packEnter(packed: Uint8Array, words: readonly number[]): (number | bigint)[] {
+  const out: (number | bigint)[] = words.filter((_, i) => packed[i] === PACK_WIDE);
+  const narrow = words.filter((_, i) => packed[i] === PACK_NARROW);
+  for (let i = 0; i < narrow.length; i += 2) out.push(pack2(narrow[i] as number, narrow[i + 1] ?? 0));
+  return out;
+}
+
+const completeWords = (e: Extract<RankEvent, { type: 'complete' }>): number[] => [
+  e.request,
+  e.source,
+  e.tag,
+  e.bytes,
+  e.error,
+  e.cancelled ? 1 : 0,
+];
+
+function exitWordsOf(e: Extract<RankEvent, { type: 'exit' }>): number[] {
+  const layout = layouts[e.fn.id];
+  if (layout === undefined) throw new Error(`no function ${e.fn.id}`);
+  const words = [e.returnCode, ...layout.outHandles.map((name) => num(e.outputs[name]))];
+  if (layout.index !== undefined) words.push(num(e.outputs[layout.index]));
+  if (layout.outcount !== undefined) {
+    words.push(num(e.outputs[layout.outcount]));
+    const idx = layout.indices !== undefined ? e.outputs[layout.indices] : undefined;
+    if (Array.isArray(idx)) words.push(...(idx as readonly number[]));
+  }
+  return words;
+}
+
+/**
+ * A blocking call's COMPLETE and its EXIT as the one COMPLETE_EXIT record the shim writes (records.json), or
+ * undefined when they do not make one (another call's, or an EXIT of more than two words).
+ */
+export function encodeCompleteExit(c: RankEvent, x: RankEvent): Uint8Array | undefined {
+  if (
+    c.type !== 'complete' ||
+    x.type !== 'exit' ||
+    c.seq !== x.seq ||
+    c.fn.id !== x.fn.id ||
+    c.time !== x.time
+  )
+    return undefined;
+  const xw = exitWordsOf(x);
+  if (xw.length > 2) return undefined;
+  const flags = (num(x.outputs['flag']) & 1) | (c.cancelled ? COMPLETE_EXIT_CANCELLED : 0);
+  return encodeCall({ kind: KIND.COMPLETE_EXIT, func: c.fn.id, seq: c.seq, time: c.time, flags }, [
+    c.request,
+    pack2(c.source, c.tag),
+    c.bytes,
+    pack2(c.error, xw[0] as number),
+    xw[1] ?? 0,
+  ]);
+}
+
+/** A rank's events as the shim writes them: encodeEvent each, a COMPLETE and the EXIT after it merged. */
+export function encodeEvents(events: readonly RankEvent[], format = FORMAT_VERSION): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i] as RankEvent;
+    const next = events[i + 1];
+    const merged = format >= 2 && next !== undefined ? encodeCompleteExit(e, next) : undefined;
+    if (merged !== undefined) {
+      out.push(merged);
+      i++;
+    } else out.push(encodeEvent(e, format));
+  }
+  return out;
+}
+
 /** Encodes one event exactly as the shim would; decode(encodeEvent(e)) deep-equals e. */
-export function encodeEvent(e: RankEvent): Uint8Array {
+export function encodeEvent(e: RankEvent, format = FORMAT_VERSION): Uint8Array {
   const base = { seq: e.seq, time: e.time };
   switch (e.type) {
     case 'enter': {
@@ -74,29 +162,28 @@ export function encodeEvent(e: RankEvent): Uint8Array {
         words.push(list.length, ...list);
       }
       const flags = e.otherThread === true ? 2 : 0;
+      if (format >= 2 && layout.packed !== undefined)
+        return encodeCall(
+          { ...base, kind: KIND.ENTER, func: e.fn.id, site: e.site, flags: flags | ENTER_PACKED },
+          packEnter(layout.packed, words),
+        );
       return encodeCall({ ...base, kind: KIND.ENTER, func: e.fn.id, site: e.site, flags }, words);
     }
-    case 'exit': {
-      const layout = layouts[e.fn.id];
-      if (layout === undefined) throw new Error(`no function ${e.fn.id}`);
-      const words = [e.returnCode, ...layout.outHandles.map((name) => num(e.outputs[name]))];
-      if (layout.index !== undefined) words.push(num(e.outputs[layout.index]));
-      if (layout.outcount !== undefined) {
-        words.push(num(e.outputs[layout.outcount]));
-        const idx = layout.indices !== undefined ? e.outputs[layout.indices] : undefined;
-        if (Array.isArray(idx)) words.push(...(idx as readonly number[]));
-      }
-      return encodeCall({ ...base, kind: KIND.EXIT, func: e.fn.id, flags: num(e.outputs['flag']) }, words);
-    }
-    case 'complete':
-      return encodeCall({ ...base, kind: KIND.COMPLETE, func: e.fn.id }, [
-        e.request,
-        e.source,
-        e.tag,
-        e.bytes,
-        e.error,
-        e.cancelled ? 1 : 0,
+    case 'exit':
+      return encodeCall(
+        { ...base, kind: KIND.EXIT, func: e.fn.id, flags: num(e.outputs['flag']) },
+        exitWordsOf(e),
+      );
+    case 'complete': {
+      const w = completeWords(e);
+      if (format < 2) return encodeCall({ ...base, kind: KIND.COMPLETE, func: e.fn.id }, w);
+      return encodeCall({ ...base, kind: KIND.COMPLETE, func: e.fn.id, flags: COMPLETE_PACKED }, [
+        w[0] as number,
+        pack2(w[1] as number, w[2] as number),
+        w[3] as number,
+        pack2(w[4] as number, w[5] as number),
       ]);
+    }
     case 'comm':
       return encodeCall({ ...base, kind: KIND.COMM }, [
         e.comm,
