@@ -81,7 +81,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     // array, and made the reads of `peer` or `ran` polymorphic).
     peer: undefined,
     ran: 0,
-    sentClock: undefined,
+    sentClock: -1,
     doneTime: undefined,
     doneIndex: undefined,
   };
@@ -120,7 +120,7 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     // The causal runs' fields, as in postSend.
     peer: undefined,
     ran: 0,
-    sentClock: undefined,
+    sentClock: -1,
     doneTime: undefined,
     doneIndex: undefined,
     // Counted at the call's ENTER only (not at MPI_Start of a persistent receive), like the shim's wrappers.
