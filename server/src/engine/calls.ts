@@ -10,7 +10,8 @@ import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
 import { list, num, paramName, RoleReader } from './model/fn-roles';
 import { nextOrder, type RecvOp, type SendOp } from './model/ops';
-import type { Call, CallState, RankTrack, RequestInfo } from './model/rank-track';
+import type { Call, CallState, RankTrack } from './model/rank-track';
+import type { RequestColl, RequestWhat, ReqId } from './model/request-pool';
 import {
   ANY_SOURCE,
   ANY_TAG,
@@ -80,7 +81,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     // array, and made the reads of `peer` or `ran` polymorphic).
     peer: undefined,
     ran: 0,
-    sentClock: undefined,
+    sentClock: -1,
     doneTime: undefined,
     doneIndex: undefined,
   };
@@ -119,7 +120,7 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     // The causal runs' fields, as in postSend.
     peer: undefined,
     ran: 0,
-    sentClock: undefined,
+    sentClock: -1,
     doneTime: undefined,
     doneIndex: undefined,
     // Counted at the call's ENTER only (not at MPI_Start of a persistent receive), like the shim's wrappers.
@@ -141,37 +142,20 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
 }
 
 /**
- * The request a call will create, made once: its handle is filled in at the EXIT (or the COMPLETE of a request
- * MPI made already complete), and the same object becomes the rank's request — no copy per request. Every
- * field in the literal (undefined ones too): one object shape for every request.
+ * The request a call will create, a row of its rank's RequestPool taken once: its handle is filled in at the EXIT
+ * (or the COMPLETE of a request MPI made already complete), and the same row becomes the rank's request.
  */
-function newRequest(
-  created: CallEnter,
-  what: RequestInfo['what'],
+function creates(
+  t: RankTrack,
+  cur: CallState,
+  what: RequestWhat,
   persistent: boolean,
-  op: SendOp | RecvOp | undefined,
-  coll: RequestInfo['coll'],
-): RequestInfo {
-  return {
-    handle: 0,
-    what,
-    persistent,
-    fn: created.fn,
-    site: created.site,
-    template: persistent ? created : undefined,
-    active: !persistent,
-    op,
-    coll,
-    misused: undefined,
-    statusSeen: undefined,
-    stamp: 0,
-    indexed: undefined,
-    indexedIn: undefined,
-  };
-}
-
-function creates(cur: CallState, what: RequestInfo['what'], persistent: boolean, op?: SendOp | RecvOp): void {
-  cur.creates = newRequest(cur.enter, what, persistent, op, undefined);
+  op?: SendOp | RecvOp,
+  coll?: RequestColl,
+): void {
+  // A call makes one request; one made already (never the case for the classes above) would lose its row.
+  if (cur.creates !== undefined) t.reqs.release(cur.creates);
+  cur.creates = t.reqs.alloc(cur.enter, what, persistent, op, coll);
 }
 
 /** Each function's request_out parameter name (null: none), by function id: found once, not per EXIT. */
@@ -184,7 +168,7 @@ function requestOutName(fn: CallEnter['fn']): string | undefined {
 }
 
 /** Nothing consumed (consumeEarly's usual answer): one shared empty list, not an array per call. */
-const NONE: RequestInfo[] = [];
+const NONE: ReqId[] = [];
 
 export function onEnter(st: EngineState, e: Call): void {
   const t = st.track(e.rank);
@@ -214,20 +198,20 @@ export function onEnter(st: EngineState, e: Call): void {
     }
     case 'isend': {
       const op = postSend(st, e, 0);
-      creates(cur, 'send', false, op ?? undefined);
+      creates(t, cur, 'send', false, op ?? undefined);
       break;
     }
     case 'send_init':
-      creates(cur, 'send', true);
+      creates(t, cur, 'send', true);
       break;
     case 'recv_init':
-      creates(cur, 'recv', true);
+      creates(t, cur, 'recv', true);
       break;
     case 'recv':
       cur.recv = newRecv(st, e, 'recv', 0);
       break;
     case 'irecv':
-      creates(cur, 'recv', false, newRecv(st, e, 'recv', 0));
+      creates(t, cur, 'recv', false, newRecv(st, e, 'recv', 0));
       break;
     case 'sendrecv':
     case 'sendrecv_replace': {
@@ -244,7 +228,7 @@ export function onEnter(st: EngineState, e: Call): void {
       cur.recv = newRecv(st, e, 'mprobe', 0);
       break;
     case 'imrecv':
-      creates(cur, 'mrecv', false);
+      creates(t, cur, 'mrecv', false);
       break;
     case 'wait':
     case 'test':
@@ -259,8 +243,11 @@ export function onEnter(st: EngineState, e: Call): void {
       // Wait is where a standard send blocks until its receive is posted (the zero-buffering replay).
       // A Test of a send complete since its creation succeeds at its first try: never seen polling it.
       if (t.earlyDone.length !== 0)
-        for (const req of consumeEarly(t, inputs, e.fn.cls.endsWith('any')))
-          if (req.op !== undefined && (req.op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(req.op);
+        for (const req of consumeEarly(t, inputs, e.fn.cls.endsWith('any'))) {
+          const op = t.reqs.op(req);
+          if (op !== undefined && (op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(op);
+          t.forget(req);
+        }
       break;
     case 'start':
       start(st, t, num(e, 0, 'request'));
@@ -270,8 +257,11 @@ export function onEnter(st: EngineState, e: Call): void {
       break;
     case 'request_free':
       // A send MPI completed at once, freed without the program ever seeing it complete: see freed-send-reuse.ts.
-      for (const req of consumeEarly(t, [num(e, 0, 'request')], false))
-        if (req.op?.kind === 'send') st.freedSends.freed(req.op);
+      for (const req of consumeEarly(t, [num(e, 0, 'request')], false)) {
+        const op = t.reqs.op(req);
+        if (op?.kind === 'send') st.freedSends.freed(op);
+        t.forget(req);
+      }
       freeRequest(st, t, num(e, 0, 'request'));
       break;
     case 'collective': {
@@ -284,7 +274,7 @@ export function onEnter(st: EngineState, e: Call): void {
     }
     case 'icollective': {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
-      cur.creates = newRequest(e, 'coll', false, undefined, coll);
+      creates(t, cur, 'coll', false, undefined, coll);
       if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
@@ -317,14 +307,14 @@ export function onEnter(st: EngineState, e: Call): void {
   }
   // Any other call that hands out a request (generalised, nonblocking comm creation, I/O…): tracked so that
   // waiting on it is known to be waiting on something local.
-  if (cur.creates === undefined && has(REQUEST_OUT, e)) creates(cur, 'other', e.fn.persistent === true);
+  if (cur.creates === undefined && has(REQUEST_OUT, e)) creates(t, cur, 'other', e.fn.persistent === true);
 }
 
 /**
  * A Wait/Test/free given DONE_REQUEST words: they stand for requests that were complete when made (see
- * earlyDone). Returns the requests consumed.
+ * earlyDone). Returns the requests consumed, for the caller to `forget` once it has read them.
  */
-function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): RequestInfo[] {
+function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): ReqId[] {
   if (t.earlyDone.length === 0) return NONE;
   let done = 0;
   for (const h of handles) if (h === DONE_REQUEST) done++;
@@ -333,11 +323,13 @@ function consumeEarly(t: RankTrack, handles: readonly number[], one: boolean): R
 
 function start(st: EngineState, t: RankTrack, handle: number): void {
   const req = t.requests.get(handle);
-  // Only persistent requests keep their creating call (RequestInfo.template), the operation each Start posts.
-  const template = req?.template;
-  if (req === undefined || !req.persistent || template === undefined) return;
-  if (req.active) {
-    req.misused = true;
+  if (req === undefined) return;
+  const p = t.reqs;
+  // Only persistent requests keep their creating call (RequestPool.template), the operation each Start posts.
+  const template = p.template(req);
+  if (!p.persistent(req) || template === undefined) return;
+  if (p.active(req)) {
+    p.setMisused(req);
     st.report({
       kind: 'request-misuse',
       severity: 'error',
@@ -353,14 +345,10 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
     });
     return;
   }
-  req.active = true;
-  if (req.what === 'send') {
-    const op = postSend(st, template, handle);
-    if (op === undefined) req.op = undefined;
-    else req.op = op;
-  } else if (req.what === 'recv') {
-    req.op = newRecv(st, template, 'recv', handle);
-  }
+  p.setActive(req, true);
+  const what = p.what(req);
+  if (what === 'send') p.setOp(req, postSend(st, template, handle));
+  else if (what === 'recv') p.setOp(req, newRecv(st, template, 'recv', handle));
   t.pendingBuffer(req);
 }
 
@@ -368,26 +356,31 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   const req = t.deleteRequest(handle);
   if (req === undefined) return;
   retire(t, handle, 'MPI_Request_free');
-  if (req.active && req.op?.kind === 'recv' && !req.op.done) {
+  const p = t.reqs;
+  const active = p.active(req);
+  const op = p.op(req);
+  const fnName = p.fn(req).name;
+  if (active && op?.kind === 'recv' && !op.done) {
     const e = t.cur?.enter;
     st.report({
       kind: 'request-misuse',
       severity: 'warning',
-      message: `Rank ${t.rank} frees the request of an ${req.fn.name} that is still active: the program can never know when the receive buffer holds the message. Wait for it (MPI_Wait) instead of freeing it.`,
+      message: `Rank ${t.rank} frees the request of an ${fnName} that is still active: the program can never know when the receive buffer holds the message. Wait for it (MPI_Wait) instead of freeing it.`,
       locations: [
         {
           rank: t.rank,
           site: e?.site ?? 0,
           call: e?.fn.name ?? 'MPI_Request_free',
-          detail: `MPI_Request_free of an active ${req.fn.name}`,
+          detail: `MPI_Request_free of an active ${fnName}`,
         },
       ],
     });
   }
-  // A freed active request's operation still happens; keep it so that deadlock and end-of-run checks see it.
-  if (req.active && req.op !== undefined && !req.op.done) t.orphans.push(req);
   // A send freed before the program saw it complete (MPI_Request_get_status did not say so).
-  if (req.active && req.op?.kind === 'send' && req.statusSeen !== true) st.freedSends.freed(req.op);
+  if (active && op?.kind === 'send' && !p.statusSeen(req)) st.freedSends.freed(op);
+  // A freed active request's operation still happens; keep it so that deadlock and end-of-run checks see it.
+  if (active && op !== undefined && !op.done) t.orphans.push(req);
+  else t.forget(req);
 }
 
 export function onExit(st: EngineState, e: ExitView): void {
@@ -400,7 +393,7 @@ export function onExit(st: EngineState, e: ExitView): void {
   if (ONE_SIDED.has(e.fn.cls)) st.rma.onExit(st, cur, e);
   else if (e.fn.cls === 'group') st.groups.onExit(e, cur.enter);
   if (e.returnCode !== 0) {
-    failed(st, cur);
+    failed(st, t, cur);
     return;
   }
   switch (e.fn.cls) {
@@ -435,7 +428,7 @@ export function onExit(st: EngineState, e: ExitView): void {
     case 'request_get_status': {
       // flag true: the program knows the operation completed, although the request is still to be freed.
       const req = t.requests.get(num(cur.enter, 0, 'request'));
-      if (req !== undefined && e.flag === 1) req.statusSeen = true;
+      if (req !== undefined && e.flag === 1) t.reqs.setStatusSeen(req);
       break;
     }
     case 'buffer_attach':
@@ -452,20 +445,21 @@ export function onExit(st: EngineState, e: ExitView): void {
     const handle = name !== undefined ? e.out(name) : undefined;
     if (typeof handle === 'number' && handle !== 0) {
       const req = cur.creates;
-      req.handle = handle;
-      if (req.op !== undefined) req.op.request = handle;
+      t.reqs.setHandle(req, handle);
+      const op = t.reqs.op(req);
+      if (op !== undefined) op.request = handle;
       t.setRequest(handle, req);
       reissue(t, handle);
-      if (req.what === 'send') t.rememberSend(handle, req);
-    }
+      if (t.reqs.isSend(req)) t.rememberSend(handle, cur.enter);
+    } else t.reqs.release(cur.creates); // no request was made: nothing else holds the row
     // Handed over (or never made): the call no longer holds the request (the request keeps the call's function and
-    // site, and a persistent one the call itself: RequestInfo.template).
+    // site, and a persistent one the call itself: RequestPool.template).
     cur.creates = undefined;
   }
 }
 
 /** A call that returned an error posted nothing: withdraw its message and forget its receive. */
-function failed(st: EngineState, cur: CallState): void {
+function failed(st: EngineState, t: RankTrack, cur: CallState): void {
   if (cur.send !== undefined) {
     cur.send.done = true;
     if (!cur.send.matched) st.matcher.cancel(cur.send);
@@ -476,10 +470,13 @@ function failed(st: EngineState, cur: CallState): void {
     if (!cur.rejected && cur.recv.kind === 'recv') completeWithoutStatus(st, cur.recv);
     cur.recv.done = true;
   }
-  const op = cur.creates?.op;
+  if (cur.creates === undefined) return;
+  const op = t.reqs.op(cur.creates);
   if (op?.kind === 'send') st.bsend.withdrawn(op);
   if (op?.kind === 'send' && !op.matched) st.matcher.cancel(op);
   if (op !== undefined) op.done = true;
+  // No request was made: nothing else holds the row.
+  t.reqs.release(cur.creates);
   cur.creates = undefined;
 }
 
@@ -504,26 +501,28 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   if (req === undefined && cur?.creates !== undefined && !cur.exited) {
     // A request that was complete when it was made (the shim reports it so, under its own id: MPICH's
     // builtin requests, Open MPI's MPI_PROC_NULL request): nothing will wait on it.
-    const op = cur.creates.op;
+    const req = cur.creates;
+    const op = t.reqs.op(req);
     if (op?.kind === 'send') op.done = true;
     else if (op !== undefined && !op.done) completeRecv(st, op, e);
-    const coll = cur.creates.coll;
+    const coll = t.reqs.coll(req);
     if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
-    const req = cur.creates;
-    req.handle = e.request;
-    req.active = false;
+    t.reqs.setHandle(req, e.request);
+    t.reqs.setActive(req, false);
     t.pushEarly(req);
-    if (cur.creates.what === 'send') t.rememberSend(e.request, cur.creates);
+    if (t.reqs.isSend(req)) t.rememberSend(e.request, cur.enter);
     cur.creates = undefined;
     return;
   }
   if (req === undefined) {
-    req = t.orphans.find((r) => r.handle === e.request);
+    req = t.orphan(e.request);
     orphan = req !== undefined;
     if (req === undefined) return;
   }
-  const op = req.op;
-  if (req.coll !== undefined) st.replay.icollective(t.rank, req.coll.comm, req.coll.index, true);
+  const p = t.reqs;
+  const op = p.op(req);
+  const coll = p.coll(req);
+  if (coll !== undefined) st.replay.icollective(t.rank, coll.comm, coll.index, true);
   if (op !== undefined) {
     if (!e.cancelled && (op.kind !== 'send' || blocksWithoutBuffering(t, cur, e.request))) st.replay.wait(op);
     if (op.kind === 'send') {
@@ -533,13 +532,14 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
       completeRecv(st, op, e);
     }
   }
-  if (orphan) t.orphans.splice(t.orphans.indexOf(req), 1);
-  else if (req.persistent) {
-    req.active = false;
-    req.op = undefined;
+  if (orphan) t.dropOrphan(req);
+  else if (p.persistent(req)) {
+    p.setActive(req, false);
+    p.setOp(req, undefined);
     t.pendingBuffer(req);
   } else {
     t.deleteRequest(e.request);
+    t.forget(req);
     retire(t, e.request, e.fn.name);
   }
 }

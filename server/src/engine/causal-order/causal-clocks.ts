@@ -8,7 +8,7 @@
  * Computed as the run goes (causal-order.ts runs the steps as they arrive), and told to the checks that ask
  * "was this known then?" (message races, buffered-send space, freed-send reuse; one-sided races read clocks
  * at points they asked for) at the moment each step runs, so that no check needs the run kept: a send's clock
- * lives on the send until its receive took it, a rank's clock is one array.
+ * is a row of one slab until its receive took it, a rank's clock is one array.
  */
 import { CausalRun } from './causal-order';
 import type { P2pOp, RecvOp } from '../model/ops';
@@ -119,8 +119,53 @@ export class ClockRun {
     return this.points.get(rank)?.get(k);
   }
 
-  /** Clocks of received messages, for the next sends (sentClock is read only here, and once). */
-  private readonly spare: Int32Array[] = [];
+  /**
+   * The clocks of the messages in flight: rows of `stride` components in one slab (the op's `sentClock` is its
+   * row), not an Int32Array each — 184 bytes of objects for the 8 bytes of a 2-rank clock, per pending send.
+   * Rows come back through a free list once their receive merged them; the slab doubles when full and is
+   * laid out again when the job grows (`stride` follows `n`). Read only here, and once.
+   */
+  private slab = new Int32Array(0);
+  private stride = 0;
+  private rows = 0;
+  private readonly freeRows: number[] = [];
+
+  /** A free row holding the clock `c` (its first `stride` components, the rest zero). */
+  private sentRow(c: Int32Array): number {
+    if (this.stride < this.n) this.relayout(this.n, Math.max(this.rows, 16));
+    let row = this.freeRows.pop();
+    if (row === undefined) {
+      if ((this.rows + 1) * this.stride > this.slab.length)
+        this.relayout(this.stride, Math.max(16, this.rows * 2));
+      row = this.rows++;
+    }
+    const at = row * this.stride;
+    const k = Math.min(c.length, this.stride);
+    for (let i = 0; i < k; i++) this.slab[at + i] = c[i] as number;
+    for (let i = k; i < this.stride; i++) this.slab[at + i] = 0;
+    return row;
+  }
+
+  /** Merges row `row` into the clock `c` and frees the row. */
+  private takeRow(c: Int32Array, row: number): void {
+    const at = row * this.stride;
+    const k = Math.min(c.length, this.stride);
+    const slab = this.slab;
+    for (let i = 0; i < k; i++)
+      if ((slab[at + i] as number) > (c[i] as number)) c[i] = slab[at + i] as number;
+    this.freeRows.push(row);
+  }
+
+  /** Room for `capacity` rows of `stride` components, the rows so far copied (padded with zeros). */
+  private relayout(stride: number, capacity: number): void {
+    const slab = new Int32Array(stride * capacity);
+    const old = this.slab;
+    const s0 = this.stride;
+    if (s0 === stride) slab.set(old.subarray(0, this.rows * s0));
+    else for (let r = 0; r < this.rows; r++) slab.set(old.subarray(r * s0, (r + 1) * s0), r * stride);
+    this.slab = slab;
+    this.stride = stride;
+  }
 
   private step(r: number, k: StepKind, item: StepItem, i: number): void {
     const c = this.clock(r);
@@ -137,23 +182,16 @@ export class ClockRun {
       }
     } else if (k === POST) {
       const op = item as P2pOp;
-      if (op.kind === 'send') {
-        // A clock per message in flight, recycled once its receive merged it: no new buffer per send.
-        let sent = this.spare.pop();
-        if (sent === undefined || sent.length !== c.length) sent = new Int32Array(c.length);
-        sent.set(c);
-        op.sentClock = sent;
-      }
+      // A row per message in flight, recycled once its receive merged it: no object per send.
+      if (op.kind === 'send') op.sentClock = this.sentRow(c);
       for (const l of this.listeners) l.posted?.(op, c);
     } else if (k === WAIT && (item as P2pOp).kind !== 'send') {
       const op = item as RecvOp;
       const p = op.peer;
-      const at = p?.sentClock;
-      if (at !== undefined) {
-        merge(c, at);
+      if (p !== undefined && p.sentClock >= 0) {
+        this.takeRow(c, p.sentClock);
         // Each message is received once: its send's clock is not needed again.
-        if (p !== undefined) p.sentClock = undefined;
-        if (this.spare.length < MAX_SPARE) this.spare.push(at);
+        p.sentClock = -1;
       }
       const time = c[r] ?? 0;
       op.doneTime = time;
@@ -165,9 +203,6 @@ export class ClockRun {
     if (++this.steps % 4096 === 0) for (const l of this.listeners) l.progress?.();
   }
 }
-
-/** Spare message clocks kept at most (the messages in flight at once, usually far fewer). */
-const MAX_SPARE = 4096;
 
 /**
  * The completion of `recv` happened before a point whose clock is `at` (the rank there had heard, through

@@ -221,18 +221,23 @@ function itemsOf(
     case 'waitsome':
       (cur.waits ?? []).forEach((h, pos) => {
         const req = t.requests.get(h);
-        if (req === undefined || !req.active) return;
-        if (req.op?.kind === 'send') items.push(sendItem(req.op, pos));
-        else if (req.op !== undefined) items.push(recvItem(req.op, pos));
-        else if (req.coll !== undefined) {
-          const item = collItem(req.coll, pos);
+        if (req === undefined || !t.reqs.active(req)) return;
+        const op = t.reqs.op(req);
+        const coll = t.reqs.coll(req);
+        if (op?.kind === 'send') items.push(sendItem(op, pos));
+        else if (op !== undefined) items.push(recvItem(op, pos));
+        else if (coll !== undefined) {
+          const item = collItem(coll, pos);
           if (item) items.push(item);
         }
         // Requests of other kinds (mrecv, generalised, I/O) complete locally: no item.
       });
       if ((cls === 'waitany' || cls === 'waitsome') && items.length < (cur.waits ?? []).length) {
         // Some request needs nobody else: Waitany returns by itself.
-        const active = (cur.waits ?? []).filter((h) => t.requests.get(h)?.active === true).length;
+        const active = (cur.waits ?? []).filter((h) => {
+          const req = t.requests.get(h);
+          return req !== undefined && t.reqs.active(req);
+        }).length;
         if (active > items.length) return undefined;
       }
       return { items, any: cls === 'waitany' || cls === 'waitsome' };

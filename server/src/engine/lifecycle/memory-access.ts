@@ -65,7 +65,8 @@ export function memoryFinding(st: CheckContext, e: ShimFindingEvent): void {
   let ownerName = e.fn.name;
   if (pending) {
     ownerName = 'point-to-point operation';
-    for (const r of st.track(e.rank).requests.values()) if (r.site === ownerSite) ownerName = r.fn.name;
+    const t = st.track(e.rank);
+    for (const r of t.requests.values()) if (t.reqs.site(r) === ownerSite) ownerName = t.reqs.fn(r).name;
   }
   const access = store ? 'store' : 'load';
   // The subject is every rank the held finding merges (held-findings.ts): "Rank 0 reads", "Ranks 0, 1 read".

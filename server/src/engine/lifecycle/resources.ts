@@ -3,7 +3,6 @@
  * buffers; requests are in RankTrack), and the order of MPI_Init / MPI_Finalize. Reported at the end of the run.
  */
 import type { CheckContext } from '../model/check-context';
-import type { RequestInfo } from '../model/rank-track';
 import { num, paramName } from '../model/fn-roles';
 import { layouts } from '../../protocol/spec';
 import type { EndHow, EngineFinding, CallEnter, ExitView, FunctionSpec, RawLocation } from '../model/types';
@@ -142,14 +141,15 @@ export class Resources {
           detail: `${c.what} created by ${c.fn}, never freed`,
         });
       }
+      const p = t.reqs;
       for (const req of [...t.requests.values(), ...t.earlyDone]) {
-        if (!req.misused) {
-          const fn = req.fn.name;
+        if (!p.misused(req)) {
+          const fn = p.fn(req).name;
           add(`request|${fn}`, {
             rank: t.rank,
-            site: req.site,
+            site: p.site(req),
             call: fn,
-            detail: `request of ${fn} ${requestState(req)}`,
+            detail: `request of ${fn} ${requestState(p.persistent(req), p.active(req))}`,
           });
         }
       }
@@ -237,9 +237,9 @@ function onePerSite(locations: readonly RawLocation[], what: string): RawLocatio
  * What became of a request left at MPI_Finalize, for its location: a persistent one still active was started
  * and never completed (its operation may still be under way), an inactive one only never freed.
  */
-function requestState(req: RequestInfo): string {
-  if (req.persistent)
-    return req.active
+function requestState(persistent: boolean, active: boolean): string {
+  if (persistent)
+    return active
       ? 'started (MPI_Start) and never completed with MPI_Wait/MPI_Test, nor freed'
       : 'never freed';
   return 'never completed (MPI_Wait/MPI_Test) or freed';

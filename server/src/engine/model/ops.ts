@@ -21,12 +21,12 @@ interface OpBase {
   /**
    * The causal-order analyses' facts (causal-order/), kept on the operation so that they cost no lookup and are
    * forgotten with it: its partner in the run's matching; the causal runs whose post of it ran (a bit each); a
-   * send's vector clock at posting, until its receive took it; a receive's completion on its rank's clock and
-   * its step index there.
+   * send's vector clock at posting, until its receive took it (its row in the clock run's slab, -1 when none); a
+   * receive's completion on its rank's clock and its step index there.
    */
   peer?: P2pOp;
   ran?: number;
-  sentClock?: Int32Array | undefined;
+  sentClock: number;
   doneTime?: number;
   doneIndex?: number;
 }

@@ -9,40 +9,8 @@ import { layouts } from '../../protocol/spec';
 import { HandleTable, type HandleMap } from './handle-table';
 import { RecentMap } from './recent-map';
 import { SpanIndex } from './span-index';
+import { IN_READS, IN_WRITES, NOT_INDEXED, RequestPool, type ReqId } from './request-pool';
 import type { EndHow, CallEnter, FunctionSpec, Handle } from './types';
-
-/** A request from creation (EXIT request_out) to completion or free. */
-export interface RequestInfo {
-  /** 0 until the EXIT of the call that creates it reports the handle (the call's `creates` is this object). */
-  handle: Handle;
-  readonly what: 'send' | 'recv' | 'coll' | 'mrecv' | 'other';
-  readonly persistent: boolean;
-  /** The function and call site of the call that created it (what findings about the request name). */
-  readonly fn: FunctionSpec;
-  readonly site: number;
-  /**
-   * Persistent requests only: the creating call, the template each MPI_Start re-posts. A nonblocking request keeps
-   * no call: its call (with its words) would otherwise live as long as the request is pending, through young
-   * collections (copied, promoted, then marked), where the call alone dies young once its ring slot is reused.
-   */
-  readonly template: CallEnter | undefined;
-  /** For persistent requests: between Start and completion. Nonblocking ones are active from creation. */
-  active: boolean;
-  op?: SendOp | RecvOp;
-  coll?: { readonly comm: CommInfo; readonly index: number };
-  /** Already reported as misused: not reported again as leaked. */
-  misused?: boolean;
-  /** MPI_Request_get_status said it completed (the request itself is still to be freed or waited for). */
-  statusSeen?: boolean;
-  /**
-   * Its place in the order the rank's pending requests were walked in before the buffer index (the Map's
-   * insertion order, then earlyDone's): the overlap check reports the first pending request in that order.
-   */
-  stamp: number;
-  /** The span it is held under in one of the rank's pending-buffer indexes, and which; undefined when in none. */
-  indexed: readonly [number, number] | undefined;
-  indexedIn: SpanIndex<RequestInfo> | undefined;
-}
 
 /**
  * What the engine tracks of a call from its ENTER: the calls in flight and the recently exited ones (the ring
@@ -58,15 +26,15 @@ export interface CallState {
   waits?: readonly Handle[];
   /** The shim found an argument invalid (FINDING): whatever MPI did, it matched nothing. */
   rejected?: boolean;
-  /** The request this call creates, waiting for its handle in the EXIT record. */
-  creates?: RequestInfo;
+  /** The request this call creates (its row in the rank's RequestPool), waiting for its handle in the EXIT record. */
+  creates?: ReqId;
 }
 
 /**
  * A call as one object: its ENTER (CallEnter: head fields and argument words) and its state (CallState), made
  * once per ENTER. They were two objects per call, the state pointing at the ENTER; one is half the allocation
  * and the collector's work for every call. Every field is set in the constructor (one shape for every call).
- * A persistent request keeps its creating call (`RequestInfo.template`): the EXIT drops `creates` once
+ * A persistent request keeps its creating call (`RequestPool.template`): the EXIT drops `creates` once
  * the request is handed over, so that a call kept for its ENTER does not hold its request too.
  */
 export class Call implements CallEnter, CallState {
@@ -76,7 +44,7 @@ export class Call implements CallEnter, CallState {
   coll: { readonly comm: CommInfo; readonly index: number } | undefined = undefined;
   waits: readonly Handle[] | undefined = undefined;
   rejected: boolean | undefined = undefined;
-  creates: RequestInfo | undefined = undefined;
+  creates: ReqId | undefined = undefined;
 
   constructor(
     readonly rank: number,
@@ -130,30 +98,32 @@ export class RankTrack {
    * another thread than MPI_Init's): the order of the rank's calls is not one thread's program order.
    */
   concurrent = false;
+  /** The rank's requests, rows of one store (see RequestPool); everything below holds rows of it. */
+  readonly reqs = new RequestPool();
   /** Not a Map: requests come and go at every nonblocking call (see HandleTable). */
-  private readonly requestMap = new HandleTable<RequestInfo>();
+  private readonly requestMap = new HandleTable<ReqId>();
   /**
    * Live requests by handle, `values()` in the order a Map would list them; changed only by setRequest /
    * deleteRequest, which keep the buffer indexes.
    */
-  readonly requests: HandleMap<RequestInfo> = this.requestMap;
+  readonly requests: HandleMap<ReqId> = this.requestMap;
   /**
    * The buffers of the pending requests (see pendingBuffer), by start address: what sends read and what receives
    * write, apart, because a new send only conflicts with pending receives (two sends may read one buffer).
    */
-  readonly pendingReads = new SpanIndex<RequestInfo>();
-  readonly pendingWrites = new SpanIndex<RequestInfo>();
+  readonly pendingReads = new SpanIndex<ReqId>();
+  readonly pendingWrites = new SpanIndex<ReqId>();
   private stamps = 0;
   /** Active requests freed by MPI_Request_free: their operations still happen. */
-  readonly orphans: RequestInfo[] = [];
+  readonly orphans: ReqId[] = [];
   /**
    * Requests that were complete when made (MPICH's builtin requests, Open MPI's MPI_PROC_NULL request): the
    * shim passes them as DONE_REQUEST (not 0, MPI_REQUEST_NULL) to the Wait/Test/free that consumes them, so
    * those calls consume them in order.
    */
-  private readonly early: RequestInfo[] = [];
+  private readonly early: ReqId[] = [];
   /** Changed only by pushEarly / takeEarly. */
-  readonly earlyDone: readonly RequestInfo[] = this.early;
+  readonly earlyDone: readonly ReqId[] = this.early;
   /**
    * The call that made each send request (by the id the shim reports: the handle, or the made-up id of a request
    * MPI made already complete), kept after completion: the shim's send-buffer-modified finding comes from the
@@ -241,20 +211,25 @@ export class RankTrack {
   }
 
   /** Request `handle` is live (made by its call's EXIT). */
-  setRequest(handle: Handle, req: RequestInfo): void {
+  setRequest(handle: Handle, req: ReqId): void {
     const old = this.requestMap.get(handle);
     // A Map keeps the place of a key set again, and so does the stamp.
-    if (old === undefined) req.stamp = ++this.stamps;
+    if (old === undefined) this.reqs.setStamp(req, ++this.stamps);
     else {
-      if (old !== req) this.unindex(old);
-      req.stamp = old.stamp;
+      this.reqs.setStamp(req, this.reqs.stamp(old));
+      // The handle now names another request: the one it named has no holder left (MPI reused the handle of a
+      // request the program lost track of, or records were lost).
+      if (old !== req) this.forget(old);
     }
     this.requestMap.set(handle, req);
     this.pendingBuffer(req);
   }
 
-  /** Request `handle` is completed or freed; returns it. */
-  deleteRequest(handle: Handle): RequestInfo | undefined {
+  /**
+   * Request `handle` is completed or freed; returns it. The caller owns the row from here: it `forget`s it, or
+   * keeps it among the orphans.
+   */
+  deleteRequest(handle: Handle): ReqId | undefined {
     const req = this.requestMap.get(handle);
     if (req === undefined) return undefined;
     this.requestMap.delete(handle);
@@ -263,18 +238,49 @@ export class RankTrack {
   }
 
   /** A request MPI made already complete (see earlyDone). */
-  pushEarly(req: RequestInfo): void {
+  pushEarly(req: ReqId): void {
     // After every request of the Map, as the walk before the index took them.
-    req.stamp = EARLY_STAMPS + ++this.stamps;
+    this.reqs.setStamp(req, EARLY_STAMPS + ++this.stamps);
     this.early.push(req);
     this.pendingBuffer(req);
   }
 
-  /** The n oldest requests of earlyDone leave it (a Wait/Test/free consumed them). */
-  takeEarly(n: number): RequestInfo[] {
+  /** The n oldest requests of earlyDone leave it (a Wait/Test/free consumed them); the caller `forget`s them. */
+  takeEarly(n: number): ReqId[] {
     const taken = this.early.splice(0, n);
     for (const req of taken) this.unindex(req);
     return taken;
+  }
+
+  /** An orphan's operation completed: it leaves the orphans, and the pool. */
+  dropOrphan(req: ReqId): void {
+    const i = this.orphans.indexOf(req);
+    if (i >= 0) this.orphans.splice(i, 1);
+    this.forget(req);
+  }
+
+  /** The orphan whose handle this was, if any. */
+  orphan(handle: Handle): ReqId | undefined {
+    for (const r of this.orphans) if (this.reqs.handle(r) === handle) return r;
+    return undefined;
+  }
+
+  /** The request has no holder left (out of the table, earlyDone and orphans): its row goes back to the pool. */
+  forget(req: ReqId): void {
+    this.unindex(req);
+    this.reqs.release(req);
+  }
+
+  /**
+   * Appends the receives of the rank's active requests not yet completed: by handle in the order a Map would list
+   * them, then the orphans' (the deadlock, message-queue and end-of-run walks).
+   */
+  pendingRecvs(out: RecvOp[]): void {
+    const p = this.reqs;
+    for (const req of [...this.requestMap.values(), ...this.orphans]) {
+      const op = p.op(req);
+      if (p.active(req) && op?.kind === 'recv' && !op.done) out.push(op);
+    }
   }
 
   /**
@@ -282,22 +288,23 @@ export class RankTrack {
    * buffer and it is active (a persistent request between Start and completion; others from creation to
    * their Wait/Test, even when MPI completed them at once). Called whenever `op` or `active` changes.
    */
-  pendingBuffer(req: RequestInfo): void {
+  pendingBuffer(req: ReqId): void {
     this.unindex(req);
-    const op = req.op;
+    const p = this.reqs;
+    const op = p.op(req);
     const span = op?.span;
-    if (op === undefined || span === undefined || (req.persistent && !req.active)) return;
-    const index = op.kind === 'send' ? this.pendingReads : this.pendingWrites;
-    index.add(span[0], span[1], req);
-    req.indexed = span;
-    req.indexedIn = index;
+    if (op === undefined || span === undefined || (p.persistent(req) && !p.active(req))) return;
+    const reads = op.kind === 'send';
+    (reads ? this.pendingReads : this.pendingWrites).add(span[0], span[1], req);
+    p.setIndexed(req, reads ? IN_READS : IN_WRITES, span[0]);
   }
 
-  private unindex(req: RequestInfo): void {
-    if (req.indexedIn === undefined || req.indexed === undefined) return;
-    req.indexedIn.remove(req.indexed[0], req);
-    req.indexedIn = undefined;
-    req.indexed = undefined;
+  private unindex(req: ReqId): void {
+    const p = this.reqs;
+    const where = p.indexedIn(req);
+    if (where === NOT_INDEXED) return;
+    (where === IN_READS ? this.pendingReads : this.pendingWrites).remove(p.indexedFrom(req), req);
+    p.setIndexed(req, NOT_INDEXED, 0);
   }
 
   /** Remember the call that made send request `id` (see sendCreators). */

@@ -9,7 +9,8 @@ import type { DtypeInfo } from '../model/datatypes';
 import { commonBytes } from '../model/type-bytes';
 import type { CheckContext } from '../model/check-context';
 import type { P2pOp } from '../model/ops';
-import type { RankTrack, RequestInfo } from '../model/rank-track';
+import type { RankTrack } from '../model/rank-track';
+import type { ReqId } from '../model/request-pool';
 
 /** [from, to) of count × type at buf; undefined when unknown, empty, MPI_IN_PLACE (-1) or NULL. */
 export function spanOf(
@@ -37,7 +38,7 @@ function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
 }
 
 /** The pending requests a query found (reused: one array for every check, emptied after each). */
-const found: RequestInfo[] = [];
+const found: ReqId[] = [];
 
 export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
   const span = op.span;
@@ -53,8 +54,8 @@ export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
   t.pendingWrites.meeting(span[0], span[1], found);
   if (writes) t.pendingReads.meeting(span[0], span[1], found);
   if (found.length === 0) return;
-  // The first in the order of the walk this replaced (RequestInfo.stamp), so that the same pair is reported.
-  if (found.length > 1) found.sort((a, b) => a.stamp - b.stamp);
+  // The first in the order of the walk this replaced (RequestPool.stamp), so that the same pair is reported.
+  if (found.length > 1) found.sort((a, b) => t.reqs.stamp(a) - t.reqs.stamp(b));
   for (const req of found) if (overlapWith(st, t, op, span, writes, req)) break;
   found.length = 0;
 }
@@ -66,10 +67,11 @@ function overlapWith(
   op: P2pOp,
   span: readonly [number, number],
   writes: boolean,
-  req: RequestInfo,
+  req: ReqId,
 ): boolean {
-  const other = req.op;
-  if (other === undefined || other.span === undefined || (req.persistent && !req.active)) return false;
+  const p = t.reqs;
+  const other = p.op(req);
+  if (other === undefined || other.span === undefined || (p.persistent(req) && !p.active(req))) return false;
   if (!writes && other.kind === 'send') return false;
   const [a, b] = other.span;
   if (span[0] >= b || a >= span[1]) return false;

@@ -65,8 +65,7 @@ function postedReceives(st: QueueContext): RecvOp[] {
     if (t.ended !== undefined) continue;
     const cur = t.cur?.recv;
     if (cur !== undefined && !cur.done && cur.kind !== 'probe' && t.cur?.exited !== true) out.push(cur);
-    for (const req of [...t.requests.values(), ...t.orphans])
-      if (req.active && req.op?.kind === 'recv' && !req.op.done) out.push(req.op);
+    t.pendingRecvs(out);
   }
   return out.sort((a, b) => a.order - b.order);
 }

@@ -39,9 +39,7 @@ export function simulateMatching(st: {
     const probes: RecvOp[] = [];
     const cur = t.inCall ? t.cur?.recv : undefined;
     if (cur !== undefined && !cur.done) (cur.kind === 'probe' ? probes : recvs).push(cur);
-    for (const req of [...t.requests.values(), ...t.orphans]) {
-      if (req.active && req.op?.kind === 'recv' && !req.op.done) recvs.push(req.op);
-    }
+    t.pendingRecvs(recvs);
     recvs.sort((a, b) => a.order - b.order);
     for (const r of recvs) {
       const s = sends.find((x) => !will.has(x) && envelopeAccepts(r, x));

@@ -21,9 +21,7 @@ function pendingReceives(st: UnmatchedContext): RecvOp[] {
   for (const t of st.tracks) {
     const cur = t.cur?.recv;
     if (cur !== undefined && !cur.done && cur.kind !== 'probe' && t.cur?.exited !== true) out.push(cur);
-    for (const req of [...t.requests.values(), ...t.orphans]) {
-      if (req.active && req.op?.kind === 'recv' && !req.op.done) out.push(req.op);
-    }
+    t.pendingRecvs(out);
   }
   return out.filter((r) => !r.reported).sort((a, b) => a.order - b.order);
 }
