@@ -87,7 +87,21 @@ export function conditionalBreakpointCheck(suite: Suite): Check {
       // active (as for F5): the mpi debugger's registration is then done.
       await waitForExtension(page);
       await showRunAndDebug(page);
-      await runCommand(page, 'Add Function Breakpoint');
+      // The new breakpoint's input box can lose focus and close before it is typed into (seen once in a full
+      // CI run, as the palette closing above): add it again until the box is there, within a deadline.
+      await until(
+        'the new function breakpoint input box',
+        async () => {
+          await runCommand(page, 'Add Function Breakpoint');
+          return (await breakpointInput(page)
+            .waitFor({ timeout: 5_000 })
+            .then(() => true)
+            .catch(() => false))
+            ? true
+            : undefined;
+        },
+        30_000,
+      );
       await typeInBreakpointInput(page, FUNCTION);
       const bpRow = page.locator('.debug-breakpoints .monaco-list-row', { hasText: FUNCTION }).first();
       await bpRow.waitFor({ timeout: 10_000 });
