@@ -2,17 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HandleTable } from '../../server/src/engine/model/handle-table';
-
-/** A small deterministic generator (mulberry32), so that a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './seeded-random';
 
 test('HandleTable answers as a Map does, through sets, re-sets, deletes, growth and wrap-around', () => {
   for (const seed of [1, 2, 3, 4]) {

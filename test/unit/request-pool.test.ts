@@ -17,17 +17,7 @@ import type { CallEnter } from '../../server/src/engine/model/types';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { check } from './engine-check';
 import { INT, Job, type Rank } from './engine-dsl';
-
-/** A small deterministic generator (mulberry32), so that a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './seeded-random';
 
 const WHATS: readonly RequestWhat[] = ['send', 'recv', 'coll', 'mrecv', 'other'];
 const FNS = ['MPI_Isend', 'MPI_Irecv', 'MPI_Send_init', 'MPI_Ibarrier'].map((n) => functionNamed(n));

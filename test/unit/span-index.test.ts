@@ -4,17 +4,7 @@ import { test } from 'node:test';
 import { SpanIndex } from '../../server/src/engine/model/span-index';
 import { findingsOf } from './engine-check';
 import { Job } from './engine-dsl';
-
-/** A small deterministic generator (mulberry32), so that a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './seeded-random';
 
 test('SpanIndex finds exactly the spans that share a byte with the query, through adds and removes', () => {
   for (const seed of [1, 2, 3]) {
