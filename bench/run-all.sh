@@ -6,6 +6,8 @@
 #   bash bench/run-all.sh            (after `node scripts/build.mjs`; about an hour)
 #   bash bench/run-all.sh --quick    (smaller runs, one repetition, stress at 8 ranks, 2x10^4 fuzz inputs: ~10 minutes;
 #                                     for development, not for the numbers quoted in a commit)
+#   bash bench/run-all.sh --no-fuzz  (every timed row, without the two fuzzers: they measure no time and take most of
+#                                     the hour, so they can run on their own while the machine is busy with other work)
 # Rows and where they come from:
 #   decode + engine events per second               bench/engine-throughput/run.mjs
 #   LAMMPS melt wall time at 2 and 4 ranks, CPU added per CPU-second, analyzer peak memory
@@ -23,15 +25,17 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
-quick=0
-case "${1:-}" in
---quick) quick=1 ;;
-'') ;;
-*)
-  echo "bench/run-all: unknown argument '$1'; the only option is --quick (smaller runs for development)" >&2
-  exit 2
-  ;;
-esac
+quick=0 fuzz_on=1
+for arg in "$@"; do
+  case "$arg" in
+  --quick) quick=1 ;;
+  --no-fuzz) fuzz_on=0 ;;
+  *)
+    echo "bench/run-all: unknown argument '$arg'; the options are --quick (smaller runs for development) and --no-fuzz (skip the fuzzers)" >&2
+    exit 2
+    ;;
+  esac
+done
 if [ ! -f dist/cli.js ]; then
   echo "bench/run-all: dist/cli.js is missing; run \`node scripts/build.mjs\` first" >&2
   exit 2
@@ -64,11 +68,13 @@ bench 1800 node bench/engine-throughput/run.mjs "$engine_steps"
 section "LAMMPS melt, 2 and 4 ranks (bench/lammps)"
 bench 3600 node bench/lammps/run.mjs "${lammps[@]}"
 
-section "frame fuzzer, $fuzz_count inputs (bench/fuzz): failures must be 0"
-bench 3600 node bench/fuzz/run.mjs --traces "${fuzz[@]}"
+if [ $fuzz_on = 1 ]; then
+  section "frame fuzzer, $fuzz_count inputs (bench/fuzz): failures must be 0"
+  bench 3600 node bench/fuzz/run.mjs --traces "${fuzz[@]}"
 
-section "shim record encoder under libFuzzer, $fuzz_count inputs per MPI (bench/fuzz/encoder.mjs): failures must be 0"
-bench 3600 node bench/fuzz/encoder.mjs "${fuzz[@]}"
+  section "shim record encoder under libFuzzer, $fuzz_count inputs per MPI (bench/fuzz/encoder.mjs): failures must be 0"
+  bench 3600 node bench/fuzz/encoder.mjs "${fuzz[@]}"
+fi
 
 for flavor in openmpi mpich; do
   section "end-to-end many-calls, $flavor (bench/end-to-end)"
