@@ -6,6 +6,8 @@
 //   replay    replayTrace alone (read, decode, engine analysis), what any report of the trace costs;
 //   timeline  the server's part of mpiscope/traceTimeline (openTraceTimeline), in-process, on the code the
 //             language server bundles: wall and this process's CPU time (user + system);
+//   indexed   the same part when the trace has its timeline index (TRACE.timeline, trace-index.ts; written
+//             first if missing): the batches read, packed, instead of decoded;
 //   json      the batches serialized and parsed as they travel: the language server's JSON-RPC response
 //             (stringify), the extension host reading it (parse) and posting it on (stringify); the page's
 //             parse is in "page";
@@ -54,6 +56,7 @@ try {
     stdin: {
       contents: `
         export { openTraceTimeline, traceTimeline } from './server/src/timeline/trace-timeline';
+        export { openIndexedTimeline, writeTraceIndex } from './server/src/timeline/trace-index';
         export { replayTrace } from './server/src/session/replay';`,
       resolveDir: root,
       loader: 'ts',
@@ -64,7 +67,12 @@ try {
     outfile: entry,
     logLevel: 'warning',
   });
-  const { openTraceTimeline, traceTimeline, replayTrace } = (await import(pathToFileURL(entry).href)).default;
+  const { openTraceTimeline, traceTimeline, replayTrace, openIndexedTimeline, writeTraceIndex } = (
+    await import(pathToFileURL(entry).href)
+  ).default;
+  // The trace's timeline index (a trace recorded before it was written has none): the "indexed" row reads it.
+  if (!(await openIndexedTimeline(trace, () => undefined)).fromIndex && !(await writeTraceIndex(trace)))
+    console.log(`(no timeline index could be written next to ${trace}: the "indexed" row decodes)`);
 
   const timed = async (f) => {
     const cpu0 = process.cpuUsage();
@@ -74,7 +82,7 @@ try {
     const cpu = process.cpuUsage(cpu0);
     return { value, wall, cpu: (cpu.user + cpu.system) / 1000 };
   };
-  const rows = { replay: [], timeline: [], json: [], findings: [], onePass: [] };
+  const rows = { replay: [], timeline: [], indexed: [], json: [], findings: [], onePass: [] };
   let events = 0;
   let spans = 0;
   let ranks = 0;
@@ -88,6 +96,11 @@ try {
     rows.replay.push(r);
     const t = await timed(() => openTraceTimeline(trace));
     rows.timeline.push(t);
+    let fromIndex = 0;
+    const x = await timed(() =>
+      openIndexedTimeline(trace, (m) => (fromIndex += m.type === 'data' ? m.packed.byteLength : 0)),
+    );
+    rows.indexed.push(x);
     const j = await timed(() => {
       const response = JSON.stringify(t.value.messages);
       return JSON.parse(response).map((m) => JSON.stringify(m));
@@ -101,7 +114,7 @@ try {
     const o = await timed(() => traceTimeline(trace));
     rows.onePass.push(o);
     console.log(
-      `run ${run + 1}: replay ${r.wall.toFixed(0)} ms (cpu ${r.cpu.toFixed(0)}), timeline ${t.wall.toFixed(0)} ms (cpu ${t.cpu.toFixed(0)}), json ${j.wall.toFixed(0)} ms, findings ${f.wall.toFixed(0)} ms (cpu ${f.cpu.toFixed(0)}), one pass ${o.wall.toFixed(0)} ms (cpu ${o.cpu.toFixed(0)})`,
+      `run ${run + 1}: replay ${r.wall.toFixed(0)} ms (cpu ${r.cpu.toFixed(0)}), timeline ${t.wall.toFixed(0)} ms (cpu ${t.cpu.toFixed(0)}), indexed ${x.wall.toFixed(0)} ms (cpu ${x.cpu.toFixed(0)}, ${x.value.fromIndex ? `${(fromIndex / 1e6).toFixed(1)} MB of columns read from the index` : 'decoded'}), json ${j.wall.toFixed(0)} ms, findings ${f.wall.toFixed(0)} ms (cpu ${f.cpu.toFixed(0)}), one pass ${o.wall.toFixed(0)} ms (cpu ${o.cpu.toFixed(0)})`,
     );
   }
   const pages = values['no-page'] ? [] : await pageOpens(texts, ranks);
@@ -117,6 +130,7 @@ try {
     );
   line('replay', rows.replay);
   line('timeline', rows.timeline, ' (server: read, decode, model, batches)');
+  line('indexed', rows.indexed, " (server: the same batches read from the trace's index, packed)");
   line('json', rows.json, ' (stringify, parse, stringify)');
   if (pages.length > 0) {
     console.log(

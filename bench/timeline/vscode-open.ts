@@ -12,7 +12,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -37,6 +36,9 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     // Where --profile also writes the whole CPU profile (.cpuprofile: Chromium's DevTools open it).
     'profile-out': { type: 'string' },
+    // Remove the trace's timeline index (TRACE.timeline, server/src/timeline/trace-index.ts) before each run:
+    // every opening decodes the trace, as for a trace without one (and as builds before the index did).
+    'no-index': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -229,8 +231,12 @@ async function main(): Promise<void> {
     const folder = join(tmp, 'workspace');
     mkdirSync(folder);
     const trace = join(folder, 'job.mpitrace');
-    if (values.trace !== undefined) copyFileSync(values.trace, trace);
-    else renameSync(recordHaloTrace(root, tmp, values.np, values.iterations), trace);
+    // The trace's timeline index goes with it when there is one (`mpiscope run --trace` writes it); an index
+    // renamed with its trace still fits it (it names the trace by its size and bytes, not its path).
+    const index = (at: string): string => `${at}.timeline`;
+    const source = values.trace ?? recordHaloTrace(root, tmp, values.np, values.iterations);
+    copyFileSync(source, trace);
+    if (existsSync(index(source))) copyFileSync(index(source), index(trace));
     server = await startCodeServer({ paths: paths!, env: {}, vsix, startTimeoutMs: 60_000, tmp });
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {
       executablePath: '/usr/bin/chromium',
@@ -248,6 +254,7 @@ async function main(): Promise<void> {
     let columnsMB = NaN;
     let last: Seen | undefined;
     for (let run = 0; run < runs; run++) {
+      if (values['no-index']) rmSync(index(trace), { force: true });
       // Before the workbench opens: once open, it restores the previous run's trace editor if left waiting.
       await settled();
       const page = await context.newPage();
@@ -350,7 +357,7 @@ async function main(): Promise<void> {
       }
       shownMs.push(shown);
       console.log(
-        `run ${run + 1}: whole job drawn ${shown.toFixed(0)} ms after the click (${last?.spans} calls, batches to seq ${last?.lastSeq}, ${last?.gaps} gap(s); columns blocks fetched by the page ${last?.timing.blocksFetched ?? '-'}, posted by the host ${last?.timing.blocksPosted ?? '-'})`,
+        `run ${run + 1}: whole job drawn ${shown.toFixed(0)} ms after the click (${last?.spans} calls, batches to seq ${last?.lastSeq}, ${last?.gaps} gap(s); columns blocks fetched by the page ${last?.timing.blocksFetched ?? '-'}, posted by the host ${last?.timing.blocksPosted ?? '-'}; timeline ${last?.timing.fromIndex === 1 ? "read from the trace's index" : 'decoded'})`,
       );
       const marks: Record<string, number> = { ...last?.timing };
       hops.push(MARKS.map(([name]) => (marks[name] ?? NaN) - clickedAt));

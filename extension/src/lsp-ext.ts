@@ -87,8 +87,11 @@ export interface TraceTimelineResult {
   batches: number;
   /** Names this opening's findings for mpiscope/traceFindings. */
   id: number;
-  /** When (ms since the epoch) the server got the request and had decoded the whole trace. */
-  timing: { received: number; decoded: number };
+  /**
+   * When (ms since the epoch) the server got the request and had decoded the whole trace (or read it from the
+   * trace's index: fromIndex 1, else 0).
+   */
+  timing: { received: number; decoded: number; fromIndex: number };
 }
 
 /**

@@ -8,7 +8,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createServer } from './server';
 import { replayTrace } from '../session/replay';
 import { startSession } from './session-factory';
-import { openTraceTimeline } from '../timeline/trace-timeline';
+import { openIndexedTimeline } from '../timeline/trace-index';
 
 const connection = createConnection(ProposedFeatures.all);
 // dist/server.js sits next to the docs folder of the installed extension (…/dist/../docs/findings).
@@ -18,8 +18,13 @@ const server = createServer(connection, {
   docsBase,
   replayTrace: async (path) => (await replayTrace(path)).result,
   traceTimeline: async (path, onMessage) => {
-    const t = await openTraceTimeline(path, undefined, onMessage);
+    const t = await openIndexedTimeline(path, onMessage);
+    if (!t.fromIndex && t.why !== undefined)
+      connection.console.log(
+        `${path}: timeline decoded (${t.why})${t.indexWritten ? '; index written for the next opening' : ''}`,
+      );
     return {
+      fromIndex: t.fromIndex,
       findings: async () => {
         const f = await t.findings();
         return { report: f.result, messages: f.messages };

@@ -49,18 +49,21 @@ export class PackedWriter {
   }
 
   /**
-   * Appends a data batch's columns as one block (packed-columns.ts); returns the batch without them and where
+   * Appends a data batch's columns as one block (packed-columns.ts; `packed` when the batch has it); returns the batch without them and where
    * its block is. A reset has no block (bytes 0).
    */
   write(message: TimelineMessage): { header: TimelineMessage; offset: number; bytes: number } {
     if (message.type !== 'data') return { header: message, offset: this.end, bytes: 0 };
-    const block = packBlock(message);
+    // A batch read from the trace's index (trace-index.ts) comes packed already.
+    const block = message.packed ?? packBlock(message);
     const bytes = block.byteLength;
     // Written before the batch is announced: the reader may read the block as soon as it hears of it.
     writeSync(this.fd, new Uint8Array(block), 0, bytes, this.end);
     const offset = this.end;
     this.end += bytes;
-    return { header: { ...message, spans: emptySpans(), messages: emptyMessages() }, offset, bytes };
+    // The header goes as JSON: the bytes are in the file, not in it.
+    const { packed: _packed, ...header } = message;
+    return { header: { ...header, spans: emptySpans(), messages: emptyMessages() }, offset, bytes };
   }
 
   private closed = false;

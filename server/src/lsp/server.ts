@@ -52,6 +52,8 @@ export interface ServerOptions {
     /** Each message of the timeline as it is made: a reset, then data batches. */
     onMessage: (message: TimelineMessage) => void,
   ) => Promise<{
+    /** The timeline came from the trace's index (timeline/trace-index.ts), not from decoding it. */
+    fromIndex?: boolean;
     findings: () => Promise<{ report: Report; messages: TimelineMessage[] }>;
   }>;
 }
@@ -177,7 +179,7 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
       const writer = packed.open(typeof params.folder === 'string' ? params.folder : undefined);
       let batches = 0;
       try {
-        const { findings } = await options.traceTimeline(params.path, (message) => {
+        const { findings, fromIndex } = await options.traceTimeline(params.path, (message) => {
           const { header, offset, bytes } = writer.write(message);
           batches++;
           void connection.sendNotification(traceBatchNotification, {
@@ -191,7 +193,8 @@ export function createServer(connection: Connection, options: ServerOptions): Mp
         const id = nextTrace++;
         traceFindings.set(id, { path: params.path, findings });
         writer.close();
-        return { columns: writer.file, batches, id, timing: { received, decoded: Date.now() } };
+        const timing = { received, decoded: Date.now(), fromIndex: fromIndex === true ? 1 : 0 };
+        return { columns: writer.file, batches, id, timing };
       } catch (error) {
         // Nothing will read what was written (the client deletes the file only when told its name).
         packed.remove(writer);

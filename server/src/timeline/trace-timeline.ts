@@ -67,60 +67,21 @@ export async function openTraceTimeline(
   analyzers = DEFAULT_ANALYZERS,
   onMessage?: (message: TimelineMessage) => void,
 ): Promise<TraceTimelineFirst> {
-  let out: TimelineModel | undefined;
   // Given onMessage, each message goes there as it is made (the trace editor draws the first batches while
   // the rest is decoded) and none is kept.
   const messages: TimelineMessage[] = [];
-  const emit = onMessage ?? ((m: TimelineMessage): void => void messages.push(m));
-  let sinceBatch = 0;
-  const take = (into: (m: TimelineMessage) => void): void => {
-    const b = out?.takeBatch();
-    if (b !== undefined) into(b);
-  };
-  const begin = (ranks: number, program: string): TimelineModel => {
-    const model = new TimelineModel(ranks, program);
-    emit({ ...model.reset(), replay: true });
-    out = model;
-    return model;
-  };
-  const hooks: ReplayHooks = {
-    start: (ranks, program) => void begin(ranks, program),
-    events(batch) {
-      const model = out ?? begin(0, '');
-      for (const e of batch) {
-        model.push(e);
-        if (++sinceBatch === BATCH_EVENTS) {
-          sinceBatch = 0;
-          take(emit);
-        }
-      }
-    },
-  };
-  const drawn = await replayTrace(path, analyzers, hooks, { analyze: false });
-  const model = out ?? begin(drawn.start.ranks, drawn.start.program);
-  model.finish();
-  take(emit);
+  const feed = new TraceFeed(onMessage ?? ((m: TimelineMessage): void => void messages.push(m)));
+  const drawn = await replayTrace(path, analyzers, feed.hooks, { analyze: false });
+  const model = feed.finish(drawn.start);
 
   let second: Promise<{ result: SessionResult; messages: TimelineMessage[] }> | undefined;
   const findings = async (): Promise<{ result: SessionResult; messages: TimelineMessage[] }> => {
     const places = new FindingPlaces();
     const { result } = await replayTrace(path, analyzers, {
       events: (batch, findingsSoFar) => places.events(batch, findingsSoFar),
-      async sites(resolve) {
-        // The model's sites are the calls' (rank, return address) pairs, each once; resolving them runs
-        // addr2line, whose start (a fork of this large process) is not worth delaying the first frame for.
-        for (const s of model.unresolvedSites()) {
-          const pos = await resolve(s.rank, s.address).catch(() => undefined);
-          if (pos !== undefined && (pos.file !== '' || pos.function !== ''))
-            model.resolveSite(s.id, pos.file, pos.line, pos.function);
-        }
-      },
+      sites: (resolve) => resolveSites(model, resolve),
     });
-    // Findings found after the last frame (the end of the job) sit where the ranks are at the end.
-    result.findings.forEach((f, i) => model.addFinding(f, places.jobTimes(i, model)));
-    const added: TimelineMessage[] = [];
-    take((m) => void added.push(m));
-    return { result, messages: added };
+    return { result, messages: addFindings(model, places, result) };
   };
   return {
     start: drawn.start,
@@ -128,6 +89,124 @@ export async function openTraceTimeline(
     messages,
     findings: () => (second ??= findings()),
   };
+}
+
+/**
+ * The findings of a trace whose timeline was not decoded here (the trace editor read it from the trace's index,
+ * trace-index.ts): one replay through the engine feeds both a model, which makes the same batches as
+ * openTraceTimeline (dropped: the editor has them) so the findings' batch follows them, and the findings'
+ * places. What openTraceTimeline's findings() gives, in one pass instead of two.
+ */
+export async function traceFindings(
+  path: string,
+  analyzers = DEFAULT_ANALYZERS,
+): Promise<{ result: SessionResult; messages: TimelineMessage[] }> {
+  const feed = new TraceFeed(() => undefined);
+  const places = new FindingPlaces();
+  const drawn = await replayTrace(path, analyzers, {
+    start: (ranks, program) => feed.hooks.start?.(ranks, program),
+    events(batch, findingsSoFar) {
+      feed.hooks.events(batch, findingsSoFar);
+      places.events(batch, findingsSoFar);
+    },
+    // After the last event: the model is finished first, as openTraceTimeline's is before its findings' pass
+    // (what the start hold kept is placed, so its sites are there to resolve).
+    sites: (resolve) => resolveSites(feed.finish(), resolve),
+  });
+  const model = feed.finish(drawn.start);
+  return { result: drawn.result, messages: addFindings(model, places, drawn.result) };
+}
+
+/** Feeds a replay's events to a TimelineModel, a batch taken every BATCH_EVENTS events (the same for every pass). */
+class TraceFeed {
+  private out: TimelineModel | undefined;
+  private sinceBatch = 0;
+  readonly hooks: ReplayHooks;
+
+  constructor(private readonly emit: (m: TimelineMessage) => void) {
+    this.hooks = {
+      start: (ranks, program) => void this.begin(ranks, program),
+      events: (batch) => {
+        const model = this.model();
+        for (const e of batch) {
+          model.push(e);
+          if (++this.sinceBatch === BATCH_EVENTS) {
+            this.sinceBatch = 0;
+            this.take();
+          }
+        }
+      },
+    };
+  }
+
+  model(): TimelineModel {
+    return this.out ?? this.begin(0, '');
+  }
+
+  private finished = false;
+
+  /** The stream is whole: the last batch taken (once); the model, for the findings. */
+  finish(start?: SessionStart): TimelineModel {
+    const model = this.out ?? this.begin(start?.ranks ?? 0, start?.program ?? '');
+    if (!this.finished) {
+      this.finished = true;
+      model.finish();
+      this.take();
+    }
+    return model;
+  }
+
+  private begin(ranks: number, program: string): TimelineModel {
+    const model = new TimelineModel(ranks, program);
+    this.emit({ ...model.reset(), replay: true });
+    this.out = model;
+    return model;
+  }
+
+  private take(): void {
+    const b = this.out?.takeBatch();
+    if (b !== undefined) this.emit(b);
+  }
+}
+
+/** Sites resolved at once: each may be an addr2line process, or a wait of up to 3 s for a rank's own answer. */
+const SITES_AT_ONCE = 8;
+
+/**
+ * The model's sites are the calls' (rank, return address) pairs, each once; resolving them runs addr2line, whose
+ * start (a fork of this large process) is not worth delaying the first frame for: it runs in the findings' pass.
+ * A few at a time, not one after the other: a site its rank was to resolve itself (its binary not on this
+ * machine), unanswered in the trace, is waited for 3 s by the resolver (session/site-resolver.ts), so the two
+ * corpus traces of test/fixtures/record-format (11 such sites) took 33 s of waiting, one by one.
+ */
+async function resolveSites(
+  model: TimelineModel,
+  resolve: Parameters<NonNullable<ReplayHooks['sites']>>[0],
+): Promise<void> {
+  const sites = model.unresolvedSites();
+  const found: (Awaited<ReturnType<typeof resolve>> | undefined)[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < sites.length; i = next++) {
+      const s = sites[i];
+      if (s !== undefined) found[i] = await resolve(s.rank, s.address).catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: SITES_AT_ONCE }, worker));
+  // In the sites' order, whichever answered first: the findings' batch is the same at every replay.
+  sites.forEach((s, i) => {
+    const pos = found[i];
+    if (pos !== undefined && (pos.file !== '' || pos.function !== ''))
+      model.resolveSite(s.id, pos.file, pos.line, pos.function);
+  });
+}
+
+/** The findings placed on the model; the batch that adds them (and the sites resolved). */
+function addFindings(model: TimelineModel, places: FindingPlaces, result: SessionResult): TimelineMessage[] {
+  // Findings found after the last frame (the end of the job) sit where the ranks are at the end.
+  result.findings.forEach((f, i) => model.addFinding(f, places.jobTimes(i, model)));
+  const b = model.takeBatch();
+  return b !== undefined ? [b] : [];
 }
 
 /**

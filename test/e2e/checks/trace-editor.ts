@@ -4,7 +4,7 @@
 //   ring.c:23 for ranks 0, 1, 2 (the language server replayed the trace through the engine).
 // - A `*.nettest.json` (what `mpiscope net-test` writes) opens as the heatmap editor.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { fixture } from '../lib/net-test-fixture';
@@ -66,6 +66,9 @@ export function traceEditorCheck(suite: Suite): Check {
       } catch (err) {
         if ((err as { status?: number }).status !== 1) throw err;
       }
+      // The run wrote the trace's timeline index as it ended: the editor reads that instead of decoding the trace.
+      if (!existsSync(join(folder, 'ring.mpitrace.timeline')))
+        throw new Error('mpiscope run --trace wrote no timeline index (ring.mpitrace.timeline)');
       await openWorkbench(page, suite.serverUrl, folder);
       // No C file is open: the custom editor itself activates the extension (onCustomEditor:mpiscope.trace).
       await openFromExplorer(page, 'ring.mpitrace');
@@ -83,9 +86,15 @@ export function traceEditorCheck(suite: Suite): Check {
       // ranges); the host posting them is the fallback for where that fails, not what happens here.
       const via = await frame.locator('mpi-app').evaluate(() => {
         const t = (globalThis as unknown as { mpiscope: { timing: Record<string, number> } }).mpiscope.timing;
-        return { fetched: t.blocksFetched ?? 0, posted: t.blocksPosted ?? 0 };
+        return { fetched: t.blocksFetched ?? 0, posted: t.blocksPosted ?? 0, fromIndex: t.fromIndex };
       });
-      log(`columns blocks fetched by the page ${via.fetched}, posted by the host ${via.posted}`);
+      log(
+        `columns blocks fetched by the page ${via.fetched}, posted by the host ${via.posted}; timeline ${via.fromIndex === 1 ? "read from the trace's index" : 'decoded'}`,
+      );
+      if (via.fromIndex !== 1)
+        throw new Error(
+          `the language server decoded the trace (fromIndex ${via.fromIndex}) though its index was there`,
+        );
       if (via.fetched === 0 || via.posted !== 0)
         throw new Error(
           `the page fetched ${via.fetched} columns block(s) and was posted ${via.posted}; expected every block fetched`,

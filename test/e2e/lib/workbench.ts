@@ -217,7 +217,12 @@ export async function openFromExplorer(page: Page, name: string, clicking?: () =
     60_000,
   );
   await closeQuickInput(page);
-  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+  // The row whose name is exactly `name`: `run.mpitrace` must not find `run.mpitrace.timeline` (its index).
+  const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page
+    .locator('.explorer-folders-view .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first();
   await row.waitFor({ timeout: 30_000 });
   clicking?.();
   await row.click();
