@@ -75,6 +75,8 @@ export class Session {
   private pending: Promise<void> = Promise.resolve();
   /** When the last binary frame of any rank arrived (Date.now()): the drain waits while frames still flow. */
   private lastFrameAt = 0;
+  /** Someone listens to 'events' (the timeline): only then are event objects built from the rows. */
+  private eventsWanted = false;
   /** Wakes the drain (set while it sleeps): a rank's connection closed. */
   private wakeDrain: (() => void) | undefined;
   private ending: Promise<void> | undefined;
@@ -105,6 +107,7 @@ export class Session {
 
   on<K extends keyof SessionEvents>(event: K, listener: SessionEvents[K]): this {
     this.emitter.on(event, listener);
+    if (event === 'events') this.eventsWanted = true;
     return this;
   }
 
@@ -341,7 +344,7 @@ export class Session {
         frame: (rank: number, data: Buffer) => {
           this.lastFrameAt = Date.now();
           this.trace?.write(rank, 'binary', data);
-          const fed = analysis.frame(rank, data, this.emitter.listenerCount('events') > 0);
+          const fed = analysis.frame(rank, data, this.eventsWanted);
           if (fed.calls > 0) {
             watch.activity(Date.now());
             if (fed.events.length > 0) this.emit('events', fed.events);
