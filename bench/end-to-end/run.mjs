@@ -7,7 +7,7 @@
 //
 //   node bench/end-to-end/run.mjs [--flavor openmpi|mpich] [--np 2] [--iterations 20000] [--repeat 3]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,14 @@ import { parseArgs } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const cli = join(root, 'dist', 'cli.js');
+// Run as a user runs it (bin/mpiscope.js: its shebang's young-generation size, the bundle's code cache), not
+// `node dist/cli.js`; a first run makes the code cache, so that every timed run starts as a user's second does.
+const mpiscope = join(root, 'bin', 'mpiscope.js');
+if (!existsSync(cli)) {
+  console.error('bench/end-to-end: dist/cli.js is missing; run `node scripts/build.mjs` first');
+  process.exit(2);
+}
+execFileSync(mpiscope, ['--version'], { stdio: 'ignore' });
 const { values } = parseArgs({
   options: {
     flavor: { type: 'string', default: 'openmpi' },
@@ -66,6 +74,35 @@ function timed(cmd, args, { onStderr, timeoutMs = 300_000, env } = {}) {
   });
 }
 
+/** A run's milestones (MPISCOPE_TIMING=1 lines: "mpiscope: timing +T ms WHAT"), as the phases between them. */
+function phases(stderr) {
+  const at = (re) => {
+    const all = [...stderr.matchAll(new RegExp(`^mpiscope: timing \\+([\\d.]+) ms ${re}`, 'gm'))];
+    return all.length === 0 ? undefined : Number(all[all.length - 1][1]);
+  };
+  const t = {
+    loaded: at('the CLI is loaded'),
+    checked: at('program and launcher checked'),
+    listening: at('listening'),
+    started: at('launcher started'),
+    lastEnd: at('END of rank'),
+    exited: at('launcher exited'),
+    exit: at('exit'),
+  };
+  if (Object.values(t).some((v) => v === undefined)) return undefined;
+  const cpu = /^mpiscope: timing cpu (\d+) ms/m.exec(stderr);
+  return {
+    load: t.loaded,
+    checks: t.checked - t.loaded,
+    listen: t.listening - t.checked,
+    spawn: t.started - t.listening,
+    job: t.lastEnd - t.started,
+    exit: t.exited - t.lastEnd,
+    end: t.exit - t.exited,
+    cpu: cpu ? Number(cpu[1]) : NaN,
+  };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
@@ -92,11 +129,9 @@ try {
   const parts = [];
   for (let i = 0; i < repeat; i++) {
     plain.push((await timed(`mpirun.${flavor}`, [...rootArgs, '-np', np, exe, iterations])).ms);
-    const run = await timed(
-      process.execPath,
-      [cli, 'run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, iterations],
-      { env: { MPISCOPE_RING_STATS: '1' } },
-    );
+    const run = await timed(mpiscope, ['run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, iterations], {
+      env: { MPISCOPE_RING_STATS: '1' },
+    });
     scoped.push(run.ms);
     const b = breakdown(run);
     if (b) parts.push(b);
@@ -106,11 +141,16 @@ try {
   // part and a per-call part. On MPICH the whole bare run is ~60 ms, less than mpiscope's start-up alone.
   const plain1 = [];
   const scoped1 = [];
+  const phases1 = [];
   for (let i = 0; i < repeat; i++) {
     plain1.push((await timed(`mpirun.${flavor}`, [...rootArgs, '-np', np, exe, '1'])).ms);
-    scoped1.push(
-      (await timed(process.execPath, [cli, 'run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1'])).ms,
-    );
+    // With the session's milestones (MPISCOPE_TIMING=1, server/src/session/timing.ts) on its stderr.
+    const run1 = await timed(mpiscope, ['run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1'], {
+      env: { MPISCOPE_TIMING: '1' },
+    });
+    scoped1.push(run1.ms);
+    const p = phases(run1.stderr);
+    if (p) phases1.push(p);
   }
   const calls = Number(iterations) * (2 + 3) + Math.ceil(Number(iterations) / 100);
   console.log(
@@ -124,6 +164,12 @@ try {
   );
   // Both differences are printed: on a loaded machine, or where the launch dominates the plain run (Open MPI), the
   // plain run's own per-call part is tens of ms and its ratio alone says little.
+  if (phases1.length > 0) {
+    const m = (k) => median(phases1.map((p) => p[k])).toFixed(0);
+    console.log(
+      `start-up and end  (medians of the 1-iteration runs' milestones) Node's start and loading the CLI ${m('load')} ms, checking the program and the launcher ${m('checks')} ms, shim and listening ${m('listen')} ms, starting the launcher ${m('spawn')} ms, then the job until the last END ${m('job')} ms; last END to the launcher's exit ${m('exit')} ms, then mpiscope's end (drain, end-of-run checks, call sites, report) ${m('end')} ms; analyzer CPU ${m('cpu')} ms`,
+    );
+  }
   const plainCalls = median(plain) - median(plain1);
   const scopedCalls = median(scoped) - median(scoped1);
   console.log(
@@ -140,8 +186,8 @@ try {
   for (let i = 0; i < repeat; i++) {
     let reportedAt;
     const { stderr } = await timed(
-      process.execPath,
-      [cli, 'run', '--keep-alive', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1000', 'deadlock'],
+      mpiscope,
+      ['run', '--keep-alive', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, '1000', 'deadlock'],
       {
         timeoutMs: 120_000,
         onStderr: (text, child) => {

@@ -1,6 +1,7 @@
 import { exitStatusOf } from '../report/report-model';
 import { replayTrace } from '../session/replay';
 import { UsageError } from '../session/session-api';
+import { timingCpu, timingMark } from '../session/timing';
 import { HELP, parseArgs } from './args';
 import { PERF_COMMANDS } from './perf-commands';
 import { runCommand } from './run-command';
@@ -9,6 +10,7 @@ import { checkTargets, toolVersion, writeReports } from './write-reports';
 
 /** Exit statuses: 0 no finding at or above --fail-on, 1 such findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
 async function main(argv: readonly string[]): Promise<number> {
+  timingMark('the CLI is loaded');
   const tool = PERF_COMMANDS[argv[0] ?? ''];
   if (tool !== undefined) return tool(argv.slice(1), process.cwd());
   const cmd = parseArgs(argv);
@@ -52,6 +54,8 @@ async function main(argv: readonly string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
+    timingMark('exit');
+    timingCpu();
     process.exit(code);
   },
   (err: unknown) => {

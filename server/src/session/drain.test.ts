@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DRAIN_MAX_MS, DRAIN_QUIET_MS, keepDraining } from './drain';
+import { DRAIN_MAX_MS, DRAIN_QUIET_MS, drainWaitMs, keepDraining } from './drain';
 
 test('the drain ends when every connection closed', () => {
   assert.equal(keepDraining({ open: 0, now: 10, since: 0, lastFrameAt: 10 }), false);
@@ -29,4 +29,24 @@ test('a connection open and silent is given up after DRAIN_QUIET_MS, a streaming
   assert.equal(keepDraining({ open: 1, now: last + DRAIN_QUIET_MS, since, lastFrameAt: last }), false);
   const end = since + DRAIN_MAX_MS;
   assert.equal(keepDraining({ open: 1, now: end, since, lastFrameAt: end - 1 }), false);
+});
+
+test('the drain sleeps until the silence bound at the latest, and never 0 ms', () => {
+  const since = 1000;
+  // Silence counts from the later of the exit and the last frame.
+  assert.equal(drainWaitMs({ open: 1, now: since, since, lastFrameAt: 0 }), DRAIN_QUIET_MS);
+  assert.equal(
+    drainWaitMs({ open: 1, now: since + 500, since, lastFrameAt: since + 400 }),
+    DRAIN_QUIET_MS - 100,
+  );
+  // Near the overall bound, that comes first.
+  const end = since + DRAIN_MAX_MS;
+  assert.equal(drainWaitMs({ open: 1, now: end - 10, since, lastFrameAt: end - 20 }), 10);
+  // Past a bound (the caller checks keepDraining first), still a positive wait.
+  assert.equal(drainWaitMs({ open: 1, now: end + 5, since, lastFrameAt: 0 }), 1);
+  // Sleeping that long and checking again ends the drain of a silent connection exactly at its bound.
+  const s = { open: 1, since, lastFrameAt: since + 300 };
+  const now = since + 700;
+  assert.equal(keepDraining({ ...s, now: now + drainWaitMs({ ...s, now }) }), false);
+  assert.equal(keepDraining({ ...s, now: now + drainWaitMs({ ...s, now }) - 1 }), true);
 });

@@ -28,3 +28,14 @@ export function keepDraining(s: DrainState): boolean {
   if (s.now - s.since >= DRAIN_MAX_MS) return false;
   return s.now - Math.max(s.since, s.lastFrameAt) < DRAIN_QUIET_MS;
 }
+
+/**
+ * How long the drain may sleep before keepDraining() can turn false by time alone (at least 1 ms). A
+ * connection's close wakes it sooner (the session's `closed` handler), so the end of a job waits for the last
+ * close itself, not for the next turn of a poll (a 20 ms poll added up to 20 ms to every run's end).
+ */
+export function drainWaitMs(s: DrainState): number {
+  const quietEnds = Math.max(s.since, s.lastFrameAt) + DRAIN_QUIET_MS;
+  const maxEnds = s.since + DRAIN_MAX_MS;
+  return Math.max(1, Math.min(quietEnds, maxEnds) - s.now);
+}

@@ -332,3 +332,105 @@ test('while a debugger waits on ranks (promptly), frames are read as they arrive
     },
   );
 });
+
+/** A two-rank server with `position` given; records each frame's rank and first byte (its number). */
+async function withPositions(
+  position: (rank: number) => number,
+  body: (s: RankServer, frames: [number, number][], closed: Promise<void>) => Promise<void>,
+): Promise<void> {
+  const frames: [number, number][] = [];
+  let closedCount = 0;
+  let bothClosed: () => void = () => undefined;
+  const closed = new Promise<void>((r) => (bothClosed = r));
+  const server = await RankServer.listen(
+    2,
+    {
+      hello: () => undefined,
+      frame: (rank, data) => frames.push([rank, data[0] ?? -1]),
+      control: () => undefined,
+      closed: () => {
+        if (++closedCount === 2) bothClosed();
+      },
+      rejected: () => undefined,
+    },
+    {},
+    { position },
+  );
+  try {
+    await body(server, frames, closed);
+  } finally {
+    await server.close();
+  }
+}
+
+function frameNumbered(i: number, bytes = 64): Buffer {
+  const b = Buffer.alloc(bytes);
+  b[0] = i;
+  return b;
+}
+
+test('a rank far ahead of a rank that keeps delivering is still read in the end: every frame, in order', async () => {
+  // Rank 1 always looks far ahead and rank 0 never catches up: only the bound on holding a rank back
+  // (HOLD_MAX_MS) lets rank 1's frames through. A rank held forever would hang its job.
+  await withPositions(
+    (rank) => (rank === 1 ? 1e15 : 0),
+    async (s, frames, closed) => {
+      const r0 = await open(`${s.url}?token=${s.token}`);
+      const r1 = await open(`${s.url}?token=${s.token}`);
+      r0.send(hello(0, 2));
+      r1.send(hello(1, 2));
+      let sending = true;
+      const trickle = (async () => {
+        for (let i = 0; sending; i = (i + 1) % 256) {
+          r0.send(frameNumbered(i));
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      })();
+      for (let i = 0; i < 20; i++) r1.send(frameNumbered(i, 64 * 1024));
+      while (frames.filter(([rank]) => rank === 1).length < 20) await new Promise((r) => setTimeout(r, 10));
+      sending = false;
+      await trickle;
+      r0.close();
+      r1.close();
+      await closed;
+      assert.deepEqual(
+        frames.filter(([rank]) => rank === 1).map(([, n]) => n),
+        Array.from({ length: 20 }, (_, i) => i),
+      );
+    },
+  );
+});
+
+test('the oldest stream with a backlog is read before the ones ahead of it', async () => {
+  // Both ranks send a backlog larger than a turn; rank 1's stream is far ahead of rank 0's, which is read
+  // first: rank 1's frames come after all of rank 0's backlog, not interleaved from the start.
+  let taken0 = 0;
+  await withPositions(
+    (rank) => (rank === 1 ? 1e15 : taken0 < 40 ? 0 : 2e15),
+    async (s, frames, closed) => {
+      const r0 = await open(`${s.url}?token=${s.token}`);
+      const r1 = await open(`${s.url}?token=${s.token}`);
+      r0.send(hello(0, 2));
+      r1.send(hello(1, 2));
+      // Let both hellos be taken, so both connections are under the gate before the frames come.
+      while (s.openConnections < 2) await new Promise((r) => setTimeout(r, 5));
+      const sent = (ws: WebSocket, i: number): Promise<void> =>
+        new Promise((resolve, reject) =>
+          ws.send(frameNumbered(i, 64 * 1024), (err) => (err ? reject(err) : resolve())),
+        );
+      await Promise.all(Array.from({ length: 40 }, (_, i) => [sent(r0, i), sent(r1, i)]).flat());
+      while (frames.length < 80) {
+        taken0 = frames.filter(([rank]) => rank === 0).length;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      r0.close();
+      r1.close();
+      await closed;
+      // Read alternately, about 36 of rank 1's 40 frames would come before rank 0's last; held back, only what
+      // the first read took before any stream delivered (a turn of each) and a read a HOLD_MAX_MS.
+      const lastOf0 = frames.map(([rank]) => rank).lastIndexOf(0);
+      const early = frames.slice(0, lastOf0).filter(([rank]) => rank === 1).length;
+      assert.ok(early <= 12, `${early} of rank 1's frames came while rank 0 still had a backlog`);
+    },
+  );
+});

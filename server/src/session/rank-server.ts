@@ -63,11 +63,30 @@ export const READ_EVERY_MS = 20;
 const PAUSED_READ_BYTES = 64;
 
 /**
- * A connection that brought this much in one read of the gate is left flowing (read as frames arrive) until a
- * read brings less: a rank that sends faster than the gate reads (libuv takes up to 2 MiB a socket per turn)
- * must not wait for it, since its sender would block and then its ring fill.
+ * The most a connection is read in one turn of the event loop once the gate opened it. A connection that brought
+ * this much is paused for the rest of the turn and read again in the next one, and so on until a turn brings less
+ * (its backlog is read): a rank that sends faster than the gate reads must not wait for the gate, since its
+ * sender would block and then its ring fill. The bound makes the ranks with a backlog take turns (libuv takes up
+ * to 2 MiB a socket per turn: 30,000 records of one rank before the next rank's).
  */
-const BACKLOG_BYTES = 512 * 1024;
+export const TURN_BYTES = 256 * 1024;
+
+/**
+ * With `position` (one host), a rank whose stream is this far (ns of the ranks' clock) ahead of the oldest stream
+ * still delivering is not read until that one catches up: the engine holds every call of the rank ahead until its
+ * partners' calls arrive (replay steps, matching queues), and on a loaded machine the streams drifted seconds
+ * apart — the analyzer's memory grew with ranks (bench/ring-stress/README.md, "Streams read oldest first").
+ */
+export const AHEAD_NS = 5e6;
+
+/** A stream that brought no frame for this long is not waited for (a rank blocked, computing, or done). */
+export const DELIVERING_MS = 100;
+
+/**
+ * The longest a rank is held back for being ahead before it is read once anyway: the rank ahead may be what the
+ * oldest one waits for, in a way its records do not show (it blocks on its full ring meanwhile).
+ */
+export const HOLD_MAX_MS = 200;
 
 export interface RankServerOptions {
   readonly helloTimeoutMs?: number;
@@ -78,6 +97,11 @@ export interface RankServerOptions {
    * for a rank's acknowledgement); asked at each read of the gate.
    */
   readonly promptly?: () => boolean;
+  /**
+   * Where a rank's stream is: the time stamp (ns) of its last record taken, on a clock every rank shares (one
+   * host). Given, a rank far ahead of the oldest stream still delivering waits for it (AHEAD_NS).
+   */
+  readonly position?: (rank: number) => number;
   /** wss: TLS with this key and certificate (tls-cert.ts), whose fingerprint the ranks pin. */
   readonly tls?: { readonly key: string; readonly cert: string };
 }
@@ -101,8 +125,17 @@ export class RankServer {
   private readonly sockets = new Map<number, WebSocket>();
   /** The read gate (READ_EVERY_MS): resumes every rank's connection, which is paused again once it was read. */
   private readonly reads: NodeJS.Timeout | undefined;
-  /** Bytes each rank's connection brought since the gate last resumed it. */
+  /** Bytes each rank's connection brought in this turn of the event loop (since it was last resumed). */
   private readonly brought = new Map<number, number>();
+  /** Connections the gate or a turn resumed: each turn's end pauses those that brought less than TURN_BYTES. */
+  private readonly reading = new Set<number>();
+  /** Connections paused in this turn for reaching TURN_BYTES: read again in the next turn. */
+  private readonly capped = new Set<number>();
+  /** When each rank's last frame arrived (Date.now()): a stream silent for DELIVERING_MS is not waited for. */
+  private readonly lastFrameAt = new Map<number, number>();
+  /** Since when each rank held back for being ahead has been (HOLD_MAX_MS). */
+  private readonly heldSince = new Map<number, number>();
+  private turnEndQueued = false;
 
   private constructor(
     private readonly expectedRanks: number,
@@ -112,6 +145,7 @@ export class RankServer {
     tls: RankServerOptions['tls'],
     readEveryMs: number,
     private readonly promptly: () => boolean,
+    private readonly position: ((rank: number) => number) | undefined,
   ) {
     const common = {
       maxPayload: 64 * 1024 * 1024,
@@ -145,29 +179,96 @@ export class RankServer {
   }
 
   /**
-   * One read of every rank's connection: resumed now, the connections are read in this turn of the event loop
-   * (libuv takes all a socket holds, up to 2 MiB, per turn) and paused again right after it (setImmediate runs
-   * after the turn's reads), except a connection that brought BACKLOG_BYTES or more, or all of them while
-   * `promptly` says so. ws pauses and resumes the socket itself while it parses a large chunk; a resume of its
-   * coming after ours only reads sooner. A paused connection that closes is seen at the next read.
+   * One read of every rank's connection: resumed now, the connections are read in this turn of the event loop,
+   * each up to TURN_BYTES, and at the turn's end (setImmediate runs after the turn's reads) those that brought
+   * less are paused until the next read, those that reached it read again in the next turn (endTurn). A rank
+   * ahead of the others (heldBack) is left paused. While `promptly` says so, none is paused. ws pauses and
+   * resumes the socket itself while it parses a large chunk; a resume of its coming after ours only reads sooner.
+   * A paused connection that closes is seen at the next read.
    */
   private readAll(): void {
     const prompt = this.promptly();
-    const resumed: [number, Duplex][] = [];
+    const now = Date.now();
+    const floor = prompt ? Infinity : this.oldestDelivering(now);
     for (const [rank, ws] of this.sockets) {
       const socket = rawSocket(ws);
       if (socket === undefined || socket.destroyed) continue;
+      if (!prompt && this.heldBack(rank, floor, now)) continue;
       if (socket.isPaused()) socket.resume();
       if (prompt) continue;
       this.brought.set(rank, 0);
-      resumed.push([rank, socket]);
+      this.reading.add(rank);
     }
-    if (resumed.length === 0) return;
-    setImmediate(() => {
-      if (this.promptly()) return;
-      for (const [rank, socket] of resumed)
-        if (!socket.destroyed && (this.brought.get(rank) ?? 0) < BACKLOG_BYTES) socket.pause();
-    });
+    if (this.reading.size > 0) this.queueTurnEnd();
+  }
+
+  /** The oldest position among the streams that brought a frame in the last DELIVERING_MS. */
+  private oldestDelivering(now: number): number {
+    const position = this.position;
+    let floor = Infinity;
+    if (position === undefined) return floor;
+    for (const [rank, at] of this.lastFrameAt)
+      if (now - at < DELIVERING_MS) floor = Math.min(floor, position(rank));
+    return floor;
+  }
+
+  /** True while the rank is not to be read: AHEAD_NS ahead of `floor`, for less than HOLD_MAX_MS so far. */
+  private heldBack(rank: number, floor: number, now: number): boolean {
+    const position = this.position;
+    if (position === undefined || !(position(rank) > floor + AHEAD_NS)) {
+      this.heldSince.delete(rank);
+      return false;
+    }
+    const since = this.heldSince.get(rank);
+    if (since === undefined) {
+      this.heldSince.set(rank, now);
+      return true;
+    }
+    if (now - since < HOLD_MAX_MS) return true;
+    // Read once; held back again from the next read on, if still ahead.
+    this.heldSince.delete(rank);
+    return false;
+  }
+
+  private queueTurnEnd(): void {
+    if (this.turnEndQueued) return;
+    this.turnEndQueued = true;
+    setImmediate(() => this.endTurn());
+  }
+
+  /** A rank's connection brought a chunk: past TURN_BYTES in this turn, it waits for the next turn. */
+  private took(rank: number, socket: Duplex, bytes: number): void {
+    const n = (this.brought.get(rank) ?? 0) + bytes;
+    this.brought.set(rank, n);
+    if (n < TURN_BYTES || !this.reading.has(rank) || this.capped.has(rank) || this.promptly()) return;
+    socket.pause();
+    this.capped.add(rank);
+  }
+
+  private endTurn(): void {
+    this.turnEndQueued = false;
+    const prompt = this.promptly();
+    const now = Date.now();
+    const floor = prompt ? Infinity : this.oldestDelivering(now);
+    for (const rank of [...this.reading]) {
+      const socket = rawSocket(this.sockets.get(rank));
+      const again = this.capped.has(rank);
+      if (socket === undefined || socket.destroyed) this.reading.delete(rank);
+      else if (prompt) {
+        // A debugger waits: read as frames arrive, as readAll does.
+        if (socket.isPaused()) socket.resume();
+        this.reading.delete(rank);
+      } else if (again && !this.heldBack(rank, floor, now)) {
+        // A backlog: read again in the next turn, after the others had theirs.
+        this.brought.set(rank, 0);
+        socket.resume();
+      } else {
+        socket.pause();
+        this.reading.delete(rank);
+      }
+    }
+    this.capped.clear();
+    if (this.reading.size > 0) this.queueTurnEnd();
   }
 
   /** Listen on where.bind (default 127.0.0.1), on where.port (default: one the system chooses). */
@@ -186,6 +287,7 @@ export class RankServer {
       options.tls,
       options.readEveryMs ?? READ_EVERY_MS,
       options.promptly ?? (() => false),
+      options.position,
     );
     const listening = server.http;
     await new Promise<void>((resolve, reject) => {
@@ -287,7 +389,7 @@ export class RankServer {
         // From now on the rank's frames are read by the gate (readAll), not as each arrives.
         const socket = rawSocket(ws);
         const r = rank;
-        socket?.on('data', (chunk: Buffer) => this.brought.set(r, (this.brought.get(r) ?? 0) + chunk.length));
+        if (socket !== undefined) socket.on('data', (chunk: Buffer) => this.took(r, socket, chunk.length));
         if (this.reads !== undefined && !this.promptly()) socket?.pause();
         return;
       }
@@ -295,6 +397,7 @@ export class RankServer {
         this.handlers.control(rank, bytes.toString('utf8'));
         return;
       }
+      if (this.position !== undefined) this.lastFrameAt.set(rank, Date.now());
       try {
         this.handlers.frame(rank, bytes);
       } catch (err) {
@@ -306,6 +409,10 @@ export class RankServer {
       if (rank === undefined) return;
       this.sockets.delete(rank);
       this.brought.delete(rank);
+      this.reading.delete(rank);
+      this.capped.delete(rank);
+      this.lastFrameAt.delete(rank);
+      this.heldSince.delete(rank);
       this.handlers.closed(rank, reason);
     });
     ws.on('error', (err: Error & { code?: string }) => {
@@ -318,8 +425,8 @@ export class RankServer {
 }
 
 /** The TCP (or TLS) socket under a ws connection. ws keeps it in a field of its own, not in its typings. */
-function rawSocket(ws: WebSocket): Duplex | undefined {
-  const socket = (ws as unknown as { _socket?: unknown })._socket;
+function rawSocket(ws: WebSocket | undefined): Duplex | undefined {
+  const socket = (ws as unknown as { _socket?: unknown } | undefined)?._socket;
   return socket instanceof Duplex ? socket : undefined;
 }
 

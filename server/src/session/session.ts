@@ -9,7 +9,7 @@ import { Analysis } from './analysis';
 import { removeStaleSpills } from './spill';
 import { makeSessionCert, type SessionCert } from './tls-cert';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
-import { keepDraining } from './drain';
+import { drainWaitMs, keepDraining, type DrainState } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
@@ -32,6 +32,7 @@ import { ensureShim } from './shim-locator';
 import { memcheckMode } from './memcheck-mode';
 import type { SourcePosition } from './site-resolver';
 import { TraceWriter } from './trace-file';
+import { timingMark } from './timing';
 
 const TICK_MS = 100;
 const QUIET_MS = 200;
@@ -74,6 +75,10 @@ export class Session {
   private pending: Promise<void> = Promise.resolve();
   /** When the last binary frame of any rank arrived (Date.now()): the drain waits while frames still flow. */
   private lastFrameAt = 0;
+  /** Someone listens to 'events' (the timeline): only then are event objects built from the rows. */
+  private eventsWanted = false;
+  /** Wakes the drain (set while it sleeps): a rank's connection closed. */
+  private wakeDrain: (() => void) | undefined;
   private ending: Promise<void> | undefined;
   private readonly lastStates = new Map<number, string>();
   /** A hang was reported; with keepAlive the job goes on, but the same hang is not reported twice. */
@@ -102,6 +107,7 @@ export class Session {
 
   on<K extends keyof SessionEvents>(event: K, listener: SessionEvents[K]): this {
     this.emitter.on(event, listener);
+    if (event === 'events') this.eventsWanted = true;
     return this;
   }
 
@@ -244,7 +250,9 @@ export class Session {
         `the stdin file ${o.stdin} does not exist; give an existing file for rank 0's input`,
       );
     const env = { ...process.env, ...o.env };
+    timingMark('session starts');
     const plan = await planLaunch(o.program, cwd, o.mpirun, o.launcher, env);
+    timingMark('program and launcher checked');
     const hostfile = o.hostfile === undefined ? undefined : resolvePath(cwd, o.hostfile);
     const fileHosts = hostfile === undefined ? [] : readHostfile(hostfile);
     let jobHosts = o.hosts !== undefined && o.hosts.length > 0 ? o.hosts : fileHosts;
@@ -256,6 +264,7 @@ export class Session {
     this.layout = { hosts: o.hosts ?? [], fileHosts, ...(hostfile !== undefined ? { hostfile } : {}), where };
     this.memcheck = await memcheckMode(plan.program, o.memcheck, plan.ldd);
     const shim = await ensureShim(plan.flavor, env, this.memcheck ? 'memcheck' : 'default');
+    timingMark('shim ready');
     try {
       if (o.traceFile !== undefined) {
         this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
@@ -291,6 +300,7 @@ export class Session {
       await analysis.dispose();
       throw err;
     }));
+    timingMark('listening');
     try {
       return await this.runJob(plan, shim, cwd, analysis, server, watch, timeout);
     } finally {
@@ -322,6 +332,7 @@ export class Session {
       this.options.np,
       {
         hello: (rank: number, hello: Hello, raw: string) => {
+          timingMark(`hello of rank ${rank}`);
           this.trace?.write(rank, 'text', raw);
           analysis.open(rank);
           this.hold.connected(rank);
@@ -333,7 +344,7 @@ export class Session {
         frame: (rank: number, data: Buffer) => {
           this.lastFrameAt = Date.now();
           this.trace?.write(rank, 'binary', data);
-          const fed = analysis.frame(rank, data, this.emitter.listenerCount('events') > 0);
+          const fed = analysis.frame(rank, data, this.eventsWanted);
           if (fed.calls > 0) {
             watch.activity(Date.now());
             if (fed.events.length > 0) this.emit('events', fed.events);
@@ -345,6 +356,7 @@ export class Session {
           this.acknowledged(rank, text);
         },
         closed: (rank: number, reason: string | undefined) => {
+          timingMark(`connection of rank ${rank} closed`);
           if (reason !== undefined)
             this.emit(
               'output',
@@ -358,13 +370,19 @@ export class Session {
           this.hold.closed(rank);
           watch.activity(Date.now());
           this.collect(analysis.engine.takeFindings());
+          this.wakeDrain?.();
         },
         rejected: (reason: string) =>
           this.emit('output', `mpiscope: refused a connection: ${reason}\n`, 'stderr', undefined),
       },
       where,
       // A debugger waiting on a rank's acknowledgement gets it at once, not at the gate's next read.
-      { ...(cert !== undefined ? { tls: cert } : {}), promptly: () => this.hold.interactive },
+      {
+        ...(cert !== undefined ? { tls: cert } : {}),
+        promptly: () => this.hold.interactive,
+        // One host, one clock: a rank far ahead of the others waits for them (rank-server.ts, AHEAD_NS).
+        ...(where.advertise === '127.0.0.1' ? { position: (rank: number) => analysis.position(rank) } : {}),
+      },
     );
   }
 
@@ -459,6 +477,7 @@ export class Session {
       await exited;
       throw new UsageError(`could not start ${plan.mpirun}; check that it runs (${plan.mpirun} --version)`);
     }
+    timingMark('launcher started');
     this.emit('start', {
       program: plan.program,
       ranks: o.np,
@@ -475,7 +494,9 @@ export class Session {
     let exitCode: number | null;
     try {
       exitCode = await exited;
+      timingMark('launcher exited');
       await this.drain(server);
+      timingMark('connections drained');
       // Connections the drain gave up on: what needs those ranks' last records is named as not judged.
       analysis.markCut(server.openRanks());
     } finally {
@@ -497,8 +518,10 @@ export class Session {
       analysis.engine.releaseHeld();
       this.collect(analysis.engine.takeFindings());
     }
+    timingMark('end-of-run checks done');
     this.emitStates(analysis.engine.rankStates());
     await this.pending;
+    timingMark('findings resolved');
     this.sayUnobserved(analysis, plan, server, exitCode, killed);
     const outcome = this.outcome ?? (exitCode === 0 ? 'completed' : 'failed');
     const result: SessionResult = {
@@ -510,6 +533,7 @@ export class Session {
       ...skippedOf(analysis),
       endings: await analysis.endings(),
     };
+    timingMark('rank endings resolved');
     this.trace?.writeSession({ type: 'end', exitCode: result.exitCode, outcome });
     this.emit('end', result);
     return result;
@@ -667,10 +691,23 @@ export class Session {
    */
   private async drain(server: RankServer): Promise<void> {
     const since = Date.now();
-    while (
-      keepDraining({ open: server.openConnections, now: Date.now(), since, lastFrameAt: this.lastFrameAt })
-    )
-      await new Promise((r) => setTimeout(r, 20));
+    const state = (): DrainState => ({
+      open: server.openConnections,
+      now: Date.now(),
+      since,
+      lastFrameAt: this.lastFrameAt,
+    });
+    for (let s = state(); keepDraining(s); s = state()) {
+      // Until a connection closes, or until the silence bound could have been reached.
+      await new Promise<void>((wake) => {
+        const timer = setTimeout(wake, drainWaitMs(s));
+        this.wakeDrain = () => {
+          clearTimeout(timer);
+          wake();
+        };
+      });
+      this.wakeDrain = undefined;
+    }
   }
 
   private tick(analysis: Analysis, watch: HangWatch, timeout: number): void {

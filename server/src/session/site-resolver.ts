@@ -35,9 +35,17 @@ export class SiteResolver {
   private readonly fixedAddress = new Map<string, boolean>();
   /** Sites a rank resolves itself, not answered yet: who waits for them. */
   private readonly awaited = new Map<string, Array<() => void>>();
+  /** Sites an addr2line started earlier is resolving: a second request waits for it instead of running another. */
+  private readonly running = new Map<string, Promise<void>>();
 
-  /** @param cwd resolves relative paths in debug info (compiled from the job's directory). */
-  constructor(private readonly cwd: string) {}
+  /**
+   * @param cwd resolves relative paths in debug info (compiled from the job's directory).
+   * @param addr2line runs `addr2line -a -f -C -i -e module addrs…` and gives its output ('' on failure).
+   */
+  constructor(
+    private readonly cwd: string,
+    private readonly addr2line: (module: string, addrs: readonly string[]) => Promise<string> = runAddr2line,
+  ) {}
 
   lookup(site: SiteKey): SourcePosition {
     return this.cache.get(this.keyOf(site)) ?? UNKNOWN;
@@ -61,6 +69,11 @@ export class SiteResolver {
     for (const site of sites) {
       const key = this.keyOf(site);
       if (this.cache.has(key) || site.module === '') continue;
+      const inFlight = this.running.get(key);
+      if (inFlight !== undefined) {
+        waits.push(inFlight);
+        continue;
+      }
       if (site.byRank !== undefined) {
         waits.push(
           new Promise<void>((done) => {
@@ -83,23 +96,20 @@ export class SiteResolver {
       if (m === undefined) byModule.set(site.module, (m = new Map<string, bigint>()));
       m.set(key, query);
     }
-    await Promise.all([
-      ...[...byModule].map(([module, queries]) => this.resolveModule(module, queries)),
-      ...waits,
-    ]);
+    const runs = [...byModule].map(([module, queries]) => {
+      const run = this.resolveModule(module, queries).finally(() => {
+        for (const key of queries.keys()) this.running.delete(key);
+      });
+      for (const key of queries.keys()) this.running.set(key, run);
+      return run;
+    });
+    await Promise.all([...runs, ...waits]);
   }
 
   private async resolveModule(module: string, queries: Map<string, bigint>): Promise<void> {
     const keys = [...queries.keys()];
     const addrs = keys.map((k) => '0x' + (queries.get(k) ?? 0n).toString(16));
-    const out = await new Promise<string>((done) => {
-      execFile(
-        'addr2line',
-        ['-a', '-f', '-C', '-i', '-e', module, ...addrs],
-        { maxBuffer: 16 << 20 },
-        (err, stdout) => done(err ? '' : stdout),
-      );
-    });
+    const out = await this.addr2line(module, addrs);
     const answers = parseAddr2line(out);
     keys.forEach((key, i) => {
       const a = answers[i];
@@ -127,6 +137,17 @@ export class SiteResolver {
     }
     return fixed;
   }
+}
+
+function runAddr2line(module: string, addrs: readonly string[]): Promise<string> {
+  return new Promise<string>((done) => {
+    execFile(
+      'addr2line',
+      ['-a', '-f', '-C', '-i', '-e', module, ...addrs],
+      { maxBuffer: 16 << 20 },
+      (err, stdout) => done(err ? '' : stdout),
+    );
+  });
 }
 
 function elfType(path: string): number | undefined {

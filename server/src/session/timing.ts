@@ -1,0 +1,20 @@
+/**
+ * Milestones of a run on stderr, with the time since this process started (Node's own start-up included), when
+ * MPISCOPE_TIMING=1: where the start-up and the end of a job go (bench/end-to-end prints them). Off, a mark costs
+ * one comparison.
+ */
+const on = process.env.MPISCOPE_TIMING === '1';
+
+export function timingMark(what: string): void {
+  if (!on) return;
+  process.stderr.write(`mpiscope: timing +${(process.uptime() * 1000).toFixed(1)} ms ${what}\n`);
+}
+
+/** The analyzer process's CPU so far (every thread: V8's helpers and shard threads too), on the timing line. */
+export function timingCpu(): void {
+  if (!on) return;
+  const cpu = process.cpuUsage();
+  process.stderr.write(
+    `mpiscope: timing cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (user ${(cpu.user / 1000).toFixed(0)}, system ${(cpu.system / 1000).toFixed(0)})\n`,
+  );
+}
