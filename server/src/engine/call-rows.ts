@@ -53,6 +53,11 @@ export class ExitRow implements ExitView {
     return this;
   }
 
+  /** Word i of the EXIT (the return code is word 0; FunctionLayout.outWord says where each output is). */
+  word(i: number): number {
+    return this.cols === undefined ? NaN : this.cols.word(this.row, i);
+  }
+
   out(name: string): number | undefined {
     const i = layouts[this.fn.id]?.outWord.get(name);
     return i === undefined || this.cols === undefined ? undefined : this.cols.word(this.row, i);

@@ -82,7 +82,10 @@ export class MessageRaces implements ClockListener {
     const l = rr.recent[op.rank];
     if (l === undefined) rr.recent[op.rank] = [op];
     else pushWindow(l, op);
-    for (const w of rr.open) {
+    // Most sends meet no undecided wildcard receive: a for-of over the empty list was most of this method.
+    const open = rr.open;
+    for (let i = 0; i < open.length; i++) {
+      const w = open[i] as Wild;
       if (op.rank === w.took.rank || w.closed.has(op.rank)) continue;
       if ((clock[op.dest] ?? 0) >= w.time) {
         w.closed.add(op.rank);
