@@ -60,6 +60,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
   const comm = st.comms.lookup(e.rank, COMM.num(e, 0));
   const destWorld = peerWorld(comm, e.rank, dest);
   if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
+  const datatype = STYPE.num(e, 0);
   const op: SendOp = {
     kind: 'send',
     order: nextOrder(),
@@ -76,8 +77,8 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     tag: STAG.num(e, 0),
     mode: e.fn.mode ?? 'standard',
     count: SCOUNT.num(e, 0),
-    datatype: STYPE.num(e, 0),
-    dtype: st.dtypes.type(e.rank, STYPE.num(e, 0)),
+    datatype,
+    dtype: st.dtypes.type(e.rank, datatype),
     matched: false,
     done: false,
     span: undefined,
@@ -104,6 +105,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
 
 function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
   const source = SOURCE.num(e, ANY_SOURCE);
+  const datatype = RTYPE.num(e, 0);
   const op: RecvOp = {
     kind,
     order: nextOrder(),
@@ -117,8 +119,8 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     source,
     tag: RTAG.num(e, ANY_TAG),
     count: RCOUNT.num(e, 0),
-    datatype: RTYPE.num(e, 0),
-    dtype: st.dtypes.type(e.rank, RTYPE.num(e, 0)),
+    datatype,
+    dtype: st.dtypes.type(e.rank, datatype),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
     span: undefined,

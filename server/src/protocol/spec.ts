@@ -143,19 +143,20 @@ function layoutOf(raw: RawFunction, id: number): FunctionLayout {
   for (const name of outHandles) outWord.set(name, at++);
   if (index !== undefined) outWord.set(index, at++);
   if (outcount !== undefined) outWord.set(outcount, at);
-  const packed = packedOf(params);
+  // Every field present, undefined when not (as FunctionSpec above): one hidden class for every layout, whose
+  // fields the decoder and the engine read per row.
   return {
     spec,
-    ...(packed !== undefined ? { packed } : {}),
+    packed: packedOf(params),
     scalars: scalars.map((p) => p.name),
     arrays: arrays.map((p) => p.name),
     outHandles,
     roleSlot,
     nameSlot,
     outWord,
-    ...(index !== undefined ? { index } : {}),
-    ...(outcount !== undefined ? { outcount } : {}),
-    ...(indices !== undefined ? { indices } : {}),
+    index,
+    outcount,
+    indices,
   };
 }
 
