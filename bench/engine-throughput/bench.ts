@@ -66,9 +66,12 @@ for (let i = 0; order.length < frames.length; i++)
 // synthetic job's encoding above, for `node --cpu-prof`-style reading in DevTools or a script.
 // MPISCOPE_BENCH_HEAP_PROFILE=FILE: where the measured part allocates (a sampling heap profile that keeps the
 // samples of objects the garbage collector already freed: what makes the GC work, not what is held).
+// MPISCOPE_BENCH_PROFILE_WARM=FILE: a CPU profile of the warm engines whose median is the warm line (engines 4-6),
+// where the JIT has compiled the engine: what an analyzer following a long job spends its time on.
 const profileTo = process.env['MPISCOPE_BENCH_PROFILE'];
 const heapProfileTo = process.env['MPISCOPE_BENCH_HEAP_PROFILE'];
-const inspector = profileTo || heapProfileTo ? new Session() : undefined;
+const warmProfileTo = process.env['MPISCOPE_BENCH_PROFILE_WARM'];
+const inspector = profileTo || heapProfileTo || warmProfileTo ? new Session() : undefined;
 if (inspector) {
   inspector.connect();
   if (profileTo) {
@@ -206,12 +209,21 @@ const median = (l: number[]): number => l.sort((a, b) => a - b)[l.length >> 1] a
 const warmRuns: number[] = [];
 for (let k = 0; k < 5; k++) {
   collect();
+  if (inspector && warmProfileTo && k === 2) {
+    inspector.post('Profiler.enable');
+    inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+    inspector.post('Profiler.start');
+  }
   const e = createEngine({ ranks: RANKS });
   const c0 = process.cpuUsage();
   for (const f of order) e.pushRecords(f.rank, f.data);
   e.finish();
   warmRuns.push(cpuMsSince(c0));
 }
+if (inspector && warmProfileTo)
+  inspector.post('Profiler.stop', (err, res) => {
+    if (err === null) writeFileSync(warmProfileTo, JSON.stringify(res.profile));
+  });
 const warmCpu = median(warmRuns.slice(2));
 const postFew = median(fewRuns);
 const postMany = median(manyRuns);

@@ -4,14 +4,14 @@
  * COMPLETE rows become nothing: one view each per engine, pointed at the row being handled, read in place.
  */
 import type { RecordColumns } from '../protocol/columns';
-import { layouts } from '../protocol/spec';
+import { functions, layouts } from '../protocol/spec';
 import { Call } from './model/rank-track';
 import type { CompleteEvent, ExitView, FunctionSpec } from './model/types';
 
 export function enterOf(cols: RecordColumns, row: number): Call {
   const start = cols.wordStart[row] as number;
   const n = cols.wordCount[row] as number;
-  const fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
+  const fn = functions[cols.func[row] as number] as FunctionSpec;
   // A plain array of doubles, not a typed array: V8 makes a small typed array several times slower (a
   // buffer object besides the view), and these few words live as long as the call is pending. Sized at once
   // (not grown by push, whose first store allocates room for 17): half the time of the push loop.
@@ -47,10 +47,15 @@ export class ExitRow implements ExitView {
     this.rank = cols.rank[row] as number;
     this.seq = cols.seq[row] as number;
     this.time = cols.time[row] as number;
-    this.fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
+    this.fn = functions[cols.func[row] as number] as FunctionSpec;
     this.returnCode = cols.word(row, 0);
     this.flag = (cols.flags[row] as number) & 1;
     return this;
+  }
+
+  /** Word i of the EXIT (the return code is word 0; FunctionLayout.outWord says where each output is). */
+  word(i: number): number {
+    return this.cols === undefined ? NaN : this.cols.word(this.row, i);
   }
 
   out(name: string): number | undefined {
@@ -84,7 +89,7 @@ export class CompleteRow {
     e.rank = cols.rank[row] as number;
     e.seq = cols.seq[row] as number;
     e.time = cols.time[row] as number;
-    e.fn = (layouts[cols.func[row] as number] as (typeof layouts)[number]).spec;
+    e.fn = functions[cols.func[row] as number] as FunctionSpec;
     // COMPLETE always has its six words (check-call.ts).
     e.request = w[s] as number;
     e.source = w[s + 1] as number;

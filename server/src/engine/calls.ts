@@ -3,12 +3,21 @@
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
 import { checkOverlap, spanOf } from './point-to-point/buffer-overlap';
-import { checkStale, inputRequests, reissue, retire } from './point-to-point/stale-requests';
+import { checkStale, inputRequests, retire } from './point-to-point/stale-requests';
 import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
 import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
-import { list, num, paramName, RoleReader } from './model/fn-roles';
+import { list, num, RoleReader } from './model/fn-roles';
+import {
+  C,
+  classOf,
+  hasRequestOut,
+  isTestClass,
+  makesCommFromParent,
+  requestOutWord,
+} from './model/fn-class';
+import type { ExitRow } from './call-rows';
 import { nextOrder, type RecvOp, type SendOp } from './model/ops';
 import type { Call, CallState, RankTrack } from './model/rank-track';
 import type { RequestColl, RequestWhat, ReqId } from './model/request-pool';
@@ -19,15 +28,11 @@ import {
   PROC_NULL,
   type CompleteEvent,
   type CallEnter,
-  type ExitView,
 } from './model/types';
 import api from '../../../native-shim/spec/mpi-api.json';
 
 /** Classes whose wildcard receives the shim counts for --replay-race (the spec's replayClasses). */
 const REPLAY_CLASSES: ReadonlySet<string> = new Set(api.replayClasses);
-
-/** Classes of the one-sided calls (rma.ts). */
-const ONE_SIDED = new Set(['win_create', 'win_free', 'win_sync', 'rma']);
 
 /** The roles every send and receive reads, resolved once per function (fn-roles.ts RoleReader). */
 const DEST = new RoleReader('dest');
@@ -55,6 +60,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
   const comm = st.comms.lookup(e.rank, COMM.num(e, 0));
   const destWorld = peerWorld(comm, e.rank, dest);
   if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
+  const datatype = STYPE.num(e, 0);
   const op: SendOp = {
     kind: 'send',
     order: nextOrder(),
@@ -71,8 +77,8 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     tag: STAG.num(e, 0),
     mode: e.fn.mode ?? 'standard',
     count: SCOUNT.num(e, 0),
-    datatype: STYPE.num(e, 0),
-    dtype: st.dtypes.type(e.rank, STYPE.num(e, 0)),
+    datatype,
+    dtype: st.dtypes.type(e.rank, datatype),
     matched: false,
     done: false,
     span: undefined,
@@ -99,6 +105,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
 
 function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
   const source = SOURCE.num(e, ANY_SOURCE);
+  const datatype = RTYPE.num(e, 0);
   const op: RecvOp = {
     kind,
     order: nextOrder(),
@@ -112,8 +119,8 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     source,
     tag: RTAG.num(e, ANY_TAG),
     count: RCOUNT.num(e, 0),
-    datatype: RTYPE.num(e, 0),
-    dtype: st.dtypes.type(e.rank, RTYPE.num(e, 0)),
+    datatype,
+    dtype: st.dtypes.type(e.rank, datatype),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
     span: undefined,
@@ -158,15 +165,6 @@ function creates(
   cur.creates = t.reqs.alloc(cur.enter, what, persistent, op, coll);
 }
 
-/** Each function's request_out parameter name (null: none), by function id: found once, not per EXIT. */
-const requestOutNames: (string | null | undefined)[] = [];
-
-function requestOutName(fn: CallEnter['fn']): string | undefined {
-  let name = requestOutNames[fn.id];
-  if (name === undefined) requestOutNames[fn.id] = name = paramName(fn, 'request_out') ?? null;
-  return name ?? undefined;
-}
-
 /** Nothing consumed (consumeEarly's usual answer): one shared empty list, not an array per call. */
 const NONE: ReqId[] = [];
 
@@ -184,78 +182,80 @@ export function onEnter(st: EngineState, e: Call): void {
   t.enter(cur);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
-  switch (e.fn.cls) {
-    case 'init':
+  const id = e.fn.id;
+  const code = classOf[id] as number;
+  switch (code) {
+    case C.INIT:
       onInitEnter(t, e);
       break;
-    case 'finalize':
+    case C.FINALIZE:
       t.inFinalize = true;
       break;
-    case 'send': {
+    case C.SEND: {
       const op = postSend(st, e, 0);
       if (op !== undefined) cur.send = op;
       break;
     }
-    case 'isend': {
+    case C.ISEND: {
       const op = postSend(st, e, 0);
       creates(t, cur, 'send', false, op ?? undefined);
       break;
     }
-    case 'send_init':
+    case C.SEND_INIT:
       creates(t, cur, 'send', true);
       break;
-    case 'recv_init':
+    case C.RECV_INIT:
       creates(t, cur, 'recv', true);
       break;
-    case 'recv':
+    case C.RECV:
       cur.recv = newRecv(st, e, 'recv', 0);
       break;
-    case 'irecv':
+    case C.IRECV:
       creates(t, cur, 'recv', false, newRecv(st, e, 'recv', 0));
       break;
-    case 'sendrecv':
-    case 'sendrecv_replace': {
+    case C.SENDRECV:
+    case C.SENDRECV_REPLACE: {
       const op = postSend(st, e, 0);
       if (op !== undefined) cur.send = op;
       cur.recv = newRecv(st, e, 'recv', 0);
       break;
     }
-    case 'probe':
+    case C.PROBE:
       cur.recv = newRecv(st, e, 'probe', 0);
       break;
-    case 'mprobe':
-    case 'improbe':
+    case C.MPROBE:
+    case C.IMPROBE:
       cur.recv = newRecv(st, e, 'mprobe', 0);
       break;
-    case 'imrecv':
+    case C.IMRECV:
       creates(t, cur, 'mrecv', false);
       break;
-    case 'wait':
-    case 'test':
-    case 'waitall':
-    case 'waitany':
-    case 'waitsome':
-    case 'testall':
-    case 'testany':
-    case 'testsome':
+    case C.WAIT:
+    case C.TEST:
+    case C.WAITALL:
+    case C.WAITANY:
+    case C.WAITSOME:
+    case C.TESTALL:
+    case C.TESTANY:
+    case C.TESTSOME:
       cur.waits = inputs;
       // A request MPI completed at once (an eager Isend) is still waited for here: without buffering this
       // Wait is where a standard send blocks until its receive is posted (the zero-buffering replay).
       // A Test of a send complete since its creation succeeds at its first try: never seen polling it.
       if (t.earlyDone.length !== 0)
-        for (const req of consumeEarly(t, inputs, e.fn.cls.endsWith('any'))) {
+        for (const req of consumeEarly(t, inputs, code === C.WAITANY || code === C.TESTANY)) {
           const op = t.reqs.op(req);
-          if (op !== undefined && (op.kind !== 'send' || !isTest(e.fn.cls))) st.replay.wait(op);
+          if (op !== undefined && (op.kind !== 'send' || !isTestClass(code))) st.replay.wait(op);
           t.forget(req);
         }
       break;
-    case 'start':
+    case C.START:
       start(st, t, num(e, 0, 'request'));
       break;
-    case 'startall':
+    case C.STARTALL:
       for (const h of list(e, 'requests')) start(st, t, h);
       break;
-    case 'request_free':
+    case C.REQUEST_FREE:
       // A send MPI completed at once, freed without the program ever seeing it complete: see freed-send-reuse.ts.
       for (const req of consumeEarly(t, [num(e, 0, 'request')], false)) {
         const op = t.reqs.op(req);
@@ -264,7 +264,7 @@ export function onEnter(st: EngineState, e: Call): void {
       }
       freeRequest(st, t, num(e, 0, 'request'));
       break;
-    case 'collective': {
+    case C.COLLECTIVE: {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
       if (coll !== undefined) {
         cur.coll = coll;
@@ -272,13 +272,13 @@ export function onEnter(st: EngineState, e: Call): void {
       }
       break;
     }
-    case 'icollective': {
+    case C.ICOLLECTIVE: {
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
       creates(t, cur, 'coll', false, undefined, coll);
       if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
-    case 'comm_create': {
+    case C.COMM_CREATE: {
       const parent = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       // MPI_Comm_create_group is collective over the group only, not over the parent.
       if (e.fn.name !== 'MPI_Comm_create_group') {
@@ -288,26 +288,27 @@ export function onEnter(st: EngineState, e: Call): void {
       st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name);
       break;
     }
-    case 'win_create':
-    case 'win_free':
-    case 'win_sync':
-    case 'rma':
+    case C.WIN_CREATE:
+    case C.WIN_FREE:
+    case C.WIN_SYNC:
+    case C.RMA:
       st.rma.onEnter(st, cur, e);
       break;
-    case 'group_free':
+    case C.GROUP_FREE:
       st.groups.onFree(e.rank, num(e, 0, 'group'));
       break;
     default:
       break;
   }
   // Other calls that make communicators from a parent (topologies…) count among its creating calls too.
-  // By the role readers (a slot per function id), not argOf: a Map lookup by role name for every call.
-  if (e.fn.cls !== 'comm_create' && has(COMM_OUT, e) && has(COMM, e)) {
+  // Only functions with both roles (fn-class.ts) read them, by the role readers (a slot per function id).
+  if (makesCommFromParent[id] === 1 && has(COMM_OUT, e) && has(COMM, e)) {
     st.comms.onCreateCall(e.rank, e.seq, st.comms.lookup(e.rank, COMM.num(e, 0)), e.fn.name);
   }
   // Any other call that hands out a request (generalised, nonblocking comm creation, I/O…): tracked so that
   // waiting on it is known to be waiting on something local.
-  if (cur.creates === undefined && has(REQUEST_OUT, e)) creates(t, cur, 'other', e.fn.persistent === true);
+  if (cur.creates === undefined && hasRequestOut[id] === 1 && has(REQUEST_OUT, e))
+    creates(t, cur, 'other', e.fn.persistent === true);
 }
 
 /**
@@ -383,73 +384,75 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   else t.forget(req);
 }
 
-export function onExit(st: EngineState, e: ExitView): void {
+export function onExit(st: EngineState, e: ExitRow): void {
   const t = st.track(e.rank);
   const cur = t.call(e.seq);
   if (cur === undefined || cur.exited) return;
   t.exit(cur);
   // A call the shim found invalid creates nothing (MPICH makes communicators of a negative split color).
   if (!cur.rejected) st.resources.onExit(e, cur.enter);
-  if (ONE_SIDED.has(e.fn.cls)) st.rma.onExit(st, cur, e);
-  else if (e.fn.cls === 'group') st.groups.onExit(e, cur.enter);
+  const code = classOf[e.fn.id] as number;
+  if (code === C.WIN_CREATE || code === C.WIN_FREE || code === C.WIN_SYNC || code === C.RMA)
+    st.rma.onExit(st, cur, e);
+  else if (code === C.GROUP) st.groups.onExit(e, cur.enter);
   if (e.returnCode !== 0) {
     failed(st, t, cur);
     return;
   }
-  switch (e.fn.cls) {
-    case 'send':
+  switch (code) {
+    case C.SEND:
       if (cur.send) {
         cur.send.done = true;
         st.replay.wait(cur.send);
       }
       break;
-    case 'sendrecv':
-    case 'sendrecv_replace':
+    case C.SENDRECV:
+    case C.SENDRECV_REPLACE:
       if (cur.send) cur.send.done = true;
       if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
       if (cur.send) st.replay.wait(cur.send);
       if (cur.recv) st.replay.wait(cur.recv);
       break;
-    case 'recv':
-    case 'mprobe':
+    case C.RECV:
+    case C.MPROBE:
       if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
       // Mprobe takes the message off the queue: for happened-before it is received here.
       if (cur.recv) st.replay.wait(cur.recv);
       break;
-    case 'probe':
-    case 'improbe':
+    case C.PROBE:
+    case C.IMPROBE:
       // A probe consumes nothing; an Improbe that found nothing completes no receive.
       if (cur.recv) cur.recv.done = true;
-      if (cur.recv && e.fn.cls === 'improbe' && e.flag === 1) st.replay.wait(cur.recv);
+      if (cur.recv && code === C.IMPROBE && e.flag === 1) st.replay.wait(cur.recv);
       break;
-    case 'comm_free':
+    case C.COMM_FREE:
       st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
       break;
-    case 'request_get_status': {
+    case C.REQUEST_GET_STATUS: {
       // flag true: the program knows the operation completed, although the request is still to be freed.
       const req = t.requests.get(num(cur.enter, 0, 'request'));
       if (req !== undefined && e.flag === 1) t.reqs.setStatusSeen(req);
       break;
     }
-    case 'buffer_attach':
+    case C.BUFFER_ATTACH:
       st.bsend.attach(e.rank, num(cur.enter, 0, 'size'));
       break;
-    case 'buffer_detach':
+    case C.BUFFER_DETACH:
       st.bsend.detach(e.rank);
       break;
     default:
       break;
   }
   if (cur.creates !== undefined) {
-    const name = requestOutName(cur.enter.fn);
-    const handle = name !== undefined ? e.out(name) : undefined;
-    if (typeof handle === 'number' && handle !== 0) {
+    // The request_out word by function id (fn-class.ts), not the output's name looked up in a Map per EXIT.
+    const at = requestOutWord[cur.enter.fn.id] as number;
+    const handle = at >= 0 ? e.word(at) : undefined;
+    if (handle !== undefined && handle !== 0) {
       const req = cur.creates;
       t.reqs.setHandle(req, handle);
       const op = t.reqs.op(req);
       if (op !== undefined) op.request = handle;
       t.setRequest(handle, req);
-      reissue(t, handle);
       if (t.reqs.isSend(req)) t.rememberSend(handle, cur.enter);
     } else t.reqs.release(cur.creates); // no request was made: nothing else holds the row
     // Handed over (or never made): the call no longer holds the request (the request keeps the call's function and
@@ -544,10 +547,6 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   }
 }
 
-function isTest(cls: string): boolean {
-  return cls === 'test' || cls === 'testall' || cls === 'testany' || cls === 'testsome';
-}
-
 /**
  * Whether the call completing a send is where the rank would wait for it if MPI buffered nothing (the
  * zero-buffering replay). A Wait is; a Test only when the rank is seen polling: its previous call tested the
@@ -557,9 +556,13 @@ function isTest(cls: string): boolean {
  * and the second is correct, so such a Test is not a wait.
  */
 function blocksWithoutBuffering(t: RankTrack, cur: CallState | undefined, handle: number): boolean {
-  if (cur === undefined || !isTest(cur.enter.fn.cls)) return true;
+  if (cur === undefined || !isTestClass(classOf[cur.enter.fn.id] as number)) return true;
   const prev = t.call(cur.enter.seq - 1);
-  return prev !== undefined && isTest(prev.enter.fn.cls) && prev.waits?.includes(handle) === true;
+  return (
+    prev !== undefined &&
+    isTestClass(classOf[prev.enter.fn.id] as number) &&
+    prev.waits?.includes(handle) === true
+  );
 }
 
 function completeRecv(st: EngineState, op: RecvOp, e: CompleteEvent): void {

@@ -192,8 +192,7 @@ export class RankDecoder {
       const packed = layouts[this.func]?.packed;
       if (packed === undefined) this.fail(`packed ENTER of a function without a packed form`);
       // The wide words first, in prototype order; then the narrow values, two to a word, low half first.
-      let wide = 0;
-      for (let i = 0; i < packed.length; i++) if (packed[i] === PACK_WIDE) wide++;
+      const wide = wideWords(this.func, packed);
       let nextWide = 0;
       let half = wide * 2;
       for (let i = 0; i < packed.length; i++) {
@@ -273,7 +272,7 @@ export class RankDecoder {
     }
     const need = wordsNeeded(kind, layouts[this.func], this.words, this.count);
     if (typeof need === 'string') this.fail(need);
-    if (need >= 0 && this.count >= need) this.emit(out);
+    if (need >= 0 && this.count >= need) this.emit(out, need);
   }
 
   /** A new head arrived (or the frame ended) while a call was open: it is whole now, or it was cut short. */
@@ -284,7 +283,8 @@ export class RankDecoder {
     this.emit(out);
   }
 
-  private emit(out: RecordColumns): void {
+  /** `known`: wordsNeeded's answer for the call as it is, when the caller has it (emitIfWhole). */
+  private emit(out: RecordColumns, known?: number): void {
     const bad = checkCall(this.kind, this.flags, this.func, this.words, this.count);
     if (bad !== undefined) this.fail(bad);
     let module: string | undefined;
@@ -293,7 +293,7 @@ export class RankDecoder {
       module = utf8(text.subarray(0, text.indexOf(0)));
     }
     // Words past a call's own length (the zero padding of its last EXT record) are not the call's.
-    const need = wordsNeeded(this.kind, layouts[this.func], this.words, this.count);
+    const need = known ?? wordsNeeded(this.kind, layouts[this.func], this.words, this.count);
     const n = this.kind === KIND.SITE ? 2 : typeof need === 'number' && need >= 0 ? need : this.count;
     const row = out.add(
       this.kind,
@@ -315,6 +315,19 @@ export class RankDecoder {
     this.need = 0;
     throw new DecodeError(this.rank, this.recordIndex, reason);
   }
+}
+
+/** Each packed function's count of PACK_WIDE words, by function id (-1: not counted yet): counted once. */
+const wideCounts = new Int8Array(layouts.length).fill(-1);
+
+function wideWords(func: number, packed: Uint8Array): number {
+  let wide = wideCounts[func] as number;
+  if (wide < 0) {
+    wide = 0;
+    for (let i = 0; i < packed.length; i++) if (packed[i] === PACK_WIDE) wide++;
+    wideCounts[func] = wide;
+  }
+  return wide;
 }
 
 /** Word i of the record's words at `at`, as readWords reads a word. */

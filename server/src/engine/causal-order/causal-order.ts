@@ -117,6 +117,20 @@ export class CausalRun {
   add(rank: number, kind: StepKind, item: StepItem): void {
     const q = this.of(rank);
     if (q.dead) return;
+    // A rank with nothing held, not waiting and not queued, while no rank is queued (every add is followed by
+    // run(), which empties the queue): run() would take this rank first and run this step now. It runs here,
+    // and is stored only if it blocks — most steps, in a run whose ranks keep up, are never stored.
+    if (q.steps.size === 0 && q.park === undefined && !q.queued && this.ready.length === 0) {
+      const park = this.blocked(q, kind, item);
+      if (park === undefined) {
+        this.ranStep(q, kind, item);
+        return;
+      }
+      if (park !== true) q.park = park;
+      q.steps.push(kind, item);
+      this.held++;
+      return;
+    }
     q.steps.push(kind, item);
     this.held++;
     this.schedule(q);
@@ -234,32 +248,37 @@ export class CausalRun {
         if (park !== true) q.park = park;
         break;
       }
-      this.visit.step?.(q.rank, k, item, q.ran);
-      if (k === POST) {
-        const op = item as P2pOp;
-        op.ran = (op.ran ?? 0) | this.bit;
-        const p = op.peer;
-        if (this.synchronousSends) {
-          if (op.kind === 'send' && (p === undefined || !this.posted(p))) this.openSends.add(op);
-          else if (p !== undefined) this.openSends.delete(p);
-        }
-        // The partner's rank may be waiting for this post.
-        const w = p === undefined ? undefined : this.ranks[p.rank];
-        if (w?.park?.k === 'post' && w.park.op === op) {
-          w.park = undefined;
-          this.schedule(w);
-        }
-      } else if (k === ISTART && !this.synchronousSends) {
-        const s = item as CollStep;
-        const key = `${s.comm.id}:${s.index}`;
-        const count = (this.started.get(key) ?? 0) + 1;
-        this.started.set(key, count);
-        if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
-      }
+      this.ranStep(q, k, item);
       q.steps.shift();
-      q.ran++;
       this.held--;
     }
+  }
+
+  /** The rank's next step, which can run (`blocked` said so), runs: what it tells and whom it wakes. */
+  private ranStep(q: RankRun, k: StepKind, item: StepItem): void {
+    this.visit.step?.(q.rank, k, item, q.ran);
+    if (k === POST) {
+      const op = item as P2pOp;
+      op.ran = (op.ran ?? 0) | this.bit;
+      const p = op.peer;
+      if (this.synchronousSends) {
+        if (op.kind === 'send' && (p === undefined || !this.posted(p))) this.openSends.add(op);
+        else if (p !== undefined) this.openSends.delete(p);
+      }
+      // The partner's rank may be waiting for this post.
+      const w = p === undefined ? undefined : this.ranks[p.rank];
+      if (w?.park?.k === 'post' && w.park.op === op) {
+        w.park = undefined;
+        this.schedule(w);
+      }
+    } else if (k === ISTART && !this.synchronousSends) {
+      const s = item as CollStep;
+      const key = `${s.comm.id}:${s.index}`;
+      const count = (this.started.get(key) ?? 0) + 1;
+      this.started.set(key, count);
+      if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
+    }
+    q.ran++;
   }
 
   private wakeAll<K>(waiting: Map<K, RankRun[]>, key: K): void {

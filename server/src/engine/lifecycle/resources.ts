@@ -85,6 +85,8 @@ const ANYTIME = new Set(['MPI_Initialized', 'MPI_Finalized', 'MPI_Get_version', 
 export class Resources {
   private readonly live = new Map<number, Map<number, Created>>();
   private readonly initSite = new Map<number, number>();
+  /** initSite's ranks by rank (asked at every call: an array index, not a Map lookup). */
+  private readonly inited: boolean[] = [];
 
   private of(rank: number): Map<number, Created> {
     let m = this.live.get(rank);
@@ -97,8 +99,12 @@ export class Resources {
 
   onEnter(e: CallEnter, ended: EndHow | undefined): void {
     const cls = e.fn.cls;
-    if (cls === 'init') this.initSite.set(e.rank, e.site);
-    else if (!ANYTIME.has(e.fn.name) && (ended === 'finalized' || !this.initSite.has(e.rank))) {
+    if (cls === 'init') {
+      this.initSite.set(e.rank, e.site);
+      while (this.inited.length <= e.rank) this.inited.push(false);
+      this.inited[e.rank] = true;
+    } else if ((ended === 'finalized' || this.inited[e.rank] !== true) && !ANYTIME.has(e.fn.name)) {
+      // (The rank's state first: the name's Set lookup ran for every call while it was tested first.)
       const when = ended === 'finalized' ? 'after MPI_Finalize' : 'before MPI_Init';
       const key = `${e.fn.name} ${when}`;
       const locs = this.outside.get(key) ?? [];

@@ -77,10 +77,18 @@ const canonical: readonly number[] = basicTypeNames.map((n) => {
 export class Datatypes {
   private readonly types = new Map<number, Map<number, DtypeInfo>>();
   private readonly ops = new Map<number, Map<number, number>>();
+  /**
+   * Each rank's last lookup (handle and answer), by rank: every send and receive asks for its datatype, and a
+   * rank mostly sends one type after another (two Map lookups per operation before). NaN: none.
+   */
+  private readonly lastHandle: number[] = [];
+  private readonly lastInfo: (DtypeInfo | undefined)[] = [];
 
   onDatatype(e: DatatypeEvent): void {
     let m = this.types.get(e.rank);
     if (m === undefined) this.types.set(e.rank, (m = new Map<number, DtypeInfo>()));
+    // The handle may name a new type now (MPI reuses freed handles): the rank's last answer may be stale.
+    if (e.rank < this.lastHandle.length) this.lastHandle[e.rank] = NaN;
     const [first] = e.signature;
     const name =
       e.signature.length === 1 && first !== undefined && first[1] === 1
@@ -106,7 +114,15 @@ export class Datatypes {
   }
 
   type(rank: number, handle: number): DtypeInfo | undefined {
-    return this.types.get(rank)?.get(handle);
+    if (this.lastHandle[rank] === handle) return this.lastInfo[rank];
+    const info = this.types.get(rank)?.get(handle);
+    while (this.lastHandle.length <= rank) {
+      this.lastHandle.push(NaN);
+      this.lastInfo.push(undefined);
+    }
+    this.lastHandle[rank] = handle;
+    this.lastInfo[rank] = info;
+    return info;
   }
 
   /** Predefined op id (index into mpi-api.json ops), -1 for user ops, undefined when unknown. */

@@ -54,40 +54,41 @@ export function num(e: CallEnter, fallback: number, r1: string, r2?: string, r3?
 }
 
 /**
- * `num` for a fixed list of roles, resolved once per function: the scalar slots of those roles by function id,
- * so that reading the argument is an array index and the words, not a Map lookup per role per call. For the
- * readers that run for every operation (calls.ts); the same answer as `num(e, fallback, ...roles)`.
+ * `num` for one or two roles, resolved for every function when made: the scalar slots of those roles by function
+ * id in two typed columns (-1: none), so that reading the argument is two array indexes and the words, not a Map
+ * lookup per role per call. For the readers that run for every operation (calls.ts); the same answer as
+ * `num(e, fallback, r1, r2)`.
  */
 export class RoleReader {
-  private readonly byFn: (readonly number[] | undefined)[] = [];
-  private readonly roles: readonly string[];
+  private readonly first: Int16Array;
+  private readonly second: Int16Array;
 
-  constructor(...roles: string[]) {
-    this.roles = roles;
+  constructor(r1: string, r2?: string) {
+    this.first = new Int16Array(layouts.length).fill(-1);
+    this.second = new Int16Array(layouts.length).fill(-1);
+    for (const l of layouts) {
+      const slots: number[] = [];
+      for (const role of r2 === undefined ? [r1] : [r1, r2]) {
+        const slot = slotOf(l.spec, role);
+        if (slot !== undefined && slot >= 0) slots.push(slot);
+      }
+      if (slots[0] !== undefined) this.first[l.spec.id] = slots[0];
+      if (slots[1] !== undefined) this.second[l.spec.id] = slots[1];
+    }
   }
 
   num(e: CallEnter, fallback: number): number {
     const id = e.fn.id;
-    let slots = id >= 0 ? this.byFn[id] : undefined;
-    if (slots === undefined) {
-      slots = this.resolve(e.fn);
-      if (id >= 0) this.byFn[id] = slots;
-    }
-    for (let i = 0; i < slots.length; i++) {
-      const v = e.words[slots[i] as number];
-      // NaN or missing: left out by a synthetic event, as in `scalar`.
-      if (v !== undefined && v === v) return v;
-    }
-    return fallback;
-  }
-
-  private resolve(fn: FunctionSpec): number[] {
-    const slots: number[] = [];
-    for (const role of this.roles) {
-      const slot = slotOf(fn, role);
-      if (slot !== undefined && slot >= 0) slots.push(slot);
-    }
-    return slots;
+    const a = this.first[id];
+    if (a === undefined || a < 0) return fallback;
+    const words = e.words;
+    const v = words[a];
+    // NaN or missing: left out by a synthetic event, as in `scalar`.
+    if (v !== undefined && v === v) return v;
+    const b = this.second[id] as number;
+    if (b < 0) return fallback;
+    const w = words[b];
+    return w !== undefined && w === w ? w : fallback;
   }
 }
 

@@ -1,119 +1,107 @@
 /**
  * A map from numbers (handles) that keeps what was set recently: the keys of the last `capacity` set() calls
  * that were not deleted or set again since. The engine's per-rank memories of requests (who made a send,
- * which handles were retired) are bounded this way because they are touched at every request of every rank:
- * a Map kept in insertion order by delete-and-set, with its oldest key found by an iterator, allocated and
- * rehashed on every call once full. Here a ring of slots holds the keys in the order they were set, and
- * evicting is overwriting the oldest slot: no allocation after the first `capacity` entries.
+ * which handles were retired) are bounded this way because they are written at every request of every rank,
+ * and read almost never: `retired` when a call is given a handle that is not a live request (a stale copy, or
+ * a request of a function the shim does not intercept), `sendCreators` for the shim's send-buffer-modified
+ * finding.
  *
- * It may hold fewer than `capacity` keys (a slot whose key was set again or deleted stays in the ring until
- * overwritten); it never holds a key set more than `capacity` set() calls ago. The bound only matters for
- * programs that keep that many requests' handles in play; MPI recycles handles.
+ * So a set() is two stores into a ring of slots (the keys in the order they were set; evicting is overwriting
+ * the oldest slot) and nothing else. The key → slot index is brought up to date when it is read: get(), has(),
+ * delete() and size first take in the sets made since the last read (at most the last `capacity`, in order, so
+ * each key ends at its latest slot), and an index entry counts only while its slot still holds its key (a slot
+ * overwritten since, by a later set, evicted it). The index kept up at every set — an open-addressing table
+ * probed, shifted back and rehashed as it grew — cost a cache miss or more per set in tables of up to 65,536
+ * handles per rank: 15-18% of the engine's time in bench/engine-throughput, whose handles are never reused.
  *
- * The key → slot index is an open-addressing table of slot numbers (linear probing, deletion by shifting back),
- * not a Map: a Map of 65,536 number keys deleted from and added to at every request was 14% of the engine's
- * time in bench/engine-throughput. Slots and table grow by doubling up to `capacity`, so a rank that makes
- * few requests holds a few hundred bytes, not the whole bound.
+ * The ring grows by doubling up to `capacity`, so a rank that makes few requests holds a few hundred bytes, not
+ * the whole bound. The bound only matters for programs that keep that many requests' handles in play; MPI
+ * recycles handles.
  */
 export class RecentMap<V> {
   private keys: Float64Array;
   private values: (V | undefined)[];
-  /** Open addressing: slot + 1 of the key hashed here, 0 for empty. Twice the slots, a power of two. */
-  private table: Int32Array;
-  private mask: number;
+  /** The slot the next set() writes: set number n goes to slot n % capacity. */
   private next = 0;
   private filled = 0;
-  private live = 0;
+  /** set() calls so far, and how many of them the index has taken in. */
+  private sets = 0;
+  private indexed = 0;
+  /** Key → the slot of its latest set, as of `indexed` (entries whose slot was overwritten since are dead). */
+  private readonly index = new Map<number, number>();
 
   constructor(readonly capacity: number) {
     const n = Math.min(capacity, 64);
     this.keys = new Float64Array(n);
     this.values = new Array<V | undefined>(n).fill(undefined);
-    this.table = new Int32Array(tableSize(n));
-    this.mask = this.table.length - 1;
+  }
+
+  /** Nothing was ever set (cheaper than `size`, which brings the index up to date). */
+  get empty(): boolean {
+    return this.sets === 0;
   }
 
   get size(): number {
-    return this.live;
+    this.catchUp();
+    this.prune();
+    return this.index.size;
   }
 
   has(key: number): boolean {
-    return this.find(key) >= 0;
+    return this.slotOf(key) >= 0;
   }
 
   get(key: number): V | undefined {
-    const at = this.find(key);
-    return at < 0 ? undefined : this.values[(this.table[at] as number) - 1];
+    const s = this.slotOf(key);
+    return s < 0 ? undefined : this.values[s];
   }
 
   delete(key: number): void {
-    const at = this.find(key);
-    if (at < 0) return;
-    this.values[(this.table[at] as number) - 1] = undefined;
-    this.unlink(at);
-    this.live--;
+    const s = this.slotOf(key);
+    if (s < 0) return;
+    // NaN equals no key: the slot is dead (an older set of the key, still in the ring, is already out of the index).
+    this.keys[s] = NaN;
+    this.values[s] = undefined;
+    this.index.delete(key);
   }
 
   set(key: number, value: V): void {
-    const old = this.find(key);
-    if (old >= 0) {
-      this.values[(this.table[old] as number) - 1] = undefined;
-      this.unlink(old);
-      this.live--;
-    }
     const slot = this.next;
-    if (this.filled === this.capacity) {
-      // The oldest slot: drop its key unless that key has moved to a newer slot (or was deleted).
-      const at = this.find(this.keys[slot] as number);
-      if (at >= 0 && this.table[at] === slot + 1) {
-        this.unlink(at);
-        this.live--;
-      }
-    } else {
+    if (this.filled < this.capacity) {
       if (this.filled === this.keys.length) this.grow();
       this.filled++;
     }
     this.keys[slot] = key;
     this.values[slot] = value;
-    let at = hashHandle(key) & this.mask;
-    while (this.table[at] !== 0) at = (at + 1) & this.mask;
-    this.table[at] = slot + 1;
-    this.live++;
     this.next = slot + 1 === this.capacity ? 0 : slot + 1;
+    this.sets++;
   }
 
-  /** Table index of the key, or -1. */
-  private find(key: number): number {
-    const t = this.table;
-    let at = hashHandle(key) & this.mask;
-    for (;;) {
-      const s = t[at] as number;
-      if (s === 0) return -1;
-      if (this.keys[s - 1] === key) return at;
-      at = (at + 1) & this.mask;
-    }
+  /** The slot of the key's latest set while the ring holds it, or -1. */
+  private slotOf(key: number): number {
+    this.catchUp();
+    const s = this.index.get(key);
+    return s !== undefined && this.keys[s] === key ? s : -1;
   }
 
-  /** Empties a table entry and shifts back the entries after it that probed past it (linear probing). */
-  private unlink(at: number): void {
-    const t = this.table;
-    const mask = this.mask;
-    let hole = at;
-    let j = at;
-    t[hole] = 0;
-    for (;;) {
-      j = (j + 1) & mask;
-      const s = t[j] as number;
-      if (s === 0) return;
-      const home = hashHandle(this.keys[s - 1] as number) & mask;
-      // Move the entry into the hole unless its home lies cyclically in (hole, j].
-      const stays = hole <= j ? home > hole && home <= j : home > hole || home <= j;
-      if (!stays) {
-        t[hole] = s;
-        t[j] = 0;
-        hole = j;
-      }
+  /** Takes the sets made since the last read into the index, oldest first (those the ring still holds). */
+  private catchUp(): void {
+    if (this.indexed === this.sets) return;
+    const cap = this.capacity;
+    const from = Math.max(this.indexed, this.sets - cap);
+    for (let n = from; n < this.sets; n++) {
+      const s = n % cap;
+      const k = this.keys[s] as number;
+      if (k === k) this.index.set(k, s);
     }
+    this.indexed = this.sets;
+    // Dead entries (keys evicted without a read in between) would pile up with keys never set again.
+    if (this.index.size > 2 * cap + 64) this.prune();
+  }
+
+  /** Drops the index entries whose slot no longer holds their key. */
+  private prune(): void {
+    for (const [k, s] of this.index) if (this.keys[s] !== k) this.index.delete(k);
   }
 
   /** Before the ring is full, slots are taken in order: doubling keeps every slot's index. */
@@ -123,22 +111,7 @@ export class RecentMap<V> {
     keys.set(this.keys);
     this.keys = keys;
     for (let i = this.values.length; i < n; i++) this.values.push(undefined);
-    const old = this.table;
-    this.table = new Int32Array(tableSize(n));
-    this.mask = this.table.length - 1;
-    for (const s of old) {
-      if (s === 0) continue;
-      let at = hashHandle(this.keys[s - 1] as number) & this.mask;
-      while (this.table[at] !== 0) at = (at + 1) & this.mask;
-      this.table[at] = s;
-    }
   }
-}
-
-function tableSize(slots: number): number {
-  let n = 8;
-  while (n < slots * 2) n *= 2;
-  return n;
 }
 
 const bits = new Float64Array(1);

@@ -158,6 +158,8 @@ export class BsendSpace {
 
   /** The clock run reached a receive: if it took a buffered message, that message's time is known. */
   onReceived(recv: RecvOp, time: number): void {
+    // Every receive comes here: without a buffered send, nothing to look up.
+    if (!this.any) return;
     const send = this.peer.get(recv);
     const s = send === undefined ? undefined : this.bySend.get(send);
     if (s?.entry === undefined || send === undefined) return;

@@ -93,6 +93,8 @@ export class FreedSendReuse {
 
   /** The clock run reached the posting of a receive: decide its candidates. */
   onPosted(op: P2pOp, clock: Int32Array): void {
+    // Every posting comes here: without a candidate, no WeakMap lookup.
+    if (this.undecided === 0) return;
     const l = this.byWrite.get(op);
     if (l === undefined) return;
     this.byWrite.delete(op);
