@@ -373,7 +373,7 @@ async function main(): Promise<void> {
     }
     const mb = statSync(trace).size / 1e6;
     console.log(
-      `trace             ${last?.spans.toLocaleString('en')} calls over ${last?.ranks} ranks in the store, ${mb.toFixed(0)} MB; its timeline's columns ${columnsMB.toFixed(1)} MB packed`,
+      `trace             ${last?.spans.toLocaleString('en')} calls over ${last?.ranks} ranks in the store, ${mb.toFixed(0)} MB; its timeline's columns ${columnsMB.toFixed(1)} MB as the page fetches them (packed, deflated)`,
     );
     console.log(
       `open in VS Code   median ${median(shownMs).toFixed(0)} ms of ${runs} runs (${shownMs.map((x) => x.toFixed(0)).join(', ')} ms): click in the explorer → first frame with the whole job; target < 2000 ms`,

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { inflateRawSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 // The client side comes from the server package's own jsonrpc (a second vscode-jsonrpc version is
@@ -321,8 +322,10 @@ describe('language server', { timeout: 10_000 }, () => {
       Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
     assert.ok(timelineBatch.type === 'data');
     for (const b of announced.slice(1)) {
-      const block = unpackBlock(file.subarray(b.offset, b.offset + b.bytes), 0);
-      assert.equal(block.next, b.bytes);
+      // Each block is stored deflated (packed-files.ts); the page inflates it before unpacking.
+      const packed = inflateRawSync(file.subarray(b.offset, b.offset + b.bytes));
+      const block = unpackBlock(packed, 0);
+      assert.equal(block.next, packed.byteLength);
       assert.deepEqual(plain(block.spans), timelineBatch.spans);
       assert.deepEqual(plain(block.messages), timelineBatch.messages);
     }

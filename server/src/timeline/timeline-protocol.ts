@@ -143,6 +143,7 @@ export interface TimelineData {
   readonly columnsAt?: ColumnsAt;
 }
 
+/** Where a batch's block is in the columns file: `bytes` bytes at `offset`, raw deflate of the packed columns. */
 export interface ColumnsAt {
   readonly url: string;
   readonly offset: number;
