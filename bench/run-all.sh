@@ -58,7 +58,7 @@ if [ $quick = 1 ]; then
   # The long fuzz runs take an hour on this machine: a smoke of each in the quick mode.
   fuzz=(--inputs 20000) fuzz_count="2x10^4"
 else
-  engine_steps=8000 lammps=() e2e=() shim=(all 20000) ring=(--flavor all --ranks 8,16,32)
+  engine_steps=8000 lammps=() e2e=() shim=(all 20000) ring=(--flavor all --ranks 8,16,32 --repeat 3)
   curve_minutes=2 fuzz=() fuzz_count="10^6"
 fi
 
