@@ -6,6 +6,7 @@
  * loopback analyzer that already checks our token, and SHA-1 would be code without a benefit here. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -160,11 +161,15 @@ int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, s
     }
     int fd = connect_to(host, port, timeout_ms, why, whylen);
     if (fd < 0) return -1;
-    if (tls && !msc_tls_start(fd, timeout_ms, why, whylen)) {
+    /* Connected, the analyzer is there: its answers get five times the connect bound (10 s by default). A
+     * rank on a slow link that other traffic keeps full (a shared 512 kbit/s uplink with a bulk transfer)
+     * saw the first byte of the 101 come after more than 2 s and ran unrecorded. */
+    int answer_ms = timeout_ms > INT_MAX / 5 ? INT_MAX : timeout_ms * 5;
+    if (tls && !msc_tls_start(fd, answer_ms, why, whylen)) {
         close(fd);
         return -1;
     }
-    snprintf(why, whylen, "the analyzer did not complete the WebSocket handshake");
+    snprintf(why, whylen, "the analyzer did not complete the WebSocket handshake within %d ms", answer_ms);
 
     unsigned char keybytes[16];
     for (int i = 0; i < 16; i += 4) {
@@ -187,10 +192,10 @@ int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, s
     while (got < sizeof resp - 1) {
         ssize_t k;
         if (tls) {
-            k = msc_tls_read(fd, resp + got, 1, timeout_ms);
+            k = msc_tls_read(fd, resp + got, 1, answer_ms);
         } else {
             struct pollfd p = { fd, POLLIN, 0 };
-            if (poll(&p, 1, timeout_ms) != 1) goto fail;
+            if (poll(&p, 1, answer_ms) != 1) goto fail;
             k = recv(fd, resp + got, 1, 0);
         }
         if (k <= 0) goto fail;
