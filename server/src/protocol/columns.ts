@@ -11,6 +11,8 @@
  * argument gives the reader's fallback as reading a missing key of the old argument map did.
  */
 
+import { grown } from './grown';
+
 /** END how codes (records.json END), index = code; 5 is the analyzer's own "connection closed without END". */
 export const END_HOWS = [
   undefined,
@@ -113,23 +115,15 @@ export class RecordColumns {
 
   private growRows(): void {
     const n = this.kind.length * 2;
-    const grow = <T extends Uint8Array | Uint16Array | Int32Array | Uint32Array | Float64Array>(
-      a: T,
-      make: (n: number) => T,
-    ): T => {
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    this.kind = grow(this.kind, (k) => new Uint8Array(k));
-    this.flags = grow(this.flags, (k) => new Uint8Array(k));
-    this.func = grow(this.func, (k) => new Uint16Array(k));
-    this.rank = grow(this.rank, (k) => new Int32Array(k));
-    this.seq = grow(this.seq, (k) => new Uint32Array(k));
-    this.time = grow(this.time, (k) => new Float64Array(k));
-    this.site = grow(this.site, (k) => new Float64Array(k));
-    this.wordStart = grow(this.wordStart, (k) => new Uint32Array(k));
-    this.wordCount = grow(this.wordCount, (k) => new Uint32Array(k));
+    this.kind = grown(this.kind, n);
+    this.flags = grown(this.flags, n);
+    this.func = grown(this.func, n);
+    this.rank = grown(this.rank, n);
+    this.seq = grown(this.seq, n);
+    this.time = grown(this.time, n);
+    this.site = grown(this.site, n);
+    this.wordStart = grown(this.wordStart, n);
+    this.wordCount = grown(this.wordCount, n);
   }
 
   private growWords(need: number): void {

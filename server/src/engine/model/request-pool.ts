@@ -19,6 +19,7 @@
 import type { CommInfo } from './comms';
 import type { RecvOp, SendOp } from './ops';
 import type { CallEnter, FunctionSpec } from './types';
+import { grown } from '../../protocol/grown';
 import { functions } from '../../protocol/spec';
 
 export type RequestWhat = 'send' | 'recv' | 'coll' | 'mrecv' | 'other';
@@ -209,27 +210,14 @@ export class RequestPool {
 
   private grow(): void {
     const n = this.bits.length * 2;
-    const f64 = (a: Float64Array) => {
-      const b = new Float64Array(n);
-      b.set(a);
-      return b;
-    };
-    this.handles = f64(this.handles);
-    this.sites = f64(this.sites);
-    this.stamps = f64(this.stamps);
-    this.spanFrom = f64(this.spanFrom);
-    const fns = new Int32Array(n);
-    fns.set(this.fns);
-    this.fns = fns;
-    const next = new Int32Array(n);
-    next.set(this.next);
-    this.next = next;
-    const bits = new Uint8Array(n);
-    bits.set(this.bits);
-    this.bits = bits;
-    const indexed = new Uint8Array(n);
-    indexed.set(this.indexed);
-    this.indexed = indexed;
+    this.handles = grown(this.handles, n);
+    this.sites = grown(this.sites, n);
+    this.stamps = grown(this.stamps, n);
+    this.spanFrom = grown(this.spanFrom, n);
+    this.fns = grown(this.fns, n);
+    this.next = grown(this.next, n);
+    this.bits = grown(this.bits, n);
+    this.indexed = grown(this.indexed, n);
     this.ops.length = n;
     this.ops.fill(undefined, n / 2);
     this.templates.length = n;

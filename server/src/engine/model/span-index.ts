@@ -1,3 +1,5 @@
+import { grown } from '../../protocol/grown';
+
 /**
  * Spans [from, to) of memory, sorted by `from`, each with its item: which of them meet a given span, without
  * walking them all. The buffer-overlap check asks this for every send and receive a rank posts while others are
@@ -76,12 +78,8 @@ export class SpanIndex<T> {
 
   private grow(): void {
     const size = this.from.length * 2;
-    const from = new Float64Array(size);
-    from.set(this.from);
-    this.from = from;
-    const to = new Float64Array(size);
-    to.set(this.to);
-    this.to = to;
+    this.from = grown(this.from, size);
+    this.to = grown(this.to, size);
     for (let i = this.items.length; i < size; i++) this.items.push(undefined);
   }
 
