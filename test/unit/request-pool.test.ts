@@ -46,7 +46,11 @@ test('RequestPool keeps every field of every live row through allocation, releas
       const phase = Math.floor(step / 5000) % 2 === 0;
       if (live.size === 0 || rnd() < (phase ? 0.55 : 0.25)) {
         const fn = FNS[Math.floor(rnd() * FNS.length)] as (typeof FNS)[number];
-        const created = { fn, site: Math.floor(rnd() * 2 ** 40) } as unknown as CallEnter;
+        const created = {
+          fn,
+          site: Math.floor(rnd() * 2 ** 40),
+          keepWords: () => undefined,
+        } as unknown as CallEnter;
         const what = WHATS[Math.floor(rnd() * WHATS.length)] as RequestWhat;
         const persistent = rnd() < 0.3;
         const r = pool.alloc(created, what, persistent, undefined, undefined);
@@ -116,7 +120,7 @@ test('RequestPool keeps every field of every live row through allocation, releas
 
 test('RequestPool refuses a row released twice or released while a pending-buffer index holds it', () => {
   const pool = new RequestPool();
-  const created = { fn: FNS[1], site: 1 } as unknown as CallEnter;
+  const created = { fn: FNS[1], site: 1, keepWords: () => undefined } as unknown as CallEnter;
   const r = pool.alloc(created, 'recv', false, undefined, undefined);
   pool.setIndexed(r, IN_WRITES, 0x9000);
   assert.throws(() => pool.release(r), /pending-buffer index/);

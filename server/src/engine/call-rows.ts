@@ -1,30 +1,28 @@
 /**
  * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's one object (`Call`: its
- * words copied out of the batch, and its state: the call is pending state, kept until it and its request are done). EXIT and
+ * words read in the batch's columns, copied only if it is still in flight when the batch ends, and its state: the
+ * call is pending state, kept until it and its request are done). EXIT and
  * COMPLETE rows become nothing: one view each per engine, pointed at the row being handled, read in place.
  */
 import type { RecordColumns } from '../protocol/columns';
 import { functions, layouts } from '../protocol/spec';
-import { Call } from './model/rank-track';
+import { Call, type WordBatch } from './model/rank-track';
 import type { CompleteEvent, ExitView, FunctionSpec } from './model/types';
 
-export function enterOf(cols: RecordColumns, row: number): Call {
-  const start = cols.wordStart[row] as number;
-  const n = cols.wordCount[row] as number;
-  const fn = functions[cols.func[row] as number] as FunctionSpec;
-  // A plain array of doubles, not a typed array: V8 makes a small typed array several times slower (a
-  // buffer object besides the view), and these few words live as long as the call is pending. Sized at once
-  // (not grown by push, whose first store allocates room for 17): half the time of the push loop.
-  const words = new Array<number>(n);
-  const all = cols.words;
-  for (let i = 0; i < n; i++) words[i] = all[start + i] as number;
+/**
+ * The ENTER at `row` as its call, its words read in place until `batch` is over (`Call`).
+ */
+export function enterOf(cols: RecordColumns, row: number, batch: WordBatch): Call {
   return new Call(
     cols.rank[row] as number,
     cols.seq[row] as number,
-    fn,
+    functions[cols.func[row] as number] as FunctionSpec,
     cols.site[row] as number,
-    words,
+    cols.words,
+    cols.wordStart[row] as number,
+    cols.wordCount[row] as number,
     ((cols.flags[row] as number) & 2) !== 0,
+    batch,
   );
 }
 

@@ -26,6 +26,7 @@ import { RankDecoder } from '../protocol/decoder';
 import { KIND } from '../protocol/spec';
 import { CompleteRow, enterOf, ExitRow } from './call-rows';
 import { localWindowAccess } from './lifecycle/memory-access';
+import { WordBatch } from './model/rank-track';
 
 export type { EngineOptions } from './engine-state';
 
@@ -82,18 +83,38 @@ class MpiEngine implements Engine, EngineRouting {
   private readonly exitRow = new ExitRow();
   private readonly completeRow = new CompleteRow();
 
+  /** Ranks whose calls this batch entered (usually one: a frame is one rank's). */
+  private readonly touched: number[] = [];
+
   pushColumns(cols: RecordColumns, from = 0, to = cols.length): void {
     const st = this.st;
     const kinds = cols.kind;
-    for (let row = from; row < to; row++) {
-      const kind = kinds[row];
-      // The kinds every MPI call makes are read in place; the rest (descriptions of communicators, types,
-      // ops, call sites; the shim's findings; END, LOST) are a few per run or per new handle, and take the
-      // event form their registries keep.
-      if (kind === KIND.ENTER) onEnter(st, enterOf(cols, row));
-      else if (kind === KIND.EXIT) onExit(st, this.exitRow.at(cols, row));
-      else if (kind === KIND.COMPLETE) onComplete(st, this.completeRow.at(cols, row));
-      else if (kind !== KIND.CLOCK) this.pushEvent(eventAt(cols, row));
+    // The calls entered read their words in these columns until the batch is over (model/rank-track.ts Call).
+    const batch = new WordBatch();
+    const touched = this.touched;
+    let last = -1;
+    try {
+      for (let row = from; row < to; row++) {
+        const kind = kinds[row];
+        // The kinds every MPI call makes are read in place; the rest (descriptions of communicators, types,
+        // ops, call sites; the shim's findings; END, LOST) are a few per run or per new handle, and take the
+        // event form their registries keep.
+        if (kind === KIND.ENTER) {
+          const call = enterOf(cols, row, batch);
+          if (call.rank !== last) {
+            last = call.rank;
+            if (!touched.includes(last)) touched.push(last);
+          }
+          onEnter(st, call);
+        } else if (kind === KIND.EXIT) onExit(st, this.exitRow.at(cols, row));
+        else if (kind === KIND.COMPLETE) onComplete(st, this.completeRow.at(cols, row));
+        else if (kind !== KIND.CLOCK) this.pushEvent(eventAt(cols, row));
+      }
+    } finally {
+      // The caller reuses the columns: the calls still in flight copy their words; the others' are gone.
+      for (const rank of touched) st.tracks[rank]?.keepWordsInFlight();
+      touched.length = 0;
+      batch.over = true;
     }
   }
 

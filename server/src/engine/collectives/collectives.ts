@@ -48,7 +48,7 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
   if (inst.arrived === comm.size && !inst.mismatched) {
     comm.open.delete(index);
     if (st.owns.comm(comm.key)) st.asOwner(() => checkCollectiveData(st, comm, inst));
-  }
+  } else e.keepWords(); // the data checks read its words when the last member enters, in a later batch
   return { comm, index };
 }
 

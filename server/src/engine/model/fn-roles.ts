@@ -12,17 +12,17 @@ function slotOf(fn: FunctionSpec, role: string): number | undefined {
 }
 
 /** Index of the length word of array section k (>= 0) in an ENTER's words. */
-function sectionAt(fn: FunctionSpec, words: readonly number[], k: number): number {
-  let at = layouts[fn.id]?.scalars.length ?? 0;
-  for (let j = 0; j < k; j++) at += 1 + (words[at] ?? 0);
+function sectionAt(e: CallEnter, k: number): number {
+  let at = layouts[e.fn.id]?.scalars.length ?? 0;
+  for (let j = 0; j < k; j++) at += 1 + (e.wordAt(at) ?? 0);
   return at;
 }
 
 function arrayAt(e: CallEnter, slot: number): number[] {
-  const at = sectionAt(e.fn, e.words, -slot - 1);
-  const len = e.words[at] ?? 0;
+  const at = sectionAt(e, -slot - 1);
+  const len = e.wordAt(at) ?? 0;
   const out = new Array<number>(len);
-  for (let i = 0; i < len; i++) out[i] = e.words[at + 1 + i] as number;
+  for (let i = 0; i < len; i++) out[i] = e.wordAt(at + 1 + i) as number;
   return out;
 }
 
@@ -31,14 +31,14 @@ export function argOf(e: CallEnter, role: string): ArgValue | undefined {
   const slot = slotOf(e.fn, role);
   if (slot === undefined) return undefined;
   if (slot < 0) return arrayAt(e, slot);
-  const v = e.words[slot] as number;
+  const v = e.wordAt(slot) as number;
   return v === v ? v : undefined;
 }
 
 function scalar(e: CallEnter, role: string): number | undefined {
   const slot = slotOf(e.fn, role);
   if (slot === undefined || slot < 0) return undefined;
-  const v = e.words[slot] as number;
+  const v = e.wordAt(slot) as number;
   return v === v ? v : undefined; // NaN: left out by a synthetic event
 }
 
@@ -81,13 +81,12 @@ export class RoleReader {
     const id = e.fn.id;
     const a = this.first[id];
     if (a === undefined || a < 0) return fallback;
-    const words = e.words;
-    const v = words[a];
+    const v = e.wordAt(a);
     // NaN or missing: left out by a synthetic event, as in `scalar`.
     if (v !== undefined && v === v) return v;
     const b = this.second[id] as number;
     if (b < 0) return fallback;
-    const w = words[b];
+    const w = e.wordAt(b);
     return w !== undefined && w === w ? w : fallback;
   }
 }

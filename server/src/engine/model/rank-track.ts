@@ -31,11 +31,27 @@ export interface CallState {
 }
 
 /**
+ * One batch of rows the engine handles (a frame, or the rows a caller decoded): the calls it entered read their
+ * words in its columns until it is `over`, when the columns may hold other rows.
+ */
+export class WordBatch {
+  over = false;
+}
+
+/**
  * A call as one object: its ENTER (CallEnter: head fields and argument words) and its state (CallState), made
  * once per ENTER. They were two objects per call, the state pointing at the ENTER; one is half the allocation
  * and the collector's work for every call. Every field is set in the constructor (one shape for every call).
  * A persistent request keeps its creating call (`RequestPool.template`): the EXIT drops `creates` once
  * the request is handed over, so that a call kept for its ENTER does not hold its request too.
+ *
+ * The words are read in the batch's word column (`words` is the columns' `Float64Array`, from `base`) while the
+ * batch is handled: most calls enter and exit in one frame (a Send, a Comm_rank, a Wait that completes) and
+ * never copy them. Before the batch ends, the engine has the calls still in flight copy theirs into their own
+ * array (`RankTrack.keepWordsInFlight`: their EXIT, the wait-for graph and the message queues read them later),
+ * and a holder that keeps a call past its EXIT copies them when it takes it (`keepWords`); any other call's words
+ * are gone with the batch, and reading them throws (a holder that forgot to keep them), rather than reading
+ * another row's.
  */
 export class Call implements CallEnter, CallState {
   exited = false;
@@ -51,12 +67,44 @@ export class Call implements CallEnter, CallState {
     readonly seq: number,
     readonly fn: FunctionSpec,
     readonly site: number,
-    readonly words: readonly number[],
+    private words: Float64Array,
+    private base: number,
+    private readonly count: number,
     readonly otherThread: boolean,
+    /** The batch whose columns hold the words; undefined once they are the call's own. */
+    private batch: WordBatch | undefined,
   ) {}
 
   get enter(): CallEnter {
     return this;
+  }
+
+  wordAt(i: number): number | undefined {
+    if (i >= this.count) return undefined;
+    if (this.batch?.over === true) this.gone();
+    return this.words[this.base + i];
+  }
+
+  keepWords(): void {
+    const batch = this.batch;
+    if (batch === undefined) return;
+    if (batch.over) this.gone();
+    const n = this.count;
+    const from = this.words;
+    const base = this.base;
+    // A small typed array costs more to make than a plain one, but it keeps every read of `words` on one kind of
+    // array; few calls copy (those in flight when their batch ends, templates, collectives).
+    const own = new Float64Array(n);
+    for (let i = 0; i < n; i++) own[i] = from[base + i] as number;
+    this.words = own;
+    this.base = 0;
+    this.batch = undefined;
+  }
+
+  private gone(): never {
+    throw new Error(
+      `the words of ${this.fn.name} (rank ${this.rank}, seq ${this.seq}) were read after their batch`,
+    );
   }
 }
 
@@ -201,6 +249,12 @@ export class RankTrack {
     if (this.cur !== call || this.inFlight <= 0) return;
     const latest = this.flying[this.flying.length - 1];
     if (latest !== undefined) this.cur = latest;
+  }
+
+  /** The batch that brought the calls in flight ends: they copy their words (see Call). */
+  keepWordsInFlight(): void {
+    const flying = this.flying;
+    for (let i = 0; i < flying.length; i++) (flying[i] as CallState).enter.keepWords();
   }
 
   /** Takes the call off the list of calls in flight. */

@@ -105,6 +105,8 @@ export class RequestPool {
     this.bits[r] = WHATS.indexOf(what) | (persistent ? PERSISTENT : ACTIVE) | LIVE;
     this.indexed[r] = NOT_INDEXED;
     this.ops[r] = op;
+    // The template outlives its call's batch (each MPI_Start reads its words).
+    if (persistent) created.keepWords();
     this.templates[r] = persistent ? created : undefined;
     this.colls[r] = coll;
     return r;

@@ -66,11 +66,13 @@ export interface EnterEvent extends EventBase {
 }
 
 /**
- * The engine's own record of a call's ENTER, kept while the call (or a request it made) is pending: its head
- * fields and its argument words copied out of the batch's columns (protocol/columns.ts), read by role through
- * the spec's tables (fn-roles.ts) — no map of arguments by name. Words are as records.json's ENTER says: one per
- * scalar parameter in prototype order, then each array section (its length, its elements); NaN for a parameter
- * a synthetic event left out. No time: no check reads it, and a double field is a heap number per call in V8.
+ * The engine's own record of a call's ENTER: its head fields and its argument words, read by role through the
+ * spec's tables (fn-roles.ts) — no map of arguments by name. The words are read where the batch's columns hold
+ * them (protocol/columns.ts) while the batch is handled; a call still in flight when its batch ends, or kept
+ * by a holder (`keepWords`: a persistent request's template, a collective's call), copies them first
+ * (model/rank-track.ts `Call`). Words are as records.json's ENTER says: one per scalar parameter in prototype
+ * order, then each array section (its length, its elements); NaN for a parameter a synthetic event left out.
+ * No time: no check reads it, and a double field is a heap number per call in V8.
  */
 export interface CallEnter {
   readonly rank: number;
@@ -78,7 +80,10 @@ export interface CallEnter {
   readonly seq: number;
   readonly fn: FunctionSpec;
   readonly site: number;
-  readonly words: readonly number[];
+  /** Word i of the ENTER, undefined past its last word (NaN: left out by a synthetic event). */
+  wordAt(i: number): number | undefined;
+  /** The words stay readable after the batch that brought them (a holder keeps the call past its EXIT). */
+  keepWords(): void;
   /** ENTER flags bit1 (see EnterEvent.otherThread). */
   readonly otherThread: boolean;
 }
