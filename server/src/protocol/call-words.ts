@@ -11,27 +11,28 @@ import { KIND } from './spec';
 export const MAX_ARRAY = 1 << 24;
 
 /**
- * Words the call needs, from the first `count` of `words`: a number >= count when it may need more; -1 when
- * its length is open (DTYPE).
+ * Words the call needs, from the `count` words of `words` from `base` on: a number >= count when it may need more;
+ * -1 when its length is open (DTYPE).
  */
 export function wordsNeeded(
   kind: number,
   layout: FunctionLayout | undefined,
   words: ArrayLike<number>,
+  base: number,
   count: number,
 ): number | string {
   switch (kind) {
     case KIND.ENTER:
-      return enterWords(layout, words, count);
+      return enterWords(layout, words, base, count);
     case KIND.EXIT:
-      return exitWords(layout, words, count);
+      return exitWords(layout, words, base, count);
     case KIND.COMPLETE:
       return 6;
     case KIND.COMM: {
       if (count < 7) return 7;
-      const size = words[1] ?? 0;
-      const inter = words[5] ?? 0;
-      const remote = words[6] ?? 0;
+      const size = words[base + 1] ?? 0;
+      const inter = words[base + 5] ?? 0;
+      const remote = words[base + 6] ?? 0;
       if (size < 1 || size > MAX_ARRAY) return `communicator size ${size} out of range`;
       if (inter !== 0 && inter !== 1) return `isInter ${inter} is not 0 or 1`;
       if (remote < 0 || remote > MAX_ARRAY) return `remote size ${remote} out of range`;
@@ -62,13 +63,14 @@ export function wordsNeeded(
 function enterWords(
   layout: FunctionLayout | undefined,
   words: ArrayLike<number>,
+  base: number,
   count: number,
 ): number | string {
   if (layout === undefined) return 'ENTER without a function';
   let need = layout.scalars.length;
   for (let a = 0; a < layout.arrays.length; a++) {
     if (count <= need) return need + 1;
-    const len = words[need] ?? 0;
+    const len = words[base + need] ?? 0;
     if (len < 0 || len > MAX_ARRAY || !Number.isInteger(len)) {
       return `array ${layout.arrays[a]} of ${layout.spec.name} has length ${len}`;
     }
@@ -80,13 +82,14 @@ function enterWords(
 function exitWords(
   layout: FunctionLayout | undefined,
   words: ArrayLike<number>,
+  base: number,
   count: number,
 ): number | string {
   if (layout === undefined) return 'EXIT without a function';
   let need = 1 + layout.outHandles.length + (layout.index !== undefined ? 1 : 0);
   if (layout.outcount !== undefined) {
     if (count <= need) return need + 1;
-    const out = words[need] ?? 0;
+    const out = words[base + need] ?? 0;
     // MPI_UNDEFINED (no active requests) is normalised to -1 and carries no indices.
     if (out < -1 || out > MAX_ARRAY) return `outcount ${out} of ${layout.spec.name} out of range`;
     need += 1 + Math.max(out, 0);

@@ -11,12 +11,36 @@ function isFlag(v: number | undefined): boolean {
 }
 
 /** Word i of the call, or undefined past its n words. A function, not a closure made per call (a closure here
- * was a quarter of the bytes the engine allocated per record, bench/engine-throughput). */
+ * was a quarter of the bytes the engine allocated per record, bench/engine-throughput). `w` is the call's words
+ * from its first (`checkCall` passes a view only for the rare kinds that read more than their head). */
 function wordAt(w: Float64Array, n: number, i: number): number | undefined {
   return i < n ? w[i] : undefined;
 }
 
+/** The call's `n` words are `all[base…base+n)`, where the decoder wrote them (the columns' word column). */
 export function checkCall(
+  kind: number,
+  flags: number,
+  func: number,
+  all: Float64Array,
+  base: number,
+  n: number,
+): string | undefined {
+  // ENTER, EXIT and COMPLETE (nearly every row) read their words in place; the others, a few per run or per new
+  // handle, through a view from the call's first word.
+  if (kind === KIND.ENTER || kind === KIND.EXIT)
+    return layouts[func] === undefined ? `function id ${func} out of range` : undefined;
+  if (kind === KIND.COMPLETE) {
+    if (layouts[func] === undefined) return `function id ${func} out of range`;
+    const cancelled = n > 5 ? all[base + 5] : undefined;
+    if (!isFlag(cancelled)) return `COMPLETE cancelled flag ${cancelled} is not 0 or 1`;
+    const bytes = n > 3 ? (all[base + 3] as number) : 0;
+    return bytes < 0 ? `COMPLETE byte count ${bytes} is negative` : undefined;
+  }
+  return checkRare(kind, flags, func, all.subarray(base, base + n), n);
+}
+
+function checkRare(
   kind: number,
   flags: number,
   func: number,

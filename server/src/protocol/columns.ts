@@ -97,6 +97,48 @@ export class RecordColumns {
     return row;
   }
 
+  /**
+   * The word column with room for `need` words (the decoder writes a call's words past `wordsUsed` as they arrive,
+   * then `addWritten` makes them a row): grown by doubling, the words past `wordsUsed` kept.
+   */
+  reserve(need: number): Float64Array {
+    if (need > this.words.length) this.growWords(need);
+    return this.words;
+  }
+
+  /**
+   * Appends one row whose `n` words were written in place from `wordsUsed` on (after `reserve`); returns its
+   * index. No copy: the decoder writes a call's words where its row will read them.
+   */
+  addWritten(
+    kind: number,
+    flags: number,
+    func: number,
+    rank: number,
+    seq: number,
+    time: number,
+    site: number,
+    n: number,
+  ): number {
+    const row = this.length;
+    if (row === this.kind.length) this.growRows();
+    // A row may claim more words than were written (a call whose length says more than its records held).
+    if (this.wordsUsed + n > this.words.length) this.growWords(this.wordsUsed + n);
+    this.kind[row] = kind;
+    this.flags[row] = flags;
+    this.func[row] = func;
+    this.rank[row] = rank;
+    this.seq[row] = seq;
+    this.time[row] = time;
+    this.site[row] = site;
+    const start = this.wordsUsed;
+    this.wordStart[row] = start;
+    this.wordCount[row] = n;
+    this.wordsUsed = start + n;
+    this.length = row + 1;
+    return row;
+  }
+
   /** Word i of a row; NaN past its end (a reader's fallback then applies). */
   word(row: number, i: number): number {
     return i < (this.wordCount[row] as number)
@@ -130,7 +172,8 @@ export class RecordColumns {
     let n = this.words.length * 2;
     while (n < need) n *= 2;
     const b = new Float64Array(n);
-    b.set(this.words.subarray(0, this.wordsUsed));
+    // All of it: a call being decoded may have words written past wordsUsed (reserve).
+    b.set(this.words);
     this.words = b;
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Decodes one rank's binary frames into rows of `RecordColumns` (one row per whole call). Stateful per
  * connection: a call (head + EXT records) may straddle two frames, so the decoder keeps the unfinished call's
- * words until its last word arrives. DataView reads into a reused word buffer, then one copy into the columns:
- * nothing is allocated per record. `decode()` builds `RankEvent` objects from those rows, for the timeline and
+ * words until its last word arrives. DataView reads write each word where its row will read it, in the columns'
+ * word column past the rows already there (`RecordColumns.reserve`, `addWritten`): no copy and nothing allocated
+ * per record. Only a call cut by a frame's end is copied, into the decoder's own buffer, and back into the
+ * columns of the next frame. `decode()` builds `RankEvent` objects from those rows, for the timeline and
  * tests; the engine reads the rows themselves.
  *
  * Format 2's one-record forms (records.json: a packed ENTER, a packed COMPLETE, a COMPLETE_EXIT) become the very
@@ -41,9 +43,15 @@ export class RankDecoder {
   private seq = 0;
   private time = 0;
   private site = 0;
-  /** The pending call's words so far. */
-  private words = new Float64Array(64);
+  /**
+   * The pending call's words so far: `w[base…base+count)`, where `w` is the word column of the columns being
+   * decoded into (its row will start at `base`), and between two frames the decoder's own `saved`.
+   */
+  private w: Float64Array = new Float64Array(0);
+  private base = 0;
   private count = 0;
+  private saved = new Float64Array(64);
+  private out: RecordColumns | undefined;
   /** Words the pending call needs, -1 when open-ended (DTYPE, SITE), 0 when there is no pending call. */
   private need = 0;
   /** Raw word bytes of a pending SITE call (its module path). */
@@ -64,7 +72,9 @@ export class RankDecoder {
     const rows = out.length;
     const used = out.wordsUsed;
     try {
+      this.resume(out);
       this.decodeFrame(frame, out);
+      this.suspend();
     } catch (e) {
       out.length = rows;
       out.wordsUsed = used;
@@ -80,6 +90,39 @@ export class RankDecoder {
     const out: RankEvent[] = [];
     for (let row = 0; row < cols.length; row++) out.push(eventAt(cols, row));
     return out;
+  }
+
+  /** Decoding into `out` starts: a call cut by the last frame's end gets its words back, where its row will be. */
+  private resume(out: RecordColumns): void {
+    this.out = out;
+    this.base = out.wordsUsed;
+    this.w = out.words;
+    if (this.need === 0 || this.count === 0) return;
+    this.room(0);
+    const w = this.w;
+    const saved = this.saved;
+    const base = this.base;
+    for (let i = 0; i < this.count; i++) w[base + i] = saved[i] as number;
+  }
+
+  /** The frame ended inside a call: its words so far wait in `saved` for the next frame, into any columns. */
+  private suspend(): void {
+    if (this.need === 0 || this.count === 0) return;
+    if (this.count > this.saved.length) {
+      let n = this.saved.length * 2;
+      while (n < this.count) n *= 2;
+      this.saved = new Float64Array(n);
+    }
+    const w = this.w;
+    const saved = this.saved;
+    const base = this.base;
+    for (let i = 0; i < this.count; i++) saved[i] = w[base + i] as number;
+  }
+
+  /** Room in the word column for `more` words past the pending call's `count`. */
+  private room(more: number): void {
+    const need = this.base + this.count + more;
+    if (need > this.w.length) this.w = (this.out as RecordColumns).reserve(need);
   }
 
   private decodeFrame(frame: Uint8Array, out: RecordColumns): void {
@@ -142,6 +185,8 @@ export class RankDecoder {
     }
     this.count = 0;
     this.need = -1;
+    // The call's row will start past the rows already decoded (emit appends it there).
+    this.base = (this.out as RecordColumns).wordsUsed;
     if (kind === KIND.SITE) {
       this.text ??= new Uint8Array(256);
       this.textLength = 0;
@@ -149,19 +194,15 @@ export class RankDecoder {
   }
 
   private readWords(view: DataView, at: number, count: number): void {
-    if (this.count + count > this.words.length) {
-      const bigger = new Float64Array(this.words.length * 2);
-      bigger.set(this.words);
-      this.words = bigger;
-    }
-    const w = this.words;
-    let k = this.count;
+    this.room(count);
+    const w = this.w;
+    let k = this.base + this.count;
     for (let i = 0; i < count; i++) {
       const o = at + i * 8;
       w[k++] = view.getInt32(o + 4, true) * TWO_32 + view.getUint32(o, true);
     }
-    this.count = k;
-    if (k > MAX_ARRAY + 16) this.fail('call longer than any MPI call can be');
+    this.count = k - this.base;
+    if (this.count > MAX_ARRAY + 16) this.fail('call longer than any MPI call can be');
     if (this.kind === KIND.SITE) this.appendText(view, at, count);
   }
 
@@ -185,7 +226,10 @@ export class RankDecoder {
    * gave them. Halves are read as the signed 32-bit values they are; a whole word as readWords reads it.
    */
   private unpack(view: DataView, at: number, out: RecordColumns): void {
-    const w = this.words;
+    // A packed ENTER holds at most two values per head word; a COMPLETE_EXIT writes eight words.
+    this.room(2 * HEAD_WORDS + 8);
+    const w = this.w;
+    const b = this.base;
     const kind = this.kind;
     let flags = this.flags;
     if (kind === KIND.ENTER) {
@@ -197,11 +241,11 @@ export class RankDecoder {
       let half = wide * 2;
       for (let i = 0; i < packed.length; i++) {
         const how = packed[i];
-        if (how === PACK_WIDE) w[i] = whole(view, at, nextWide++);
+        if (how === PACK_WIDE) w[b + i] = whole(view, at, nextWide++);
         else if (how === PACK_NARROW) {
-          w[i] = (half & 1) === 0 ? lo(view, at, half >> 1) : hi(view, at, half >> 1);
+          w[b + i] = (half & 1) === 0 ? lo(view, at, half >> 1) : hi(view, at, half >> 1);
           half++;
-        } else w[i] = 0;
+        } else w[b + i] = 0;
       }
       if ((half & 1) !== 0 && hi(view, at, half >> 1) !== 0)
         this.fail('packed ENTER with a value above its last one');
@@ -210,22 +254,23 @@ export class RankDecoder {
       this.count = packed.length;
       flags &= ~ENTER_PACKED;
     } else {
-      w[0] = whole(view, at, 0);
-      w[1] = lo(view, at, 1);
-      w[2] = hi(view, at, 1);
-      w[3] = whole(view, at, 2);
-      w[4] = lo(view, at, 3);
+      w[b] = whole(view, at, 0);
+      w[b + 1] = lo(view, at, 1);
+      w[b + 2] = hi(view, at, 1);
+      w[b + 3] = whole(view, at, 2);
+      w[b + 4] = lo(view, at, 3);
       if (kind === KIND.COMPLETE) {
-        w[5] = hi(view, at, 3);
+        w[b + 5] = hi(view, at, 3);
         if (whole(view, at, 4) !== 0) this.fail('packed COMPLETE with a fifth word');
         flags &= ~COMPLETE_PACKED;
       } else {
         if ((flags & ~15) !== 0) this.fail(`COMPLETE_EXIT flags ${flags} has unknown bits`);
-        w[5] = (flags & COMPLETE_EXIT_CANCELLED) !== 0 ? 1 : 0;
-        // The EXIT's words after the COMPLETE's six: the return code and the second word.
-        w[6] = hi(view, at, 3);
-        w[7] = whole(view, at, 4);
-        const need = this.mergedExitWords(w[7]);
+        w[b + 5] = (flags & COMPLETE_EXIT_CANCELLED) !== 0 ? 1 : 0;
+        // The EXIT's words after the COMPLETE's six: the return code and the second word, already where the EXIT
+        // row that follows the COMPLETE row will read them.
+        w[b + 6] = hi(view, at, 3);
+        w[b + 7] = whole(view, at, 4);
+        const need = this.mergedExitWords(w[b + 7] as number);
         this.kind = KIND.COMPLETE;
         this.flags = flags & 6;
         this.count = 6;
@@ -255,9 +300,9 @@ export class RankDecoder {
     return need;
   }
 
+  /** The EXIT of a COMPLETE_EXIT, whose words follow the COMPLETE row's six (unpack wrote them there). */
   private startExit(n: number, flags: number): void {
-    const w = this.words;
-    for (let i = 0; i < n; i++) w[i] = w[6 + i] as number;
+    this.base = (this.out as RecordColumns).wordsUsed;
     this.kind = KIND.EXIT;
     this.flags = flags;
     this.count = n;
@@ -270,7 +315,7 @@ export class RankDecoder {
       if ((this.text as Uint8Array).subarray(0, this.textLength).indexOf(0) >= 0) this.emit(out);
       return;
     }
-    const need = wordsNeeded(kind, layouts[this.func], this.words, this.count);
+    const need = wordsNeeded(kind, layouts[this.func], this.w, this.base, this.count);
     if (typeof need === 'string') this.fail(need);
     if (need >= 0 && this.count >= need) this.emit(out, need);
   }
@@ -285,7 +330,7 @@ export class RankDecoder {
 
   /** `known`: wordsNeeded's answer for the call as it is, when the caller has it (emitIfWhole). */
   private emit(out: RecordColumns, known?: number): void {
-    const bad = checkCall(this.kind, this.flags, this.func, this.words, this.count);
+    const bad = checkCall(this.kind, this.flags, this.func, this.w, this.base, this.count);
     if (bad !== undefined) this.fail(bad);
     let module: string | undefined;
     if (this.kind === KIND.SITE) {
@@ -293,9 +338,10 @@ export class RankDecoder {
       module = utf8(text.subarray(0, text.indexOf(0)));
     }
     // Words past a call's own length (the zero padding of its last EXT record) are not the call's.
-    const need = known ?? wordsNeeded(this.kind, layouts[this.func], this.words, this.count);
+    const need = known ?? wordsNeeded(this.kind, layouts[this.func], this.w, this.base, this.count);
     const n = this.kind === KIND.SITE ? 2 : typeof need === 'number' && need >= 0 ? need : this.count;
-    const row = out.add(
+    // The words are in place: the row starts where the call's first word was written (startCall).
+    const row = out.addWritten(
       this.kind,
       this.flags,
       this.func,
@@ -303,8 +349,6 @@ export class RankDecoder {
       this.seq,
       this.time,
       this.site,
-      this.words,
-      0,
       n,
     );
     if (module !== undefined) out.text.set(row, module);
