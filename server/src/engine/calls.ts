@@ -2,12 +2,13 @@
  * Point-to-point and request bookkeeping: what each ENTER, EXIT and COMPLETE means for messages and
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
-import { checkOverlap, spanOf } from './point-to-point/buffer-overlap';
+import { checkOverlap, spanEnd, spanStart } from './point-to-point/buffer-overlap';
 import { checkStale, inputRequests, retire } from './point-to-point/stale-requests';
 import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
 import { commRankOf, peerWorld } from './model/comms';
 import type { EngineState } from './engine-state';
+import type { DtypeInfo } from './model/datatypes';
 import { list, num, RoleReader } from './model/fn-roles';
 import {
   C,
@@ -54,7 +55,17 @@ function has(r: RoleReader, e: CallEnter): boolean {
   return !Number.isNaN(r.num(e, NaN));
 }
 
+/**
+ * The bytes the buffer of the operation posted last (postSend, newRecv) spans, [postedLo, postedHi): NaN when
+ * unknown or when it posted none. Read right after by the request that takes the operation (`creates`, `start`:
+ * RequestPool.setSpan), so that no operation carries a span tuple.
+ */
+let postedLo = NaN;
+let postedHi = NaN;
+
 function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
+  postedLo = NaN;
+  postedHi = NaN;
   const dest = DEST.num(e, PROC_NULL);
   if (dest === PROC_NULL) return undefined;
   const comm = st.comms.lookup(e.rank, COMM.num(e, 0));
@@ -81,7 +92,6 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     dtype: st.dtypes.type(e.rank, datatype),
     matched: false,
     done: false,
-    span: undefined,
     // The causal runs' fields (model/ops.ts), set later: in the literal, so that every operation has one shape
     // from its creation (fields added afterwards gave each a chain of hidden classes, an out-of-object property
     // array, and made the reads of `peer` or `ran` polymorphic).
@@ -91,10 +101,12 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     doneTime: undefined,
     doneIndex: undefined,
   };
-  const span = spanOf(SBUF.num(e, 0), op.count, op.dtype);
-  if (span !== undefined) {
-    op.span = span;
-    checkOverlap(st, st.track(e.rank), op);
+  const lo = spanStart(SBUF.num(e, 0), op.count, op.dtype);
+  if (lo === lo) {
+    const hi = spanEnd(lo, op.count, op.dtype as DtypeInfo);
+    postedLo = lo;
+    postedHi = hi;
+    checkOverlap(st, st.track(e.rank), op, lo, hi);
   }
   st.matcher.post(op);
   st.replay.post(op);
@@ -104,6 +116,8 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
 }
 
 function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
+  postedLo = NaN;
+  postedHi = NaN;
   const source = SOURCE.num(e, ANY_SOURCE);
   const datatype = RTYPE.num(e, 0);
   const op: RecvOp = {
@@ -123,7 +137,6 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     dtype: st.dtypes.type(e.rank, datatype),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
-    span: undefined,
     // The causal runs' fields, as in postSend.
     peer: undefined,
     ran: 0,
@@ -139,11 +152,13 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     const src = peerWorld(op.comm, op.rank, source);
     if (src !== undefined) st.matcher.postRecv(op, src);
   }
-  const span = kind === 'recv' ? spanOf(RBUF.num(e, 0), op.count, op.dtype) : undefined;
-  if (span !== undefined) {
-    op.span = span;
-    checkOverlap(st, st.track(e.rank), op);
-    st.freedSends.check(op);
+  const lo = kind === 'recv' ? spanStart(RBUF.num(e, 0), op.count, op.dtype) : NaN;
+  if (lo === lo) {
+    const hi = spanEnd(lo, op.count, op.dtype as DtypeInfo);
+    postedLo = lo;
+    postedHi = hi;
+    checkOverlap(st, st.track(e.rank), op, lo, hi);
+    st.freedSends.check(op, lo, hi);
   }
   return op;
 }
@@ -162,7 +177,10 @@ function creates(
 ): void {
   // A call makes one request; one made already (never the case for the classes above) would lose its row.
   if (cur.creates !== undefined) t.reqs.release(cur.creates);
-  cur.creates = t.reqs.alloc(cur.enter, what, persistent, op, coll);
+  const req = t.reqs.alloc(cur.enter, what, persistent, op, coll);
+  // The operation was posted just before (postSend, newRecv): its buffer's span.
+  if (op !== undefined) t.reqs.setSpan(req, postedLo, postedHi);
+  cur.creates = req;
 }
 
 /** Nothing consumed (consumeEarly's usual answer): one shared empty list, not an array per call. */
@@ -259,7 +277,7 @@ export function onEnter(st: EngineState, e: Call): void {
       // A send MPI completed at once, freed without the program ever seeing it complete: see freed-send-reuse.ts.
       for (const req of consumeEarly(t, [num(e, 0, 'request')], false)) {
         const op = t.reqs.op(req);
-        if (op?.kind === 'send') st.freedSends.freed(op);
+        if (op?.kind === 'send') st.freedSends.freed(op, t.reqs.spanLo(req), t.reqs.spanHi(req));
         t.forget(req);
       }
       freeRequest(st, t, num(e, 0, 'request'));
@@ -350,6 +368,8 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
   const what = p.what(req);
   if (what === 'send') p.setOp(req, postSend(st, template, handle));
   else if (what === 'recv') p.setOp(req, newRecv(st, template, 'recv', handle));
+  // The span of what was just posted (NaN when nothing was, or with no known buffer).
+  if (what === 'send' || what === 'recv') p.setSpan(req, postedLo, postedHi);
   t.pendingBuffer(req);
 }
 
@@ -378,7 +398,8 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
     });
   }
   // A send freed before the program saw it complete (MPI_Request_get_status did not say so).
-  if (active && op?.kind === 'send' && !p.statusSeen(req)) st.freedSends.freed(op);
+  if (active && op?.kind === 'send' && !p.statusSeen(req))
+    st.freedSends.freed(op, p.spanLo(req), p.spanHi(req));
   // A freed active request's operation still happens; keep it so that deadlock and end-of-run checks see it.
   if (active && op !== undefined && !op.done) t.orphans.push(req);
   else t.forget(req);
@@ -539,6 +560,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   else if (p.persistent(req)) {
     p.setActive(req, false);
     p.setOp(req, undefined);
+    p.setSpan(req, NaN, NaN);
     t.pendingBuffer(req);
   } else {
     t.deleteRequest(e.request);

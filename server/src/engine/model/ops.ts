@@ -16,8 +16,6 @@ interface OpBase {
   request: number;
   /** Reported to the user in a deadlock already: finish() does not report it again. */
   reported: boolean;
-  /** Bytes of memory the operation reads or writes, [from, to), when its buffer and datatype are known. */
-  span?: readonly [number, number];
   /**
    * The causal-order analyses' facts (causal-order/), kept on the operation so that they cost no lookup and are
    * forgotten with it: its partner in the run's matching; the causal runs whose post of it ran (a bit each); a

@@ -118,7 +118,7 @@ const EARLY_STAMPS = 2 ** 52;
  * Slots of the ring of calls by seq (a power of two). An exited call stays findable for late COMPLETE records (a
  * thread's COMPLETE may follow its call's EXIT) until CALL_RING later seqs entered: at least as long as the 64
  * last exits the Map this replaced kept, unless more than 64 calls of the rank are in flight at once. Not more:
- * the exited calls it holds (with their words) are memory per rank.
+ * the exited calls it holds are memory per rank (without their words, unless a holder kept them: see Call).
  */
 const CALL_RING = 128;
 
@@ -349,11 +349,11 @@ export class RankTrack {
     this.unindex(req);
     const p = this.reqs;
     const op = p.op(req);
-    const span = op?.span;
-    if (op === undefined || span === undefined || (p.persistent(req) && !p.active(req))) return;
+    const lo = p.spanLo(req);
+    if (op === undefined || lo !== lo || (p.persistent(req) && !p.active(req))) return;
     const reads = op.kind === 'send';
-    (reads ? this.pendingReads : this.pendingWrites).add(span[0], span[1], req);
-    p.setIndexed(req, reads ? IN_READS : IN_WRITES, span[0]);
+    (reads ? this.pendingReads : this.pendingWrites).add(lo, p.spanHi(req), req);
+    p.setIndexed(req, reads ? IN_READS : IN_WRITES, lo);
   }
 
   private unindex(req: ReqId): void {

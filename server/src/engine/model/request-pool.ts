@@ -55,6 +55,9 @@ export class RequestPool {
   private stamps = new Float64Array(16);
   /** Start of the span it is held under in a pending-buffer index (see `indexedIn`). */
   private spanFrom = new Float64Array(16);
+  /** The bytes its operation's buffer spans, [lo, hi): NaN when unknown or when it has no operation. */
+  private lows = new Float64Array(16);
+  private highs = new Float64Array(16);
   /** Function id of the creating call. */
   private fns = new Int32Array(16);
   /** The free list's link of a released row. */
@@ -101,6 +104,8 @@ export class RequestPool {
     this.sites[r] = created.site;
     this.stamps[r] = 0;
     this.spanFrom[r] = 0;
+    this.lows[r] = NaN;
+    this.highs[r] = NaN;
     this.fns[r] = created.fn.id;
     this.bits[r] = WHATS.indexOf(what) | (persistent ? PERSISTENT : ACTIVE) | LIVE;
     this.indexed[r] = NOT_INDEXED;
@@ -170,6 +175,18 @@ export class RequestPool {
   setOp(r: ReqId, op: SendOp | RecvOp | undefined): void {
     this.ops[r] = op;
   }
+  /** Start of the bytes its operation's buffer spans; NaN when unknown (see `setSpan`). */
+  spanLo(r: ReqId): number {
+    return this.lows[r] as number;
+  }
+  spanHi(r: ReqId): number {
+    return this.highs[r] as number;
+  }
+  /** The span of the operation it holds now (`setOp`), [lo, hi); NaN for none. */
+  setSpan(r: ReqId, lo: number, hi: number): void {
+    this.lows[r] = lo;
+    this.highs[r] = hi;
+  }
   coll(r: ReqId): RequestColl | undefined {
     return this.colls[r];
   }
@@ -216,6 +233,8 @@ export class RequestPool {
     this.sites = grown(this.sites, n);
     this.stamps = grown(this.stamps, n);
     this.spanFrom = grown(this.spanFrom, n);
+    this.lows = grown(this.lows, n);
+    this.highs = grown(this.highs, n);
     this.fns = grown(this.fns, n);
     this.next = grown(this.next, n);
     this.bits = grown(this.bits, n);

@@ -12,25 +12,30 @@ import type { P2pOp } from '../model/ops';
 import type { RankTrack } from '../model/rank-track';
 import type { ReqId } from '../model/request-pool';
 
-/** [from, to) of count × type at buf; undefined when unknown, empty, MPI_IN_PLACE (-1) or NULL. */
-export function spanOf(
-  buf: number,
-  count: number,
-  t: DtypeInfo | undefined,
-): readonly [number, number] | undefined {
-  if (t === undefined || buf <= 0 || count <= 0 || t.size === 0) return undefined;
-  const from = buf + t.trueLb;
-  return [from, from + (count - 1) * t.extent + t.trueExtent];
+/**
+ * The bytes an operation's buffer spans, [from, to) of count × type at buf: `spanStart` is NaN when unknown, empty,
+ * MPI_IN_PLACE (-1) or NULL, and `spanEnd` is the end of a known start. Two numbers, not a tuple: the span of a
+ * pending request is two columns of its row (RequestPool.spanLo/spanHi), and the span of a blocking operation is
+ * only needed while it is posted; a tuple was an array and its backing store per message.
+ */
+export function spanStart(buf: number, count: number, t: DtypeInfo | undefined): number {
+  if (t === undefined || buf <= 0 || count <= 0 || t.size === 0) return NaN;
+  return buf + t.trueLb;
 }
 
-/** Bytes both operations touch: exact from the types' layouts where the spans meet; 0 when unknown. */
-function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
-  const [ta, tb, sa, sb] = [a.dtype, b.dtype, a.span, b.span];
-  if (ta === undefined || tb === undefined || sa === undefined || sb === undefined) return 0;
+export function spanEnd(from: number, count: number, t: DtypeInfo): number {
+  return from + (count - 1) * t.extent + t.trueExtent;
+}
+
+/** Bytes both operations touch (their spans start at `aFrom`, `bFrom`): exact from the types' layouts where the spans meet; 0 when unknown. */
+function sharedBytes(a: P2pOp, aFrom: number, b: P2pOp, bFrom: number, lo: number, hi: number): number {
+  const ta = a.dtype;
+  const tb = b.dtype;
+  if (ta === undefined || tb === undefined) return 0;
   return (
     commonBytes(
-      { base: sa[0], count: a.count, dtype: ta },
-      { base: sb[0], count: b.count, dtype: tb },
+      { base: aFrom, count: a.count, dtype: ta },
+      { base: bFrom, count: b.count, dtype: tb },
       lo,
       hi,
     ) ?? 0
@@ -40,10 +45,10 @@ function sharedBytes(a: P2pOp, b: P2pOp, lo: number, hi: number): number {
 /** The pending requests a query found (reused: one array for every check, emptied after each). */
 const found: ReqId[] = [];
 
-export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
-  const span = op.span;
+/** `op` was posted with its buffer spanning [from, to). */
+export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp, from: number, to: number): void {
   // After a loss a completed request may still look pending: no overlap with it is certain.
-  if (span === undefined || t.lost > 0) return;
+  if (t.lost > 0) return;
   const writes = op.kind !== 'send';
   // Pending for the program until its Wait/Test: even a request MPI completed at once (earlyDone). The rank's
   // pending buffers are indexed by address (RankTrack.pendingReads / pendingWrites): only those that meet this
@@ -51,12 +56,12 @@ export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp): void {
   // Cleared only when not empty: setting an array's length calls a builtin even when it changes nothing (0.9% of
   // the engine's steady-state profile, two per send and receive, when every call cleared it twice).
   if (found.length !== 0) found.length = 0;
-  t.pendingWrites.meeting(span[0], span[1], found);
-  if (writes) t.pendingReads.meeting(span[0], span[1], found);
+  t.pendingWrites.meeting(from, to, found);
+  if (writes) t.pendingReads.meeting(from, to, found);
   if (found.length === 0) return;
   // The first in the order of the walk this replaced (RequestPool.stamp), so that the same pair is reported.
   if (found.length > 1) found.sort((a, b) => t.reqs.stamp(a) - t.reqs.stamp(b));
-  for (const req of found) if (overlapWith(st, t, op, span, writes, req)) break;
+  for (const req of found) if (overlapWith(st, t, op, from, to, writes, req)) break;
   found.length = 0;
 }
 
@@ -65,19 +70,21 @@ function overlapWith(
   st: CheckContext,
   t: RankTrack,
   op: P2pOp,
-  span: readonly [number, number],
+  from: number,
+  to: number,
   writes: boolean,
   req: ReqId,
 ): boolean {
   const p = t.reqs;
   const other = p.op(req);
-  if (other === undefined || other.span === undefined || (p.persistent(req) && !p.active(req))) return false;
+  const a = p.spanLo(req);
+  if (other === undefined || a !== a || (p.persistent(req) && !p.active(req))) return false;
   if (!writes && other.kind === 'send') return false;
-  const [a, b] = other.span;
-  if (span[0] >= b || a >= span[1]) return false;
-  const lo = Math.max(a, span[0]);
-  const hi = Math.min(b, span[1]);
-  const bytes = sharedBytes(op, other, lo, hi);
+  const b = p.spanHi(req);
+  if (from >= b || a >= to) return false;
+  const lo = Math.max(a, from);
+  const hi = Math.min(b, to);
+  const bytes = sharedBytes(op, from, other, a, lo, hi);
   if (bytes === 0) return false;
   const seen = st.memory('buffer-overlap', () => new Set<string>());
   const key = `${t.rank}:${other.site}:${op.site}`;

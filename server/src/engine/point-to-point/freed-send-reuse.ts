@@ -20,6 +20,13 @@ import type { P2pOp, RecvOp, SendOp } from '../model/ops';
 import type { PeerOf } from '../causal-order/steps';
 import type { EngineFinding, RawLocation } from '../model/types';
 
+/** A freed send and the bytes its buffer spans, [from, to). */
+interface Freed {
+  readonly send: SendOp;
+  readonly from: number;
+  readonly to: number;
+}
+
 interface Reuse {
   readonly send: SendOp;
   readonly write: RecvOp;
@@ -41,7 +48,7 @@ const MAX_FREED = 64;
  * candidates not decided yet (their receive not reached), and the reported ones, one per pair of call sites.
  */
 export class FreedSendReuse {
-  private readonly freedBy = new Map<number, SendOp[]>();
+  private readonly freedBy = new Map<number, Freed[]>();
   /** Undecided candidates, by the receive that writes (weak: forgotten with a receive that never runs). */
   private readonly byWrite = new WeakMap<P2pOp, Reuse[]>();
   private undecided = 0;
@@ -55,23 +62,20 @@ export class FreedSendReuse {
    * The request of this send was freed (MPI_Request_free) before the program saw it complete: an active request,
    * or one MPI completed at once without the program knowing.
    */
-  freed(send: SendOp): void {
-    if (send.span === undefined) return;
-    const [a, b] = send.span;
-    const l = (this.freedBy.get(send.rank) ?? []).filter((s) => s.span?.[0] !== a || s.span[1] !== b);
-    l.push(send);
+  freed(send: SendOp, from: number, to: number): void {
+    if (from !== from) return; // no known buffer
+    const l = (this.freedBy.get(send.rank) ?? []).filter((s) => s.from !== from || s.to !== to);
+    l.push({ send, from, to });
     if (l.length > MAX_FREED) l.shift();
     this.freedBy.set(send.rank, l);
   }
 
-  /** A receive with a known buffer was posted: does it write into the buffer of a freed send of its rank? */
-  check(write: RecvOp): void {
-    const span = write.span;
+  /** A receive with a known buffer, [from, to), was posted: does it write into the buffer of a freed send of its rank? */
+  check(write: RecvOp, from: number, to: number): void {
     const freed = this.freedBy.get(write.rank);
-    if (span === undefined || freed === undefined) return;
-    for (const send of freed) {
-      const [a, b] = send.span ?? [0, 0];
-      if (span[0] >= b || a >= span[1]) continue;
+    if (freed === undefined) return;
+    for (const { send, from: a, to: b } of freed) {
+      if (from >= b || a >= to) continue;
       // Per pair of calls: a loop that does this every iteration is one defect.
       const key = `${write.rank}:${send.site}:${write.site}`;
       if (this.seen.has(key)) continue;
@@ -81,7 +85,7 @@ export class FreedSendReuse {
       }
       this.seen.add(key);
       const l = this.byWrite.get(write);
-      const c = { send, write, bytes: Math.min(b, span[1]) - Math.max(a, span[0]) };
+      const c = { send, write, bytes: Math.min(b, to) - Math.max(a, from) };
       if (l === undefined) this.byWrite.set(write, [c]);
       else l.push(c);
       this.undecided++;
