@@ -121,7 +121,7 @@ int msc_buffer_is_attached(void) { return atomic_load_explicit(&buffer_attached,
 #define MSC_CHECK_INLINE inline __attribute__((always_inline))
 static MSC_CHECK_INLINE int comm_ok(msc_call *c, MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL) {
+    if (MSC_IS_NULL(MPI_Comm, comm)) {
         finding_role(c, MSC_CHECK_NULL_COMM, MSC_ROLE_COMM, 0, 0);
         return 0;
     }
@@ -137,7 +137,7 @@ static MSC_CHECK_INLINE int comm_ok(msc_call *c, MPI_Comm comm)
 
 static MSC_CHECK_INLINE int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
 {
-    if (t == MPI_DATATYPE_NULL) {
+    if (MSC_IS_NULL(MPI_Datatype, t)) {
         finding_role(c, MSC_CHECK_NULL_DATATYPE, role, 0, 0);
         return 0;
     }
@@ -244,7 +244,7 @@ static void bsend_ok(msc_call *c, const msc_args *a)
 {
     int starts = c->func == MSC_FN_MPI_Bsend_init;
     if (c->func != MSC_FN_MPI_Bsend && c->func != MSC_FN_MPI_Ibsend && !starts) return;
-    if (a->count < 0 || a->datatype == MPI_DATATYPE_NULL || a->comm == MPI_COMM_NULL || a->dest == MPI_PROC_NULL)
+    if (a->count < 0 || MSC_IS_NULL(MPI_Datatype, a->datatype) || MSC_IS_NULL(MPI_Comm, a->comm) || a->dest == MPI_PROC_NULL)
         return;
     int packed = 0;
     if (PMPI_Pack_size(a->count, a->datatype, a->comm, &packed) != MPI_SUCCESS) return;
@@ -307,7 +307,7 @@ void msc_check_coll(msc_call *c, const msc_args *a)
     if (m & MSC_ROLE_COUNT) count_ok(c, a->count, MSC_ROLE_COUNT);
     int dt = (m & MSC_ROLE_DATATYPE) ? dtype_ok(c, a->datatype, MSC_ROLE_DATATYPE) : 0;
     if (m & MSC_ROLE_OP) {
-        if (a->op == MPI_OP_NULL) {
+        if (MSC_IS_NULL(MPI_Op, a->op)) {
             finding_role(c, MSC_CHECK_NULL_OP, MSC_ROLE_OP, 0, 0);
         } else if (dt) {
             int bt = msc_basic_type_id(a->datatype), op = -1;
@@ -397,7 +397,7 @@ static int op_id(MPI_Op op)
  * shim cheaply: not judged. */
 static void rma_op_ok(msc_call *c, const msc_args *a, int target_type_ok)
 {
-    if (a->op == MPI_OP_NULL) {
+    if (MSC_IS_NULL(MPI_Op, a->op)) {
         finding_role(c, MSC_CHECK_NULL_OP, MSC_ROLE_OP, 0, 0);
         return;
     }
@@ -413,7 +413,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
 {
     if (!msc_checks_on) return;
     uint64_t m = msc_role_mask[c->func];
-    if ((m & MSC_ROLE_WIN) && a->win == MPI_WIN_NULL) {
+    if ((m & MSC_ROLE_WIN) && MSC_IS_NULL(MPI_Win, a->win)) {
         finding_role(c, MSC_CHECK_NULL_WIN, MSC_ROLE_WIN, 0, 0);
         flush_findings();
         return;
