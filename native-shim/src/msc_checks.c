@@ -377,11 +377,38 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
     }
     int n = 0;
     if (PMPI_Comm_size(comm, &n) != MPI_SUCCESS) return;
+    /* This rank's part of the window: its size and displacement unit (a dynamic window has none: -1). */
+    int64_t size = -1, unit = 1;
+    int flag = 0, *flavor = NULL;
+    MPI_Aint *sz = NULL;
+    int *du = NULL;
+    if (PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag && flavor &&
+        *flavor != MPI_WIN_FLAVOR_DYNAMIC && PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sz, &flag) == MPI_SUCCESS &&
+        flag && sz && PMPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &du, &flag) == MPI_SUCCESS && flag && du) {
+        size = *sz;
+        unit = *du;
+    }
     slot *s = tbl_put(wins, k);
     if (!s) return;
     atomic_store(&s->v[0], n);
     atomic_store(&s->v[1], 0);
     atomic_store(&s->v[2], 0);
+    atomic_store(&s->v[3], size);
+    atomic_store(&s->v[4], unit);
+}
+
+/* Whether an access would reach outside a window part of this rank's size and unit. The analyzer judges it with
+ * the target's own size (rma-bounds.ts); MPI fails such an access (MPI_ERR_RMA_RANGE) and ends the job in it, so
+ * the shim sends the call's ENTER before forwarding when the target's part is probably like its own. A target
+ * with a larger part costs a needless flush, one with a smaller part may go unreported: never a wrong finding. */
+static int win_out_of_range(slot *s, const msc_args *a, int ttype_ok)
+{
+    int64_t size = atomic_load(&s->v[3]), unit = atomic_load(&s->v[4]);
+    if (size < 0 || !ttype_ok || a->tcount <= 0) return 0;
+    MPI_Aint lb = 0, extent = 0;
+    if (PMPI_Type_get_extent(a->ttype, &lb, &extent) != MPI_SUCCESS) return 0;
+    int64_t lo = (int64_t)a->tdisp * unit + lb;
+    return lo < 0 || lo + (int64_t)a->tcount * extent > size;
 }
 
 /* The op id of a predefined op, or -1. */
@@ -447,6 +474,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
          * (MPI_ERR_RMA_SYNC; the default error handler ends the job at once, before the sender's next batch):
          * send this call's ENTER before forwarding, as for a finding. */
         if (s && (m & MSC_ROLE_TDISP) && !atomic_load(&s->v[1]) && atomic_load(&s->v[2]) <= 0) found = 1;
+        if (s && (m & MSC_ROLE_TDISP) && (m & MSC_ROLE_TCOUNT) && win_out_of_range(s, a, tt)) found = 1;
     }
     /* Fetch_and_op and Compare_and_swap have one datatype for origin and target. */
     if (m & MSC_ROLE_OP) rma_op_ok(c, a, (m & MSC_ROLE_TTYPE) ? tt : 0);
