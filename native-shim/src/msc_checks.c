@@ -121,7 +121,7 @@ int msc_buffer_is_attached(void) { return atomic_load_explicit(&buffer_attached,
 #define MSC_CHECK_INLINE inline __attribute__((always_inline))
 static MSC_CHECK_INLINE int comm_ok(msc_call *c, MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL) {
+    if (MSC_IS_NULL(MPI_Comm, comm)) {
         finding_role(c, MSC_CHECK_NULL_COMM, MSC_ROLE_COMM, 0, 0);
         return 0;
     }
@@ -137,7 +137,7 @@ static MSC_CHECK_INLINE int comm_ok(msc_call *c, MPI_Comm comm)
 
 static MSC_CHECK_INLINE int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
 {
-    if (t == MPI_DATATYPE_NULL) {
+    if (MSC_IS_NULL(MPI_Datatype, t)) {
         finding_role(c, MSC_CHECK_NULL_DATATYPE, role, 0, 0);
         return 0;
     }
@@ -244,7 +244,7 @@ static void bsend_ok(msc_call *c, const msc_args *a)
 {
     int starts = c->func == MSC_FN_MPI_Bsend_init;
     if (c->func != MSC_FN_MPI_Bsend && c->func != MSC_FN_MPI_Ibsend && !starts) return;
-    if (a->count < 0 || a->datatype == MPI_DATATYPE_NULL || a->comm == MPI_COMM_NULL || a->dest == MPI_PROC_NULL)
+    if (a->count < 0 || MSC_IS_NULL(MPI_Datatype, a->datatype) || MSC_IS_NULL(MPI_Comm, a->comm) || a->dest == MPI_PROC_NULL)
         return;
     int packed = 0;
     if (PMPI_Pack_size(a->count, a->datatype, a->comm, &packed) != MPI_SUCCESS) return;
@@ -307,7 +307,7 @@ void msc_check_coll(msc_call *c, const msc_args *a)
     if (m & MSC_ROLE_COUNT) count_ok(c, a->count, MSC_ROLE_COUNT);
     int dt = (m & MSC_ROLE_DATATYPE) ? dtype_ok(c, a->datatype, MSC_ROLE_DATATYPE) : 0;
     if (m & MSC_ROLE_OP) {
-        if (a->op == MPI_OP_NULL) {
+        if (MSC_IS_NULL(MPI_Op, a->op)) {
             finding_role(c, MSC_CHECK_NULL_OP, MSC_ROLE_OP, 0, 0);
         } else if (dt) {
             int bt = msc_basic_type_id(a->datatype), op = -1;
@@ -377,11 +377,38 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
     }
     int n = 0;
     if (PMPI_Comm_size(comm, &n) != MPI_SUCCESS) return;
+    /* This rank's part of the window: its size and displacement unit (a dynamic window has none: -1). */
+    int64_t size = -1, unit = 1;
+    int flag = 0, *flavor = NULL;
+    MPI_Aint *sz = NULL;
+    int *du = NULL;
+    if (PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag && flavor &&
+        *flavor != MPI_WIN_FLAVOR_DYNAMIC && PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sz, &flag) == MPI_SUCCESS &&
+        flag && sz && PMPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &du, &flag) == MPI_SUCCESS && flag && du) {
+        size = *sz;
+        unit = *du;
+    }
     slot *s = tbl_put(wins, k);
     if (!s) return;
     atomic_store(&s->v[0], n);
     atomic_store(&s->v[1], 0);
     atomic_store(&s->v[2], 0);
+    atomic_store(&s->v[3], size);
+    atomic_store(&s->v[4], unit);
+}
+
+/* Whether an access would reach outside a window part of this rank's size and unit. The analyzer judges it with
+ * the target's own size (rma-bounds.ts); MPI fails such an access (MPI_ERR_RMA_RANGE) and ends the job in it, so
+ * the shim sends the call's ENTER before forwarding when the target's part is probably like its own. A target
+ * with a larger part costs a needless flush, one with a smaller part may go unreported: never a wrong finding. */
+static int win_out_of_range(slot *s, const msc_args *a, int ttype_ok)
+{
+    int64_t size = atomic_load(&s->v[3]), unit = atomic_load(&s->v[4]);
+    if (size < 0 || !ttype_ok || a->tcount <= 0) return 0;
+    MPI_Aint lb = 0, extent = 0;
+    if (PMPI_Type_get_extent(a->ttype, &lb, &extent) != MPI_SUCCESS) return 0;
+    int64_t lo = (int64_t)a->tdisp * unit + lb;
+    return lo < 0 || lo + (int64_t)a->tcount * extent > size;
 }
 
 /* The op id of a predefined op, or -1. */
@@ -397,7 +424,7 @@ static int op_id(MPI_Op op)
  * shim cheaply: not judged. */
 static void rma_op_ok(msc_call *c, const msc_args *a, int target_type_ok)
 {
-    if (a->op == MPI_OP_NULL) {
+    if (MSC_IS_NULL(MPI_Op, a->op)) {
         finding_role(c, MSC_CHECK_NULL_OP, MSC_ROLE_OP, 0, 0);
         return;
     }
@@ -413,7 +440,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
 {
     if (!msc_checks_on) return;
     uint64_t m = msc_role_mask[c->func];
-    if ((m & MSC_ROLE_WIN) && a->win == MPI_WIN_NULL) {
+    if ((m & MSC_ROLE_WIN) && MSC_IS_NULL(MPI_Win, a->win)) {
         finding_role(c, MSC_CHECK_NULL_WIN, MSC_ROLE_WIN, 0, 0);
         flush_findings();
         return;
@@ -447,6 +474,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
          * (MPI_ERR_RMA_SYNC; the default error handler ends the job at once, before the sender's next batch):
          * send this call's ENTER before forwarding, as for a finding. */
         if (s && (m & MSC_ROLE_TDISP) && !atomic_load(&s->v[1]) && atomic_load(&s->v[2]) <= 0) found = 1;
+        if (s && (m & MSC_ROLE_TDISP) && (m & MSC_ROLE_TCOUNT) && win_out_of_range(s, a, tt)) found = 1;
     }
     /* Fetch_and_op and Compare_and_swap have one datatype for origin and target. */
     if (m & MSC_ROLE_OP) rma_op_ok(c, a, (m & MSC_ROLE_TTYPE) ? tt : 0);

@@ -40,7 +40,7 @@ static int array_present(msc_call *c, int at, int n, const void *array)
 
 static int comm_valid(msc_call *c, int at, MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL) {
+    if (MSC_IS_NULL(MPI_Comm, comm)) {
         fail(c, MSC_CHECK_NULL_COMM, at, 0, 0);
         return 0;
     }
@@ -52,7 +52,7 @@ static int comm_valid(msc_call *c, int at, MPI_Comm comm)
 }
 
 /* The same, silently: for rules whose communicator another rule (or the class checks) judges. */
-static int comm_usable(MPI_Comm comm) { return comm != MPI_COMM_NULL && !msc_comm_freed(comm); }
+static int comm_usable(MPI_Comm comm) { return !MSC_IS_NULL(MPI_Comm, comm) && !msc_comm_freed(comm); }
 
 static int comm_size(MPI_Comm comm)
 {
@@ -113,7 +113,7 @@ void msc_rule_user_comm(msc_call *c, int at, MPI_Comm comm)
 /* ---- datatypes ---- */
 static void datatype_is(msc_call *c, int at, MPI_Datatype t, int committed)
 {
-    if (t == MPI_DATATYPE_NULL) {
+    if (MSC_IS_NULL(MPI_Datatype, t)) {
         fail(c, MSC_CHECK_NULL_DATATYPE, at, 0, 0);
         return;
     }
@@ -139,13 +139,13 @@ void msc_rule_datatype_at_root(msc_call *c, int at, MPI_Datatype t, int root, MP
 
 void msc_rule_user_datatype(msc_call *c, int at, MPI_Datatype t)
 {
-    if (t == MPI_DATATYPE_NULL) fail(c, MSC_CHECK_NULL_DATATYPE, at, 0, 0);
+    if (MSC_IS_NULL(MPI_Datatype, t)) fail(c, MSC_CHECK_NULL_DATATYPE, at, 0, 0);
     else if (msc_basic_type_id(t) >= 0) fail(c, MSC_CHECK_FREE_PREDEFINED, at, msc_w_MPI_Datatype(t), 0);
 }
 
 void msc_rule_commit(msc_call *c, int at, MPI_Datatype t)
 {
-    if (t == MPI_DATATYPE_NULL) fail(c, MSC_CHECK_NULL_DATATYPE, at, 0, 0);
+    if (MSC_IS_NULL(MPI_Datatype, t)) fail(c, MSC_CHECK_NULL_DATATYPE, at, 0, 0);
     else if (msc_basic_type_id(t) >= 0) fail(c, MSC_CHECK_COMMIT_PREDEFINED, at, msc_w_MPI_Datatype(t), 0);
     else if (msc_dtype_state(t) == MSC_DT_COMMITTED) fail(c, MSC_CHECK_COMMIT_COMMITTED, at, msc_w_MPI_Datatype(t), 0);
 }
@@ -159,23 +159,23 @@ static int predefined_op(MPI_Op op)
 }
 void msc_rule_op(msc_call *c, int at, MPI_Op op)
 {
-    if (op == MPI_OP_NULL) fail(c, MSC_CHECK_NULL_OP, at, 0, 0);
+    if (MSC_IS_NULL(MPI_Op, op)) fail(c, MSC_CHECK_NULL_OP, at, 0, 0);
 }
 void msc_rule_user_op(msc_call *c, int at, MPI_Op op)
 {
-    if (op == MPI_OP_NULL) fail(c, MSC_CHECK_NULL_OP, at, 0, 0);
+    if (MSC_IS_NULL(MPI_Op, op)) fail(c, MSC_CHECK_NULL_OP, at, 0, 0);
     else if (predefined_op(op)) fail(c, MSC_CHECK_FREE_PREDEFINED, at, msc_w_MPI_Op(op), 0);
 }
 
 /* ---- other handles ---- */
 void msc_rule_group(msc_call *c, int at, MPI_Group g)
 {
-    if (g == MPI_GROUP_NULL) fail(c, MSC_CHECK_NULL_GROUP, at, 0, 0);
+    if (MSC_IS_NULL(MPI_Group, g)) fail(c, MSC_CHECK_NULL_GROUP, at, 0, 0);
 }
 void msc_rule_group_not_empty(msc_call *c, int at, MPI_Group g)
 {
     int n = -1;
-    if (g != MPI_GROUP_NULL && PMPI_Group_size(g, &n) == MPI_SUCCESS && n == 0) fail(c, MSC_CHECK_EMPTY_GROUP, at, 0, 0);
+    if (!MSC_IS_NULL(MPI_Group, g) && PMPI_Group_size(g, &n) == MPI_SUCCESS && n == 0) fail(c, MSC_CHECK_EMPTY_GROUP, at, 0, 0);
 }
 void msc_rule_file(msc_call *c, int at, MPI_File f)
 {
@@ -183,7 +183,7 @@ void msc_rule_file(msc_call *c, int at, MPI_File f)
 }
 void msc_rule_win(msc_call *c, int at, MPI_Win w)
 {
-    if (w == MPI_WIN_NULL) fail(c, MSC_CHECK_NULL_WIN, at, 0, 0);
+    if (MSC_IS_NULL(MPI_Win, w)) fail(c, MSC_CHECK_NULL_WIN, at, 0, 0);
 }
 void msc_rule_info(msc_call *c, int at, MPI_Info i)
 {
@@ -310,7 +310,7 @@ static void seen_done(seen *s)
 static int group_size(MPI_Group g)
 {
     int n = -1;
-    if (g == MPI_GROUP_NULL || PMPI_Group_size(g, &n) != MPI_SUCCESS) return -1;
+    if (MSC_IS_NULL(MPI_Group, g) || PMPI_Group_size(g, &n) != MPI_SUCCESS) return -1;
     return n;
 }
 

@@ -584,6 +584,11 @@ MSC_HANDLE_WORD(MPI_Info, MPI_INFO_NULL)
 MSC_HANDLE_WORD(MPI_Errhandler, MPI_ERRHANDLER_NULL)
 MSC_HANDLE_WORD(MPI_Win, MPI_WIN_NULL)
 MSC_HANDLE_WORD(MPI_File, MPI_FILE_NULL)
+/* A null handle where one is required: the library's own null handle, or any handle whose bits are all zero, which
+ * is no handle on either MPI (a NULL pointer in Open MPI, whose null handles are addresses of objects; 0 in MPICH,
+ * whose handles carry a nonzero kind). A program that passes NULL or 0 gets the null-handle finding before MPI
+ * crashes or aborts on it. */
+#define MSC_IS_NULL(T, h) (msc_w_##T(h) == 0)
 
 /* ---- memcheck (msc_memcheck.c): only in libmpiscope-memcheck.so, built with -DMSC_MEMCHECK; MSC_MC(statements) is
  * nothing in the default build, so the default shim's handlers do not even test a flag for it ---- */

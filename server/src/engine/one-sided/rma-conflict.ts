@@ -1,7 +1,7 @@
 /**
  * One-sided accesses and when two of them conflict: the bytes each touches in the target's window memory, and
  * the pairs MPI allows in one epoch (two reads; two accumulates with the same op, or MPI_NO_OP, on the same
- * basic type). The bytes of a target type with gaps come from its layout (type-bytes.ts, from the shim); a type
+ * basic type, element on element). The bytes of a target type with gaps come from its layout (type-bytes.ts, from the shim); a type
  * whose layout is unknown is known only as a span: such an access is said to overlap another only when that is
  * certain (the same layout at the same place, or a contiguous access covering its whole span).
  */
@@ -119,9 +119,31 @@ export function conflicting(a: Access, b: Access): boolean {
     const ta = uniformBasic(a.dtype);
     const tb = uniformBasic(b.dtype);
     if (ta === undefined || tb === undefined) return false;
-    return ta !== tb || (a.op !== b.op && a.op !== 'MPI_NO_OP' && b.op !== 'MPI_NO_OP');
+    return ta !== tb || (a.op !== b.op && a.op !== 'MPI_NO_OP' && b.op !== 'MPI_NO_OP') || misaligned(a, b);
   }
   return true;
+}
+
+/** The size of one basic element of a type made of one basic type, or undefined. */
+function elementSize(t: DtypeInfo): number | undefined {
+  let n = 0;
+  for (const [, k] of t.signature) n += k;
+  return n > 0 && t.size % n === 0 ? t.size / n : undefined;
+}
+
+/**
+ * Accumulates of one basic type are atomic per element: two whose elements start at different offsets modulo the
+ * element size (an int at byte 0 and one at byte 1 of a window with displacement unit 1) share bytes but no
+ * element, and MPI guarantees nothing for them. Judged for contiguous accesses only, whose elements are evenly
+ * spaced from their first byte.
+ */
+function misaligned(a: Access, b: Access): boolean {
+  const x = bytesOf(a);
+  const y = bytesOf(b);
+  if (x === undefined || y === undefined || !x.contiguous || !y.contiguous || a.dtype === undefined)
+    return false;
+  const e = elementSize(a.dtype);
+  return e !== undefined && e > 1 && (x.lo - y.lo) % e !== 0;
 }
 
 /** What the access does, for messages: "writes", "reads", "accumulates (MPI_SUM) into". */

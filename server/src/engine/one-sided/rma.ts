@@ -30,6 +30,7 @@ import { num, paramName } from '../model/fn-roles';
 import type { CallState } from '../model/rank-track';
 import { bytesOf, type Access } from './rma-conflict';
 import { EpochRules } from './rma-epochs';
+import { AccessBounds } from './rma-bounds';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
 import { raceFinding, racingPairs } from './rma-races';
@@ -102,6 +103,7 @@ export class RmaTracker {
   private readonly reported = new Set<string>();
   private readonly orders = new Map<number, number>();
   private readonly outside = new OutsideEpochs();
+  private readonly bounds = new AccessBounds();
   private readonly epochRules = new EpochRules();
   /** The last fence epoch checked on each window: a target's own accesses of it may still arrive (onLocalAccess). */
   private readonly lastFence = new Map<number, { readonly k: number; readonly list: readonly Access[] }>();
@@ -130,13 +132,24 @@ export class RmaTracker {
     if (cls === 'win_create') {
       const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       const unit = e.fn.name === 'MPI_Win_create_dynamic' ? 1 : num(e, 1, 'dispunit');
-      st.windows.onCreate(e.rank, e.seq, comm, unit, e.fn.name.startsWith('MPI_Win_allocate_shared'));
+      const dynamic = e.fn.name === 'MPI_Win_create_dynamic';
+      st.windows.onCreate(
+        e.rank,
+        e.seq,
+        comm,
+        unit,
+        e.fn.name.startsWith('MPI_Win_allocate_shared'),
+        dynamic ? undefined : num(e, -1, 'winsize'),
+      );
       this.collective(st, cur, e, comm);
       return;
     }
     const win = st.windows.lookup(e.rank, num(e, 0, 'win'));
     if (win === undefined) return;
-    if (cls === 'rma') this.checkEpoch(e, win);
+    if (cls === 'rma') {
+      this.checkEpoch(e, win);
+      this.checkBounds(st, e, win);
+    }
     if (cls === 'win_free' || cls === 'win_sync')
       this.epochRules.enter(
         e,
@@ -165,6 +178,26 @@ export class RmaTracker {
     const s = this.of(e.rank, win);
     if (s.fences > 0 || s.locks.has(target) || s.lockAll !== undefined || s.start !== undefined) return;
     this.outside.note(e, win, target);
+  }
+
+  /**
+   * An access that reaches outside its target's part of the window, or whose data does not fit (rma-bounds.ts):
+   * judged at ENTER, since MPI fails the call and its default handler ends the job in it.
+   */
+  private checkBounds(st: RmaContext, e: CallEnter, win: WinInfo): void {
+    const target = this.target(e, win);
+    if (target === undefined) return;
+    const rma = e.fn.rma ?? '';
+    const sized = rma === 'put' || rma === 'get' || rma === 'accumulate';
+    this.bounds.check(e, win, target, {
+      disp: num(e, 0, 'tdisp'),
+      count: num(e, 1, 'tcount'),
+      dtype: st.dtypes.type(e.rank, num(e, 0, 'ttype', 'datatype')),
+      origin: sized
+        ? { count: num(e, 0, 'count'), dtype: st.dtypes.type(e.rank, num(e, 0, 'datatype')) }
+        : undefined,
+      reads: rma === 'get',
+    });
   }
 
   private collective(st: RmaContext, cur: CallState, e: CallEnter, comm: WinInfo['comm']): void {
@@ -541,6 +574,7 @@ export class RmaTracker {
     return [
       ...found,
       ...this.outside.findings(),
+      ...this.bounds.findings(),
       ...this.epochRules.findings((r) => st.tracks[r]?.ended === 'finalized'),
     ];
   }

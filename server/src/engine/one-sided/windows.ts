@@ -2,7 +2,7 @@
  * One-sided communication windows across ranks. Like communicators, each rank knows a window by its own handle;
  * the global identity of a window is (the communicator it was created on, the index of the creating call among
  * that rank's window-creating calls on it): every member computes the same one. A window keeps each member's
- * displacement unit (the target's unit scales target_disp) and a communicator-like group of its own, on which
+ * displacement unit (the target's unit scales target_disp) and size, and a communicator-like group of its own, on which
  * MPI_Win_fence and MPI_Win_free are sequenced as collectives.
  */
 import type { CommInfo, CommRegistry } from '../model/comms';
@@ -17,6 +17,8 @@ export interface WinInfo {
   readonly group: CommInfo;
   /** Displacement unit by world rank, as each member passed it at creation (1 for dynamic windows). */
   readonly dispUnit: Map<number, number>;
+  /** Size in bytes by world rank, as each member passed it at creation; none for dynamic windows (memory attached later). */
+  readonly size: Map<number, number>;
   /**
    * Made by MPI_Win_allocate_shared: the members may load and store each other's segments directly (the memcheck
    * mode sends those accesses, named by segment, before each MPI call whatever the epoch).
@@ -35,7 +37,14 @@ export class WindowRegistry {
   constructor(private readonly comms: CommRegistry) {}
 
   /** A rank entered a window-creating call on `comm`: the window it will get. */
-  onCreate(rank: number, seq: number, comm: CommInfo, dispUnit: number, shared = false): WinInfo {
+  onCreate(
+    rank: number,
+    seq: number,
+    comm: CommInfo,
+    dispUnit: number,
+    shared = false,
+    size: number | undefined = undefined,
+  ): WinInfo {
     const k = `${rank}:${comm.id}`;
     const index = this.counts.get(k) ?? 0;
     this.counts.set(k, index + 1);
@@ -49,11 +58,13 @@ export class WindowRegistry {
         comm,
         group: this.comms.derived(comm, `win${index}`, name),
         dispUnit: new Map(),
+        size: new Map(),
         shared,
       };
       this.byKey.set(key, win);
     }
     win.dispUnit.set(rank, dispUnit > 0 ? dispUnit : 1);
+    if (size !== undefined && size >= 0) win.size.set(rank, size);
     this.pending.set(`${rank}:${seq}`, win);
     return win;
   }

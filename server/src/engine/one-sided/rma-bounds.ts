@@ -1,0 +1,94 @@
+/**
+ * One-sided accesses whose arguments MPI rejects for their size, judged at ENTER (MPI fails the call, with
+ * MPI_ERR_RMA_RANGE or a truncation error, and its default handler ends the job in it):
+ * - `invalid-argument`: the target bytes (target_disp × the target's displacement unit, then target_count ×
+ *   target_datatype) reach before the start or past the end of the target's part of the window, as the target
+ *   gave its size to MPI_Win_create / MPI_Win_allocate (dynamic windows have no size: not judged);
+ * - `count-mismatch`: MPI_Put, MPI_Get and MPI_Accumulate move data as a send and a receive would, and the data
+ *   must fit without truncation: origin bytes more than the target's (put, accumulate) or target bytes more than
+ *   the origin's (get).
+ * One finding per window, function and check, with the first such call of each rank.
+ */
+import type { DtypeInfo } from '../model/datatypes';
+import type { CallEnter, EngineFinding, RawLocation } from '../model/types';
+import type { WinInfo } from './windows';
+
+export interface BoundsArgs {
+  readonly disp: number;
+  readonly count: number;
+  readonly dtype: DtypeInfo | undefined;
+  /** Put, get and accumulate: the origin's count and datatype. */
+  readonly origin: { readonly count: number; readonly dtype: DtypeInfo | undefined } | undefined;
+  /** A get: the data goes from the target to the origin. */
+  readonly reads: boolean;
+}
+
+export class AccessBounds {
+  private readonly calls = new Map<string, { win: WinInfo; fn: string; locations: RawLocation[] }>();
+
+  check(e: CallEnter, win: WinInfo, target: number, a: BoundsArgs): void {
+    const t = a.dtype;
+    if (t === undefined || a.count <= 0 || t.size <= 0) return;
+    const size = win.size.get(target);
+    const unit = win.dispUnit.get(target);
+    if (size !== undefined && unit !== undefined) {
+      const lo = a.disp * unit + t.trueLb;
+      const hi = lo + (a.count - 1) * t.extent + t.trueExtent;
+      if (lo < 0 || hi > size)
+        this.note('outside', e, win, `${e.fn.name} reaches bytes ${lo} to ${hi} of rank ${target}'s ${size}`);
+    }
+    const o = a.origin;
+    if (o === undefined || o.dtype === undefined || o.count < 0) return;
+    const originBytes = o.count * o.dtype.size;
+    const targetBytes = a.count * t.size;
+    const sent = a.reads ? targetBytes : originBytes;
+    const room = a.reads ? originBytes : targetBytes;
+    if (sent > room)
+      this.note(
+        a.reads ? 'fit-get' : 'fit',
+        e,
+        win,
+        `${e.fn.name} moves ${sent} bytes into ${room} (${a.reads ? 'origin' : 'target'})`,
+      );
+  }
+
+  private note(check: string, e: CallEnter, win: WinInfo, detail: string): void {
+    const key = `${check}|${win.id}|${e.fn.name}`;
+    let c = this.calls.get(key);
+    if (c === undefined) this.calls.set(key, (c = { win, fn: e.fn.name, locations: [] }));
+    if (!c.locations.some((l) => l.rank === e.rank))
+      c.locations.push({ rank: e.rank, site: e.site, call: e.fn.name, detail });
+  }
+
+  findings(): EngineFinding[] {
+    const out: EngineFinding[] = [];
+    for (const [key, c] of this.calls) {
+      const locations = [...c.locations].sort((a, b) => a.rank - b.rank);
+      const ranks = locations.map((l) => l.rank).join(',');
+      const who = `Rank${locations.length > 1 ? 's' : ''} ${ranks}`;
+      const check = key.split('|')[0];
+      if (check === 'outside')
+        out.push({
+          kind: 'invalid-argument',
+          severity: 'error',
+          message:
+            `${who} call${locations.length > 1 ? '' : 's'} ${c.fn} on ${c.win.name} with a target displacement, count and datatype that reach outside the target's part of the window ` +
+            '(its size as given to MPI_Win_create or MPI_Win_allocate): MPI fails the access (MPI_ERR_RMA_RANGE). ' +
+            'Keep target_disp × disp_unit + the span of target_count × target_datatype within the target window.',
+          locations,
+        });
+      else
+        out.push({
+          kind: 'count-mismatch',
+          severity: 'error',
+          message:
+            `${who} call${locations.length > 1 ? '' : 's'} ${c.fn} on ${c.win.name} with more data than ${check === 'fit-get' ? 'the origin buffer' : 'the target buffer'} holds: ` +
+            `${check === 'fit-get' ? 'target_count × target_datatype exceeds origin_count × origin_datatype' : 'origin_count × origin_datatype exceeds target_count × target_datatype'}, ` +
+            'a truncation MPI does not allow in one-sided communication. Make the origin and target counts and datatypes describe the same data.',
+          locations,
+        });
+    }
+    this.calls.clear();
+    return out;
+  }
+}
