@@ -11,9 +11,11 @@
  *                             kernel's name (callgrind.out.PID.N, "desc: Trigger: Client Request: NAME");
  *                             prints "NAME ITERATIONS" per kernel.
  *
- * The sweep kernels (sweep-BYTES) are irecv-isend-waitall with messages of 8 B to 4 MiB: the send-buffer
- * checksum grows with the message (it is computed at the Isend and again at its completion). They run fewer
- * iterations as the message grows (ITERS * 64 / BYTES, at least 8). 
+ * The sweep kernels (sweep-BYTES) are irecv-isend-waitall with messages of 8 B to 16 MiB: the message-size
+ * sweep. The send-buffer checksum is computed at the Isend and again at its completion, over the whole message
+ * up to MPISCOPE_CHECKSUM_EXACT_BYTES (256 KiB by default) and over a sample of at most 24 KiB above it
+ * (native-shim/src/msc_checksum.c). They run fewer iterations as the message grows (ITERS * 64 / BYTES, at
+ * least 8).
  *
  * Collection is toggled by this thread only, so the counts are the application thread's instructions: the
  * shim's sender thread works on another core and is not in them. */
@@ -101,8 +103,11 @@ static const kernel kernels[] = {
     { "sweep-8", k_sweep, 3, 8 },
     { "sweep-512", k_sweep, 3, 512 },
     { "sweep-32768", k_sweep, 3, 32768 },
+    { "sweep-4096", k_sweep, 3, 4096 },
     { "sweep-262144", k_sweep, 3, 262144 },
+    { "sweep-1048576", k_sweep, 3, 1048576 },
     { "sweep-4194304", k_sweep, 3, 4194304 },
+    { "sweep-16777216", k_sweep, 3, 16777216 },
 };
 
 static double clock_ns(clockid_t id)
@@ -122,10 +127,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     /* Written, so that the pages are real (calloc's untouched pages all map the one zero page, and reading
      * them costs next to nothing). */
-    big_s = malloc(4 << 20);
-    big_r = malloc(4 << 20);
+    big_s = malloc(16 << 20);
+    big_r = malloc(16 << 20);
     if (!big_s || !big_r) MPI_Abort(MPI_COMM_WORLD, 2);
-    for (int i = 0; i < 4 << 20; i++) big_s[i] = (char)(i * 7), big_r[i] = 0;
+    for (int i = 0; i < 16 << 20; i++) big_s[i] = (char)(i * 7), big_r[i] = 0;
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
         const kernel *K = &kernels[k];
         int all = iters;

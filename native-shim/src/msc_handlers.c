@@ -175,27 +175,27 @@ void msc_pre_abort(msc_call *c, msc_args *a)
 }
 
 /* ---- point-to-point ---- */
-void msc_pre_send(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
+void msc_pre_send(msc_call *c, msc_args *a) { msc_check_send(c, a); }
 void msc_post_send(msc_call *c, msc_args *a, int rc) { complete_send(c, a->dest, a->tag, rc); }
-void msc_pre_isend(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
+void msc_pre_isend(msc_call *c, msc_args *a) { msc_check_send(c, a); }
 void msc_post_isend(msc_call *c, msc_args *a, int rc)
 {
     if (rc == MPI_SUCCESS && a->request_out) msc_checksum_post(c, a, *a->request_out);
     MSC_MC(msc_mc_post(c, a, rc);)
 }
-void msc_pre_send_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 0); }
+void msc_pre_send_init(msc_call *c, msc_args *a) { msc_check_send(c, a); }
 void msc_post_send_init(msc_call *c, msc_args *a, int rc)
 {
     if (rc == MPI_SUCCESS && a->request_out) msc_persistent_send(c, a, *a->request_out);
     MSC_MC(msc_mc_post(c, a, rc);)
 }
-void msc_pre_recv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_pre_recv(msc_call *c, msc_args *a) { msc_check_recv(c, a); }
 void msc_post_recv(msc_call *c, msc_args *a, int rc) { complete(c, MPI_REQUEST_NULL, NULL, a->status, rc, 0); }
-void msc_pre_irecv(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_pre_irecv(msc_call *c, msc_args *a) { msc_check_recv(c, a); }
 #ifdef MSC_MEMCHECK
 void msc_post_irecv(msc_call *c, msc_args *a, int rc) { msc_mc_post(c, a, rc); }
 #endif
-void msc_pre_recv_init(msc_call *c, msc_args *a) { msc_check_p2p(c, a, 1); }
+void msc_pre_recv_init(msc_call *c, msc_args *a) { msc_check_recv(c, a); }
 #ifdef MSC_MEMCHECK
 void msc_post_recv_init(msc_call *c, msc_args *a, int rc) { msc_mc_post(c, a, rc); }
 #endif

@@ -428,6 +428,9 @@ extern int msc_checks_on;
 extern int msc_tag_ub;
 void msc_finding(msc_call *c, int check, int param, int64_t value, int64_t extra1, int64_t extra2);
 void msc_check_p2p(msc_call *c, const msc_args *a, int is_recv);
+/* The same for the classes send/isend/send_init and recv/irecv/recv_init, with only the roles those have. */
+void msc_check_send(msc_call *c, const msc_args *a);
+void msc_check_recv(msc_call *c, const msc_args *a);
 void msc_check_coll(msc_call *c, const msc_args *a);
 void msc_check_requests(msc_call *c, const msc_args *a);
 void msc_check_win(msc_call *c, const msc_args *a);
@@ -440,6 +443,8 @@ void msc_dtype_track(MPI_Datatype t, int state);
 void msc_comm_track(MPI_Comm comm, int freed);
 void msc_buffer_attached(int64_t size);
 /* A pending send's buffer: summed when the send starts, summed again when it completes. */
+/* Reads MPISCOPE_CHECKSUM_EXACT_BYTES (the largest message summed whole); once, before recording starts. */
+void msc_checksum_init(void);
 void msc_checksum_start(MPI_Request req, const void *buf, int count, MPI_Datatype t);
 void msc_checksum_post(msc_call *c, const msc_args *a, MPI_Request req);
 /* where: the caller's request variable (Wait/Test) or array entry, NULL when unknown. */

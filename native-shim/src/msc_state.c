@@ -71,6 +71,7 @@ static void lazy_init_once(void)
     }
     const char *checks = getenv("MPISCOPE_CHECKS");
     msc_checks_on = !(checks && strcmp(checks, "0") == 0);
+    msc_checksum_init();
     msc_lifecycle_install();
     /* One CLOCK record first, so the analyzer can align this rank's monotonic clock with the others'. */
     int64_t w = msc_clock_init();
