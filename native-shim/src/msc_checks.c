@@ -286,6 +286,10 @@ static MSC_CHECK_INLINE void check_p2p(msc_call *c, const msc_args *a, int kind,
     if (m & MSC_ROLE_TAG) tag_ok(c, a->tag, kind == 1, MSC_ROLE_TAG);
     if (m & MSC_ROLE_STAG) tag_ok(c, a->stag, 0, MSC_ROLE_STAG);
     if (m & MSC_ROLE_RTAG) tag_ok(c, a->rtag, 1, MSC_ROLE_RTAG);
+    /* Where MPI stores the new request (Isend, Irecv, the persistent inits): NULL makes MPI fail or crash in the
+     * call, so it is reported before it. */
+    if ((m & MSC_ROLE_REQUEST_OUT) && !a->request_out)
+        finding_role(c, MSC_CHECK_NULL_POINTER, MSC_ROLE_REQUEST_OUT, 0, 0);
     /* Only buffered sends: the test here, not in the call (every send paid the call). */
     if (kind == 0 && limit >= 0 && dt &&
         (c->func == MSC_FN_MPI_Bsend || c->func == MSC_FN_MPI_Ibsend || c->func == MSC_FN_MPI_Bsend_init))
@@ -296,12 +300,15 @@ static MSC_CHECK_INLINE void check_p2p(msc_call *c, const msc_args *a, int kind,
 void msc_check_p2p(msc_call *c, const msc_args *a, int kind) { check_p2p(c, a, kind, ~0ull); }
 void msc_check_send(msc_call *c, const msc_args *a)
 {
-    check_p2p(c, a, 0, MSC_ROLE_COMM | MSC_ROLE_COUNT | MSC_ROLE_DATATYPE | MSC_ROLE_SBUF | MSC_ROLE_DEST | MSC_ROLE_TAG);
+    check_p2p(c, a, 0,
+              MSC_ROLE_COMM | MSC_ROLE_COUNT | MSC_ROLE_DATATYPE | MSC_ROLE_SBUF | MSC_ROLE_DEST | MSC_ROLE_TAG |
+                  MSC_ROLE_REQUEST_OUT);
 }
 void msc_check_recv(msc_call *c, const msc_args *a)
 {
     check_p2p(c, a, 1,
-              MSC_ROLE_COMM | MSC_ROLE_COUNT | MSC_ROLE_DATATYPE | MSC_ROLE_RBUF | MSC_ROLE_SOURCE | MSC_ROLE_TAG);
+              MSC_ROLE_COMM | MSC_ROLE_COUNT | MSC_ROLE_DATATYPE | MSC_ROLE_RBUF | MSC_ROLE_SOURCE | MSC_ROLE_TAG |
+                  MSC_ROLE_REQUEST_OUT);
 }
 
 void msc_check_coll(msc_call *c, const msc_args *a)
@@ -350,6 +357,8 @@ void msc_check_requests(msc_call *c, const msc_args *a)
         if (!a->request_p || (!null_ok && a->request == MPI_REQUEST_NULL))
             finding_role(c, MSC_CHECK_NULL_REQUEST, MSC_ROLE_REQUEST, 0, 0);
     }
+    /* The flag of the Test family, where MPI writes whether the request completed. */
+    if ((m & MSC_ROLE_FLAG) && !a->flag) finding_role(c, MSC_CHECK_NULL_POINTER, MSC_ROLE_FLAG, 0, 0);
     if (m & MSC_ROLE_REQUESTS) {
         if (a->count < 0) finding_role(c, MSC_CHECK_NEGATIVE_COUNT, MSC_ROLE_COUNT, a->count, 0);
         if (!a->requests && a->count > 0) finding_role(c, MSC_CHECK_NULL_REQUEST, MSC_ROLE_REQUESTS, 0, 0);
