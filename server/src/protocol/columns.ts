@@ -77,24 +77,10 @@ export class RecordColumns {
     at: number,
     n: number,
   ): number {
-    const row = this.length;
-    if (row === this.kind.length) this.growRows();
-    if (this.wordsUsed + n > this.words.length) this.growWords(this.wordsUsed + n);
-    this.kind[row] = kind;
-    this.flags[row] = flags;
-    this.func[row] = func;
-    this.rank[row] = rank;
-    this.seq[row] = seq;
-    this.time[row] = time;
-    this.site[row] = site;
     const start = this.wordsUsed;
-    this.wordStart[row] = start;
-    this.wordCount[row] = n;
-    const words = this.words;
+    const words = this.reserve(start + n);
     for (let i = 0; i < n; i++) words[start + i] = from[at + i] as number;
-    this.wordsUsed = start + n;
-    this.length = row + 1;
-    return row;
+    return this.addWritten(kind, flags, func, rank, seq, time, site, n);
   }
 
   /**
