@@ -410,10 +410,11 @@ void msc_checksum_init(void)
         exact_max = 2 * SAMPLE_EDGE + SAMPLE_WINDOWS * SAMPLE_WINDOW;
 }
 
-/* Message bytes [o, o + len) of count elements of layout l at buf, into h. */
-static uint64_t sum_range(uint64_t h, const unsigned char *buf, const layout *l, int64_t o, int64_t len)
+/* Walks message bytes [o, o + len) of layout l at buf block by block: copied to dst when it is not NULL (a window of
+ * a non-contiguous message), summed into h otherwise; returns h. */
+static uint64_t walk_range(uint64_t h, unsigned char *dst, const unsigned char *buf, const layout *l, int64_t o,
+                           int64_t len)
 {
-    if (l->n == 1 && l->b[0].len == l->extent) return sum_bytes(h, buf + l->b[0].off + o, (size_t)len);
     int64_t i = o / l->size, r = o % l->size;
     /* The block holding byte r of an element: the last one that starts at or before it. */
     int lo = 0, hi = l->n - 1;
@@ -425,7 +426,13 @@ static uint64_t sum_range(uint64_t h, const unsigned char *buf, const layout *l,
     for (int j = lo; len > 0;) {
         int64_t in = r - l->b[j].pre, take = l->b[j].len - in;
         if (take > len) take = len;
-        h = sum_bytes(h, buf + i * l->extent + l->b[j].off + in, (size_t)take);
+        const unsigned char *p = buf + i * l->extent + l->b[j].off + in;
+        if (dst) {
+            memcpy(dst, p, (size_t)take);
+            dst += take;
+        } else {
+            h = sum_bytes(h, p, (size_t)take);
+        }
         len -= take;
         r += take;
         if (++j == l->n) j = 0, i++, r = 0;
@@ -433,25 +440,17 @@ static uint64_t sum_range(uint64_t h, const unsigned char *buf, const layout *l,
     return h;
 }
 
+/* Message bytes [o, o + len) of count elements of layout l at buf, into h. */
+static uint64_t sum_range(uint64_t h, const unsigned char *buf, const layout *l, int64_t o, int64_t len)
+{
+    if (l->n == 1 && l->b[0].len == l->extent) return sum_bytes(h, buf + l->b[0].off + o, (size_t)len);
+    return walk_range(h, NULL, buf, l, o, len);
+}
+
 /* Copies message bytes [o, o + len) of layout l at buf to dst (a window of a non-contiguous message). */
 static void copy_range(unsigned char *dst, const unsigned char *buf, const layout *l, int64_t o, int64_t len)
 {
-    int64_t i = o / l->size, r = o % l->size;
-    int lo = 0, hi = l->n - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (l->b[mid].pre <= r) lo = mid;
-        else hi = mid - 1;
-    }
-    for (int j = lo; len > 0;) {
-        int64_t in = r - l->b[j].pre, take = l->b[j].len - in;
-        if (take > len) take = len;
-        memcpy(dst, buf + i * l->extent + l->b[j].off + in, (size_t)take);
-        dst += take;
-        len -= take;
-        r += take;
-        if (++j == l->n) j = 0, i++, r = 0;
-    }
+    walk_range(0, dst, buf, l, o, len);
 }
 
 /* A sample of a bounded size of a message of size bytes (the file's head comment). The windows are gathered
