@@ -1,5 +1,7 @@
 /** One-sided communication: rma-race in fence and passive-target epochs, the legal cases, window leaks. */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createEngine } from '../../server/src/engine/engine';
 import { check } from './engine-check';
 import { Job } from './engine-dsl';
 import {
@@ -424,5 +426,30 @@ test('PSCW: an origin whose start group is unknown is not taken as never complet
   // real run rank 0 returns from MPI_Win_wait and joins it).
   o?.start().put(0).complete();
   job.ranks[1]?.barrier({ hang: true });
+  check(job, []);
+});
+
+test('a put past the end of its target’s part of the window is invalid-argument, in whatever order the ranks stream', () => {
+  // Windows of 400 bytes in units of 4: elements 98 to 101 of a 100-element window.
+  const { job, w } = setup(2);
+  fenced(w, (x) => {
+    if (x.r.rank === 0) x.put(1, { disp: 98, count: 4, site: 0x24 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'invalid-argument', ranks: [0], message: ['outside the target'] }]);
+  // The origin's whole stream read before the target's creating call (each rank streams on its own): the
+  // target's size is not known at the put, which must wait for it rather than pass.
+  const engine = createEngine({ ranks: 2 });
+  for (const r of job.ranks) for (const e of r.events) engine.push(e);
+  const found = [...engine.takeFindings(), ...engine.finish()].map((f) => f.kind);
+  assert.deepEqual(found, ['invalid-argument']);
+});
+
+test('a put within its target’s part of the window is not judged outside it', () => {
+  const { job, w } = setup(2);
+  fenced(w, (x) => {
+    if (x.r.rank === 0) x.put(1, { disp: 96, count: 4 });
+  });
+  end(job, w);
   check(job, []);
 });

@@ -8,6 +8,10 @@
  *   must fit without truncation: origin bytes more than the target's (put, accumulate) or target bytes more than
  *   the origin's (get).
  * One finding per window, function and check, with the first such call of each rank.
+ *
+ * The target's size and unit come from its own MPI_Win_create record, which the analyzer may read after the
+ * origin's access (each rank streams on its own): an access whose target is not known yet is parked on the
+ * window until the target's creating call is read (`memberKnown`), a few per window and target.
  */
 import type { DtypeInfo } from '../model/datatypes';
 import type { CallEnter, EngineFinding, RawLocation } from '../model/types';
@@ -23,20 +27,27 @@ export interface BoundsArgs {
   readonly reads: boolean;
 }
 
+/** Who made an access: what a finding's location needs, kept past the call's batch. */
+interface Caller {
+  readonly rank: number;
+  readonly site: number;
+  readonly fn: string;
+}
+
+/** Accesses parked per window and target, at most this many each (only a rank's first per function is reported). */
+const PARKED_MAX = 16;
+
 export class AccessBounds {
   private readonly calls = new Map<string, { win: WinInfo; fn: string; locations: RawLocation[] }>();
+  /** Accesses whose target's creating call is not read yet, by window and target rank. */
+  private readonly parked = new Map<WinInfo, Map<number, { by: Caller; a: BoundsArgs }[]>>();
 
   check(e: CallEnter, win: WinInfo, target: number, a: BoundsArgs): void {
     const t = a.dtype;
     if (t === undefined || a.count <= 0 || t.size <= 0) return;
-    const size = win.size.get(target);
-    const unit = win.dispUnit.get(target);
-    if (size !== undefined && unit !== undefined) {
-      const lo = a.disp * unit + t.trueLb;
-      const hi = lo + (a.count - 1) * t.extent + t.trueExtent;
-      if (lo < 0 || hi > size)
-        this.note('outside', e, win, `${e.fn.name} reaches bytes ${lo} to ${hi} of rank ${target}'s ${size}`);
-    }
+    const by: Caller = { rank: e.rank, site: e.site, fn: e.fn.name };
+    if (win.dispUnit.has(target)) this.reach(by, win, target, a);
+    else this.park(by, win, target, a);
     const o = a.origin;
     if (o === undefined || o.dtype === undefined || o.count < 0) return;
     const originBytes = o.count * o.dtype.size;
@@ -46,18 +57,48 @@ export class AccessBounds {
     if (sent > room)
       this.note(
         a.reads ? 'fit-get' : 'fit',
-        e,
+        by,
         win,
-        `${e.fn.name} moves ${sent} bytes into ${room} (${a.reads ? 'origin' : 'target'})`,
+        `${by.fn} moves ${sent} bytes into ${room} (${a.reads ? 'origin' : 'target'})`,
       );
   }
 
-  private note(check: string, e: CallEnter, win: WinInfo, detail: string): void {
-    const key = `${check}|${win.id}|${e.fn.name}`;
+  /** The target's creating call was read: judge the accesses parked for it. */
+  memberKnown(win: WinInfo, rank: number): void {
+    const m = this.parked.get(win);
+    const list = m?.get(rank);
+    if (m === undefined || list === undefined) return;
+    m.delete(rank);
+    if (m.size === 0) this.parked.delete(win);
+    for (const p of list) this.reach(p.by, win, rank, p.a);
+  }
+
+  private park(by: Caller, win: WinInfo, target: number, a: BoundsArgs): void {
+    let m = this.parked.get(win);
+    if (m === undefined) this.parked.set(win, (m = new Map<number, { by: Caller; a: BoundsArgs }[]>()));
+    let list = m.get(target);
+    if (list === undefined) m.set(target, (list = []));
+    if (list.length < PARKED_MAX) list.push({ by, a });
+  }
+
+  /** The target bytes against the target's part of the window (a dynamic window has no size: not judged). */
+  private reach(by: Caller, win: WinInfo, target: number, a: BoundsArgs): void {
+    const t = a.dtype;
+    const size = win.size.get(target);
+    const unit = win.dispUnit.get(target);
+    if (t === undefined || size === undefined || unit === undefined) return;
+    const lo = a.disp * unit + t.trueLb;
+    const hi = lo + (a.count - 1) * t.extent + t.trueExtent;
+    if (lo < 0 || hi > size)
+      this.note('outside', by, win, `${by.fn} reaches bytes ${lo} to ${hi} of rank ${target}'s ${size}`);
+  }
+
+  private note(check: string, by: Caller, win: WinInfo, detail: string): void {
+    const key = `${check}|${win.id}|${by.fn}`;
     let c = this.calls.get(key);
-    if (c === undefined) this.calls.set(key, (c = { win, fn: e.fn.name, locations: [] }));
-    if (!c.locations.some((l) => l.rank === e.rank))
-      c.locations.push({ rank: e.rank, site: e.site, call: e.fn.name, detail });
+    if (c === undefined) this.calls.set(key, (c = { win, fn: by.fn, locations: [] }));
+    if (!c.locations.some((l) => l.rank === by.rank))
+      c.locations.push({ rank: by.rank, site: by.site, call: by.fn, detail });
   }
 
   findings(): EngineFinding[] {

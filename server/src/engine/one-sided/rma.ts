@@ -133,7 +133,7 @@ export class RmaTracker {
       const comm = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       const unit = e.fn.name === 'MPI_Win_create_dynamic' ? 1 : num(e, 1, 'dispunit');
       const dynamic = e.fn.name === 'MPI_Win_create_dynamic';
-      st.windows.onCreate(
+      const win = st.windows.onCreate(
         e.rank,
         e.seq,
         comm,
@@ -141,6 +141,7 @@ export class RmaTracker {
         e.fn.name.startsWith('MPI_Win_allocate_shared'),
         dynamic ? undefined : num(e, -1, 'winsize'),
       );
+      this.bounds.memberKnown(win, e.rank);
       this.collective(st, cur, e, comm);
       return;
     }
