@@ -298,3 +298,27 @@ test('no potential deadlock from replaying a wildcard receive with the match buf
   finalizeAll(job);
   check(job, [{ kind: 'message-race', ranks: [0, 2, 1] }]);
 });
+
+test('the replay still sees the send a stuck wildcard receive could take when thousands of other sends wait', () => {
+  // As above, with a fourth rank whose 1,500 Isends to the master are received after the wildcard receives: in
+  // the zero-buffering replay they stay open beside rank 1's list (the sends kept for this question are
+  // compacted every thousand or so), and the list must still be found there.
+  const job = new Job(4);
+  const [r0, r1, r2, r3] = job.ranks as [Rank, Rank, Rank, Rank];
+  r0.recv(ANY, { tag: 4, site: 0x41, got: [1, 4] });
+  r0.recv(ANY, { tag: 2, site: 0x42, got: [2, 2], count: 8 });
+  r0.recv(ANY, { tag: 4, site: 0x41, got: [2, 4] });
+  r0.recv(ANY, { tag: 2, site: 0x42, got: [1, 2], count: 8 });
+  for (const w of [r1, r2])
+    w.send(0, { tag: 4, site: 0x51 }).send(0, { tag: 2, site: 0x52, count: w.rank + 2 });
+  const sends = [];
+  const recvs = [];
+  for (let i = 0; i < 1500; i++) {
+    sends.push(r3.isend(0, { tag: 9 }));
+    recvs.push(r0.irecv(3, { tag: 9 }));
+  }
+  r3.waitall(sends);
+  r0.waitall(recvs);
+  finalizeAll(job);
+  check(job, [{ kind: 'message-race', ranks: [0, 2, 1] }]);
+});

@@ -10,7 +10,7 @@
  * at points they asked for) at the moment each step runs, so that no check needs the run kept: a send's clock
  * is a row of one slab until its receive took it, a rank's clock is one array.
  */
-import { CausalRun } from './causal-order';
+import { CausalRun, type CausalVisitor } from './causal-order';
 import type { P2pOp, RecvOp } from '../model/ops';
 import { COLL, IDONE, ISTART, POST, WAIT, type CollStep, type StepItem, type StepKind } from './steps';
 
@@ -34,7 +34,7 @@ const merge = (into: Int32Array, from: Int32Array): void => {
   for (let i = 0; i < n; i++) if ((from[i] as number) > (into[i] as number)) into[i] = from[i] as number;
 };
 
-export class ClockRun {
+export class ClockRun implements CausalVisitor {
   private readonly run: CausalRun;
   /** Each rank's clock now, by world rank. */
   private readonly vc: (Int32Array | undefined)[] = [];
@@ -49,18 +49,19 @@ export class ClockRun {
     /** Components of a clock: the job's size, grown when a higher rank appears. */
     private n: number,
   ) {
-    this.run = new CausalRun(false, {
-      collective: (members) => {
-        const joined = new Int32Array(this.n);
-        for (const m of members) {
-          const c = this.clock(m);
-          c[m] = (c[m] as number) + 1;
-          merge(joined, c);
-        }
-        for (const m of members) merge(this.clock(m), joined);
-      },
-      step: (r, k, item, i) => this.step(r, k, item, i),
-    });
+    // The run calls this object's `step` and `collective` itself (no closure between them: a call per step).
+    this.run = new CausalRun(false, this);
+  }
+
+  /** Every member of a collective instance arrived: each member's clock ticks, then all take the join. */
+  collective(members: readonly number[]): void {
+    const joined = new Int32Array(this.n);
+    for (const m of members) {
+      const c = this.clock(m);
+      c[m] = (c[m] as number) + 1;
+      merge(joined, c);
+    }
+    for (const m of members) merge(this.clock(m), joined);
   }
 
   /** Steps held (added, not run): the memory this run holds besides its clocks. */
@@ -167,7 +168,8 @@ export class ClockRun {
     this.stride = stride;
   }
 
-  private step(r: number, k: StepKind, item: StepItem, i: number): void {
+  /** A step runs (called by the causal run): the rank's clock ticks, and the checks hear what it did. */
+  step(r: number, k: StepKind, item: StepItem, i: number): void {
     const c = this.clock(r);
     if (k !== COLL) c[r] = (c[r] as number) + 1;
     if (k === ISTART || k === IDONE) {
@@ -198,8 +200,11 @@ export class ClockRun {
       op.doneIndex = i;
       for (const l of this.listeners) l.received?.(op, time, i);
     }
-    const m = this.points.get(r);
-    if (m !== undefined && m.has(i + 1)) m.set(i + 1, c.slice());
+    // Most runs ask for no point (one-sided passive-target accesses do): no Map lookup per step then.
+    if (this.points.size !== 0) {
+      const m = this.points.get(r);
+      if (m !== undefined && m.has(i + 1)) m.set(i + 1, c.slice());
+    }
     if (++this.steps % 4096 === 0) for (const l of this.listeners) l.progress?.();
   }
 }

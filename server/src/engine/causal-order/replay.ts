@@ -55,6 +55,8 @@ export class Replay {
   private stagedKind: StepKind[] = [];
   /** Steps recorded per rank: a point in its history (one-sided races ask for clocks there). By world rank. */
   private readonly recorded: number[] = [];
+  /** The last communicator whose members all fit in a clock (MAX_RANKS). */
+  private narrowComm: CommInfo | undefined;
   /** When to look for ranks blocked for good next (see CausalRun.trimDead). */
   private nextTrim: number;
   enabled = true;
@@ -91,11 +93,18 @@ export class Replay {
 
   private release(rank: number, kind: StepKind, item: StepItem): void {
     // A clock has a component per rank: beyond MAX_RANKS (or a communicator naming such a rank) none is kept.
-    if (
-      rank >= MAX_RANKS ||
-      (kind !== POST && kind !== WAIT && (item as CollStep).comm.members.some((m) => m >= MAX_RANKS))
-    )
-      this.clocks = undefined;
+    // Asked only while clocks are kept, and a communicator's members once in a row (every member's step of
+    // every collective asked it: a walk of the whole job per rank per collective on MPI_COMM_WORLD).
+    if (this.clocks !== undefined) {
+      if (rank >= MAX_RANKS) this.clocks = undefined;
+      else if (kind !== POST && kind !== WAIT) {
+        const comm = (item as CollStep).comm;
+        if (comm !== this.narrowComm) {
+          if (comm.members.some((m) => m >= MAX_RANKS)) this.clocks = undefined;
+          else this.narrowComm = comm;
+        }
+      }
+    }
     this.sync?.add(rank, kind, item);
     this.sync?.run();
     this.clocks?.add(rank, kind, item);
@@ -191,7 +200,7 @@ export class Replay {
     if (step.k !== 'wait' || step.op.kind !== 'recv') return false;
     const r = step.op;
     if (r.source !== ANY_SOURCE && r.tag !== ANY_TAG) return false;
-    for (const s of run.openSends) {
+    for (const s of run.openSends()) {
       if (s.kind !== 'send' || s.dest !== r.rank || s.comm !== r.comm) continue;
       if ((r.source !== ANY_SOURCE && r.source !== s.srcCommRank) || (r.tag !== ANY_TAG && r.tag !== s.tag))
         continue;
