@@ -352,9 +352,13 @@ void msc_check_requests(msc_call *c, const msc_args *a)
     if (!msc_checks_on) return;
     uint64_t m = msc_role_mask[c->func];
     if (m & MSC_ROLE_REQUEST) {
-        /* Waiting on or testing MPI_REQUEST_NULL is allowed; starting, cancelling or freeing it is not. */
+        /* Waiting on or testing MPI_REQUEST_NULL is allowed; starting, cancelling or freeing it is not. A handle of
+         * zero bits that is not MPI_REQUEST_NULL (Open MPI's is an object's address, MPICH's 0x2c000000) is no
+         * request at all, in every call: an MPI_Request variable never set, which Open MPI fails in
+         * MPI_Request_free and dereferences in MPI_Wait. */
         int null_ok = c->func == MSC_FN_MPI_Wait || c->func == MSC_FN_MPI_Test;
-        if (!a->request_p || (!null_ok && a->request == MPI_REQUEST_NULL))
+        int is_null = a->request_p && a->request == MPI_REQUEST_NULL;
+        if (!a->request_p || (!null_ok && is_null) || (!is_null && MSC_IS_NULL(MPI_Request, a->request)))
             finding_role(c, MSC_CHECK_NULL_REQUEST, MSC_ROLE_REQUEST, 0, 0);
     }
     /* The flag of the Test family, where MPI writes whether the request completed. */

@@ -3,7 +3,7 @@
  * requests. The hot path of the engine: numbers and maps only, no strings.
  */
 import { checkOverlap, spanEnd, spanStart } from './point-to-point/buffer-overlap';
-import { checkStale, inputRequests, retire } from './point-to-point/stale-requests';
+import { checkStale, checkUnknownFailed, inputRequests, retire } from './point-to-point/stale-requests';
 import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
 import { commRankOf, peerWorld } from './model/comms';
@@ -381,7 +381,24 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
   const active = p.active(req);
   const op = p.op(req);
   const fnName = p.fn(req).name;
-  if (active && op?.kind === 'recv' && !op.done) {
+  // MPI-3.1 5.12 and MPI-4.1 5.13: freeing the request of a nonblocking collective is erroneous, and a persistent
+  // collective's only while active (Open MPI fails both with MPI_ERR_REQUEST).
+  if (p.what(req) === 'coll' && (active || !p.persistent(req))) {
+    const e = t.cur?.enter;
+    st.report({
+      kind: 'request-misuse',
+      severity: 'error',
+      message: `Rank ${t.rank} frees the request of ${fnName} with MPI_Request_free: MPI forbids freeing the request of a nonblocking collective${p.persistent(req) ? ' while it is active' : ''}. Complete it with MPI_Wait or MPI_Test instead.`,
+      locations: [
+        {
+          rank: t.rank,
+          site: e?.site ?? 0,
+          call: e?.fn.name ?? 'MPI_Request_free',
+          detail: `MPI_Request_free of the request of ${fnName}`,
+        },
+      ],
+    });
+  } else if (active && op?.kind === 'recv' && !op.done) {
     const e = t.cur?.enter;
     st.report({
       kind: 'request-misuse',
@@ -417,6 +434,8 @@ export function onExit(st: EngineState, e: ExitRow): void {
     st.rma.onExit(st, cur, e);
   else if (code === C.GROUP) st.groups.onExit(e, cur.enter);
   if (e.returnCode !== 0) {
+    // The shim already said why when it found the call invalid itself.
+    if (!cur.rejected) checkUnknownFailed(st, t, cur.enter);
     failed(st, t, cur);
     return;
   }

@@ -310,6 +310,17 @@ export class Analysis {
     return this.ranks.get(rank)?.ended ?? false;
   }
 
+  /** Every rank's stream is over, and at least one rank did not finalize (it aborted, died or vanished). */
+  allEndedFailing(): boolean {
+    let failing = false;
+    for (let rank = 0; rank < this.size; rank++) {
+      const r = this.ranks.get(rank);
+      if (r === undefined || !r.ended) return false;
+      if (r.end?.how !== 'finalized') failing = true;
+    }
+    return failing;
+  }
+
   /** mpiscope begins to end the job: the ranks that end from now on are its doing. */
   endingJob(): void {
     this.ending = true;

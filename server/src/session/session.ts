@@ -45,6 +45,12 @@ const QUIET_MS = 200;
  */
 const BROKEN_EPOCH_MS = 8000;
 const KILL_GRACE_MS = 1000;
+/**
+ * How long the launcher may take to exit once every rank has ended, one of them failing. Open MPI's mpirun
+ * sometimes never does after a rank aborted: every rank process is gone and it waits on a lock in its own
+ * PMIx_server_finalize (seen with two ranks failing at once, 1 run in 2 under mpiscope, 0 in 5 without).
+ */
+const LAUNCHER_TEARDOWN_MS = 10_000;
 /** How long the launcher has to end its ranks after the user's signal before they are ended for it. */
 const INTERRUPT_GRACE_MS = 3000;
 
@@ -83,6 +89,9 @@ export class Session {
   private readonly lastStates = new Map<number, string>();
   /** A hang was reported; with keepAlive the job goes on, but the same hang is not reported twice. */
   private hangReported = false;
+  /** When every rank was first seen ended with one failing (watchTeardown), and whether the launcher was ended. */
+  private allEndedAt: number | undefined;
+  private teardownKilled = false;
   /** Pause, continue and breakpoints; messages for ranks not connected yet are sent when they connect. */
   private readonly hold: RankControl;
   /** The job's hosts and where the analyzer listens, decided in run(). */
@@ -714,6 +723,7 @@ export class Session {
     const states = analysis.engine.rankStates();
     this.emitStates(states);
     if (this.outcome !== undefined || this.hangReported) return;
+    this.watchTeardown(analysis);
     const unobserved = this.unobserved(analysis);
     const verdict = watch.tick(Date.now(), states, unobserved);
     if (verdict.action === 'ask-engine') {
@@ -773,6 +783,37 @@ export class Session {
         seconds: verdict.seconds,
       });
     }
+  }
+
+  /**
+   * The ranks are all gone, one of them failing, and the launcher still has not exited after
+   * LAUNCHER_TEARDOWN_MS: it hangs in its own teardown, and the user's job would hang with it. End it (the report
+   * is the ranks' own: nothing of the job is cut short, so the end-of-run checks still run).
+   */
+  private watchTeardown(analysis: Analysis): void {
+    const child = this.child;
+    if (
+      this.teardownKilled ||
+      child?.pid === undefined ||
+      child.exitCode !== null ||
+      child.signalCode !== null
+    )
+      return;
+    if (!analysis.allEndedFailing()) {
+      this.allEndedAt = undefined;
+      return;
+    }
+    const now = Date.now();
+    this.allEndedAt ??= now;
+    if (now - this.allEndedAt < LAUNCHER_TEARDOWN_MS) return;
+    this.teardownKilled = true;
+    this.emit(
+      'output',
+      `mpiscope: every rank has ended, not all of them normally, but the launcher has not exited in ${LAUNCHER_TEARDOWN_MS / 1000} s (Open MPI's mpirun can hang in its own teardown after a rank aborts); ending it\n`,
+      'stderr',
+      undefined,
+    );
+    killNow(child.pid, [...this.rankPids.values()]);
   }
 
   /** marker goes into the trace at this point of the stream, so `mpiscope report` asks the engine at the same moment. */

@@ -15,7 +15,7 @@
 import type { CheckContext } from '../model/check-context';
 import { list, num } from '../model/fn-roles';
 import type { RankTrack } from '../model/rank-track';
-import type { CallEnter, Handle } from '../model/types';
+import { DONE_REQUEST, type CallEnter, type Handle } from '../model/types';
 
 /** The request named by `handle` is gone: completed and freed by `how` ("MPI_Wait", "MPI_Request_free"). */
 export function retire(t: RankTrack, handle: Handle, how: string): void {
@@ -78,6 +78,35 @@ export function checkStale(st: CheckContext, t: RankTrack, e: CallEnter, inputs:
           site: e.site,
           call: e.fn.name,
           detail: `${e.fn.name} on a request that ${freed}`,
+        },
+      ],
+    });
+    return;
+  }
+}
+
+/**
+ * A call MPI failed (its EXIT carries an error: under MPI_ERRORS_ARE_FATAL the shim's handler records it before
+ * the job aborts) that was given a request handle naming nothing this rank has: MPI never handed it out (an
+ * uninitialized MPI_Request variable, typically) and it is not a retired copy (checkStale's case). Judged only
+ * once MPI has rejected the call, never at ENTER: a request made by a function the shim does not intercept is
+ * unknown too, and MPI accepts those. Runs on the error path only, so a Wait or Test costs nothing more.
+ */
+export function checkUnknownFailed(st: CheckContext, t: RankTrack, e: CallEnter): void {
+  const inputs = inputRequests(e);
+  for (let i = 0; i < inputs.length; i++) {
+    const h = inputs[i] as Handle;
+    if (h === 0 || h === DONE_REQUEST || t.requests.has(h) || t.retired.has(h)) continue;
+    st.report({
+      kind: 'invalid-argument',
+      severity: 'error',
+      message: `Rank ${t.rank} calls ${e.fn.name} with a request handle that names no request of this rank (MPI never returned it: an uninitialized MPI_Request variable?), and MPI failed the call. Give ${e.fn.name} only requests that a call returned, or MPI_REQUEST_NULL.`,
+      locations: [
+        {
+          rank: t.rank,
+          site: e.site,
+          call: e.fn.name,
+          detail: `${e.fn.name} on a request MPI never returned`,
         },
       ],
     });
