@@ -73,6 +73,12 @@ function constant(v: string | undefined): number | undefined {
   return m?.[1] === undefined ? undefined : Number(m[1]);
 }
 
+/** A name attribute's text: "(strp) (offset: 0x13a): main", "(string) main", "(line_strp) (offset: 0x0): p.c". */
+function nameOf(v: string | undefined): string {
+  const m = v?.match(/^\([^)]*\)\s*(?:\(offset: 0x[0-9a-f]+\):\s*)?(.*)$/);
+  return m?.[1]?.trim() || '?';
+}
+
 function ref(v: string | undefined): number | undefined {
   const m = v?.match(/^\(ref[^)]*\)\s+<0x([0-9a-f]+)>/);
   return m?.[1] === undefined ? undefined : parseInt(m[1], 16);
@@ -159,7 +165,7 @@ export function parseFrames(text: string): FrameFunction[] {
     const high = highText.startsWith('(addr)')
       ? Number(highText.slice(6).trim())
       : low + (constant(highText) ?? 0);
-    const name = /:\s*([^\s:]+)\s*$/.exec(die.attrs.get('DW_AT_name') ?? '')?.[1] ?? '?';
+    const name = nameOf(die.attrs.get('DW_AT_name'));
     const cfaBase = /\(DW_OP_call_frame_cfa\)\s*$/.test(die.attrs.get('DW_AT_frame_base') ?? '');
     out.push({ name, low, high, locals: cfaBase ? localsOf(die, dies, sizeOf) : undefined });
   }
@@ -187,7 +193,7 @@ function localsOf(
     const m = /^\(exprloc\).*\(DW_OP_fbreg: (-?\d+)\)\s*$/.exec(loc);
     const size = sizeOf(ref(die.attrs.get('DW_AT_type')));
     if (m?.[1] === undefined || size === undefined || size <= 0) return undefined;
-    const name = /:\s*([^\s:]+)\s*$/.exec(die.attrs.get('DW_AT_name') ?? '')?.[1] ?? '?';
+    const name = nameOf(die.attrs.get('DW_AT_name'));
     locals.push({ name, offset: Number(m[1]), size });
   }
   return locals;
