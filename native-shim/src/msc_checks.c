@@ -13,7 +13,6 @@
 
 #include "msc_shim.h"
 
-#include <link.h>
 #include <pthread.h>
 #include <unwind.h>
 
@@ -172,14 +171,15 @@ static __thread struct {
     uintptr_t lo, size;
 } stk __attribute__((tls_model("initial-exec")));
 
-/* The last stack buffer this thread described (site, depth, buffer, count, type): a loop sending the same local
- * array from the same line describes it once. */
+/* The stack buffers this thread described last, one per slot chosen by call site and buffer (site, depth, buffer,
+ * count, type): a loop sending and receiving the same local arrays from the same lines describes them once. */
+#define DESCRIBED_SLOTS 16
 static __thread struct {
     uintptr_t site, sp;
     const void *buf;
     int count;
     MPI_Datatype t;
-} stk_last __attribute__((tls_model("initial-exec")));
+} described_last[DESCRIBED_SLOTS] __attribute__((tls_model("initial-exec")));
 
 struct caller_frame {
     uintptr_t site, cfa;
@@ -200,40 +200,8 @@ static _Unwind_Reason_Code caller_frame_step(struct _Unwind_Context *ctx, void *
     return ++f->frames > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
-/* The main program's writable segments (its globals and statics) and its code, from its program headers, and its
- * load base: a buffer there, passed from the program's own code, is judged against the ELF symbol it lies in. */
-static _Atomic uintptr_t data_lo, data_size;
-static uintptr_t prog_base, text_lo, text_size;
-static atomic_flag prog_asked = ATOMIC_FLAG_INIT;
-
-static int prog_ranges(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    uintptr_t dlo = UINTPTR_MAX, dhi = 0, tlo = UINTPTR_MAX, thi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD) continue;
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        if (ph->p_flags & PF_W) {
-            dlo = lo < dlo ? lo : dlo;
-            dhi = hi > dhi ? hi : dhi;
-        } else if (ph->p_flags & PF_X) {
-            tlo = lo < tlo ? lo : tlo;
-            thi = hi > thi ? hi : thi;
-        }
-    }
-    if (dhi > dlo && thi > tlo) {
-        prog_base = info->dlpi_addr;
-        text_lo = tlo;
-        text_size = thi - tlo;
-        atomic_store_explicit(&data_lo, dlo, memory_order_relaxed);
-        atomic_store_explicit(&data_size, dhi - dlo, memory_order_release);
-    }
-    return 1; /* the first object is the main program */
-}
-
 static __attribute__((noinline, cold)) void stack_init(void)
 {
-    if (!atomic_flag_test_and_set(&prog_asked)) dl_iterate_phdr(prog_ranges, NULL);
     pthread_attr_t attr;
     void *addr = NULL;
     size_t size = 0;
@@ -256,58 +224,37 @@ static __attribute__((noinline, cold)) void stack_buffer(msc_call *c, const void
                                                          uint64_t role)
 {
     if (stk.size == 0) stack_init();
-    int on_stack = (uintptr_t)buf - stk.lo < stk.size;
-    /* A global or static of the main program, passed from the program's own code (so that the analyzer reads the
-     * symbols of the module the call site names): the same description, by its link-time address. */
-    int global = !on_stack &&
-                 (uintptr_t)buf - atomic_load_explicit(&data_lo, memory_order_relaxed) <
-                     atomic_load_explicit(&data_size, memory_order_acquire) &&
-                 c->site - text_lo < text_size;
-    if ((!on_stack && !global) || count <= 0) return;
+    if ((uintptr_t)buf - stk.lo >= stk.size) return;
+    if (count <= 0) return;
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    if (stk_last.site == c->site && stk_last.sp == sp && stk_last.buf == buf && stk_last.count == count &&
-        stk_last.t == t)
-        return;
-    stk_last.site = c->site;
-    stk_last.sp = sp;
-    stk_last.buf = buf;
-    stk_last.count = count;
-    stk_last.t = t;
+    __typeof__(&described_last[0]) last =
+        &described_last[((c->site ^ (uintptr_t)buf) * 0x9e3779b97f4a7c15ull) >> 60 & (DESCRIBED_SLOTS - 1)];
+    if (last->site == c->site && last->sp == sp && last->buf == buf && last->count == count && last->t == t) return;
+    last->site = c->site;
+    last->sp = sp;
+    last->buf = buf;
+    last->count = count;
+    last->t = t;
     MPI_Aint lb = 0, ext = 0, tlb = 0, text = 0;
     if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text) != MPI_SUCCESS ||
         ext < 0 || text < 0)
         return;
-    int64_t reach = (int64_t)tlb + (int64_t)(count - 1) * (int64_t)ext + (int64_t)text;
-    if (global) {
-        int64_t g[5] = { MSC_CHECK_GLOBAL_BUFFER, param_index(c->func, role), (int64_t)((uintptr_t)buf - prog_base),
-                         reach, (int64_t)tlb };
-        msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), c->site, g, 5, NULL, 0);
-        return;
-    }
     struct caller_frame f = { c->site, 0, 0, 0 };
     _Unwind_Backtrace(caller_frame_step, &f);
     if (f.cfa == 0) return;
+    int64_t reach = (int64_t)tlb + (int64_t)(count - 1) * (int64_t)ext + (int64_t)text;
     int64_t w[5] = { MSC_CHECK_STACK_BUFFER_FRAME, param_index(c->func, role), (int64_t)((uintptr_t)buf - f.cfa), reach,
                      (int64_t)tlb };
     msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), c->site, w, 5, NULL, 0);
 }
 
-/* A buffer in the thread's stack or the main program's globals (or a thread that has not asked for its stack yet). */
-static inline int described(const void *buf)
-{
-    uintptr_t b = (uintptr_t)buf;
-    return b - stk.lo < stk.size || stk.size == 0 ||
-           b - atomic_load_explicit(&data_lo, memory_order_relaxed) <
-               atomic_load_explicit(&data_size, memory_order_relaxed);
-}
-
 /* A buffer may be NULL only when nothing is read or written; with a derived type NULL is MPI_BOTTOM and
- * the addresses are absolute, so only predefined types are judged. A buffer in the thread's stack or the
- * program's globals (or a thread that has not asked for its stack yet) takes the slow path above: four loads and
- * three compares for the others. */
+ * the addresses are absolute, so only predefined types are judged. A buffer in the thread's stack (or a thread
+ * that has not asked for its stack yet) takes the slow path above: two loads and a compare for the others. */
 static MSC_CHECK_INLINE void buf_ok(msc_call *c, const void *buf, int count, MPI_Datatype t, int dtype_valid, uint64_t role)
 {
-    if (__builtin_expect(described(buf), 0) && dtype_valid) stack_buffer(c, buf, count, t, role);
+    if (__builtin_expect((uintptr_t)buf - stk.lo < stk.size || stk.size == 0, 0) && dtype_valid)
+        stack_buffer(c, buf, count, t, role);
     if (buf == MPI_IN_PLACE) {
         finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, role, -1, 0);
         return;
@@ -500,6 +447,8 @@ static __attribute__((noinline, cold)) void coll_stack_buffers(msc_call *c, cons
     if (r_used && dtype_usable(a->rtype)) stack_buffer(c, a->rbuf, r_blocks * a->rcount, a->rtype, MSC_ROLE_RBUF);
 }
 
+static inline int on_stack(const void *p) { return (uintptr_t)p - stk.lo < stk.size || stk.size == 0; }
+
 void msc_check_coll(msc_call *c, const msc_args *a)
 {
     if (!msc_checks_on) return;
@@ -533,8 +482,8 @@ void msc_check_coll(msc_call *c, const msc_args *a)
     if ((m & MSC_ROLE_RBUF) && a->rbuf == MPI_IN_PLACE && c->func != MSC_FN_MPI_Scatter &&
         c->func != MSC_FN_MPI_Scatterv && c->func != MSC_FN_MPI_Iscatter && c->func != MSC_FN_MPI_Iscatterv)
         finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, MSC_ROLE_RBUF, -1, 0);
-    if (__builtin_expect(((m & MSC_ROLE_SBUF) && described(a->sbuf)) || ((m & MSC_ROLE_RBUF) && described(a->rbuf)) ||
-                             ((m & MSC_ROLE_RWBUF) && described(a->rwbuf)),
+    if (__builtin_expect(((m & MSC_ROLE_SBUF) && on_stack(a->sbuf)) || ((m & MSC_ROLE_RBUF) && on_stack(a->rbuf)) ||
+                             ((m & MSC_ROLE_RWBUF) && on_stack(a->rwbuf)),
                          0))
         coll_stack_buffers(c, a, m);
     flush_findings();

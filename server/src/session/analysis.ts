@@ -23,7 +23,7 @@ import { sameModuleHere, type RemoteModule } from './module-identity';
 import { constants } from 'node:os';
 import { isSystemModule, signalName, type CrashReport, type RankEnding } from './rank-endings';
 import { SiteResolver, linkAddress, type SiteKey, type SourcePosition } from './site-resolver';
-import { StackObjects, overflowIn, type StackOverflow } from './stack-objects';
+import { StackObjects, overflowIn } from './stack-objects';
 import { timingMark } from './timing';
 
 const { SIGSEGV, SIGBUS } = constants.signals;
@@ -240,24 +240,14 @@ export class Analysis {
     const key = this.siteOf(l);
     // A module resolved by its rank (another host, another build) has no debug info here to judge with.
     if (key === undefined || key.byRank !== undefined) return undefined;
-    let over: StackOverflow | undefined;
-    if (c.where === 'global') {
-      // The shim sends a global's description only for a call from the main program, which the site names.
-      over = this.stackObjects.globalOverflow(key.module, c.offset, c.reach, c.low);
-    } else {
-      // The return address follows the call: the call's own byte is one before it.
-      const fn = this.stackObjects.functionAt(key.module, linkAddress(key) - 1);
-      over = fn !== undefined ? overflowIn(fn, c) : undefined;
-    }
+    // The return address follows the call: the call's own byte is one before it.
+    const fn = this.stackObjects.functionAt(key.module, linkAddress(key) - 1);
+    const over = fn !== undefined ? overflowIn(fn, c) : undefined;
     if (over === undefined) return undefined;
     const into = over.at > 0 ? `${over.at} bytes into` : 'to';
     const past = c.reach - (over.size - over.at);
-    const what =
-      c.where === 'global'
-        ? `the global ${over.variable}`
-        : `the local variable ${over.variable} of ${over.function}`;
     return {
-      text: `Rank ${l.rank}'s ${l.call} reaches ${c.reach} bytes from its ${c.param}, which points ${into} ${what} (${over.size} bytes): ${past > 0 ? `${past} bytes past its end` : 'before its start'}`,
+      text: `Rank ${l.rank}'s ${l.call} reaches ${c.reach} bytes from its ${c.param}, which points ${into} the local variable ${over.variable} of ${over.function} (${over.size} bytes): ${past > 0 ? `${past} bytes past its end` : 'before its start'}`,
       detail: `${l.call}: ${c.param} = ${over.variable} (${over.size} bytes), ${c.reach} bytes reached`,
     };
   }

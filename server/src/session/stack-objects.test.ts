@@ -4,14 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  StackObjects,
-  globalOverflow,
-  overflowIn,
-  parseFrames,
-  parseGlobals,
-  type FrameFunction,
-} from './stack-objects';
+import { StackObjects, overflowIn, parseFrames, type FrameFunction } from './stack-objects';
 
 // readelf --debug-dump=info -W output of GCC (DWARF 5), cut to what the parser reads.
 const MAIN = `
@@ -113,14 +106,7 @@ function fn(name: string): FrameFunction {
   return f;
 }
 
-const candidate = (offset: number, reach: number, low = 0) => ({
-  rank: 0,
-  where: 'stack' as const,
-  offset,
-  reach,
-  low,
-  param: 'buf',
-});
+const candidate = (offset: number, reach: number, low = 0) => ({ rank: 0, offset, reach, low, param: 'buf' });
 
 test('stack objects: a frame based on the CFA gives each variable its fbreg offset and its size', () => {
   const main = fn('main');
@@ -183,38 +169,4 @@ test('stack objects: a real GCC -g -O0 build is read with readelf', (t) => {
   const sizes = Object.fromEntries(f.locals.map((l) => [l.name, l.size]));
   assert.deepEqual(sizes, { p: 8, ten: 40, v: 32, one: 1 });
   assert.equal(objects.functionAt(join(dir, 'p'), f.low + 1)?.name, 'f');
-});
-
-test('global objects: sized OBJECT symbols of both tables, and a buffer reaching past its symbol', () => {
-  const text = `
-Symbol table '.dynsym' contains 2 entries:
-   Num:    Value          Size Type    Bind   Vis      Ndx Name
-     1: 0000000000004020    16 OBJECT  GLOBAL DEFAULT   25 shared@@VERS_1 (2)
-Symbol table '.symtab' contains 5 entries:
-   Num:    Value          Size Type    Bind   Vis      Ndx Name
-     7: 0000000000004010     1 OBJECT  LOCAL  DEFAULT   25 completed.0
-     8: 0000000000004020    16 OBJECT  GLOBAL DEFAULT   25 shared
-     9: 0000000000004040 0x186a0 OBJECT GLOBAL DEFAULT  25 big
-    10: 0000000000003e08     0 OBJECT  LOCAL  DEFAULT   20 __do_global_dtors_aux_fini_array_entry
-    11: 0000000000001139    35 FUNC    GLOBAL DEFAULT   14 main
-`;
-  const globals = parseGlobals(text);
-  assert.deepEqual(
-    globals.map((g) => [g.name, g.address, g.size]),
-    [
-      ['shared', 0x4020, 16],
-      ['completed.0', 0x4010, 1],
-      ['big', 0x4040, 100000],
-    ],
-  );
-  assert.equal(globalOverflow(globals, 0x4020, 16, 0), undefined);
-  assert.equal(globalOverflow(globals, 0x4028, 8, 0), undefined);
-  assert.deepEqual(globalOverflow(globals, 0x4028, 12, 0), {
-    variable: 'shared',
-    function: '',
-    size: 16,
-    at: 8,
-  });
-  // No symbol under the buffer (between symbols, the heap, another module): not judged.
-  assert.equal(globalOverflow(globals, 0x4011, 1000, 0), undefined);
 });

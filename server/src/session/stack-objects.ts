@@ -216,70 +216,11 @@ export function overflowIn(fn: FrameFunction, c: StackBufferCandidate): StackOve
   return { variable: best.name, function: fn.name, size: best.size, at: c.offset - best.offset };
 }
 
-/** An object symbol of a module's symbol table: a global or a static (`readelf -s`). */
-export interface GlobalObject {
-  readonly name: string;
-  /** Link-time address. */
-  readonly address: number;
-  readonly size: number;
-}
-
-const SYMBOL_LINE = /^\s*\d+:\s+([0-9a-f]+)\s+(0x[0-9a-f]+|\d+)\s+OBJECT\s+\w+\s+\w+\s+\S+\s+(\S+)/;
-
-/** The sized OBJECT symbols of `readelf -s -W` output (both tables; a symbol in both counts once). */
-export function parseGlobals(text: string): GlobalObject[] {
-  const out = new Map<string, GlobalObject>();
-  for (const line of text.split('\n')) {
-    const m = SYMBOL_LINE.exec(line);
-    if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined) continue;
-    const size = Number(m[2]);
-    if (!(size > 0)) continue;
-    const g = { name: m[3].replace(/@.*$/, ''), address: parseInt(m[1], 16), size };
-    out.set(`${g.address}|${g.size}|${g.name}`, g);
-  }
-  return [...out.values()];
-}
-
-/**
- * The global a buffer at link-time address `address` lies in, when the call reaches past its end (or before its
- * start); undefined when it fits or no symbol holds its first byte. The largest symbol holding it wins (a Fortran
- * common block and its members, aliases).
- */
-export function globalOverflow(
-  globals: readonly GlobalObject[],
-  address: number,
-  reach: number,
-  low: number,
-): StackOverflow | undefined {
-  let best: GlobalObject | undefined;
-  for (const g of globals) {
-    if (address < g.address || address >= g.address + g.size) continue;
-    if (best === undefined || g.address + g.size > best.address + best.size) best = g;
-  }
-  if (best === undefined) return undefined;
-  if (address + low >= best.address && address + reach <= best.address + best.size) return undefined;
-  return { variable: best.name, function: '', size: best.size, at: address - best.address };
-}
-
-/** Modules' frames and symbols, read when first needed and kept for the session. */
+/** Modules' frames, read when first needed and kept for the session. */
 export class StackObjects {
   private readonly modules = new Map<string, FrameFunction[]>();
-  private readonly symbols = new Map<string, GlobalObject[]>();
 
-  constructor(
-    private readonly read: (module: string) => string = readDebugInfo,
-    private readonly readSymbols: (module: string) => string = readSymbolTable,
-  ) {}
-
-  /** The global or static of the module that holds a buffer at `address`, when the call reaches past it. */
-  globalOverflow(module: string, address: number, reach: number, low: number): StackOverflow | undefined {
-    let globals = this.symbols.get(module);
-    if (globals === undefined) {
-      globals = parseGlobals(this.readSymbols(module));
-      this.symbols.set(module, globals);
-    }
-    return globalOverflow(globals, address, reach, low);
-  }
+  constructor(private readonly read: (module: string) => string = readDebugInfo) {}
 
   /** The function whose code holds `pc` (a link-time address in the module). */
   functionAt(module: string, pc: number): FrameFunction | undefined {
@@ -316,20 +257,6 @@ function readDebugInfo(module: string): string {
       encoding: 'utf8',
       maxBuffer: 256 << 20,
       timeout: 20_000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    return '';
-  }
-}
-
-/** `readelf -s -W` of a module ('' when readelf fails): its symbol tables. */
-function readSymbolTable(module: string): string {
-  try {
-    return execFileSync('readelf', ['-s', '-W', module], {
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-      timeout: 10_000,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
   } catch {

@@ -1,16 +1,15 @@
 /**
- * Buffers in the caller's stack frame or among the program's globals (spec checks stack-buffer-frame,
- * global-buffer). The shim cannot know the variable a buffer lies in; it sends the buffer's offset from the
- * caller's CFA (or from the program's load base) and the bytes the call reaches. The
+ * Buffers in the caller's stack frame (spec check stack-buffer-frame). The shim cannot know the local variable
+ * a stack buffer lies in; it sends the buffer's offset from the caller's CFA and the bytes the call reaches. The
  * engine knows no binaries either: it passes each distinct description on as a candidate finding, which the
- * session judges against the caller's debug info or the program's symbols (server/src/session/stack-objects.ts)
- * and drops unless the variable is smaller than what the call reaches. The ranks of one collective call that describe the same buffer
+ * session judges against the caller's debug info (server/src/session/stack-objects.ts) and drops unless the
+ * variable is smaller than what the call reaches. The ranks of one collective call that describe the same buffer
  * are one candidate with a location per rank, as the shim's other findings about a collective are.
  */
 import type { CheckContext } from '../model/check-context';
 import type { EngineFinding, RawLocation, ShimFindingEvent, StackBufferCandidate } from '../model/types';
 
-export const STACK_BUFFER_CHECKS: ReadonlySet<string> = new Set(['stack-buffer-frame', 'global-buffer']);
+export const STACK_BUFFER_CHECK = 'stack-buffer-frame';
 
 interface Pending {
   readonly finding: EngineFinding;
@@ -22,7 +21,7 @@ export function stackBufferCandidate(st: CheckContext, e: ShimFindingEvent): voi
   const [offset = 0, reach = 0, low = 0] = e.values;
   if (reach <= 0) return;
   const seen = st.memory('stack-buffer', () => new Set<string>());
-  const key = `${e.check}|${e.rank}|${e.site}|${e.param}|${offset}|${reach}|${low}`;
+  const key = `${e.rank}|${e.site}|${e.param}|${offset}|${reach}|${low}`;
   if (seen.has(key)) return;
   seen.add(key);
   const param = (e.param >= 0 ? e.fn.params[e.param]?.name : undefined) ?? 'buf';
@@ -32,16 +31,13 @@ export function stackBufferCandidate(st: CheckContext, e: ShimFindingEvent): voi
     call: e.fn.name,
     detail: `${e.fn.name} (${param})`,
   };
-  const where = e.check === 'global-buffer' ? 'global' : 'stack';
-  const candidate: StackBufferCandidate = { rank: e.rank, where, offset, reach, low, param };
+  const candidate: StackBufferCandidate = { rank: e.rank, offset, reach, low, param };
   const coll = st.track(e.rank).call(e.seq)?.coll;
   const byInstance = st.memory('stack-buffer-colls', () => new Map<string, Pending>());
   // The same description (a buffer at the same place in the same frame, reaching as far) on another rank of the
   // instance joins its finding; once delivered, the first rank stands for all, as with the shim's other findings.
   const instance =
-    coll !== undefined
-      ? `${coll.comm.id}|${coll.index}|${e.check}|${param}|${offset}|${reach}|${low}`
-      : undefined;
+    coll !== undefined ? `${coll.comm.id}|${coll.index}|${param}|${offset}|${reach}|${low}` : undefined;
   const prior = instance !== undefined ? byInstance.get(instance) : undefined;
   if (prior !== undefined) {
     if (st.isPending(prior.finding) && !prior.locations.some((l) => l.rank === e.rank)) {

@@ -279,17 +279,11 @@ export interface EngineFinding {
   readonly stackBuffer?: readonly StackBufferCandidate[];
 }
 
-/** A call's buffer in its caller's stack frame or the program's globals, as the shim described it (spec checks
- * stack-buffer-frame, global-buffer). */
+/** A call's buffer in its caller's stack frame, as the shim described it (spec check stack-buffer-frame). */
 export interface StackBufferCandidate {
   /** The rank whose location (in the finding's locations) the candidate is about. */
   readonly rank: number;
-  /** In the caller's stack frame, or among the program's globals and statics. */
-  readonly where: 'stack' | 'global';
-  /**
-   * The buffer's address minus the caller's CFA (stack: negative, locals lie below it), or minus the program's load
-   * base (global: the link-time address its symbols name).
-   */
+  /** The buffer's address minus the caller's CFA (negative: locals lie below it). */
   readonly offset: number;
   /** Bytes from the buffer to the end of the last byte the call reads or writes. */
   readonly reach: number;
