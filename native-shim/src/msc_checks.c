@@ -7,10 +7,14 @@
  * State about handles (datatypes created/committed/freed, communicators freed, checksums of pending sends)
  * lives in small lock-free tables with bounded probing: no lock, no allocation; a table that is full simply
  * stops tracking, which can only make a check silent, never wrong. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
 #include "msc_shim.h"
+
+#include <pthread.h>
+#include <unwind.h>
 
 int msc_checks_on = 1;
 int msc_tag_ub = 32767;
@@ -161,10 +165,96 @@ static MSC_CHECK_INLINE void count_ok(msc_call *c, int count, uint64_t role)
     if (count < 0) finding_role(c, MSC_CHECK_NEGATIVE_COUNT, role, count, 0);
 }
 
+/* The calling thread's stack [lo, lo + size), asked of pthread_getattr_np once per thread. size 0: not asked yet;
+ * a thread whose stack is unknown gets lo = UINTPTR_MAX, size 1, which no buffer falls in. */
+static __thread struct {
+    uintptr_t lo, size;
+} stk __attribute__((tls_model("initial-exec")));
+
+/* The stack buffers this thread described last, one per slot chosen by call site and buffer (site, depth, buffer,
+ * count, type): a loop sending and receiving the same local arrays from the same lines describes them once. */
+#define DESCRIBED_SLOTS 16
+static __thread struct {
+    uintptr_t site, sp;
+    const void *buf;
+    int count;
+    MPI_Datatype t;
+} described_last[DESCRIBED_SLOTS] __attribute__((tls_model("initial-exec")));
+
+struct caller_frame {
+    uintptr_t site, cfa;
+    int hit, frames;
+};
+
+/* libgcc's context of the frame whose IP is the call site gives the caller's stack pointer as its CFA; the next
+ * frame's context gives the caller's own CFA, the base of DWARF's DW_OP_fbreg locations (GCC's frame base is
+ * DW_OP_call_frame_cfa). */
+static _Unwind_Reason_Code caller_frame_step(struct _Unwind_Context *ctx, void *arg)
+{
+    struct caller_frame *f = arg;
+    if (f->hit) {
+        f->cfa = _Unwind_GetCFA(ctx);
+        return _URC_END_OF_STACK;
+    }
+    if (_Unwind_GetIP(ctx) == f->site) f->hit = 1;
+    return ++f->frames > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+static __attribute__((noinline, cold)) void stack_init(void)
+{
+    pthread_attr_t attr;
+    void *addr = NULL;
+    size_t size = 0;
+    stk.lo = UINTPTR_MAX;
+    stk.size = 1;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != NULL && size > 0) {
+        stk.lo = (uintptr_t)addr;
+        stk.size = size;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+/* A buffer in the calling thread's stack: the analyzer can tell the local variable it lies in from the debug info
+ * of the caller, given the buffer's offset from the caller's CFA, and judge whether the call reaches past it
+ * (invalid-argument). Sends a stack-buffer-frame candidate with that offset and the bytes the call reaches; no
+ * flush (a rank that dies in the call flushes its ring). The walk of two or three frames runs only here, for a
+ * stack buffer not described just before. */
+static __attribute__((noinline, cold)) void stack_buffer(msc_call *c, const void *buf, int count, MPI_Datatype t,
+                                                         uint64_t role)
+{
+    if (stk.size == 0) stack_init();
+    if ((uintptr_t)buf - stk.lo >= stk.size) return;
+    if (count <= 0) return;
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    __typeof__(&described_last[0]) last =
+        &described_last[((c->site ^ (uintptr_t)buf) * 0x9e3779b97f4a7c15ull) >> 60 & (DESCRIBED_SLOTS - 1)];
+    if (last->site == c->site && last->sp == sp && last->buf == buf && last->count == count && last->t == t) return;
+    last->site = c->site;
+    last->sp = sp;
+    last->buf = buf;
+    last->count = count;
+    last->t = t;
+    MPI_Aint lb = 0, ext = 0, tlb = 0, text = 0;
+    if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text) != MPI_SUCCESS ||
+        ext < 0 || text < 0)
+        return;
+    struct caller_frame f = { c->site, 0, 0, 0 };
+    _Unwind_Backtrace(caller_frame_step, &f);
+    if (f.cfa == 0) return;
+    int64_t reach = (int64_t)tlb + (int64_t)(count - 1) * (int64_t)ext + (int64_t)text;
+    int64_t w[5] = { MSC_CHECK_STACK_BUFFER_FRAME, param_index(c->func, role), (int64_t)((uintptr_t)buf - f.cfa), reach,
+                     (int64_t)tlb };
+    msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), c->site, w, 5, NULL, 0);
+}
+
 /* A buffer may be NULL only when nothing is read or written; with a derived type NULL is MPI_BOTTOM and
- * the addresses are absolute, so only predefined types are judged. */
+ * the addresses are absolute, so only predefined types are judged. A buffer in the thread's stack (or a thread
+ * that has not asked for its stack yet) takes the slow path above: two loads and a compare for the others. */
 static MSC_CHECK_INLINE void buf_ok(msc_call *c, const void *buf, int count, MPI_Datatype t, int dtype_valid, uint64_t role)
 {
+    if (__builtin_expect((uintptr_t)buf - stk.lo < stk.size || stk.size == 0, 0) && dtype_valid)
+        stack_buffer(c, buf, count, t, role);
     if (buf == MPI_IN_PLACE) {
         finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, role, -1, 0);
         return;
@@ -311,6 +401,54 @@ void msc_check_recv(msc_call *c, const msc_args *a)
                   MSC_ROLE_REQUEST_OUT);
 }
 
+static int dtype_usable(MPI_Datatype t)
+{
+    if (MSC_IS_NULL(MPI_Datatype, t)) return 0;
+    int st = msc_dtype_state(t);
+    return st != MSC_DT_FREED && st != MSC_DT_CREATED;
+}
+
+/* The stack buffers of the collectives whose buffers hold count × type, or n blocks of it (n the size of the
+ * intracommunicator), on the ranks that use them: judged as a send's or receive's buffer (stack_buffer). */
+static __attribute__((noinline, cold)) void coll_stack_buffers(msc_call *c, const msc_args *a, uint64_t m)
+{
+    int f = c->func, inter = 0, n = 0, me = 0;
+    if (!(m & MSC_ROLE_COMM) || MSC_IS_NULL(MPI_Comm, a->comm) || msc_comm_freed(a->comm)) return;
+    PMPI_Comm_test_inter(a->comm, &inter);
+    if (inter) return;
+    PMPI_Comm_size(a->comm, &n);
+    PMPI_Comm_rank(a->comm, &me);
+    int root = (m & MSC_ROLE_ROOT) && a->root == me;
+    int bcast = f == MSC_FN_MPI_Bcast || f == MSC_FN_MPI_Ibcast;
+    int reduce = f == MSC_FN_MPI_Reduce || f == MSC_FN_MPI_Ireduce;
+    int allreduce = f == MSC_FN_MPI_Allreduce || f == MSC_FN_MPI_Iallreduce;
+    int gather = f == MSC_FN_MPI_Gather || f == MSC_FN_MPI_Igather;
+    int scatter = f == MSC_FN_MPI_Scatter || f == MSC_FN_MPI_Iscatter;
+    int allgather = f == MSC_FN_MPI_Allgather || f == MSC_FN_MPI_Iallgather;
+    int alltoall = f == MSC_FN_MPI_Alltoall || f == MSC_FN_MPI_Ialltoall;
+    if (bcast) {
+        if (dtype_usable(a->datatype)) stack_buffer(c, a->rwbuf, a->count, a->datatype, MSC_ROLE_RWBUF);
+        return;
+    }
+    if (reduce || allreduce) {
+        if (!dtype_usable(a->datatype)) return;
+        if (a->sbuf != MPI_IN_PLACE) stack_buffer(c, a->sbuf, a->count, a->datatype, MSC_ROLE_SBUF);
+        if (allreduce || root) stack_buffer(c, a->rbuf, a->count, a->datatype, MSC_ROLE_RBUF);
+        return;
+    }
+    if (!(gather || scatter || allgather || alltoall) || a->scount < 0 || a->rcount < 0 || n <= 0) return;
+    /* Overflow of n × count is left alone (the engine's counts say more then). */
+    if ((int64_t)n * a->scount > INT32_MAX || (int64_t)n * a->rcount > INT32_MAX) return;
+    int s_used = scatter ? root : a->sbuf != MPI_IN_PLACE;
+    int s_blocks = (scatter || alltoall) ? n : 1;
+    int r_used = gather ? root : a->rbuf != MPI_IN_PLACE;
+    int r_blocks = (gather || allgather || alltoall) ? n : 1;
+    if (s_used && dtype_usable(a->stype)) stack_buffer(c, a->sbuf, s_blocks * a->scount, a->stype, MSC_ROLE_SBUF);
+    if (r_used && dtype_usable(a->rtype)) stack_buffer(c, a->rbuf, r_blocks * a->rcount, a->rtype, MSC_ROLE_RBUF);
+}
+
+static inline int on_stack(const void *p) { return (uintptr_t)p - stk.lo < stk.size || stk.size == 0; }
+
 void msc_check_coll(msc_call *c, const msc_args *a)
 {
     if (!msc_checks_on) return;
@@ -344,6 +482,10 @@ void msc_check_coll(msc_call *c, const msc_args *a)
     if ((m & MSC_ROLE_RBUF) && a->rbuf == MPI_IN_PLACE && c->func != MSC_FN_MPI_Scatter &&
         c->func != MSC_FN_MPI_Scatterv && c->func != MSC_FN_MPI_Iscatter && c->func != MSC_FN_MPI_Iscatterv)
         finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, MSC_ROLE_RBUF, -1, 0);
+    if (__builtin_expect(((m & MSC_ROLE_SBUF) && on_stack(a->sbuf)) || ((m & MSC_ROLE_RBUF) && on_stack(a->rbuf)) ||
+                             ((m & MSC_ROLE_RWBUF) && on_stack(a->rwbuf)),
+                         0))
+        coll_stack_buffers(c, a, m);
     flush_findings();
 }
 

@@ -20,7 +20,7 @@ export interface Opts {
   count?: number;
   /** Buffer address (default: a fresh one per call). */
   buf?: number;
-  /** Datatype handle: INT (7, the default), FLOAT or BYTE, announced at init. */
+  /** Datatype handle: INT (7, the default), FLOAT, BYTE or DOUBLE, announced at init. */
   type?: number;
   /** Actual source (communicator rank) and tag of a completed receive, when posted with wildcards. */
   got?: readonly [number, number];
@@ -40,6 +40,7 @@ interface ReqInfo {
 export const INT = 7;
 export const FLOAT = 8;
 export const BYTE = 9;
+export const DOUBLE = 10;
 export const ANY = -1;
 export const PROC_NULL = -2;
 
@@ -117,8 +118,9 @@ export class Rank {
       [INT, 6],
       [FLOAT, 12],
       [BYTE, 3],
+      [DOUBLE, 13],
     ] as const) {
-      const size = handle === BYTE ? 1 : 4;
+      const size = handle === BYTE ? 1 : handle === DOUBLE ? 8 : 4;
       this.events.push({
         type: 'datatype',
         rank: this.rank,
@@ -308,7 +310,7 @@ export class Rank {
   bcast(root: number, o: Opts = {}): this {
     this.call(
       'MPI_Bcast',
-      { buffer: 1, count: 1, datatype: 7, root, comm: this.handle(o.comm ?? 'world') },
+      { buffer: 1, count: o.count ?? 1, datatype: o.type ?? INT, root, comm: this.handle(o.comm ?? 'world') },
       o,
     );
     return this;

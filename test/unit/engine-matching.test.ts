@@ -6,7 +6,7 @@ import { Matcher } from '../../server/src/engine/point-to-point/matching';
 import { nextOrder, type RecvOp, type SendOp } from '../../server/src/engine/model/ops';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { check } from './engine-check';
-import { ANY, BYTE, FLOAT, Job, type Rank } from './engine-dsl';
+import { ANY, BYTE, DOUBLE, FLOAT, INT, Job, type Rank } from './engine-dsl';
 
 const comms = new CommRegistry(2);
 const world = comms.lookup(0, 1);
@@ -158,6 +158,33 @@ test('truncation: a message longer than the receive buffer', () => {
       message: ['sends 8 × MPI_INT (32 bytes)', 'room for 4 × MPI_INT (16 bytes)', 'truncated'],
     },
   ]);
+});
+
+test('as many elements of another, wider type: a type-mismatch, not a truncation', () => {
+  // 1 × MPI_DOUBLE into room for 1 × MPI_INT: the bytes differ only because the types do.
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { count: 1, type: DOUBLE });
+  r1?.recv(0, { count: 1, type: FLOAT });
+  r0?.finalize();
+  r1?.finalize();
+  check(job, [
+    {
+      kind: 'type-mismatch',
+      ranks: [0, 1],
+      message: ['sends 1 × MPI_DOUBLE', 'receives 1 × MPI_FLOAT (8 bytes into 4', 'element 0 is MPI_DOUBLE'],
+    },
+  ]);
+});
+
+test('more elements of another type than the receive holds: still a count-mismatch', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  r0?.send(1, { count: 2, type: DOUBLE });
+  r1?.recv(0, { count: 1, type: INT });
+  r0?.finalize();
+  r1?.finalize();
+  check(job, [{ kind: 'count-mismatch', ranks: [0, 1], message: ['truncated'] }]);
 });
 
 test('a truncating receive that MPI failed still took its message, whichever stream arrives first', () => {

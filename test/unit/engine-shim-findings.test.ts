@@ -148,3 +148,33 @@ test('a check the spec declares a note gives a note, worded as legal but suspici
   ]);
   assert.equal(f?.severity, 'note');
 });
+
+test('a stack buffer is a candidate for the session to judge, once per description; its call still matches', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const fn = functionNamed('MPI_Send');
+  for (let i = 0; i < 2; i++) {
+    const seq = r0.call(
+      'MPI_Send',
+      { buf: 0x7ff0, count: 8, datatype: INT, dest: 1, tag: 0, comm: r0.handle('world') },
+      { site: 0x5e },
+    );
+    // The shim's description comes between the ENTER and the EXIT: 32 bytes reached from CFA - 64.
+    r0.events.splice(r0.events.length - 1, 0, {
+      type: 'shim-finding',
+      rank: 0,
+      seq,
+      time: 1e6 + i,
+      fn,
+      site: 0x5e,
+      check: 'stack-buffer-frame',
+      message: 'a buffer on the stack',
+      param: 0,
+      values: [-64, 32, 0],
+    });
+    r1.recv(0, { count: 8 });
+  }
+  r0.finalize();
+  r1.finalize();
+  check(job, [{ kind: 'invalid-argument', ranks: [0], message: ["MPI_Send's buf reaches 32 bytes"] }]);
+});

@@ -1,4 +1,11 @@
-import type { EndHow, EngineFinding, RankEvent, RawLocation, SkippedCheck } from '../engine/model/types';
+import type {
+  EndHow,
+  EngineFinding,
+  RankEvent,
+  RawLocation,
+  SkippedCheck,
+  StackBufferCandidate,
+} from '../engine/model/types';
 import type { ShardedEngine } from '../shards/sharded-engine';
 import {
   createEngine,
@@ -15,7 +22,8 @@ import type { RankSite } from './held-ack';
 import { sameModuleHere, type RemoteModule } from './module-identity';
 import { constants } from 'node:os';
 import { isSystemModule, signalName, type CrashReport, type RankEnding } from './rank-endings';
-import { SiteResolver, type SiteKey, type SourcePosition } from './site-resolver';
+import { SiteResolver, linkAddress, type SiteKey, type SourcePosition } from './site-resolver';
+import { StackObjects, overflowIn } from './stack-objects';
 import { timingMark } from './timing';
 
 const { SIGSEGV, SIGBUS } = constants.signals;
@@ -68,6 +76,8 @@ export class Analysis {
   /** Ranks whose stream was cut by the end of the drain (markCut). */
   private readonly cut = new Set<number>();
   private readonly resolver: SiteResolver;
+  /** The frames of the modules in which stack buffers were judged. */
+  private readonly stackObjects = new StackObjects();
   /** Module descriptions already compared with the files here. */
   private readonly sameHere = new Map<string, boolean>();
   private ending = false;
@@ -174,8 +184,72 @@ export class Analysis {
   }
 
   observedFindings(found: readonly EngineFinding[]): EngineFinding[] {
-    if (this.silentRanks().length === 0 && this.cut.size === 0) return [...found];
-    return found.filter((f) => !NEEDS_EVERY_RANK.has(f.kind));
+    const judged = this.judged(found);
+    if (this.silentRanks().length === 0 && this.cut.size === 0) return judged;
+    return judged.filter((f) => !NEEDS_EVERY_RANK.has(f.kind));
+  }
+
+  /** The engine's findings so far, its stack-buffer candidates judged (use this, not engine.takeFindings()). */
+  takeFindings(): EngineFinding[] {
+    return this.judged(this.engine.takeFindings());
+  }
+
+  /**
+   * Stack-buffer candidates (engine/lifecycle/stack-buffer.ts) become invalid-argument findings when the
+   * caller's debug info puts a smaller variable under the buffer, and are dropped otherwise; the rest pass.
+   * Synchronous, so that the findings keep their order and places (the timeline counts them as they come).
+   */
+  private judged(found: readonly EngineFinding[]): EngineFinding[] {
+    if (!found.some((f) => f.stackBuffer !== undefined)) return [...found];
+    const out: EngineFinding[] = [];
+    for (const f of found) {
+      const { stackBuffer, ...finding } = f;
+      if (stackBuffer === undefined) {
+        out.push(f);
+        continue;
+      }
+      const kept: { l: RawLocation; text: string }[] = [];
+      for (const l of f.locations) {
+        const c = stackBuffer.find((s) => s.rank === l.rank);
+        const over = c !== undefined ? this.stackOverflow(l, c) : undefined;
+        if (over !== undefined) kept.push({ l: { ...l, detail: over.detail }, text: over.text });
+      }
+      const first = kept[0];
+      if (first === undefined) continue;
+      const others =
+        kept.length > 1
+          ? ` (and on rank${kept.length > 2 ? 's' : ''} ${kept
+              .slice(1)
+              .map((k) => k.l.rank)
+              .join(', ')})`
+          : '';
+      out.push({
+        ...finding,
+        message: `${first.text}${others}. Make count × datatype fit the variable, or give a larger buffer.`,
+        locations: kept.map((k) => k.l),
+      });
+    }
+    return out;
+  }
+
+  /** Why a stack buffer's call reaches past its variable (the finding's text), or undefined when it does not. */
+  private stackOverflow(
+    l: RawLocation,
+    c: StackBufferCandidate,
+  ): { text: string; detail: string } | undefined {
+    const key = this.siteOf(l);
+    // A module resolved by its rank (another host, another build) has no debug info here to judge with.
+    if (key === undefined || key.byRank !== undefined) return undefined;
+    // The return address follows the call: the call's own byte is one before it.
+    const fn = this.stackObjects.functionAt(key.module, linkAddress(key) - 1);
+    const over = fn !== undefined ? overflowIn(fn, c) : undefined;
+    if (over === undefined) return undefined;
+    const into = over.at > 0 ? `${over.at} bytes into` : 'to';
+    const past = c.reach - (over.size - over.at);
+    return {
+      text: `Rank ${l.rank}'s ${l.call} reaches ${c.reach} bytes from its ${c.param}, which points ${into} the local variable ${over.variable} of ${over.function} (${over.size} bytes): ${past > 0 ? `${past} bytes past its end` : 'before its start'}`,
+      detail: `${l.call}: ${c.param} = ${over.variable} (${over.size} bytes), ${c.reach} bytes reached`,
+    };
   }
 
   /**

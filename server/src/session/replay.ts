@@ -110,7 +110,7 @@ export async function replayTrace(
           (rec.rank ?? ranks) < ranks
         ) {
           analysis.close(rec.rank ?? 0);
-          raw.push(...analysis.engine.takeFindings());
+          raw.push(...analysis.takeFindings());
         }
         if (rec.type === 'hang') {
           // The live session found the hang here, before the job was ended (and ranks sent their last records).
@@ -118,10 +118,10 @@ export async function replayTrace(
           analysis.endingJob();
           // Every shard's findings of the stream so far come first, as with one engine (session.ts tick).
           analysis.engine.settle();
-          raw.push(...analysis.engine.takeFindings());
+          raw.push(...analysis.takeFindings());
           const found = rec.how === 'graph' ? analysis.engine.findDeadlock() : noProgressAt(analysis, rec);
           if (found !== undefined) raw.push(found);
-          raw.push(...analysis.engine.takeFindings());
+          raw.push(...analysis.takeFindings());
         }
         continue;
       }
@@ -147,7 +147,7 @@ export async function replayTrace(
         refused.add(f.rank);
         analysis.close(f.rank);
       }
-      if (analyze) raw.push(...analysis.engine.takeFindings());
+      if (analyze) raw.push(...analysis.takeFindings());
       hooks?.events(events, raw.length);
     }
     const start: SessionStart = {
@@ -177,10 +177,10 @@ export async function replayTrace(
     // A trace without a hang marker whose ranks did not all end was cut short (the analyzer died): ask now.
     if (!hangSeen && unfinished && end.outcome !== 'terminated') {
       analysis.engine.settle();
-      raw.push(...analysis.engine.takeFindings());
+      raw.push(...analysis.takeFindings());
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
-        raw.push(deadlock, ...analysis.engine.takeFindings());
+        raw.push(deadlock, ...analysis.takeFindings());
         killed = true;
       }
     }
@@ -188,7 +188,7 @@ export async function replayTrace(
     if (!killed) raw.push(...analysis.observedFindings(analysis.engine.finish()));
     else {
       analysis.engine.releaseHeld();
-      raw.push(...analysis.engine.takeFindings());
+      raw.push(...analysis.takeFindings());
     }
     const findings: Finding[] = [];
     for (const f of raw) findings.push(await analysis.resolve(f));

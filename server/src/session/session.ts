@@ -358,7 +358,7 @@ export class Session {
             watch.activity(Date.now());
             if (fed.events.length > 0) this.emit('events', fed.events);
           }
-          this.collect(analysis.engine.takeFindings());
+          this.collect(analysis.takeFindings());
         },
         control: (rank: number, text: string) => {
           this.trace?.write(rank, 'text', text);
@@ -378,7 +378,7 @@ export class Session {
           analysis.close(rank);
           this.hold.closed(rank);
           watch.activity(Date.now());
-          this.collect(analysis.engine.takeFindings());
+          this.collect(analysis.takeFindings());
           this.wakeDrain?.();
         },
         rejected: (reason: string) =>
@@ -516,16 +516,16 @@ export class Session {
     const killed = this.outcome !== undefined;
     // What every shard found in the frames so far, before what the ends of the connections bring.
     analysis.engine.settle();
-    this.collect(analysis.engine.takeFindings());
+    this.collect(analysis.takeFindings());
     analysis.closeAll();
     // After we ended the job, end-of-run checks would only describe the kill (no finalize, pending messages).
     if (!killed) this.collect(analysis.observedFindings(analysis.engine.finish()));
     else {
       analysis.engine.settle();
-      analysis.engine.takeFindings();
+      analysis.takeFindings();
       // Held per-rank findings (thread-level call-order) were made before the end: they are real.
       analysis.engine.releaseHeld();
-      this.collect(analysis.engine.takeFindings());
+      this.collect(analysis.takeFindings());
     }
     timingMark('end-of-run checks done');
     this.emitStates(analysis.engine.rankStates());
@@ -729,7 +729,7 @@ export class Session {
     if (verdict.action === 'ask-engine') {
       // Every shard's findings of what arrived so far come before the answer, as with one engine.
       analysis.engine.settle();
-      this.collect(analysis.engine.takeFindings());
+      this.collect(analysis.takeFindings());
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
         if (process.env.MPISCOPE_DEBUG === '1')
@@ -741,7 +741,7 @@ export class Session {
           );
         this.foundHang(deadlock, { type: 'hang', how: 'graph' });
         // Findings the engine held for the end of the run, released with the deadlock (the job ends without finish()).
-        this.collect(analysis.engine.takeFindings());
+        this.collect(analysis.takeFindings());
       }
     } else if (verdict.action === 'no-progress') {
       if (verdict.unobserved.length > 0 && verdict.stuck.length > 0) {
@@ -775,7 +775,7 @@ export class Session {
         return;
       }
       analysis.engine.settle();
-      this.collect(analysis.engine.takeFindings());
+      this.collect(analysis.takeFindings());
       this.foundHang(noProgressFinding(verdict.stuck, verdict.seconds), {
         type: 'hang',
         how: 'no-progress',

@@ -139,6 +139,21 @@ export class SiteResolver {
   }
 }
 
+const fixedModules = new Map<string, boolean>();
+
+/**
+ * The site's address as the module's debug info and symbols name it: the offset in a position-independent
+ * module, the address itself in a non-PIE executable (ELF type EXEC, linked at fixed addresses).
+ */
+export function linkAddress(site: SiteKey): number {
+  let fixed = fixedModules.get(site.module);
+  if (fixed === undefined) {
+    fixed = elfType(site.module) === ET_EXEC;
+    fixedModules.set(site.module, fixed);
+  }
+  return fixed ? site.address : site.offset;
+}
+
 function runAddr2line(module: string, addrs: readonly string[]): Promise<string> {
   return new Promise<string>((done) => {
     execFile(

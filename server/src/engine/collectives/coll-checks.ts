@@ -1,10 +1,12 @@
 /**
  * Data checks of one collective call once every member has entered it: the amounts each member gives must
  * be the amounts the others expect (count-mismatch), with the same type signature (type-mismatch) and, for
- * reductions, the same op (collective-mismatch).
+ * reductions, the same op (collective-mismatch). Amounts whose bytes differ only because the types do (as
+ * many elements on both sides: 1 × MPI_DOUBLE against 1 × MPI_INT) are a type-mismatch, not a
+ * count-mismatch. One finding per instance.
  */
 import type { CollCall, CollInstance, CommInfo } from '../model/comms';
-import { describeData, opNames, signatureMismatch, type DtypeInfo } from '../model/datatypes';
+import { describeData, opNames, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
 import type { CheckContext } from '../model/check-context';
 import { checkPairs, type CollReport } from './coll-pairs';
 import { argOf, list, num } from '../model/fn-roles';
@@ -83,9 +85,10 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
         : undefined) ?? sides[0];
     if (ref === undefined) return;
     const refBytes = bytes(ref);
-    const countOff = sides.filter(
+    const bytesOff = sides.filter(
       (s) => bytes(s) !== undefined && refBytes !== undefined && bytes(s) !== refBytes,
     );
+    const countOff = bytesOff.some((s) => !typeOnly(ref, s)) ? bytesOff : [];
     if (countOff.length > 0) {
       report(
         'count-mismatch',
@@ -95,7 +98,11 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
       return;
     }
     const typeOff = sides.filter(
-      (s) => s !== ref && s.dtype && ref.dtype && signatureMismatch(ref.dtype, ref.count, s.dtype, s.count),
+      (s) =>
+        s !== ref &&
+        s.dtype &&
+        ref.dtype &&
+        (bytesOff.includes(s) || signatureMismatch(ref.dtype, ref.count, s.dtype, s.count)),
     );
     if (typeOff.length > 0) {
       report(
@@ -133,8 +140,17 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     checkSameCounts(calls, report);
     return;
   }
-  checkRootedCounts(comm, calls, coll, report);
+  if (checkRootedCounts(comm, calls, coll, report)) return;
   checkPairs(comm, inst.calls, coll, report);
+}
+
+/** The two amounts' bytes differ only because their types do (as many elements, other signatures). */
+function typeOnly(a: Side, b: Side): boolean {
+  return (
+    a.dtype !== undefined &&
+    b.dtype !== undefined &&
+    typeNotCount(a.dtype, a.count, b.dtype, b.count) !== undefined
+  );
 }
 
 /** MPI_Reduce_scatter: every member must pass the same recvcounts (the blocks each one gets). */
@@ -156,15 +172,18 @@ function checkSameCounts(calls: readonly CollCall[], report: CollReport): void {
   );
 }
 
-/** Rooted gathers and scatters: what each member gives or takes against what the root expects for it. */
+/**
+ * Rooted gathers and scatters: what each member gives or takes against what the root expects for it. True
+ * when it reported.
+ */
 function checkRootedCounts(
   comm: CommInfo,
   calls: readonly CollCall[],
   coll: string,
   report: CollReport,
-): void {
+): boolean {
   const rootCall = calls.find((c) => c.root >= 0 && comm.members[c.root] === c.rank);
-  if (rootCall === undefined || !['gather', 'gatherv', 'scatter', 'scatterv'].includes(coll)) return;
+  if (rootCall === undefined || !['gather', 'gatherv', 'scatter', 'scatterv'].includes(coll)) return false;
   const gather = coll.startsWith('gather');
   const rootType = rootCall.types.get(num(rootCall.enter, 0, gather ? 'rtype' : 'stype'));
   const perRank = coll.endsWith('v') ? list(rootCall.enter, gather ? 'rcounts' : 'scounts') : undefined;
@@ -180,14 +199,25 @@ function checkRootedCounts(
     if (c === rootCall && num(c.enter, 0, 'sbuf') === -1) continue;
     if (have !== expectCount * rootType.size) off.push({ side, expect: expectCount });
   }
-  if (off.length > 0) {
+  if (off.length === 0) return false;
+  const rootSide = (o: { expect: number }): Side => ({ call: rootCall, count: o.expect, dtype: rootType });
+  const what = gather ? 'sends' : 'takes';
+  const locations = [
+    { rank: rootCall.rank, site: rootCall.site, call: rootCall.fn, detail: `${rootCall.fn} at the root` },
+    ...off.filter((o) => o.side.call !== rootCall).map((o) => loc(o.side, what)),
+  ];
+  if (off.every((o) => typeOnly(rootSide(o), o.side))) {
     report(
-      'count-mismatch',
-      `The root (rank ${rootCall.rank}) expects ${off.map((o) => `${describeData(o.expect, rootType)} from rank ${o.side.call.rank}, which ${gather ? 'sends' : 'takes'} ${describeData(o.side.count, o.side.dtype)}`).join('; ')}. Make each rank's count match the root's`,
-      [
-        { rank: rootCall.rank, site: rootCall.site, call: rootCall.fn, detail: `${rootCall.fn} at the root` },
-        ...off.filter((o) => o.side.call !== rootCall).map((o) => loc(o.side, gather ? 'sends' : 'takes')),
-      ],
+      'type-mismatch',
+      `The root (rank ${rootCall.rank}) expects ${off.map((o) => `${describeData(o.expect, rootType)} from rank ${o.side.call.rank}, which ${what} ${describeData(o.side.count, o.side.dtype)}`).join('; ')}: as many elements, of another type. Use the same datatype as the root`,
+      locations,
     );
+    return true;
   }
+  report(
+    'count-mismatch',
+    `The root (rank ${rootCall.rank}) expects ${off.map((o) => `${describeData(o.expect, rootType)} from rank ${o.side.call.rank}, which ${what} ${describeData(o.side.count, o.side.dtype)}`).join('; ')}. Make each rank's count match the root's`,
+    locations,
+  );
+  return true;
 }

@@ -8,6 +8,7 @@ import { num } from '../model/fn-roles';
 import type { EngineFinding, FindingKind, RawLocation, Severity, ShimFindingEvent } from '../model/types';
 import { MEMORY_CHECKS, memoryFinding } from './memory-access';
 import { replayForced } from '../causal-order/replay-forced';
+import { STACK_BUFFER_CHECK, stackBufferCandidate } from './stack-buffer';
 import api from '../../../../native-shim/spec/mpi-api.json';
 
 /** Each check's severity, as the spec declares it (error when it says none). */
@@ -86,6 +87,8 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   if (MEMORY_CHECKS.has(e.check)) return memoryFinding(st, e);
   // A replay run's forced receive: a note, and the call is not rejected (it runs as MPI got it).
   if (e.check === 'replay-forced') return replayForced(st, e);
+  // A stack buffer's description: a candidate the session judges with the caller's debug info; the call stands.
+  if (e.check === STACK_BUFFER_CHECK) return stackBufferCandidate(st, e);
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);

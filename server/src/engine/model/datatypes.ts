@@ -229,3 +229,20 @@ function elements(sig: readonly (readonly [number, number])[]): number {
   for (const [, k] of sig) n += k;
   return n;
 }
+
+/**
+ * The bytes of `count` × a and `rcount` × b differ, but because the types do, not the counts: both sides
+ * have as many basic elements and their signatures differ (1 × MPI_DOUBLE against 1 × MPI_INT). The user's
+ * bug is then the type (type-mismatch), not the count (count-mismatch). Undefined when the element counts
+ * differ, or when a side matches anything (MPI_BYTE, MPI_PACKED: its count is a byte count).
+ */
+export function typeNotCount(
+  a: DtypeInfo,
+  count: number,
+  b: DtypeInfo,
+  rcount: number,
+): { at: number; sent: string; received: string } | undefined {
+  if (a.sig.anything || b.sig.anything) return undefined;
+  if (count * elements(a.signature) !== rcount * elements(b.signature)) return undefined;
+  return signatureMismatch(a, count, b, rcount);
+}

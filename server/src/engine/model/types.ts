@@ -271,6 +271,26 @@ export interface EngineFinding {
   readonly locations: readonly RawLocation[];
   /** A message race's receive and its senders, for replaying it the other way (message-race only). */
   readonly race?: RaceReplay;
+  /**
+   * A candidate, not a finding yet: buffers in the callers' stack frames (one per location, by rank), judged by the
+   * session against the local variable the caller's debug info puts there (lifecycle/stack-buffer.ts); a
+   * location whose variable is not smaller is dropped, and the finding with it when none is left.
+   */
+  readonly stackBuffer?: readonly StackBufferCandidate[];
+}
+
+/** A call's buffer in its caller's stack frame, as the shim described it (spec check stack-buffer-frame). */
+export interface StackBufferCandidate {
+  /** The rank whose location (in the finding's locations) the candidate is about. */
+  readonly rank: number;
+  /** The buffer's address minus the caller's CFA (negative: locals lie below it). */
+  readonly offset: number;
+  /** Bytes from the buffer to the end of the last byte the call reads or writes. */
+  readonly reach: number;
+  /** The first byte touched, from the buffer (a type's true lower bound; usually 0). */
+  readonly low: number;
+  /** The buffer's parameter ("buf", "sendbuf"…). */
+  readonly param: string;
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
  * Checks on every matched message: the receive buffer must hold it (count-mismatch, truncation) and the
- * type signatures must agree over the message (type-mismatch). One finding per pair of call sites.
+ * type signatures must agree over the message (type-mismatch). A message longer than the receive only
+ * because the types differ (as many elements on both sides: 1 × MPI_DOUBLE into 1 × MPI_CHAR) is a
+ * type-mismatch: the count is right, the type is not. One finding per pair of call sites.
  */
-import { describeData, signatureMismatch } from '../model/datatypes';
+import { describeData, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
 import { describeOp } from '../model/describe';
 import type { CheckContext } from '../model/check-context';
 import type { RecvOp, SendOp } from '../model/ops';
 import type { MatchListener } from './matching';
+import type { EngineFinding, RawLocation } from '../model/types';
 
 /** What the checks of matched messages read: the model, and the list of listeners every match is given to. */
 export interface P2pContext extends CheckContext {
@@ -41,7 +44,21 @@ export function installP2pChecks(st: P2pContext): void {
       },
     ];
     if (bytes > room) {
-      if (once('count', s, r)) {
+      const typed = typeNotCount(s.dtype, s.count, r.dtype, r.count);
+      if (typed !== undefined) {
+        if (once('type', s, r))
+          st.report(
+            typeFinding(
+              s,
+              r,
+              s.dtype,
+              r.dtype,
+              typed,
+              locations(),
+              ` (${bytes} bytes into ${room}: MPI_ERR_TRUNCATE)`,
+            ),
+          );
+      } else if (once('count', s, r)) {
         st.report({
           kind: 'count-mismatch',
           severity: 'error',
@@ -52,13 +69,24 @@ export function installP2pChecks(st: P2pContext): void {
       return;
     }
     const diff = signatureMismatch(s.dtype, s.count, r.dtype, r.count);
-    if (diff !== undefined && once('type', s, r)) {
-      st.report({
-        kind: 'type-mismatch',
-        severity: 'error',
-        message: `Rank ${s.rank} sends ${describeData(s.count, s.dtype)} with ${s.fn.name} but rank ${r.rank} receives ${describeData(r.count, r.dtype)}: element ${diff.at} is ${diff.sent} on the sender and ${diff.received} on the receiver. Use matching datatypes on both sides.`,
-        locations: locations(),
-      });
-    }
+    if (diff !== undefined && once('type', s, r))
+      st.report(typeFinding(s, r, s.dtype, r.dtype, diff, locations(), ''));
   });
+}
+
+function typeFinding(
+  s: SendOp,
+  r: RecvOp,
+  sd: DtypeInfo,
+  rd: DtypeInfo,
+  diff: { at: number; sent: string; received: string },
+  locations: RawLocation[],
+  truncated: string,
+): EngineFinding {
+  return {
+    kind: 'type-mismatch',
+    severity: 'error',
+    message: `Rank ${s.rank} sends ${describeData(s.count, sd)} with ${s.fn.name} but rank ${r.rank} receives ${describeData(r.count, rd)}${truncated}: element ${diff.at} is ${diff.sent} on the sender and ${diff.received} on the receiver. Use matching datatypes on both sides.`,
+    locations,
+  };
 }
