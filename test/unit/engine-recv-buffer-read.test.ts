@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createEngine } from '../../server/src/engine/engine';
 import { findingsOf } from './engine-check';
 import { Job } from './engine-dsl';
 
@@ -83,5 +84,27 @@ test('one site pair: a warning first, then an error when a later instance depend
     got.map((f) => f.severity),
     ['warning', 'error'],
     JSON.stringify(got),
+  );
+});
+
+test('a rank far ahead of the rank that answers it: thousands of overlaps waiting at once are judged, not errors', () => {
+  // Rank 1's whole stream reaches the engine before rank 0's (the clock run then waits on every answer), as when
+  // one rank's frames come long before another's. Beyond MAX_WAITING waiting at once, the instances of a pair of
+  // sites that has one waiting are not judged.
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [NonNullable<(typeof job.ranks)[0]>, NonNullable<(typeof job.ranks)[1]>];
+  for (let i = 0; i < 5000; i++) {
+    const a = r1.irecv(0, { buf: 0x9000, count: 4, tag: 9, site: 0x500 });
+    r1.send(0, { buf: 0x9000, count: 4, tag: 1, site: 0x510 }).wait(a);
+    r0.recv(1, { count: 4, tag: 1 }).send(1, { count: 4, tag: 9 });
+  }
+  finalizeAll(job);
+  const engine = createEngine({ ranks: 2 });
+  for (const e of [...r1.events, ...r0.events]) engine.push(e);
+  const got = [...engine.takeFindings(), ...engine.finish()].filter((f) => f.kind === 'buffer-overlap');
+  assert.deepEqual(
+    got.map((f) => f.severity),
+    ['warning'],
+    got.map((f) => f.message).join('\n'),
   );
 });

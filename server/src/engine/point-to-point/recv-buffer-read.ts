@@ -18,8 +18,11 @@ import type { ClockListener } from '../causal-order/causal-clocks';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
 import type { EngineFinding, RawLocation } from '../model/types';
 
-/** Beyond this many judgments waiting at once, an overlap is reported at once as an error. */
-export const MAX_WAITING = 256;
+/**
+ * Beyond this many judgments waiting at once, an overlap of a pair of call sites that has one waiting already is not
+ * judged (that one's verdict will come), and one of a pair that has none is reported at once as an error.
+ */
+export const MAX_WAITING = 4096;
 
 interface Judgment {
   readonly send: SendOp;
@@ -32,9 +35,8 @@ interface Judgment {
 
 /** How the overlaps of one pair of sites were reported so far. */
 const enum Seen {
-  Waiting = 1,
-  Warned = 2,
-  Errored = 3,
+  Warned = 1,
+  Errored = 2,
 }
 
 export class RecvBufferReads implements ClockListener {
@@ -43,6 +45,8 @@ export class RecvBufferReads implements ClockListener {
   /** Per rank with a watched receive: how many, and each send into it posted since, with that rank's component. */
   private readonly into = new Map<number, { watching: number; sends: Map<SendOp, number> }>();
   private readonly seen = new Map<string, Seen>();
+  /** How many judgments wait, per pair of call sites. */
+  private readonly waiting = new Map<string, number>();
 
   constructor(
     /** Whether the clock run is there to decide (vector clocks kept); read at each overlap. */
@@ -53,16 +57,17 @@ export class RecvBufferReads implements ClockListener {
   /** A blocking send `send` reads `bytes` that the pending receive `recv` of its rank writes. */
   overlap(send: SendOp, recv: RecvOp, bytes: number): void {
     const key = `${send.rank}:${recv.site}:${send.site}`;
-    const before = this.seen.get(key);
-    if (before === Seen.Errored || this.byRecv.has(recv) || this.bySend.has(send)) return;
-    if (!this.clocksKept() || this.byRecv.size >= MAX_WAITING) {
+    if (this.seen.get(key) === Seen.Errored || this.byRecv.has(recv) || this.bySend.has(send)) return;
+    const full = this.byRecv.size >= MAX_WAITING;
+    if (full && this.waiting.has(key)) return;
+    if (!this.clocksKept() || full) {
       this.decide({ send, recv, bytes, tick: -1, key }, undefined);
       return;
     }
-    if (before === undefined) this.seen.set(key, Seen.Waiting);
     const j: Judgment = { send, recv, bytes, tick: -1, key };
     this.byRecv.set(recv, j);
     this.bySend.set(send, j);
+    this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
     let w = this.into.get(recv.rank);
     if (w === undefined) this.into.set(recv.rank, (w = { watching: 0, sends: new Map() }));
     w.watching++;
@@ -106,6 +111,9 @@ export class RecvBufferReads implements ClockListener {
   }
 
   private forget(j: Judgment): void {
+    const n = (this.waiting.get(j.key) ?? 1) - 1;
+    if (n <= 0) this.waiting.delete(j.key);
+    else this.waiting.set(j.key, n);
     this.byRecv.delete(j.recv);
     this.bySend.delete(j.send);
     const w = this.into.get(j.recv.rank);
