@@ -172,15 +172,17 @@ test('the same verdict on the same call of two ranks is one finding with both ra
 });
 
 /** The session's share: verdicts wait for the end of the run and yield to a finding of ours at the same call. */
-function analysed(events: readonly RankEvent[]): { live: string[]; verdicts: string[] } {
-  const analysis = new Analysis(1, '/nonexistent');
-  analysis.open(0);
+function analysed(...ranks: (readonly RankEvent[])[]): { live: string[]; verdicts: string[] } {
+  const analysis = new Analysis(ranks.length, '/nonexistent');
   const live: string[] = [];
-  for (const e of events) {
-    const frame = encoded(e);
-    if (frame === undefined) continue;
-    analysis.frame(0, frame);
-    live.push(...analysis.takeFindings().map((x) => x.kind));
+  for (const [rank, events] of ranks.entries()) {
+    analysis.open(rank);
+    for (const e of events) {
+      const frame = encoded(e);
+      if (frame === undefined) continue;
+      analysis.frame(rank, frame);
+      live.push(...analysis.takeFindings().map((x) => x.kind));
+    }
   }
   analysis.engine.settle();
   live.push(...analysis.takeFindings().map((x) => x.kind));
@@ -251,4 +253,31 @@ test('a rank that died inside a call ends "inside" it; the crash message says so
     'rank 0 died of SIGSEGV at a.c:3, inside MPI_Pack',
   );
   assert.equal(describeEnding(ending, 'a.c:3'), 'rank 0 died of SIGSEGV at a.c:3, after MPI_Pack');
+});
+
+test('a consequence at the same call (the crashed send is never received) does not hide the verdict', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  verdictAt(
+    r0,
+    'MPI_Send',
+    { buf: 0x9000, count: 4, datatype: INT, dest: 1, tag: 0, comm: r0.handle('world') },
+    'crash-in-call',
+    [11, 0],
+    0x71,
+  );
+  r0.end('signal', 11);
+  r1.recv(0, { hang: true });
+  r1.end('signal', 15);
+  const r = analysed(r0.events, r1.events);
+  assert.ok(r.live.includes('unmatched-message'), r.live.join(', '));
+  assert.deepEqual(r.verdicts, ['invalid-argument'], r.live.join(', '));
+});
+
+test('a crash inside MPI_Finalize is no verdict: the leak and epoch checks say what MPI tripped over', () => {
+  const job = new Job(1);
+  const [r0] = job.ranks as [Rank];
+  verdictAt(r0, 'MPI_Finalize', {}, 'crash-in-call', [6, 0], 0x81);
+  r0.end('signal', 6);
+  check(job, []);
 });

@@ -38,6 +38,18 @@ const NEEDS_EVERY_RANK: ReadonlySet<string> = new Set([
   'count-mismatch',
 ]);
 
+/**
+ * Finding kinds about what became of a call (never received, never completed, blocked), not about the call's own
+ * arguments: they do not explain MPI's verdict on that call (verdicts()).
+ */
+const CONSEQUENCES: ReadonlySet<string> = new Set([
+  'unmatched-message',
+  'deadlock',
+  'potential-deadlock',
+  'resource-leak',
+  'message-race',
+]);
+
 interface RankProgress {
   readonly decoder: FrameDecoder;
   /** The rank's hello arrived (else this progress only records that the rank is over). */
@@ -83,7 +95,7 @@ export class Analysis {
   private ending = false;
   /** MPI's verdicts on calls, held to the end of the run (verdicts()). */
   private readonly heldVerdicts: EngineFinding[] = [];
-  /** "rank|site" of every call an error or warning of ours named: a verdict there says nothing more. */
+  /** "rank|site" of every call an error or warning of ours named (not a consequence): a verdict there says no more. */
   private readonly namedCalls = new Set<string>();
 
   /** `analyzers`: the engine's shard threads (1: the lone engine on this thread; see server/src/shards). */
@@ -210,8 +222,10 @@ export class Analysis {
         this.heldVerdicts.push(f);
         continue;
       }
-      // A note does not explain why MPI failed a call; an error or a warning at it does.
-      if (f.severity !== 'note') for (const l of f.locations) this.namedCalls.add(`${l.rank}|${l.site}`);
+      // A note does not explain why MPI failed a call, nor what followed from it (a send that crashed is never
+      // received); an error or a warning about the call itself does.
+      if (f.severity !== 'note' && !CONSEQUENCES.has(f.kind))
+        for (const l of f.locations) this.namedCalls.add(`${l.rank}|${l.site}`);
       kept.push(f);
     }
     return kept;
