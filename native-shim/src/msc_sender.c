@@ -223,7 +223,9 @@ static int send_frame(int opcode, void *p, size_t n)
     if (sock < 0) return -1;
     /* Kept before it is sent: a frame the socket took may still die with the analyzer. */
     msc_spill_keep(opcode, p, n);
-    if (msc_ws_send(sock, opcode, p, n) != 0) {
+    /* The sender thread waits for an analyzer that is behind; a rank's own thread (exit paths) keeps the bound. */
+    int patient = thread_started && pthread_equal(pthread_self(), thread);
+    if (msc_ws_send(sock, opcode, p, n, patient) != 0) {
         lost_locked("its connection broke");
         return msc_spill_active() ? 0 : -1;
     }

@@ -345,7 +345,15 @@ extern int msc_world_rank, msc_world_size, msc_thread_level;
 /* ---- websocket (msc_ws.c) ---- */
 /* Opens the WebSocket; on failure returns -1 and says why (one clause, for the rank's stderr line). */
 int msc_ws_open(const char *url, const char *token, int timeout_ms, char *why, size_t whylen);
-int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len);
+/* patient: a send the analyzer has not taken within the socket's 5 s timeout is waited on while the connection is
+ * alive (the analyzer is behind, e.g. on a loaded machine), up to MSC_WS_STALL_NS without a byte taken; without
+ * it (exit paths on the rank's own thread), the 5 s bound breaks the connection. */
+#define MSC_WS_STALL_NS (120ull * 1000000000ull)
+int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len, int patient);
+/* How long one send may wait for the analyzer to take a byte (SO_SNDTIMEO): 5 s, or MPISCOPE_SEND_TIMEOUT_MS. */
+int msc_ws_send_timeout_ms(void);
+/* The connection is still open (no error, hang-up or orderly close from the analyzer seen). */
+int msc_ws_alive(int fd);
 /* Reads what is available; calls on_text for each complete text frame. Returns MSC_WS_CLOSED when the peer
  * sent a close frame (it ended the connection on purpose), -1 when the connection broke or misbehaved. */
 #define MSC_WS_CLOSED (-2)
@@ -359,7 +367,7 @@ int msc_ws_pending(void);
 /* ---- TLS for wss:// (msc_tls.c): OpenSSL loaded with dlopen, the analyzer's certificate pinned ---- */
 int msc_tls_start(int fd, int timeout_ms, char *why, size_t whylen);
 int msc_tls_active(void);
-int msc_tls_write(int fd, const void *p, size_t n);
+int msc_tls_write(int fd, const void *p, size_t n, int patient);
 /* Bytes read, 0 when the peer closed, -1 on error, -2 when nothing came within timeout_ms (0: do not wait). */
 ssize_t msc_tls_read(int fd, void *p, size_t n, int timeout_ms);
 int msc_tls_pending(void);

@@ -174,8 +174,9 @@ int msc_tls_start(int fd, int timeout_ms, char *why, size_t whylen)
     return 1;
 }
 
-int msc_tls_write(int fd, const void *p, size_t n)
+int msc_tls_write(int fd, const void *p, size_t n, int patient)
 {
+    uint64_t progress = msc_now();
     const char *c = p;
     while (n) {
         int chunk = n > (1u << 30) ? 1 << 30 : (int)n;
@@ -183,11 +184,15 @@ int msc_tls_write(int fd, const void *p, size_t n)
         if (r > 0) {
             c += r;
             n -= (size_t)r;
+            progress = msc_now();
             continue;
         }
         int e = ossl.SSL_get_error(ssl, r);
-        /* As the plain socket's SO_SNDTIMEO: an analyzer that takes nothing for 5 s is given up. */
-        if ((e != WANT_READ && e != WANT_WRITE) || !wait_for(fd, e, 5000)) return -1;
+        /* As the plain socket's SO_SNDTIMEO: an analyzer that takes nothing for 5 s is given up, unless the sender
+         * is patient and the connection alive (msc_ws_send). */
+        if (e != WANT_READ && e != WANT_WRITE) return -1;
+        while (!wait_for(fd, e, msc_ws_send_timeout_ms()))
+            if (!patient || !msc_ws_alive(fd) || msc_now() - progress >= MSC_WS_STALL_NS) return -1;
     }
     return 0;
 }

@@ -70,7 +70,7 @@ static void url_encode(const char *in, char *out, size_t cap)
 
 static int send_all(int fd, const void *p, size_t n)
 {
-    if (msc_tls_active()) return msc_tls_write(fd, p, n);
+    if (msc_tls_active()) return msc_tls_write(fd, p, n, 0);
     const char *c = p;
     while (n) {
         ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
@@ -126,8 +126,9 @@ static int connect_to(const char *host, const char *port, int timeout_ms, char *
     if (fd >= 0) {
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        /* A stalled analyzer must not stall the exit paths forever. */
-        struct timeval tv = { 5, 0 };
+        /* A stalled analyzer must not stall the exit paths forever (the sender thread is patient: msc_ws_send). */
+        int ms = msc_ws_send_timeout_ms();
+        struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     }
     return fd;
@@ -224,7 +225,33 @@ void msc_ws_close(int fd)
 
 int msc_ws_pending(void) { return msc_tls_pending(); }
 
-int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len)
+int msc_ws_send_timeout_ms(void)
+{
+    static int ms;
+    if (ms == 0) {
+        /* MPISCOPE_SEND_TIMEOUT_MS: for the tests that stop the analyzer for longer than it (default 5 s). */
+        const char *t = getenv("MPISCOPE_SEND_TIMEOUT_MS");
+        int v = t ? atoi(t) : 0;
+        ms = v >= 100 ? v : 5000;
+    }
+    return ms;
+}
+
+int msc_ws_alive(int fd)
+{
+    struct pollfd p = { fd, POLLIN, 0 };
+    int r;
+    do r = poll(&p, 1, 0);
+    while (r < 0 && errno == EINTR);
+    if (r < 0 || (p.revents & (POLLERR | POLLHUP | POLLNVAL))) return 0;
+    if (!(p.revents & POLLIN)) return 1;
+    /* Readable: a control message, or the analyzer's orderly close (a read of 0 bytes). */
+    char c;
+    ssize_t k = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return k != 0 && !(k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len, int patient)
 {
     unsigned char hdr[14];
     size_t h = 0;
@@ -247,16 +274,23 @@ int msc_ws_send(int fd, int opcode, unsigned char *payload, size_t len)
     memset(hdr + h, 0, 4);
     h += 4;
 
-    if (msc_tls_active()) return msc_tls_write(fd, hdr, h) != 0 || msc_tls_write(fd, payload, len) != 0 ? -1 : 0;
+    if (msc_tls_active())
+        return msc_tls_write(fd, hdr, h, patient) != 0 || msc_tls_write(fd, payload, len, patient) != 0 ? -1 : 0;
     struct iovec iov[2] = { { hdr, h }, { payload, len } };
     struct msghdr msg = { 0 };
     msg.msg_iov = iov;
     msg.msg_iovlen = 2;
     size_t left = h + len;
+    uint64_t progress = patient ? msc_now() : 0;
     while (left) {
         ssize_t k = sendmsg(fd, &msg, MSG_NOSIGNAL);
         if (k < 0 && errno == EINTR) continue;
+        /* SO_SNDTIMEO (5 s) ran out with the analyzer alive but behind: the rank's sender waits on. */
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && patient && msc_ws_alive(fd) &&
+            msc_now() - progress < MSC_WS_STALL_NS)
+            continue;
         if (k <= 0) return -1;
+        if (patient) progress = msc_now();
         left -= (size_t)k;
         while (k > 0 && msg.msg_iovlen) {
             if ((size_t)k >= msg.msg_iov->iov_len) {
@@ -320,7 +354,7 @@ int msc_ws_poll_read(int fd, void (*on_text)(const char *text, size_t len))
         if (masked)
             for (uint64_t i = 0; i < len; i++) pl[i] ^= f[h - 4 + (i & 3)];
         if (opcode == 8) return MSC_WS_CLOSED;
-        if (opcode == 9) msc_ws_send(fd, 10, pl, (size_t)len);
+        if (opcode == 9) msc_ws_send(fd, 10, pl, (size_t)len, 0);
         if (opcode == 1 && on_text) on_text((const char *)pl, (size_t)len);
         off += h + (size_t)len;
     }

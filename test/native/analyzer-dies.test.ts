@@ -39,6 +39,26 @@ int main(int argc, char **argv) {
 }
 `;
 
+// Ranks that stream faster than a stopped analyzer's sockets can hold (tens of MB each: more than loopback TCP
+// buffers), so that each rank's sender blocks in its socket's send for the whole stop, beyond its 5 s timeout.
+const FLOOD_CALLS = 1_500_000;
+const FLOOD = `#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    int rank, r = 0, sum = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int i = 0; i < ${FLOOD_CALLS}; i++) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+        sum += r;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    printf("rank %d sum %d\\n", rank, sum);
+    MPI_Finalize();
+    return 0;
+}
+`;
+
 interface Run {
   code: number | null;
   stdout: string;
@@ -68,6 +88,9 @@ function plainLauncher(flavor: string): string[] {
   if (flavor === 'mpich') return ['mpiexec.mpich'];
   return ['mpirun.openmpi', '--oversubscribe', ...(process.getuid?.() === 0 ? ['--allow-run-as-root'] : [])];
 }
+
+/** MPI_Comm_rank's function id in the records (spec order). */
+const COMM_RANK = functions.findIndex((f) => f.name === 'MPI_Comm_rank');
 
 /** MPI_Sendrecv's function id in the records (spec order). */
 const SENDRECV = functions.findIndex((f) => f.name === 'MPI_Sendrecv');
@@ -146,6 +169,74 @@ for (const flavor of installedFlavors()) {
     assert.deepEqual(sendrecvs, [ITERATIONS, ITERATIONS]);
     assert.deepEqual(spillFilesOf(trace), [], 'a stopped analyzer is no dead one: nothing spilled');
     assert.deepEqual(sorted(under.stdout).length, 2);
+  });
+
+  test(`${flavor}: the analyzer stopped for longer than a send may wait, with the ranks streaming: no rank is lost`, async () => {
+    const dir = join(work, `${flavor}-flood`);
+    mkdirSync(dir);
+    const app = join(dir, `flood-probe-${process.pid}-${flavor}`);
+    writeFileSync(`${app}.c`, FLOOD);
+    compileMpi(flavor, `${app}.c`, app);
+    const trace = join(dir, 'run.trace');
+    const json = join(dir, 'run.json');
+    let stopped = false;
+    let stderr = '';
+    const under = await run(
+      process.execPath,
+      [
+        join(repoRoot(), 'dist', 'cli.js'),
+        'run',
+        '--json',
+        json,
+        '--trace',
+        trace,
+        // Each send of the shim waits at most 0.5 s for the analyzer to take a byte (5 s by default), then
+        // waits on while the connection is alive; the stop below lasts 4 s.
+        '--mpirun',
+        flavor === 'openmpi'
+          ? 'mpirun.openmpi -x MPISCOPE_SEND_TIMEOUT_MS=500'
+          : 'mpiexec.mpich -genv MPISCOPE_SEND_TIMEOUT_MS 500',
+        '-np',
+        '2',
+        app,
+      ],
+      (cli) => {
+        cli.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+        const poll = (): void => {
+          const frames = existsSync(trace) ? readTrace(trace).filter((f) => f.kind === 'binary') : [];
+          if (new Set(frames.map((f) => f.rank)).size < 2) return void setTimeout(poll, 20);
+          stopped = true;
+          cli.kill('SIGSTOP');
+          // Eight times the send timeout: a sender blocked that long on a live analyzer waits on.
+          setTimeout(() => cli.kill('SIGCONT'), 4000);
+        };
+        poll();
+      },
+    );
+    assert.ok(stopped, 'the analyzer was stopped while records arrived');
+    assert.doesNotMatch(stderr, /lost the analyzer/, 'no rank gave the analyzer up');
+    assert.equal(under.code, 0, stderr.slice(-2000));
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      lostRecords: number;
+      findings: unknown[];
+      rankEndings?: { rank: number; how: string }[];
+    };
+    assert.equal(report.lostRecords, 0, 'no record dropped');
+    assert.deepEqual(report.findings, []);
+    assert.deepEqual(
+      (report.rankEndings ?? []).filter((e) => e.how !== 'finalized'),
+      [],
+      'every rank finalized, none disconnected',
+    );
+    const calls = [0, 0];
+    for (const f of readTrace(trace))
+      if (f.kind === 'binary')
+        for (let at = 0; at + 64 <= f.data.length; at += 64)
+          if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === COMM_RANK)
+            calls[f.rank] = (calls[f.rank] ?? 0) + 1;
+    assert.deepEqual(calls, [FLOOD_CALLS + 1, FLOOD_CALLS + 1]);
+    assert.deepEqual(spillFilesOf(trace), [], 'a stopped analyzer is no dead one: nothing spilled');
+    assert.equal(sorted(under.stdout).length, 2);
   });
 
   test(`${flavor}: kill -9 of the analyzer mid-run: the job finishes with the output and status it has without mpiscope`, async () => {
