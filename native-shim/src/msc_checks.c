@@ -34,8 +34,15 @@ void msc_dtype_track(MPI_Datatype t, int state)
     slot *s = tbl_put(dtypes, k);
     if (!s) return;
     atomic_store(&s->v[0], state);
+    atomic_store(&s->v[1], 0); /* not overlapping (msc_dtype_overlapping), until its commit says so */
     atomic_store(&n_dtypes, 1);
     if (state == MSC_DT_FREED) msc_layout_forget(t);
+}
+
+void msc_dtype_overlapping(MPI_Datatype t)
+{
+    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    if (s) atomic_store(&s->v[1], 1);
 }
 
 void msc_comm_track(MPI_Comm comm, int freed)
@@ -156,6 +163,8 @@ static MSC_CHECK_INLINE int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
             finding_role(c, MSC_CHECK_UNCOMMITTED_DATATYPE, role, msc_w_MPI_Datatype(t), 0);
             return 0;
         }
+        /* 2: usable, but its entries overlap, which a receive may not have (msc_type_overlaps). */
+        if (s && atomic_load_explicit(&s->v[1], memory_order_relaxed)) return 2;
     }
     return 1;
 }
@@ -377,6 +386,12 @@ static MSC_CHECK_INLINE void check_p2p(msc_call *c, const msc_args *a, int kind,
                                   (m & MSC_ROLE_RTYPE) ? a->rtype : a->datatype, (m & MSC_ROLE_RTYPE) ? rt : dt,
                                   MSC_ROLE_RBUF);
     if (m & MSC_ROLE_RWBUF) buf_ok(c, a->rwbuf, a->count, a->datatype, dt, MSC_ROLE_RWBUF);
+    /* A receive into a type whose entries overlap (dtype_ok's 2): the receive's type is the datatype of a receive
+     * or probe's class (kind 1), the receive type of a Sendrecv, the one type of a Sendrecv_replace. */
+    if (__builtin_expect((kind == 1 && dt == 2) || (kind == 2 && (m & MSC_ROLE_RWBUF) && dt == 2), 0))
+        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_DATATYPE, msc_w_MPI_Datatype(a->datatype), 0);
+    if (__builtin_expect(kind == 2 && rt == 2, 0))
+        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_RTYPE, msc_w_MPI_Datatype(a->rtype), 0);
     if (limit >= 0) {
         if (m & MSC_ROLE_DEST) rank_ok(c, a->dest, limit, 0, MSC_ROLE_DEST);
         if (m & MSC_ROLE_SOURCE) rank_ok(c, a->source, limit, 1, MSC_ROLE_SOURCE);
@@ -468,21 +483,18 @@ static inline int on_stack(const void *p) { return (uintptr_t)p - stk.lo < stk.s
  * addresses), as for point-to-point. */
 #define COLL_BUF_ROLES (MSC_ROLE_SBUF | MSC_ROLE_RBUF | MSC_ROLE_RWBUF)
 
-/* Whether anything could be wrong: a NULL or in-place buffer, or a negative count. A few compares per role (and a
- * pass over the count arrays of the v-variants, which the record copies anyway); the judgement is out of line. */
+/* Whether anything could be wrong: a NULL or in-place buffer, or a negative count. A few compares (and a pass over
+ * the count arrays of the v-variants, which the record copies anyway); the judgement is out of line. The counts
+ * and arrays of roles a function lacks are zero in its msc_args, so they need no test of the role mask; a missing
+ * buffer is NULL, so the buffers do. */
 static MSC_CHECK_INLINE int coll_suspect(const msc_args *a, uint64_t m)
 {
-    int s = 0, neg = 0;
-    if (m & MSC_ROLE_SBUF) s |= a->sbuf == NULL || a->sbuf == MPI_IN_PLACE;
-    if (m & MSC_ROLE_RBUF) s |= a->rbuf == NULL || a->rbuf == MPI_IN_PLACE;
-    if (m & MSC_ROLE_RWBUF) s |= a->rwbuf == NULL || a->rwbuf == MPI_IN_PLACE;
-    if (m & MSC_ROLE_COUNT) neg |= a->count;
-    if (m & MSC_ROLE_SCOUNT) neg |= a->scount;
-    if (m & MSC_ROLE_RCOUNT) neg |= a->rcount;
-    if (m & MSC_ROLE_SCOUNTS)
-        for (int i = 0; i < a->scounts_n; i++) neg |= a->scounts[i];
-    if (m & MSC_ROLE_RCOUNTS)
-        for (int i = 0; i < a->rcounts_n; i++) neg |= a->rcounts[i];
+    int neg = a->count | a->scount | a->rcount;
+    for (int i = 0; i < a->scounts_n; i++) neg |= a->scounts[i];
+    for (int i = 0; i < a->rcounts_n; i++) neg |= a->rcounts[i];
+    int s = ((m & MSC_ROLE_SBUF) && (a->sbuf == NULL || a->sbuf == MPI_IN_PLACE)) |
+            ((m & MSC_ROLE_RBUF) && (a->rbuf == NULL || a->rbuf == MPI_IN_PLACE)) |
+            ((m & MSC_ROLE_RWBUF) && (a->rwbuf == NULL || a->rwbuf == MPI_IN_PLACE));
     return s | (neg < 0);
 }
 
