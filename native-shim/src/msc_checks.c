@@ -363,6 +363,17 @@ static void bsend_ok(msc_call *c, const msc_args *a)
     if (need > have) msc_finding(c, MSC_CHECK_BSEND_BUFFER_TOO_SMALL, -1, need, have, packed);
 }
 
+/* A receive into a type whose entries overlap: the receive's type is the datatype of a receive's class (kind 1),
+ * the receive type of a Sendrecv, the one type of a Sendrecv_replace (kind 2). */
+static __attribute__((noinline, cold)) void overlapping_recv(msc_call *c, const msc_args *a, int kind, uint64_t m,
+                                                             int dt, int rt)
+{
+    if (dt == 2 && (kind == 1 || (m & MSC_ROLE_RWBUF)))
+        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_DATATYPE, msc_w_MPI_Datatype(a->datatype), 0);
+    if (rt == 2 && kind == 2)
+        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_RTYPE, msc_w_MPI_Datatype(a->rtype), 0);
+}
+
 /* kind: 0 send, 1 receive (or probe), 2 send and receive. */
 /* only: the roles the caller's class can have, a constant, so that the compiler drops the tests of the others
  * (a send's class has no receive buffer, source or send-receive roles: −N instructions per call, callgrind in
@@ -386,12 +397,8 @@ static MSC_CHECK_INLINE void check_p2p(msc_call *c, const msc_args *a, int kind,
                                   (m & MSC_ROLE_RTYPE) ? a->rtype : a->datatype, (m & MSC_ROLE_RTYPE) ? rt : dt,
                                   MSC_ROLE_RBUF);
     if (m & MSC_ROLE_RWBUF) buf_ok(c, a->rwbuf, a->count, a->datatype, dt, MSC_ROLE_RWBUF);
-    /* A receive into a type whose entries overlap (dtype_ok's 2): the receive's type is the datatype of a receive
-     * or probe's class (kind 1), the receive type of a Sendrecv, the one type of a Sendrecv_replace. */
-    if (__builtin_expect((kind == 1 && dt == 2) || (kind == 2 && (m & MSC_ROLE_RWBUF) && dt == 2), 0))
-        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_DATATYPE, msc_w_MPI_Datatype(a->datatype), 0);
-    if (__builtin_expect(kind == 2 && rt == 2, 0))
-        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_RTYPE, msc_w_MPI_Datatype(a->rtype), 0);
+    /* A receive into a type whose entries overlap (dtype_ok's 2): one test here, the rest out of line. */
+    if (__builtin_expect(kind != 0 && ((dt | rt) & 2), 0)) overlapping_recv(c, a, kind, m, dt, rt);
     if (limit >= 0) {
         if (m & MSC_ROLE_DEST) rank_ok(c, a->dest, limit, 0, MSC_ROLE_DEST);
         if (m & MSC_ROLE_SOURCE) rank_ok(c, a->source, limit, 1, MSC_ROLE_SOURCE);
@@ -605,6 +612,7 @@ static __attribute__((noinline, cold)) void coll_buffers(msc_call *c, const msc_
                    f == MSC_FN_MPI_Iscatterv;
     int neighbor = is_neighbor(f);
     int reduce_scatter = f == MSC_FN_MPI_Reduce_scatter || f == MSC_FN_MPI_Ireduce_scatter;
+    int reduce_scatter_block = f == MSC_FN_MPI_Reduce_scatter_block || f == MSC_FN_MPI_Ireduce_scatter_block;
     /* Unrooted collectives on an intracommunicator (allgathers, alltoalls, reductions, scans) take MPI_IN_PLACE as
      * the send buffer on every member; neighbourhood collectives, file calls and intercommunicators never. */
     int sig_s = 1, sig_r = 1, in_place_s = !inter && (m & MSC_ROLE_COMM) && !(m & MSC_ROLE_ROOT) && !neighbor;
@@ -660,8 +668,10 @@ static __attribute__((noinline, cold)) void coll_buffers(msc_call *c, const msc_
                         .types = (m & MSC_ROLE_STYPES) ? a->stypes : NULL,
                         .inplace_ok = in_place_s,
                         .blocks = deg_out };
+        /* MPI_Reduce_scatter_block's send buffer holds a block of recvcount for every member. */
+        if (reduce_scatter_block) s.count = a->rcount;
         /* Neighbourhood v-variants have no role for their count arrays: only MPI_IN_PLACE is judged there. */
-        if (!(m & (MSC_ROLE_SCOUNT | MSC_ROLE_SCOUNTS | MSC_ROLE_COUNT)) && !reduce_scatter) s.blocks = 0;
+        else if (!(m & (MSC_ROLE_SCOUNT | MSC_ROLE_SCOUNTS | MSC_ROLE_COUNT)) && !reduce_scatter) s.blocks = 0;
         coll_side_ok(c, &s);
     }
     if ((m & MSC_ROLE_RBUF) && sig_r) {
