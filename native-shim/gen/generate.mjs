@@ -323,6 +323,13 @@ function genTables() {
   L.push('const char *const msc_check_names[MSC_CHECK_COUNT] = {');
   for (const c of api.checks) L.push(`    "${c.id}",`);
   L.push('};', '');
+  // MPI's error classes by the spec's id (errorClasses): the libraries number them differently, so the fatal-error
+  // handler sends the spec's index of MPI_Error_class's answer (msc_lifecycle.c) and the analyzer names it.
+  L.push('int msc_error_class_id(int cls)', '{');
+  api.errorClasses.forEach((c, i) =>
+    L.push(`#if defined(${c.class})`, `    if (cls == ${c.class}) return ${i};`, '#endif'),
+  );
+  L.push('    return -1;', '}', '');
   return L.join('\n');
 }
 

@@ -237,7 +237,7 @@ void msc_pause_point(msc_call *c)
  * warmed up when the handlers are installed, so it loads nothing here; like the backtrace probe, it could
  * deadlock only if the thread crashed while holding the loader's or the unwinder's lock, and the crash path is
  * bounded only by the launcher then (the same risk as any handler that prints a backtrace, as MPI's own do). */
-void msc_control_crash(int sig, const siginfo_t *info)
+void msc_control_crash(int sig, const siginfo_t *info, int in_call)
 {
     static char msg[ACK_CAP];
     void *bt[MAX_FRAMES];
@@ -249,7 +249,8 @@ void msc_control_crash(int sig, const siginfo_t *info)
     int from = 0;
     while (from < n && in_shim(bt[from])) from++;
     frames_json(msg, &len, bt, from, n);
-    append(msg, &len, "}");
+    /* inCall: the thread was inside an intercepted MPI call (the rank ending says "inside MPI_X"). */
+    append(msg, &len, in_call ? ",\"inCall\":true}" : "}");
     msc_sender_queue_text(msg);
 }
 

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,18 @@ static void on_crash(int sig, siginfo_t *info, void *uctx)
         /* A crash after MPI completed operations and before the call's EXIT (a send buffer freed before its
          * Wait, whose checksum then faults): the COMPLETE records kept back for the EXIT go out. */
         if (msc_pending_call) msc_emit_pending();
+        /* A fault inside an MPI call (MPI, or the shim's own reading of the call's buffers, dereferenced
+         * something invalid): a finding at that call, which the analyzer reports unless it already explained the
+         * call. Not SIGTERM (the launcher ending the ranks of a failed job, wherever they are). */
+        msc_call *in_call = sig != SIGTERM ? msc_tls_call : NULL;
+        if (in_call) {
+            int faulting = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+            msc_finding(in_call, MSC_CHECK_CRASH_IN_CALL, -1, sig,
+                        (int64_t)(uintptr_t)(faulting && info ? info->si_addr : NULL), 0);
+        }
         /* Where it happened: the analyzer names the faulting call site in its report. SIGTERM is how the
          * launcher ends the other ranks of a failed job, not a fault of this one: no stack for it. */
-        if (sig != SIGTERM) msc_control_crash(sig, info);
+        if (sig != SIGTERM) msc_control_crash(sig, info, in_call != NULL);
         msc_sender_finish(MSC_END_SIGNAL, sig, 1, crash_timeout_ms);
     }
     if (slot == N_CRASH) return;
@@ -107,6 +117,11 @@ static void on_fatal_error(MPI_Comm *comm, int *code, ...)
     if (atomic_load(&msc_state) == MSC_STATE_ON) {
         msc_call *c = msc_tls_call;
         if (c) {
+            /* MPI's verdict on the call, as a finding at it: the error class (the libraries number the classes
+             * differently, so by the spec's id). Off the hot path: only a failing call gets here. */
+            int cls = MPI_ERR_OTHER;
+            if (PMPI_Error_class(err, &cls) != MPI_SUCCESS) cls = MPI_ERR_OTHER;
+            msc_finding(c, MSC_CHECK_MPI_ERROR, -1, err, msc_error_class_id(cls), 0);
             c->x[0] = err;
             c->nx = 1;
             msc_exit(c);

@@ -200,6 +200,28 @@ void msc_rule_count(msc_call *c, int at, int64_t n)
     if (n < 0) fail(c, MSC_CHECK_NEGATIVE_COUNT, at, n, 0);
 }
 
+/* Block lengths of the indexed and struct type constructors: MPI reads n of them, none may be negative (a zero
+ * block is legal: it adds nothing). */
+void msc_rule_counts(msc_call *c, int at, int n, const int *counts)
+{
+    if (n <= 0) return; /* a negative n is the count rule's, on the count parameter */
+    if (!counts) {
+        fail(c, MSC_CHECK_NULL_POINTER, at, 0, n);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0) {
+            fail(c, MSC_CHECK_NEGATIVE_COUNT, at, counts[i], i); /* extra: the index of the first such entry */
+            return;
+        }
+}
+
+/* MPI_Win_create / MPI_Win_allocate(_shared): the unit of target displacements is a positive number of bytes. */
+void msc_rule_disp_unit(msc_call *c, int at, int64_t disp_unit)
+{
+    if (disp_unit <= 0) fail(c, MSC_CHECK_INVALID_DISP_UNIT, at, disp_unit, 0);
+}
+
 void msc_rule_rank(msc_call *c, int at, int rank, MPI_Comm comm)
 {
     if (!comm_usable(comm)) return;

@@ -126,7 +126,7 @@ int msc_addr_module(uint64_t addr, uint64_t *offset, char *path, size_t cap);
  * and when it is safe): install on the MPI_Init thread after PMPI_Init; request and poll on the sender thread. */
 void msc_control_probe_install(void);
 /* The crashing thread's stack, queued as a `crash` text before the stream's END (from the crash handler). */
-void msc_control_crash(int sig, const siginfo_t *info);
+void msc_control_crash(int sig, const siginfo_t *info, int in_call);
 void msc_control_crash_warm(void);
 void msc_control_probe_request(void);
 void msc_control_probe_poll(void);
@@ -394,6 +394,8 @@ void msc_fill_ops(MPI_Op *out);
 extern const char *const msc_func_names[MSC_FN_COUNT];
 extern const char *const msc_basic_type_names[MSC_BT_COUNT];
 extern const char *const msc_check_names[MSC_CHECK_COUNT];
+/* The spec's id of an MPI error class (spec errorClasses), -1 when the spec does not list it (msc_tables.c). */
+int msc_error_class_id(int cls);
 extern const unsigned char msc_op_allows[MSC_OPID_COUNT][MSC_BT_COUNT];
 extern const char *const msc_param_roles[MSC_FN_COUNT];
 /* The spec's coll or rma name of each function, else its class (memcheck ownership, msc_memcheck.c). */
@@ -511,6 +513,8 @@ void msc_rule_not_null_if(msc_call *c, int at, const void *p, int64_t n);
 void msc_rule_not_null_at_root(msc_call *c, int at, const void *p, int root, MPI_Comm comm);
 void msc_rule_not_null_unless(msc_call *c, int at, const void *p, const void *buf);
 void msc_rule_win_memory(msc_call *c, int at, const void *base, int64_t size);
+void msc_rule_counts(msc_call *c, int at, int n, const int *counts);
+void msc_rule_disp_unit(msc_call *c, int at, int64_t disp_unit);
 void msc_rule_attach(msc_call *c, int at, const void *buf, int64_t size);
 void msc_rule_detach(msc_call *c, int at);
 /* MPI_File_open succeeded: the file is described to the analyzer as a communicator over the opening one's group. */

@@ -110,3 +110,19 @@ export function elkResults(_stdout: string, dir: string): string[] {
       .filter((l) => l.trim() !== ''),
   );
 }
+
+/**
+ * A ScaLAPACK test driver's table (xdlu and its siblings): each test's sizes, blocking, process grid and verdict
+ * (PASSED / FAILED), without its times and MFLOPS; and the totals under "Finished … tests".
+ */
+export function scalapackResults(stdout: string): string[] {
+  const out: string[] = [];
+  for (const line of stdout.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if ((f[0] === 'WALL' || f[0] === 'CPU') && /^(PASSED|FAILED|BYPASS)$/.test(f[f.length - 1] ?? ''))
+      // The three numbers before the verdict are the factor time, the solve time and the rate.
+      out.push([...f.slice(0, f.length - 4), f[f.length - 1]].join(' '));
+    else if (/^\s*Finished\s+\d+ tests|^\s*\d+ tests (completed|skipped)/.test(line)) out.push(line.trim());
+  }
+  return out;
+}

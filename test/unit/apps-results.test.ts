@@ -2,7 +2,7 @@
 // and when two runs' results are the same.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lammpsResults, lineDiffers, nwchemResults } from '../apps/results';
+import { lammpsResults, lineDiffers, nwchemResults, scalapackResults } from '../apps/results';
 
 test('result lines agree up to two units in the last printed digit, integers and words exactly', () => {
   assert.equal(
@@ -72,4 +72,24 @@ test('NWChem results: the DFT energies and gradient table, the PSPW energies wit
       'Total PSPW energy : -0.1523878840E+02',
     ],
   );
+});
+
+test('a ScaLAPACK driver: each test without its times and rate, and the totals', () => {
+  const out = [
+    'TIME     M     N  NB NRHS NBRHS    P    Q  LU Time Sol Time  MFLOPS  CHECK',
+    '---- ----- ----- --- ---- ----- ---- ---- -------- -------- -------- ------',
+    'WALL     4     4   2     1    1    1    1     0.00     0.00     0.59 PASSED',
+    'WALL    13    13   4     9    5    1    2     0.01     0.00    16.25 FAILED',
+    'Finished    240 tests, with the following results:',
+    '  240 tests completed and passed residual checks.',
+    '    0 tests skipped because of illegal input values.',
+    'END OF TESTS.',
+  ].join('\n');
+  assert.deepEqual(scalapackResults(out), [
+    'WALL 4 4 2 1 1 1 1 PASSED',
+    'WALL 13 13 4 9 5 1 2 FAILED',
+    'Finished    240 tests, with the following results:',
+    '240 tests completed and passed residual checks.',
+    '0 tests skipped because of illegal input values.',
+  ]);
 });

@@ -50,7 +50,8 @@ export function findingsFromFrames(job: Job, seed: number): EngineFinding[] {
   return [...live, ...(deadlock ? [deadlock] : []), ...(over ? engine.finish() : [])];
 }
 
-function encoded(e: RankEvent): Uint8Array | undefined {
+/** One event as the shim's records (undefined: the session's own END of a closed connection). */
+export function encoded(e: RankEvent): Uint8Array | undefined {
   if (e.type === 'end' && e.how === 'disconnected') return undefined;
   if (e.type !== 'shim-finding') return encodeEvent(e);
   const check = checks.findIndex((c) => c.id === e.check);

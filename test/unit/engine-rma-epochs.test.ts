@@ -211,3 +211,40 @@ test('a job that deadlocks after an epoch rule was broken reports the rule with 
     ['call-order'],
   );
 });
+
+test('MPI_Win_free with accesses since the last fence is call-order at the free; with a fence after them it is not', () => {
+  const { job, w } = setup(2);
+  for (const x of w) x.fence();
+  (w[0] as Rma).put(1);
+  end(job, w);
+  check(job, [
+    {
+      kind: 'call-order',
+      ranks: [0],
+      message: [
+        'frees',
+        'still holds one-sided accesses',
+        'Call MPI_Win_fence on every rank before MPI_Win_free',
+      ],
+    },
+  ]);
+
+  const closed = setup(2);
+  for (const x of closed.w) x.fence();
+  (closed.w[0] as Rma).put(1);
+  for (const x of closed.w) x.fence();
+  end(closed.job, closed.w);
+  check(closed.job, []);
+});
+
+test('a fence with MPI_MODE_NOPRECEDE after accesses since the last fence is call-order; as the first fence it is not', () => {
+  for (const noprecede of [2, 8192]) {
+    const { job, w } = setup(2);
+    for (const x of w) x.fence({ assert: noprecede });
+    (w[0] as Rma).put(1);
+    for (const x of w) x.fence({ assert: noprecede });
+    for (const x of w) x.fence();
+    end(job, w);
+    check(job, [{ kind: 'call-order', ranks: [0], message: ['MPI_MODE_NOPRECEDE', 'since the last fence'] }]);
+  }
+});

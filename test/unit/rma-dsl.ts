@@ -87,8 +87,8 @@ export class Rma {
     return this;
   }
 
-  fence(o: { hang?: boolean; site?: number } = {}): this {
-    this.r.call('MPI_Win_fence', { assert: 0, win: this.win }, o);
+  fence(o: { hang?: boolean; site?: number; assert?: number } = {}): this {
+    this.r.call('MPI_Win_fence', { assert: o.assert ?? 0, win: this.win }, o);
     return this;
   }
 

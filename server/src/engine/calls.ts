@@ -106,7 +106,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     const hi = spanEnd(lo, op.count, op.dtype as DtypeInfo);
     postedLo = lo;
     postedHi = hi;
-    checkOverlap(st, st.track(e.rank), op, lo, hi);
+    checkOverlap(st, st.track(e.rank), op, lo, hi, st.recvReads);
   }
   st.matcher.post(op);
   st.replay.post(op);

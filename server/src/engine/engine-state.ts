@@ -14,6 +14,7 @@ import { BsendSpace } from './point-to-point/bsend-space';
 import { HeldFindings } from './model/held-findings';
 import { CallSites } from './model/call-sites';
 import { FreedSendReuse } from './point-to-point/freed-send-reuse';
+import { RecvBufferReads } from './point-to-point/recv-buffer-read';
 import { MessageRaces } from './causal-order/races';
 import { RmaTracker } from './one-sided/rma';
 import { WindowRegistry } from './one-sided/windows';
@@ -51,6 +52,8 @@ export class EngineState implements CheckContext {
   readonly sites = new CallSites();
   /** Receives into the buffer of a send whose request was freed while active, decided as the clock run goes. */
   readonly freedSends: FreedSendReuse;
+  /** Blocking sends reading a pending receive's buffer, judged with happened-before. */
+  readonly recvReads: RecvBufferReads;
   /** Wildcard receives whose message another concurrent send could have been, decided as the clock run goes. */
   readonly races: MessageRaces;
   readonly windows: WindowRegistry;
@@ -75,9 +78,13 @@ export class EngineState implements CheckContext {
     this.bsend = new BsendSpace(peer);
     this.freedSends = new FreedSendReuse(peer);
     this.races = new MessageRaces(peer, () => this.replay.clocks);
+    this.recvReads = new RecvBufferReads(
+      () => this.replay.enabled && this.replay.clocks !== undefined,
+      (f) => this.report(f),
+    );
     const clocks = this.replay.clocks;
     // The checks built on happened-before hear of each step as the clock run reaches it.
-    clocks?.listeners.push(this.races, {
+    clocks?.listeners.push(this.races, this.recvReads, {
       posted: (op, clock) => {
         this.bsend.onPosted(op, clock);
         this.freedSends.onPosted(op, clock);

@@ -207,6 +207,8 @@ class MpiEngine implements Engine, EngineRouting {
     if (!st.owns.global) return this.takeFindings();
     // The causal runs have run every step as it came; what waited for a match that never came runs now.
     st.replay.end();
+    // Reads of pending receives' buffers the clock run did not decide (clocks given up, a receive never done).
+    st.recvReads.finish();
     // After a deadlock what was in flight was stuck, and with records lost a receive may be missing: the checks
     // decided over happened-before say nothing then (lost records could hide a receive: no guessing).
     const ordered = !this.deadlocked && whole && st.replay.enabled;

@@ -50,6 +50,7 @@ export function jsonReport(input: ReportInput): string {
       ...(e.signal !== undefined ? { signal: e.signal } : {}),
       ...(e.address !== undefined ? { address: e.address } : {}),
       ...(e.endedByMpiscope === true ? { endedByMpiscope: true } : {}),
+      ...(e.inCall === true ? { inCall: true } : {}),
       lastCall: e.lastCall,
       file: e.file,
       line: e.line,

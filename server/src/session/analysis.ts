@@ -38,6 +38,18 @@ const NEEDS_EVERY_RANK: ReadonlySet<string> = new Set([
   'count-mismatch',
 ]);
 
+/**
+ * Finding kinds about what became of a call (never received, never completed, blocked), not about the call's own
+ * arguments: they do not explain MPI's verdict on that call (verdicts()).
+ */
+const CONSEQUENCES: ReadonlySet<string> = new Set([
+  'unmatched-message',
+  'deadlock',
+  'potential-deadlock',
+  'resource-leak',
+  'message-race',
+]);
+
 interface RankProgress {
   readonly decoder: FrameDecoder;
   /** The rank's hello arrived (else this progress only records that the rank is over). */
@@ -81,6 +93,10 @@ export class Analysis {
   /** Module descriptions already compared with the files here. */
   private readonly sameHere = new Map<string, boolean>();
   private ending = false;
+  /** MPI's verdicts on calls, held to the end of the run (verdicts()). */
+  private readonly heldVerdicts: EngineFinding[] = [];
+  /** "rank|site" of every call an error or warning of ours named (not a consequence): a verdict there says no more. */
+  private readonly namedCalls = new Set<string>();
 
   /** `analyzers`: the engine's shard threads (1: the lone engine on this thread; see server/src/shards). */
   constructor(
@@ -200,6 +216,40 @@ export class Analysis {
    * Synchronous, so that the findings keep their order and places (the timeline counts them as they come).
    */
   private judged(found: readonly EngineFinding[]): EngineFinding[] {
+    const kept: EngineFinding[] = [];
+    for (const f of this.judgedStack(found)) {
+      if (f.mpiVerdict === true) {
+        this.heldVerdicts.push(f);
+        continue;
+      }
+      // A note does not explain why MPI failed a call, nor what followed from it (a send that crashed is never
+      // received); an error or a warning about the call itself does.
+      if (f.severity !== 'note' && !CONSEQUENCES.has(f.kind))
+        for (const l of f.locations) this.namedCalls.add(`${l.rank}|${l.site}`);
+      kept.push(f);
+    }
+    return kept;
+  }
+
+  /**
+   * MPI's verdicts on calls (engine/lifecycle/mpi-verdict.ts: its error under MPI_ERRORS_ARE_FATAL, a crash inside
+   * a call), held until the run is over and handed out once, here: each keeps only the locations that no other
+   * finding named (the same rank and call site), and goes when none is left. Held because the finding that says
+   * more about the same call (a truncation's count-mismatch, once the sender's records arrive) may come later.
+   */
+  verdicts(): EngineFinding[] {
+    const out: EngineFinding[] = [];
+    for (const f of this.heldVerdicts) {
+      const locations = f.locations.filter((l) => !this.namedCalls.has(`${l.rank}|${l.site}`));
+      if (locations.length === 0) continue;
+      const { mpiVerdict: _held, ...finding } = f;
+      out.push({ ...finding, locations });
+    }
+    this.heldVerdicts.length = 0;
+    return out;
+  }
+
+  private judgedStack(found: readonly EngineFinding[]): EngineFinding[] {
     if (!found.some((f) => f.stackBuffer !== undefined)) return [...found];
     const out: EngineFinding[] = [];
     for (const f of found) {
@@ -454,6 +504,7 @@ export class Analysis {
           ? { address: r.crash.address }
           : {}),
         ...(r.endedByUs ? { endedByMpiscope: true } : {}),
+        ...(how === 'signal' && r.crash?.inCall === true ? { inCall: true } : {}),
         lastCall: r.lastCall,
         file: pos?.file ?? '',
         line: pos?.line ?? 0,

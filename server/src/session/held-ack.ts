@@ -98,7 +98,11 @@ export function parseRankText(text: string): RankText | string {
     if (!isCount(address)) return 'a crash message has a bad address';
     const frames = parseFrames(o, 'a crash message');
     if (typeof frames === 'string') return frames;
-    return { type: 'crash', crash: { signal: signal as number, address, frames } };
+    if (o.inCall !== undefined && typeof o.inCall !== 'boolean') return 'a crash message has a bad inCall';
+    return {
+      type: 'crash',
+      crash: { signal: signal as number, address, frames, ...(o.inCall === true ? { inCall: true } : {}) },
+    };
   }
   return `unknown control message type ${JSON.stringify(o.type)}`;
 }

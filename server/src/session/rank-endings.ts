@@ -19,6 +19,8 @@ export interface RankEnding {
   readonly address?: number;
   /** The rank ended after mpiscope began to end the job (after a deadlock, at the user's Ctrl-C). */
   readonly endedByMpiscope?: boolean;
+  /** A signal that struck inside the last MPI call (lastCall), not after it returned. */
+  readonly inCall?: true;
   /** The last MPI call that arrived from the rank ("MPI_Barrier"), '' when none did. */
   readonly lastCall: string;
   /**
@@ -35,6 +37,8 @@ export interface CrashReport {
   readonly signal: number;
   readonly address: number;
   readonly frames: readonly SiteKey[];
+  /** The thread died inside an MPI call (the shim's current call), not between calls. */
+  readonly inCall?: true;
 }
 
 /** Number → name; the first name wins where two share a number (SIGABRT before its alias SIGIOT). */
@@ -55,9 +59,15 @@ export function isSystemModule(path: string): boolean {
   return /^\/(usr\/)?lib(32|64|x32)?\//.test(path) || /\/libmpiscope\.so$/.test(path);
 }
 
-/** One line for the human report: "rank 1 died of SIGSEGV (address 0x0) at app.c:12 (main), after MPI_Send". */
+/**
+ * One line for the human report: "rank 1 died of SIGSEGV (address 0x0) at app.c:12 (main), after MPI_Send" —
+ * "inside MPI_Send" when the signal struck in the call.
+ */
 export function describeEnding(e: RankEnding, where: string): string {
-  const after = e.lastCall === '' ? 'before any MPI call arrived' : `after ${e.lastCall}`;
+  const after =
+    e.lastCall === ''
+      ? 'before any MPI call arrived'
+      : `${e.how === 'signal' && e.inCall === true ? 'inside' : 'after'} ${e.lastCall}`;
   switch (e.how) {
     case 'finalized':
       return `rank ${e.rank} finalized`;

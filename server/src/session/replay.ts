@@ -190,6 +190,8 @@ export async function replayTrace(
       analysis.engine.releaseHeld();
       raw.push(...analysis.takeFindings());
     }
+    // MPI's own errors and crashes inside calls that no finding of ours explained (as the live session, last).
+    raw.push(...analysis.verdicts());
     const findings: Finding[] = [];
     for (const f of raw) findings.push(await analysis.resolve(f));
     await hooks?.sites?.((rank, address) => analysis.resolveSite(rank, address));

@@ -527,6 +527,8 @@ export class Session {
       analysis.engine.releaseHeld();
       this.collect(analysis.takeFindings());
     }
+    // MPI's own errors and crashes inside calls that no finding of ours explained.
+    this.collect(analysis.verdicts());
     timingMark('end-of-run checks done');
     this.emitStates(analysis.engine.rankStates());
     await this.pending;

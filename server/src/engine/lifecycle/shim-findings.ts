@@ -9,6 +9,7 @@ import type { EngineFinding, FindingKind, RawLocation, Severity, ShimFindingEven
 import { MEMORY_CHECKS, memoryFinding } from './memory-access';
 import { replayForced } from '../causal-order/replay-forced';
 import { STACK_BUFFER_CHECK, stackBufferCandidate } from './stack-buffer';
+import { isMpiVerdict, mpiVerdict } from './mpi-verdict';
 import api from '../../../../native-shim/spec/mpi-api.json';
 
 /** Each check's severity, as the spec declares it (error when it says none). */
@@ -90,6 +91,8 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   if (e.check === 'replay-forced') return replayForced(st, e);
   // A stack buffer's description: a candidate the session judges with the caller's debug info; the call stands.
   if (e.check === STACK_BUFFER_CHECK) return stackBufferCandidate(st, e);
+  // MPI's own error in the call, or a crash inside it: the call was not refused by the shim.
+  if (isMpiVerdict(e.check)) return mpiVerdict(st, e);
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);

@@ -277,6 +277,12 @@ export interface EngineFinding {
    * location whose variable is not smaller is dropped, and the finding with it when none is left.
    */
   readonly stackBuffer?: readonly StackBufferCandidate[];
+  /**
+   * MPI's own verdict on a call (its error under MPI_ERRORS_ARE_FATAL, or a crash inside the call;
+   * lifecycle/mpi-verdict.ts): the session holds it to the end of the run and reports it only for the locations
+   * no other finding names (the same rank and call site), since a finding of ours at that call says more.
+   */
+  readonly mpiVerdict?: true;
 }
 
 /** A call's buffer in its caller's stack frame, as the shim described it (spec check stack-buffer-frame). */

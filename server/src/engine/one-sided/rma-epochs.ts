@@ -9,13 +9,16 @@
  * - A fence while a lock, lock_all or start epoch is open, or while the rank's exposure epoch (MPI_Win_post not
  *   yet waited for) is: a fence opens and closes exposure epochs as well as access epochs (MPI-3.1 §11.5.1), so
  *   they overlap; Open MPI 4.1 and MPICH 4.0 then hang (in the fence, MPI_Win_free or MPI_Finalize).
+ * - A fence with MPI_MODE_NOPRECEDE after one-sided accesses of the rank since the fence before it: the assertion
+ *   says the fence completes none (MPI-3.1 §11.5.5), so they may never complete (bits as for NOSUCCEED).
  * - A lock, lock_all, start or post between two fences with
  *   one-sided accesses between them: the first fence opened an access epoch (MPI-3.1 §11.5.1: a fence starts one
  *   when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. A fence with
  *   MPI_MODE_NOSUCCEED opens none: its bit is 16 in Open MPI and 16384 in MPICH, and either bit counts (the
  *   engine does not know the library; a wrong reading only errs towards silence).
  * - An epoch still open at MPI_Win_free or MPI_Finalize: its accesses may never complete, and MPI_Win_free is
- *   erroneous then. Reported at the call that opened it.
+ *   erroneous then. Reported at the call that opened it; a fence epoch with one-sided accesses since its fence and
+ *   none after them, at the MPI_Win_free (the fence that is missing belongs before it).
  *
  * - Exposure epochs (MPI_Win_post … MPI_Win_wait, or an MPI_Win_test that returned true): a post while the rank's
  *   previous exposure epoch is still open, a wait or test with no post open, a complete with no start open (MPI-3.1
@@ -30,6 +33,8 @@ import type { WinInfo } from './windows';
 
 /** MPI_MODE_NOSUCCEED in Open MPI (16) and in MPICH (16384). */
 const NOSUCCEED_BITS = 16 | 16384;
+/** MPI_MODE_NOPRECEDE in Open MPI (2) and in MPICH (8192); neither bit is another mode in the other library. */
+const NOPRECEDE_BITS = 2 | 8192;
 
 interface Where {
   readonly site: number;
@@ -55,6 +60,8 @@ type Rule =
   | 'inside-fence'
   | 'fence-in-exposure'
   | 'open-at-free'
+  | 'fence-open-at-free'
+  | 'noprecede'
   | 'open-at-finalize'
   | 'post-twice'
   | 'no-post'
@@ -180,6 +187,15 @@ export class EpochRules {
             'MPI_Win_post',
             `${e.fn.name} on ${win.name} while the exposure epoch of an MPI_Win_post is open`,
           );
+        else if (s.fenceOpen && s.accessed && s.inFence === undefined && (assert & NOPRECEDE_BITS) !== 0)
+          this.note(
+            'noprecede',
+            win,
+            e.rank,
+            at,
+            'MPI_MODE_NOPRECEDE',
+            `${e.fn.name}(MPI_MODE_NOPRECEDE) on ${win.name} after one-sided accesses since the last fence`,
+          );
         else if (s.inFence !== undefined && s.accessed)
           this.note(
             'inside-fence',
@@ -191,6 +207,18 @@ export class EpochRules {
           );
         break;
       case 'free':
+        // One-sided accesses since the last fence, which opened an access epoch, and no fence after them: they may
+        // never complete (MPICH fails the free with MPI_ERR_RMA_SYNC). A lock or start epoch opened inside the fence
+        // epoch is the inside-fence rule's, found at the next fence.
+        if (s.fenceOpen && s.accessed && s.inFence === undefined && this.opened(s).length === 0)
+          this.note(
+            'fence-open-at-free',
+            win,
+            e.rank,
+            at,
+            'MPI_Win_fence',
+            `${e.fn.name} on ${win.name} with one-sided accesses since the last MPI_Win_fence and no fence after them`,
+          );
         for (const [, w] of this.opened(s))
           this.note(
             'open-at-free',
@@ -297,6 +325,10 @@ export class EpochRules {
         message = `${who} call${s} MPI_Win_post on ${win} while the exposure epoch of an earlier MPI_Win_post is still open: one rank exposes a window in at most one epoch at a time (MPI_ERR_RMA_SYNC, or a hang). Close the first with MPI_Win_wait (or an MPI_Win_test that returns true) before posting again.`;
       else if (rule === 'no-post')
         message = `${who} wait${s} for the end of an exposure epoch on ${win} that no MPI_Win_post opened (MPI_Win_wait or MPI_Win_test without a post, or after the epoch was already closed): MPI_ERR_RMA_SYNC, or a hang. Call MPI_Win_post with the group of origins first, or remove the extra wait.`;
+      else if (rule === 'fence-open-at-free')
+        message = `${who} free${s} ${win} with MPI_Win_free while the access epoch of the last MPI_Win_fence still holds one-sided accesses (Put, Get, accumulates) that no fence completed: MPI_Win_free needs every access complete and no epoch open (MPICH fails it with MPI_ERR_RMA_SYNC). Call MPI_Win_fence on every rank before MPI_Win_free.`;
+      else if (rule === 'noprecede')
+        message = `${who} call${s} MPI_Win_fence with MPI_MODE_NOPRECEDE on ${win} although one-sided accesses (Put, Get, accumulates) were made since the last fence: the assertion says the fence completes none, so they may never complete. Drop MPI_MODE_NOPRECEDE from the fence that closes the epoch (it fits only the first fence of a sequence).`;
       else if (rule === 'no-start')
         message = `${who} call${s} MPI_Win_complete on ${win} with no access epoch open (no MPI_Win_start before it, or it was already completed): MPI_ERR_RMA_SYNC. Call MPI_Win_start with the group of targets first, or remove the extra complete.`;
       else if (call === 'MPI_Win_post')

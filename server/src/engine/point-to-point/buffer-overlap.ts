@@ -11,6 +11,7 @@ import type { CheckContext } from '../model/check-context';
 import type { P2pOp } from '../model/ops';
 import type { RankTrack } from '../model/rank-track';
 import type { ReqId } from '../model/request-pool';
+import type { RecvBufferReads } from './recv-buffer-read';
 
 /**
  * The bytes an operation's buffer spans, [from, to) of count × type at buf: `spanStart` is NaN when unknown, empty,
@@ -45,8 +46,18 @@ function sharedBytes(a: P2pOp, aFrom: number, b: P2pOp, bFrom: number, lo: numbe
 /** The pending requests a query found (reused: one array for every check, emptied after each). */
 const found: ReqId[] = [];
 
-/** `op` was posted with its buffer spanning [from, to). */
-export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp, from: number, to: number): void {
+/**
+ * `op` was posted with its buffer spanning [from, to). `reads`: where a blocking send's read of a pending
+ * receive's buffer is judged (with happened-before, recv-buffer-read.ts); without it, reported at once.
+ */
+export function checkOverlap(
+  st: CheckContext,
+  t: RankTrack,
+  op: P2pOp,
+  from: number,
+  to: number,
+  reads?: RecvBufferReads,
+): void {
   // After a loss a completed request may still look pending: no overlap with it is certain.
   if (t.lost > 0) return;
   const writes = op.kind !== 'send';
@@ -61,7 +72,7 @@ export function checkOverlap(st: CheckContext, t: RankTrack, op: P2pOp, from: nu
   if (found.length === 0) return;
   // The first in the order of the walk this replaced (RequestPool.stamp), so that the same pair is reported.
   if (found.length > 1) found.sort((a, b) => t.reqs.stamp(a) - t.reqs.stamp(b));
-  for (const req of found) if (overlapWith(st, t, op, from, to, writes, req)) break;
+  for (const req of found) if (overlapWith(st, t, op, from, to, writes, req, reads)) break;
   found.length = 0;
 }
 
@@ -74,6 +85,7 @@ function overlapWith(
   to: number,
   writes: boolean,
   req: ReqId,
+  reads: RecvBufferReads | undefined,
 ): boolean {
   const p = t.reqs;
   const other = p.op(req);
@@ -86,6 +98,11 @@ function overlapWith(
   const hi = Math.min(b, to);
   const bytes = sharedBytes(op, from, other, a, lo, hi);
   if (bytes === 0) return false;
+  // A blocking send reading a pending receive's buffer: whether timing decides is known once the receive's match is.
+  if (reads !== undefined && op.kind === 'send' && op.request === 0 && other.kind === 'recv') {
+    reads.overlap(op, other, bytes);
+    return true;
+  }
   const seen = st.memory('buffer-overlap', () => new Set<string>());
   const key = `${t.rank}:${other.site}:${op.site}`;
   if (seen.has(key)) return true;
