@@ -77,6 +77,27 @@ static NOINLINE void k_sendrecv(int n)
         MPI_Sendrecv(sbuf, 8, MPI_CHAR, me, 3, rbuf, 8, MPI_CHAR, me, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* Collectives on one rank: what the shim's collective path costs (its argument checks above all), with the
+ * library's own work as small as it gets. An unrooted reduction, a rooted gather (the root-dependent rules and
+ * checks) and a v-variant (a count array of the communicator's size). */
+static NOINLINE void k_allreduce(int n)
+{
+    int x = me, y;
+    for (int i = 0; i < n; i++) MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+static NOINLINE void k_gather(int n)
+{
+    int x = me, y;
+    for (int i = 0; i < n; i++) MPI_Gather(&x, 1, MPI_INT, &y, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+static NOINLINE void k_alltoallv(int n)
+{
+    int x = me, y, one = 1, zero = 0;
+    for (int i = 0; i < n; i++) MPI_Alltoallv(&x, &one, &zero, MPI_INT, &y, &one, &zero, MPI_INT, MPI_COMM_WORLD);
+}
+
 /* irecv-isend-waitall with sweep_bytes bytes. */
 static NOINLINE void k_sweep(int n)
 {
@@ -100,6 +121,9 @@ static const kernel kernels[] = {
     { "irecv-isend-waitall", k_irecv_isend_waitall, 3 },
     { "irecv-isend-wait-wait", k_isend_wait, 4 },
     { "sendrecv-self", k_sendrecv, 1 },
+    { "allreduce-1", k_allreduce, 1 },
+    { "gather-1", k_gather, 1 },
+    { "alltoallv-1", k_alltoallv, 1 },
     { "sweep-8", k_sweep, 3, 8 },
     { "sweep-512", k_sweep, 3, 512 },
     { "sweep-32768", k_sweep, 3, 32768 },

@@ -34,8 +34,15 @@ void msc_dtype_track(MPI_Datatype t, int state)
     slot *s = tbl_put(dtypes, k);
     if (!s) return;
     atomic_store(&s->v[0], state);
+    atomic_store(&s->v[1], 0); /* not overlapping (msc_dtype_overlapping), until its commit says so */
     atomic_store(&n_dtypes, 1);
     if (state == MSC_DT_FREED) msc_layout_forget(t);
+}
+
+void msc_dtype_overlapping(MPI_Datatype t)
+{
+    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    if (s) atomic_store(&s->v[1], 1);
 }
 
 void msc_comm_track(MPI_Comm comm, int freed)
@@ -156,6 +163,8 @@ static MSC_CHECK_INLINE int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
             finding_role(c, MSC_CHECK_UNCOMMITTED_DATATYPE, role, msc_w_MPI_Datatype(t), 0);
             return 0;
         }
+        /* 2: usable, but its entries overlap, which a receive may not have (msc_type_overlaps). */
+        if (s && atomic_load_explicit(&s->v[1], memory_order_relaxed)) return 2;
     }
     return 1;
 }
@@ -354,6 +363,17 @@ static void bsend_ok(msc_call *c, const msc_args *a)
     if (need > have) msc_finding(c, MSC_CHECK_BSEND_BUFFER_TOO_SMALL, -1, need, have, packed);
 }
 
+/* A receive into a type whose entries overlap: the receive's type is the datatype of a receive's class (kind 1),
+ * the receive type of a Sendrecv, the one type of a Sendrecv_replace (kind 2). */
+static __attribute__((noinline, cold)) void overlapping_recv(msc_call *c, const msc_args *a, int kind, uint64_t m,
+                                                             int dt, int rt)
+{
+    if (dt == 2 && (kind == 1 || (m & MSC_ROLE_RWBUF)))
+        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_DATATYPE, msc_w_MPI_Datatype(a->datatype), 0);
+    if (rt == 2 && kind == 2)
+        finding_role(c, MSC_CHECK_OVERLAPPING_RECV_TYPE, MSC_ROLE_RTYPE, msc_w_MPI_Datatype(a->rtype), 0);
+}
+
 /* kind: 0 send, 1 receive (or probe), 2 send and receive. */
 /* only: the roles the caller's class can have, a constant, so that the compiler drops the tests of the others
  * (a send's class has no receive buffer, source or send-receive roles: −N instructions per call, callgrind in
@@ -377,6 +397,8 @@ static MSC_CHECK_INLINE void check_p2p(msc_call *c, const msc_args *a, int kind,
                                   (m & MSC_ROLE_RTYPE) ? a->rtype : a->datatype, (m & MSC_ROLE_RTYPE) ? rt : dt,
                                   MSC_ROLE_RBUF);
     if (m & MSC_ROLE_RWBUF) buf_ok(c, a->rwbuf, a->count, a->datatype, dt, MSC_ROLE_RWBUF);
+    /* A receive into a type whose entries overlap (dtype_ok's 2): one test here, the rest out of line. */
+    if (__builtin_expect(kind != 0 && ((dt | rt) & 2), 0)) overlapping_recv(c, a, kind, m, dt, rt);
     if (limit >= 0) {
         if (m & MSC_ROLE_DEST) rank_ok(c, a->dest, limit, 0, MSC_ROLE_DEST);
         if (m & MSC_ROLE_SOURCE) rank_ok(c, a->source, limit, 1, MSC_ROLE_SOURCE);
@@ -457,6 +479,221 @@ static __attribute__((noinline, cold)) void coll_stack_buffers(msc_call *c, cons
 
 static inline int on_stack(const void *p) { return (uintptr_t)p - stk.lo < stk.size || stk.size == 0; }
 
+/* ---- the buffers and counts of collectives ----
+ * Point-to-point's buffer and count checks, judged only where the standard makes the argument significant
+ * (MPI-3.1 §5.2.2 and each collective's section): the receive buffer of a gather or a reduce and the send buffer
+ * of a scatter at the root only; on an intercommunicator the root's side (MPI_ROOT) or the other group's, and
+ * nothing at MPI_PROC_NULL; MPI_IN_PLACE only where the standard allows it (the send buffer of the unrooted
+ * reductions, allgathers and alltoalls and of a gather or reduce at its root, the receive buffer of a scatter at
+ * its root, on intracommunicators only), and then the counts and type it replaces are ignored. A NULL buffer is
+ * legal when nothing is moved (zero counts, a zero-size type) and with a derived type (MPI_BOTTOM and absolute
+ * addresses), as for point-to-point. */
+#define COLL_BUF_ROLES (MSC_ROLE_SBUF | MSC_ROLE_RBUF | MSC_ROLE_RWBUF)
+
+/* Whether anything could be wrong: a NULL or in-place buffer, or a negative count. A few compares (and a pass over
+ * the count arrays of the v-variants, which the record copies anyway); the judgement is out of line. The counts
+ * and arrays of roles a function lacks are zero in its msc_args, so they need no test of the role mask; a missing
+ * buffer is NULL, so the buffers do. */
+static MSC_CHECK_INLINE int coll_suspect(const msc_args *a, uint64_t m)
+{
+    int neg = a->count | a->scount | a->rcount;
+    for (int i = 0; i < a->scounts_n; i++) neg |= a->scounts[i];
+    for (int i = 0; i < a->rcounts_n; i++) neg |= a->rcounts[i];
+    int s = ((m & MSC_ROLE_SBUF) && (a->sbuf == NULL || a->sbuf == MPI_IN_PLACE)) |
+            ((m & MSC_ROLE_RBUF) && (a->rbuf == NULL || a->rbuf == MPI_IN_PLACE)) |
+            ((m & MSC_ROLE_RWBUF) && (a->rwbuf == NULL || a->rwbuf == MPI_IN_PLACE));
+    return s | (neg < 0);
+}
+
+/* A predefined type whose elements have bytes: what a NULL buffer cannot hold. */
+static int moves_bytes(MPI_Datatype t)
+{
+    if (!dtype_usable(t) || msc_basic_type_id(t) < 0) return 0;
+    int size = 0;
+    PMPI_Type_size(t, &size);
+    return size > 0;
+}
+
+/* The first negative entry of a count array, reported; 1 when there was one. */
+static int counts_negative(msc_call *c, const int *counts, int n, uint64_t role)
+{
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0) {
+            finding_role(c, MSC_CHECK_NEGATIVE_COUNT, role, counts[i], i);
+            return 1;
+        }
+    return 0;
+}
+
+/* The in and out degrees of a communicator with a process topology (a neighbourhood collective's blocks); 0 when
+ * it has none (the topology rule reports that). */
+static int neighbor_degrees(MPI_Comm comm, int *in, int *out)
+{
+    int topo = MPI_UNDEFINED, k = 0, me = 0, weighted = 0;
+    if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS) return 0;
+    if (topo == MPI_CART) {
+        if (PMPI_Cartdim_get(comm, &k) != MPI_SUCCESS) return 0;
+        *in = *out = 2 * k;
+        return 1;
+    }
+    if (topo == MPI_GRAPH) {
+        if (PMPI_Comm_rank(comm, &me) != MPI_SUCCESS || PMPI_Graph_neighbors_count(comm, me, &k) != MPI_SUCCESS)
+            return 0;
+        *in = *out = k;
+        return 1;
+    }
+    if (topo == MPI_DIST_GRAPH) return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted) == MPI_SUCCESS;
+    return 0;
+}
+
+/* One side (send or receive) of a collective where it is significant: the buffer, its scalar count (count_role 0:
+ * none, or the shared COUNT the caller judged) or its count array (counts_role; judged: the caller judged its
+ * entries already), the entry of that array this process's buffer holds (only; -1: every entry), its type (types:
+ * Alltoallw's array) and whether it holds any block at all (blocks 0: a neighbourhood collective without
+ * neighbours on that side, or a side whose amounts have no role to read them from). */
+typedef struct coll_side {
+    const void *buf;
+    uint64_t buf_role, count_role, counts_role;
+    int count;
+    const int *counts;
+    int counts_n, only, judged;
+    MPI_Datatype t;
+    const MPI_Datatype *types;
+    int inplace_ok, blocks;
+} coll_side;
+
+static void coll_side_ok(msc_call *c, const coll_side *s)
+{
+    if (s->buf == MPI_IN_PLACE) {
+        /* The counts and type of an in-place side are ignored; where in place is not allowed it is the finding. */
+        if (!s->inplace_ok) finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, s->buf_role, -1, 0);
+        return;
+    }
+    if (s->count_role && s->count < 0) {
+        count_ok(c, s->count, s->count_role);
+        return;
+    }
+    if (s->counts_role && !s->judged && s->counts && counts_negative(c, s->counts, s->counts_n, s->counts_role)) return;
+    if (s->buf != NULL || s->blocks == 0) return;
+    /* NULL: an error when some block moves bytes of a predefined type. */
+    int64_t moved = 0;
+    if (s->counts_role) {
+        if (!s->counts) return;
+        for (int i = 0; i < s->counts_n && !moved; i++)
+            if ((s->only < 0 || i == s->only) && s->counts[i] > 0 && moves_bytes(s->types ? s->types[i] : s->t))
+                moved = s->counts[i];
+    } else if (s->count > 0 && moves_bytes(s->t)) {
+        moved = s->count;
+    }
+    if (moved > 0) finding_role(c, MSC_CHECK_NULL_BUFFER, s->buf_role, 0, moved);
+}
+
+static int is_neighbor(int f)
+{
+    return f == MSC_FN_MPI_Neighbor_allgather || f == MSC_FN_MPI_Neighbor_allgatherv ||
+           f == MSC_FN_MPI_Neighbor_alltoall || f == MSC_FN_MPI_Neighbor_alltoallv ||
+           f == MSC_FN_MPI_Neighbor_alltoallw || f == MSC_FN_MPI_Ineighbor_allgather ||
+           f == MSC_FN_MPI_Ineighbor_allgatherv || f == MSC_FN_MPI_Ineighbor_alltoall ||
+           f == MSC_FN_MPI_Ineighbor_alltoallv || f == MSC_FN_MPI_Ineighbor_alltoallw;
+}
+
+static __attribute__((noinline, cold)) void coll_buffers(msc_call *c, const msc_args *a, uint64_t m)
+{
+    int f = c->func, inter = 0, me = -1;
+    if (m & MSC_ROLE_COMM) {
+        /* A null or freed communicator is comm_ok's finding; MPI is asked about valid ones only. */
+        if (MSC_IS_NULL(MPI_Comm, a->comm) || msc_comm_freed(a->comm) || !msc_mpi_ready) return;
+        PMPI_Comm_test_inter(a->comm, &inter);
+        if (!inter) PMPI_Comm_rank(a->comm, &me);
+    }
+    int gathers = f == MSC_FN_MPI_Gather || f == MSC_FN_MPI_Igather || f == MSC_FN_MPI_Gatherv ||
+                  f == MSC_FN_MPI_Igatherv || f == MSC_FN_MPI_Reduce || f == MSC_FN_MPI_Ireduce;
+    int scatters = f == MSC_FN_MPI_Scatter || f == MSC_FN_MPI_Iscatter || f == MSC_FN_MPI_Scatterv ||
+                   f == MSC_FN_MPI_Iscatterv;
+    int neighbor = is_neighbor(f);
+    int reduce_scatter = f == MSC_FN_MPI_Reduce_scatter || f == MSC_FN_MPI_Ireduce_scatter;
+    int reduce_scatter_block = f == MSC_FN_MPI_Reduce_scatter_block || f == MSC_FN_MPI_Ireduce_scatter_block;
+    /* Unrooted collectives on an intracommunicator (allgathers, alltoalls, reductions, scans) take MPI_IN_PLACE as
+     * the send buffer on every member; neighbourhood collectives, file calls and intercommunicators never. */
+    int sig_s = 1, sig_r = 1, in_place_s = !inter && (m & MSC_ROLE_COMM) && !(m & MSC_ROLE_ROOT) && !neighbor;
+    int in_place_r = 0;
+    if (m & MSC_ROLE_ROOT) {
+        if (inter && a->root == MPI_PROC_NULL) return; /* nothing of its is significant */
+        int root_side = inter ? a->root == MPI_ROOT : a->root == me;
+        if (gathers) {
+            sig_s = !inter || !root_side;
+            sig_r = root_side;
+            in_place_s = !inter && root_side;
+        } else if (scatters) {
+            sig_s = root_side;
+            sig_r = !inter || !root_side;
+            in_place_r = !inter && root_side;
+        }
+    }
+    /* MPI_Exscan's receive buffer is not significant at rank 0, which gets no result. */
+    if ((f == MSC_FN_MPI_Exscan || f == MSC_FN_MPI_Iexscan) && me == 0) sig_r = 0;
+    int deg_in = 1, deg_out = 1;
+    if (neighbor && ((a->sbuf == NULL && sig_s) || (a->rbuf == NULL && sig_r)) &&
+        !neighbor_degrees(a->comm, &deg_in, &deg_out))
+        deg_in = deg_out = 0;
+    int judged = 0;
+    /* The count that MPI_Bcast and the reductions share, once, where a side uses it. */
+    if ((m & MSC_ROLE_COUNT) && ((m & MSC_ROLE_RWBUF) || sig_r || (sig_s && a->sbuf != MPI_IN_PLACE))) {
+        if (a->count < 0) {
+            count_ok(c, a->count, MSC_ROLE_COUNT);
+            return;
+        }
+    }
+    /* MPI_Reduce_scatter's recvcounts: every member's block; the send buffer holds them all. */
+    if (reduce_scatter) {
+        if (a->rcounts && counts_negative(c, a->rcounts, a->rcounts_n, MSC_ROLE_RCOUNTS)) return;
+        judged = 1;
+    }
+    if (m & MSC_ROLE_RWBUF) {
+        coll_side s = { .buf = a->rwbuf, .buf_role = MSC_ROLE_RWBUF, .count = a->count, .only = -1, .t = a->datatype,
+                        .blocks = 1 };
+        coll_side_ok(c, &s);
+    }
+    if ((m & MSC_ROLE_SBUF) && sig_s) {
+        coll_side s = { .buf = a->sbuf,
+                        .buf_role = MSC_ROLE_SBUF,
+                        .count_role = m & MSC_ROLE_SCOUNT,
+                        .counts_role = m & (MSC_ROLE_SCOUNTS | (reduce_scatter ? MSC_ROLE_RCOUNTS : 0)),
+                        .count = (m & MSC_ROLE_SCOUNT) ? a->scount : a->count,
+                        .counts = reduce_scatter ? a->rcounts : a->scounts,
+                        .counts_n = reduce_scatter ? a->rcounts_n : a->scounts_n,
+                        .only = -1,
+                        .judged = judged,
+                        .t = (m & MSC_ROLE_STYPE) ? a->stype : a->datatype,
+                        .types = (m & MSC_ROLE_STYPES) ? a->stypes : NULL,
+                        .inplace_ok = in_place_s,
+                        .blocks = deg_out };
+        /* MPI_Reduce_scatter_block's send buffer holds a block of recvcount for every member. */
+        if (reduce_scatter_block) s.count = a->rcount;
+        /* Neighbourhood v-variants have no role for their count arrays: only MPI_IN_PLACE is judged there. */
+        else if (!(m & (MSC_ROLE_SCOUNT | MSC_ROLE_SCOUNTS | MSC_ROLE_COUNT)) && !reduce_scatter) s.blocks = 0;
+        coll_side_ok(c, &s);
+    }
+    if ((m & MSC_ROLE_RBUF) && sig_r) {
+        coll_side s = { .buf = a->rbuf,
+                        .buf_role = MSC_ROLE_RBUF,
+                        .count_role = m & MSC_ROLE_RCOUNT,
+                        .counts_role = m & MSC_ROLE_RCOUNTS,
+                        .count = (m & MSC_ROLE_RCOUNT) ? a->rcount : a->count,
+                        .counts = a->rcounts,
+                        .counts_n = a->rcounts_n,
+                        .only = reduce_scatter ? me : -1,
+                        .judged = judged,
+                        .t = (m & MSC_ROLE_RTYPE) ? a->rtype : a->datatype,
+                        .types = (m & MSC_ROLE_RTYPES) ? a->rtypes : NULL,
+                        .inplace_ok = in_place_r,
+                        .blocks = deg_in };
+        /* On an intercommunicator, which of MPI_Reduce_scatter's entries is this member's is not judged. */
+        if (!(m & (MSC_ROLE_RCOUNT | MSC_ROLE_RCOUNTS | MSC_ROLE_COUNT)) || (reduce_scatter && inter)) s.blocks = 0;
+        coll_side_ok(c, &s);
+    }
+}
+
 void msc_check_coll(msc_call *c, const msc_args *a)
 {
     if (!msc_checks_on) return;
@@ -473,7 +710,8 @@ void msc_check_coll(msc_call *c, const msc_args *a)
             if (a->root < 0 || a->root >= n) finding_role(c, MSC_CHECK_ROOT_OUT_OF_RANGE, MSC_ROLE_ROOT, a->root, n);
         }
     }
-    if (m & MSC_ROLE_COUNT) count_ok(c, a->count, MSC_ROLE_COUNT);
+    /* A call without buffers (MPI_Comm_spawn_multiple's count of commands) has its count judged everywhere. */
+    if ((m & MSC_ROLE_COUNT) && !(m & COLL_BUF_ROLES)) count_ok(c, a->count, MSC_ROLE_COUNT);
     int dt = (m & MSC_ROLE_DATATYPE) ? dtype_ok(c, a->datatype, MSC_ROLE_DATATYPE) : 0;
     if (m & MSC_ROLE_OP) {
         if (MSC_IS_NULL(MPI_Op, a->op)) {
@@ -486,10 +724,7 @@ void msc_check_coll(msc_call *c, const msc_args *a)
                 finding_role(c, MSC_CHECK_OP_DATATYPE, MSC_ROLE_OP, op, bt);
         }
     }
-    /* MPI_IN_PLACE is never a receive buffer, except at the root of a scatter. */
-    if ((m & MSC_ROLE_RBUF) && a->rbuf == MPI_IN_PLACE && c->func != MSC_FN_MPI_Scatter &&
-        c->func != MSC_FN_MPI_Scatterv && c->func != MSC_FN_MPI_Iscatter && c->func != MSC_FN_MPI_Iscatterv)
-        finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, MSC_ROLE_RBUF, -1, 0);
+    if ((m & COLL_BUF_ROLES) && coll_suspect(a, m)) coll_buffers(c, a, m);
     if (__builtin_expect(((m & MSC_ROLE_SBUF) && on_stack(a->sbuf)) || ((m & MSC_ROLE_RBUF) && on_stack(a->rbuf)) ||
                              ((m & MSC_ROLE_RWBUF) && on_stack(a->rwbuf)),
                          0))

@@ -43,12 +43,13 @@ typedef struct layout {
 typedef struct builder {
     struct block *b;
     int n, cap, visits, failed;
+    int max_visits; /* 0: MAX_VISITS */
 } builder;
 
 static void add_block(builder *k, MPI_Aint off, MPI_Aint len)
 {
     if (len <= 0 || k->failed) return;
-    if (++k->visits > MAX_VISITS) {
+    if (++k->visits > (k->max_visits ? k->max_visits : MAX_VISITS)) {
         k->failed = 1;
         return;
     }
@@ -291,6 +292,37 @@ int msc_layout_blocks(MPI_Datatype t, int64_t count, int64_t *off, int64_t *len,
             off[n] = o, len[n] = l->b[j].len, n++;
         }
     return n;
+}
+
+/* Whether two entries of a datatype's type map name the same bytes: MPI forbids such a type in a receive buffer
+ * (MPI-3.1 §4.1; the data received would depend on the order MPI stores it in), while sends may use it. Asked once,
+ * at MPI_Type_commit. A size above the true extent says so at once (an hvector whose stride is shorter than its
+ * block); a type with holes is walked, up to OVERLAP_VISITS blocks (silent beyond: a type whose size equals its
+ * true extent may hide an overlap behind a hole of the same size, which is not looked for either). */
+#define OVERLAP_VISITS (1 << 16)
+static int block_order(const void *x, const void *y)
+{
+    const struct block *a = x, *b = y;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
+int msc_type_overlaps(MPI_Datatype t)
+{
+    int size = 0;
+    MPI_Aint tlb = 0, text = 0;
+    if (PMPI_Type_size(t, &size) != MPI_SUCCESS || PMPI_Type_get_true_extent(t, &tlb, &text) != MPI_SUCCESS)
+        return 0;
+    if (size > text) return 1;
+    if (size == text) return 0;
+    builder k = { .max_visits = OVERLAP_VISITS };
+    walk(t, 0, &k, 0);
+    int overlap = 0;
+    if (!k.failed && k.n > 1) {
+        qsort(k.b, (size_t)k.n, sizeof k.b[0], block_order);
+        for (int i = 1; i < k.n && !overlap; i++) overlap = k.b[i].off < k.b[i - 1].off + k.b[i - 1].len;
+    }
+    free(k.b);
+    return overlap;
 }
 
 /* A freed datatype's handle may come back for another type. */

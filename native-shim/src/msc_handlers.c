@@ -323,6 +323,7 @@ void msc_post_type_commit(msc_call *c, msc_args *a, int rc)
 {
     if (rc != MPI_SUCCESS || !a->datatype_p) return;
     msc_dtype_track(*a->datatype_p, MSC_DT_COMMITTED);
+    if (msc_type_overlaps(*a->datatype_p)) msc_dtype_overlapping(*a->datatype_p);
     msc_describe_datatype(*a->datatype_p, 1, c->seq, msc_stamp());
 }
 void msc_post_type_free(msc_call *c, msc_args *a, int rc)

@@ -467,6 +467,8 @@ void msc_findings_clear(void);
 extern _Atomic int msc_checksums_pending;
 /* What the argument rules (msc_rules.c) ask about handles the checks track. */
 int msc_dtype_state(MPI_Datatype t); /* MSC_DT_*, 0 when not tracked (predefined, or made before tracking) */
+int msc_type_overlaps(MPI_Datatype t); /* two entries of its type map name the same bytes (msc_checksum.c) */
+void msc_dtype_overlapping(MPI_Datatype t); /* remembers it of a committed type: receives report it */
 int msc_comm_freed(MPI_Comm comm);
 int msc_buffer_is_attached(void);
 void msc_buffer_attach_state(int attached);

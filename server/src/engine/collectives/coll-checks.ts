@@ -3,7 +3,8 @@
  * be the amounts the others expect (count-mismatch), with the same type signature (type-mismatch) and, for
  * reductions, the same op (collective-mismatch). Amounts whose bytes differ only because the types do (as
  * many elements on both sides: 1 × MPI_DOUBLE against 1 × MPI_INT) are a type-mismatch, not a
- * count-mismatch. One finding per instance.
+ * count-mismatch. One finding per instance. A negative count is the shim's invalid-argument (MPI refuses the
+ * call): the amounts it would make disagree are not compared.
  */
 import type { CollCall, CollInstance, CommInfo } from '../model/comms';
 import { describeData, opNames, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
@@ -46,7 +47,7 @@ function sideOf(call: CollCall, count: string, type: string): Side {
 }
 
 function bytes(s: Side): number | undefined {
-  return s.dtype === undefined ? undefined : s.count * s.dtype.size;
+  return s.dtype === undefined || s.count < 0 ? undefined : s.count * s.dtype.size;
 }
 
 /** "4 × MPI_INT (16 bytes)"; one derived type's description already gives its bytes. */
@@ -78,7 +79,7 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     });
 
   if (coll === 'bcast' || REDUCTIONS.has(coll)) {
-    const sides = calls.map((c) => sideOf(c, 'count', 'datatype'));
+    const sides = calls.map((c) => sideOf(c, 'count', 'datatype')).filter((s) => s.count >= 0);
     const ref =
       (coll === 'bcast' || coll === 'reduce'
         ? sides.find((s) => s.call.root === comm.members.indexOf(s.call.rank))
@@ -158,6 +159,7 @@ function checkSameCounts(calls: readonly CollCall[], report: CollReport): void {
   const [ref, ...rest] = calls;
   if (ref === undefined) return;
   const counts = (c: CollCall) => list(c.enter, 'rcounts').join(',');
+  if (calls.some((c) => list(c.enter, 'rcounts').some((n) => n < 0))) return;
   const off = rest.filter((c) => counts(c) !== counts(ref));
   if (off.length === 0) return;
   report(
@@ -194,7 +196,7 @@ function checkRootedCounts(
     const i = comm.members.indexOf(c.rank);
     const expectCount = perRank !== undefined ? (perRank[i] ?? 0) : rootCount;
     const have = bytes(side);
-    if (have === undefined || rootType === undefined) continue;
+    if (have === undefined || rootType === undefined || expectCount < 0) continue;
     // MPI_IN_PLACE at the root sends nothing of its own: skip it.
     if (c === rootCall && num(c.enter, 0, 'sbuf') === -1) continue;
     if (have !== expectCount * rootType.size) off.push({ side, expect: expectCount });

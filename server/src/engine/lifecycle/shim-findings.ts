@@ -59,6 +59,7 @@ function valueText(e: ShimFindingEvent): string {
 /** Checks whose value word is a handle or nothing. */
 const NO_VALUE: ReadonlySet<string> = new Set([
   'null-pointer',
+  'overlapping-recv-type',
   'null-group',
   'null-file',
   'null-info',
