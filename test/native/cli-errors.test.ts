@@ -1,6 +1,6 @@
 // When mpiscope cannot do its job it exits 2 with one line a person can act on, and no stack trace.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,6 +21,9 @@ before(() => {
   compileMpi(flavor, src, mpiApp);
   copyFileSync('/bin/true', join(work, 'not-mpi'));
   writeFileSync(join(work, 'not-executable'), 'text');
+  writeFileSync(join(work, 'run.sh'), `#!/bin/sh\nexec ${mpiApp}\n`, { mode: 0o755 });
+  copyFileSync('/bin/true', join(work, 'python3'));
+  chmodSync(join(work, 'python3'), 0o755);
 });
 
 async function expectUsageError(
@@ -41,6 +44,10 @@ test('a missing program', () =>
   expectUsageError(['run', '-np', '2', './no-such-program'], /no-such-program.*not found/));
 test('a program not linked with MPI', () =>
   expectUsageError(['run', '-np', '2', './not-mpi'], /not linked with an MPI library/));
+test('a script (what it runs is the MPI program)', () =>
+  expectUsageError(['run', '-np', '2', './run.sh'], /run\.sh is a script, not an MPI executable/));
+test('an interpreter (mpi4py and the like)', () =>
+  expectUsageError(['run', '-np', '2', './python3', 'app.py'], /python3 is an interpreter.*not supported/));
 test('a file that is not executable', () =>
   expectUsageError(['run', '-np', '2', './not-executable'], /not executable/));
 test('-np 0', () => expectUsageError(['run', '-np', '0', mpiApp], /-np must be .* at least 1/));

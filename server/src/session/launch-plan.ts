@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { LauncherSyntax } from './job-command';
 import { UsageError } from './session-api';
@@ -93,11 +93,7 @@ export async function checkProgram(
       `${program} contains its own copy of MPI (linked with a static libmpi.a), so mpiscope cannot observe it: LD_PRELOAD cannot replace functions the executable defines itself; link it with the shared MPI library (mpicc without -static or -Bstatic)`,
     );
   }
-  if (!linksMpi(libs)) {
-    throw new UsageError(
-      `${program} is not linked with an MPI library (ldd shows no libmpi); build it with mpicc and run it again`,
-    );
-  }
+  if (!linksMpi(libs)) throw new UsageError(notMpi(program, path));
   const flavor = flavorFromLibraries(libs);
   if (flavor === undefined) {
     throw new UsageError(
@@ -105,6 +101,24 @@ export async function checkProgram(
     );
   }
   return { path, flavor, ...(ldd?.code === 0 ? { ldd: ldd.out } : {}) };
+}
+
+/** Interpreters whose MPI bindings load MPI themselves (mpi4py, Rmpi, MPI.jl…): not an MPI executable. */
+const INTERPRETER = /^(python|pypy|Rscript|R|julia|perl|ruby|node|java|octave)[\d.]*$/;
+
+/** The line for a program that is not linked with MPI: a script, an interpreter, or a plain executable. */
+function notMpi(program: string, path: string): string {
+  let head = '';
+  try {
+    head = readFileSync(path, { encoding: 'latin1' }).slice(0, 2);
+  } catch {
+    // Unreadable: said as a plain executable below.
+  }
+  if (head === '#!')
+    return `${program} is a script, not an MPI executable: give mpiscope the program the script runs under mpirun (mpiscope run -np N ./app ARGS), built with mpicc, mpicxx or mpif90`;
+  if (INTERPRETER.test(basename(path)))
+    return `${basename(path)} is an interpreter, not an MPI executable: mpiscope checks programs linked with MPI themselves (C, C++, Fortran built with mpicc, mpicxx or mpif90); programs run by an interpreter (mpi4py, Rmpi, MPI.jl) are not supported`;
+  return `${program} is not linked with an MPI library (ldd shows no libmpi); build it with mpicc and run it again`;
 }
 
 /** True when the executable itself defines MPI_Init (MPI linked in statically). */
