@@ -353,6 +353,40 @@ export class Rank {
     return this;
   }
 
+  /**
+   * MPI_Intercomm_create joining this rank's group `local` (world ranks, in their group's rank order) and
+   * `remote`, known afterwards as `name` (every rank of both groups makes it: the call is collective over world).
+   */
+  intercomm(name: string, local: number[], remote: number[]): this {
+    const world = this.handle('world');
+    const handle = 1000 + this.rank * 100 + this.comms.size;
+    const args = {
+      local_comm: world,
+      local_leader: 0,
+      peer_comm: world,
+      remote_leader: 0,
+      tag: 7,
+      newintercomm: 0,
+    };
+    const seq = this.call('MPI_Intercomm_create', args, {}, [], { newintercomm: handle });
+    this.comms.set(name, { handle, members: local });
+    this.events.push({
+      type: 'comm',
+      rank: this.rank,
+      seq,
+      time: ++this.time,
+      comm: handle,
+      size: local.length,
+      myRank: local.indexOf(this.rank),
+      parent: world,
+      creatorSeq: seq,
+      isInter: true,
+      members: local,
+      remoteMembers: remote,
+    });
+    return this;
+  }
+
   commFree(name: string): this {
     this.call('MPI_Comm_free', { comm: this.handle(name) });
     this.comms.delete(name);

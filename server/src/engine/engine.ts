@@ -202,7 +202,7 @@ class MpiEngine implements Engine, EngineRouting {
     const sequential = st.tracks.every((t) => !t.concurrent);
     if (completed && whole && !sequential)
       this.concurrentRanks = st.tracks.filter((t) => t.concurrent).map((t) => t.rank);
-    if (!completed) checkOpenCollectives(st);
+    checkOpenCollectives(st, !completed);
     // A shard that is not global has only its owned checks to give (the open collectives above).
     if (!st.owns.global) return this.takeFindings();
     // The causal runs have run every step as it came; what waited for a match that never came runs now.

@@ -4,14 +4,22 @@
  * reductions, the same op (collective-mismatch). Amounts whose bytes differ only because the types do (as
  * many elements on both sides: 1 × MPI_DOUBLE against 1 × MPI_INT) are a type-mismatch, not a
  * count-mismatch. One finding per instance. A negative count is the shim's invalid-argument (MPI refuses the
- * call): the amounts it would make disagree are not compared.
+ * call): the amounts it would make disagree are not compared. On an intercommunicator the root (MPI_ROOT) is
+ * compared with the other group; the other members of its group (MPI_PROC_NULL) take no part.
  */
 import type { CollCall, CollInstance, CommInfo } from '../model/comms';
 import { describeData, opNames, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
 import type { CheckContext } from '../model/check-context';
 import { checkPairs, type CollReport } from './coll-pairs';
 import { argOf, list, num } from '../model/fn-roles';
-import type { CallEnter, FindingKind, Handle, RawLocation } from '../model/types';
+import {
+  PROC_NULL,
+  ROOT,
+  type CallEnter,
+  type FindingKind,
+  type Handle,
+  type RawLocation,
+} from '../model/types';
 
 interface Side {
   readonly call: CollCall;
@@ -79,10 +87,18 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     });
 
   if (coll === 'bcast' || REDUCTIONS.has(coll)) {
-    const sides = calls.map((c) => sideOf(c, 'count', 'datatype')).filter((s) => s.count >= 0);
+    // On an intercommunicator the root passes MPI_ROOT, and the other members of its group (MPI_PROC_NULL)
+    // take no part in the data.
+    const inter = comm.remote !== undefined;
+    const sides = calls
+      .filter((c) => !inter || c.root !== PROC_NULL)
+      .map((c) => sideOf(c, 'count', 'datatype'))
+      .filter((s) => s.count >= 0);
     const ref =
       (coll === 'bcast' || coll === 'reduce'
-        ? sides.find((s) => s.call.root === comm.members.indexOf(s.call.rank))
+        ? sides.find((s) =>
+            inter ? s.call.root === ROOT : s.call.root === comm.members.indexOf(s.call.rank),
+          )
         : undefined) ?? sides[0];
     if (ref === undefined) return;
     const refBytes = bytes(ref);
@@ -184,16 +200,23 @@ function checkRootedCounts(
   coll: string,
   report: CollReport,
 ): boolean {
-  const rootCall = calls.find((c) => c.root >= 0 && comm.members[c.root] === c.rank);
+  // On an intercommunicator the root passes MPI_ROOT and deals with the other group only (whose members name
+  // it by a rank of its group), by their ranks in that group.
+  const inter = comm.remote !== undefined;
+  const rootCall = inter
+    ? calls.find((c) => c.root === ROOT)
+    : calls.find((c) => c.root >= 0 && comm.members[c.root] === c.rank);
   if (rootCall === undefined || !['gather', 'gatherv', 'scatter', 'scatterv'].includes(coll)) return false;
+  const peers = inter ? (comm.remote?.get(rootCall.rank) ?? []) : comm.members;
   const gather = coll.startsWith('gather');
   const rootType = rootCall.types.get(num(rootCall.enter, 0, gather ? 'rtype' : 'stype'));
   const perRank = coll.endsWith('v') ? list(rootCall.enter, gather ? 'rcounts' : 'scounts') : undefined;
   const rootCount = num(rootCall.enter, 0, gather ? 'rcount' : 'scount');
   const off: { side: Side; expect: number }[] = [];
   for (const c of calls) {
+    if (inter && c.root < 0) continue; // the root's group
     const side = sideOf(c, gather ? 'scount' : 'rcount', gather ? 'stype' : 'rtype');
-    const i = comm.members.indexOf(c.rank);
+    const i = peers.indexOf(c.rank);
     const expectCount = perRank !== undefined ? (perRank[i] ?? 0) : rootCount;
     const have = bytes(side);
     if (have === undefined || rootType === undefined || expectCount < 0) continue;

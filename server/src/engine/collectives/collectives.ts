@@ -3,11 +3,11 @@
  * collectives in the same order, so the n-th collective of one member meets the n-th of every other.
  * An instance lives until all members entered it; one whose members disagree stays (and is reported).
  */
-import { commRankOf, type CollInstance, type CommInfo } from '../model/comms';
+import { commRankOf, type CollCall, type CollInstance, type CommInfo } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import { hasRole, num } from '../model/fn-roles';
 import { checkCollectiveData, typesAtEntry } from './coll-checks';
-import type { EngineFinding, CallEnter, RawLocation } from '../model/types';
+import { PROC_NULL, ROOT, type EngineFinding, type CallEnter, type RawLocation } from '../model/types';
 
 export interface CollRef {
   readonly comm: CommInfo;
@@ -15,7 +15,9 @@ export interface CollRef {
 }
 
 export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo): CollRef | undefined {
-  const me = commRankOf(comm, e.rank);
+  // An instance has a slot per member: on an intercommunicator both groups' members, by position in the
+  // union (their communicator ranks, local to each group, would collide).
+  const me = comm.remote === undefined ? commRankOf(comm, e.rank) : comm.members.indexOf(e.rank);
   if (me < 0) return undefined;
   const index = comm.entered[me] ?? 0;
   comm.entered[me] = index + 1;
@@ -37,14 +39,21 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
   inst.calls[me] = call;
   inst.arrived++;
   if (!inst.mismatched) {
-    const first = inst.calls.find((c) => c !== undefined && c !== call);
-    if (first !== undefined && (first.fn !== call.fn || first.root !== call.root)) {
+    const first =
+      comm.remote === undefined
+        ? inst.calls.find((c) => c !== undefined && c !== call)
+        : inst.calls.find((c) => c !== undefined && c !== call && !sameCall(comm, c, call));
+    if (first !== undefined && !sameCall(comm, first, call)) {
       inst.mismatched = true;
       // Every shard follows the instances (the wait-for graph and the replay need them); the owner of the
-      // communicator checks them.
-      if (st.owns.comm(comm.key)) st.asOwner(() => st.report(mismatchFinding(comm, inst)));
+      // communicator checks them. On an intercommunicator the disagreement found first depends on the order
+      // the members came in: it is reported once all are there (or at the end), over all of them.
+      if (comm.remote === undefined && st.owns.comm(comm.key))
+        st.asOwner(() => st.report(mismatchFinding(comm, inst)));
     }
   }
+  if (inst.mismatched && comm.remote !== undefined && inst.arrived === comm.size && st.owns.comm(comm.key))
+    st.asOwner(() => st.report(mismatchFinding(comm, inst)));
   if (inst.arrived === comm.size && !inst.mismatched) {
     comm.open.delete(index);
     if (st.owns.comm(comm.key)) st.asOwner(() => checkCollectiveData(st, comm, inst));
@@ -52,35 +61,75 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
   return { comm, index };
 }
 
+/**
+ * Two members' calls of one instance agree: the same function and, on an intracommunicator, the same root.
+ * On an intercommunicator (MPI-3.1 §5.2.2) the root's group passes MPI_ROOT at the root and MPI_PROC_NULL at
+ * the others, and the other group passes the root's rank in the root's group: two calls of one group agree
+ * when they name the same remote root or are both of the root's group with at most one MPI_ROOT; two calls of
+ * different groups when one names the other's rank in its group exactly if that one is the root. Each pair
+ * that disagrees is an error of the program, and every error of the roots makes some pair disagree.
+ */
+export function sameCall(comm: CommInfo, a: CollCall, b: CollCall): boolean {
+  if (a.fn !== b.fn) return false;
+  // -1: the function has no root.
+  if (comm.remote === undefined || a.root === -1 || b.root === -1) return a.root === b.root;
+  const here = (r: number) => r === ROOT || r === PROC_NULL;
+  const ga = comm.local?.get(a.rank);
+  const gb = comm.local?.get(b.rank);
+  if (ga === undefined || gb === undefined) return true; // a group not known: say nothing
+  if (ga[0] === gb[0])
+    return (
+      here(a.root) === here(b.root) && (here(a.root) ? a.root !== ROOT || b.root !== ROOT : a.root === b.root)
+    );
+  if (here(a.root) === here(b.root)) return false; // both groups hold the root, or neither
+  const [named, holder, holderGroup] = here(a.root) ? [b.root, a, ga] : [a.root, b, gb];
+  return (named === holderGroup.indexOf(holder.rank)) === (holder.root === ROOT);
+}
+
+/** A root argument as the user wrote it. */
+function rootName(root: number): string {
+  return root === ROOT ? 'MPI_ROOT' : root === PROC_NULL ? 'MPI_PROC_NULL' : `${root}`;
+}
+
 function mismatchFinding(comm: CommInfo, inst: CollInstance): EngineFinding {
   const calls = inst.calls.filter((c) => c !== undefined);
   const first = calls[0];
-  const other = calls.find((c) => c.fn !== first?.fn || c.root !== first.root);
+  const other = first === undefined ? undefined : calls.find((c) => c !== first && !sameCall(comm, first, c));
+  const rooted = (c: { root: number }) =>
+    c.root >= 0 || (comm.remote !== undefined && (c.root === ROOT || c.root === PROC_NULL));
   const what = (c: { rank: number; fn: string; root: number }) =>
-    `rank ${c.rank} calls ${c.fn}${c.root >= 0 && other?.fn === first?.fn ? ` with root ${c.root}` : ''}`;
+    `rank ${c.rank} calls ${c.fn}${rooted(c) && other?.fn === first?.fn ? ` with root ${rootName(c.root)}` : ''}`;
   const locations: RawLocation[] = calls.map((c) => ({
     rank: c.rank,
     site: c.site,
     call: c.fn,
-    detail: `${c.fn}${c.root >= 0 ? ` (root ${c.root})` : ''} as collective #${inst.index + 1} on ${comm.name}`,
+    detail: `${c.fn}${rooted(c) ? ` (root ${rootName(c.root)})` : ''} as collective #${inst.index + 1} on ${comm.name}`,
   }));
   return {
     kind: 'collective-mismatch',
     severity: 'error',
     message:
       `Collective mismatch on ${comm.name}: ${first ? what(first) : ''} but ${other ? what(other) : ''} as collective #${inst.index + 1} ` +
-      `on this communicator. Every rank of a communicator must call the same collectives, with the same root, in the same order.`,
+      `on this communicator. Every rank of a communicator must call the same collectives, with the same root, in the same order` +
+      (comm.remote === undefined
+        ? '.'
+        : ": on an intercommunicator the root passes MPI_ROOT, the other ranks of its group MPI_PROC_NULL, and every rank of the other group the root's rank in the root's group."),
     locations,
   };
 }
 
 /**
- * At the end of a run that did not finish (a rank aborted, often inside that very collective): the data
- * checks of the collectives some members never reached, over the members whose calls arrived.
+ * At the end of a run: the intercommunicators' mismatched collectives some members never reached (reported
+ * over the members whose calls arrived), and when the run did not finish (a rank aborted, often inside that
+ * very collective) the data checks of the collectives some members never reached.
  */
-export function checkOpenCollectives(st: CheckContext): void {
+export function checkOpenCollectives(st: CheckContext, dataChecks: boolean): void {
   for (const comm of st.comms.all())
-    for (const inst of comm.open.values())
-      if (!inst.mismatched && inst.arrived >= 2 && st.owns.comm(comm.key))
-        st.asOwner(() => checkCollectiveData(st, comm, inst));
+    for (const inst of comm.open.values()) {
+      if (!st.owns.comm(comm.key)) continue;
+      if (inst.mismatched) {
+        if (comm.remote !== undefined && inst.arrived < comm.size)
+          st.asOwner(() => st.report(mismatchFinding(comm, inst)));
+      } else if (dataChecks && inst.arrived >= 2) st.asOwner(() => checkCollectiveData(st, comm, inst));
+    }
 }

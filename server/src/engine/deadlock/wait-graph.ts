@@ -7,7 +7,7 @@
  * Ranks that run can act; finalized or ended ranks never can. Releasing is propagated to a fixpoint (the
  * AND-OR model): whoever is left blocked is deadlocked.
  */
-import type { CollRef } from '../collectives/collectives';
+import { sameCall, type CollRef } from '../collectives/collectives';
 import { peersOf, peerWorld } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import type { RmaTracker } from '../one-sided/rma';
@@ -145,7 +145,7 @@ function itemsOf(
     for (let i = 0; i < coll.comm.size; i++) {
       const c = inst.calls[i];
       if (c === undefined) missing.push(coll.comm.members[i] ?? -1);
-      else if (me !== undefined && (c.fn !== me.fn || c.root !== me.root)) mismatch.push(c.rank);
+      else if (me !== undefined && !sameCall(coll.comm, c, me)) mismatch.push(c.rank);
     }
     return {
       what: { kind: 'coll', coll, missing, mismatch },

@@ -12,6 +12,8 @@ export type Handle = number;
 
 export const ANY_SOURCE = -1;
 export const PROC_NULL = -2;
+/** MPI_ROOT, as the shim writes it (a rooted collective's root on an intercommunicator's root). */
+export const ROOT = -3;
 /**
  * The word of a request that MPI handed out already complete (shared between calls), wherever it appears after
  * the call that made it; 0 is MPI_REQUEST_NULL. See RankTrack.earlyDone.
