@@ -95,13 +95,13 @@ const COMM_RANK = functions.findIndex((f) => f.name === 'MPI_Comm_rank');
 /** MPI_Sendrecv's function id in the records (spec order). */
 const SENDRECV = functions.findIndex((f) => f.name === 'MPI_Sendrecv');
 
-/** MPI_Sendrecv ENTER records of each rank in these frames. */
-function sendrecvsOf(frames: readonly TraceFrame[]): number[] {
+/** ENTER records of function `fn` (MPI_Sendrecv by default) of each of the two ranks in these frames. */
+function entersOf(frames: readonly TraceFrame[], fn = SENDRECV): number[] {
   const counts = [0, 0];
   for (const f of frames)
     if (f.kind === 'binary')
       for (let at = 0; at + 64 <= f.data.length; at += 64)
-        if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === SENDRECV)
+        if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === fn)
           counts[f.rank] = (counts[f.rank] ?? 0) + 1;
   return counts;
 }
@@ -160,13 +160,7 @@ for (const flavor of installedFlavors()) {
     assert.equal(report.lostRecords, 0, 'no record dropped');
     assert.deepEqual(report.findings, []);
     // Every exchange of both ranks is in the trace: one MPI_Sendrecv ENTER each.
-    const sendrecvs = [0, 0];
-    for (const f of readTrace(trace))
-      if (f.kind === 'binary')
-        for (let at = 0; at + 64 <= f.data.length; at += 64)
-          if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === SENDRECV)
-            sendrecvs[f.rank] = (sendrecvs[f.rank] ?? 0) + 1;
-    assert.deepEqual(sendrecvs, [ITERATIONS, ITERATIONS]);
+    assert.deepEqual(entersOf(readTrace(trace)), [ITERATIONS, ITERATIONS]);
     assert.deepEqual(spillFilesOf(trace), [], 'a stopped analyzer is no dead one: nothing spilled');
     assert.deepEqual(sorted(under.stdout).length, 2);
   });
@@ -228,13 +222,7 @@ for (const flavor of installedFlavors()) {
       [],
       'every rank finalized, none disconnected',
     );
-    const calls = [0, 0];
-    for (const f of readTrace(trace))
-      if (f.kind === 'binary')
-        for (let at = 0; at + 64 <= f.data.length; at += 64)
-          if (f.data[at] === 1 && f.data.readUInt16LE(at + 2) === COMM_RANK)
-            calls[f.rank] = (calls[f.rank] ?? 0) + 1;
-    assert.deepEqual(calls, [FLOOD_CALLS + 1, FLOOD_CALLS + 1]);
+    assert.deepEqual(entersOf(readTrace(trace), COMM_RANK), [FLOOD_CALLS + 1, FLOOD_CALLS + 1]);
     assert.deepEqual(spillFilesOf(trace), [], 'a stopped analyzer is no dead one: nothing spilled');
     assert.equal(sorted(under.stdout).length, 2);
   });
@@ -287,12 +275,12 @@ for (const flavor of installedFlavors()) {
       spills.map((f) => f.slice(trace.length)),
       ['.rank0.spill', '.rank1.spill'],
     );
-    const seen = sendrecvsOf(readTraceUpToCut(trace).frames);
+    const seen = entersOf(readTraceUpToCut(trace).frames);
     assert.ok(
       seen[0]! < ITERATIONS && seen[1]! < ITERATIONS,
       `the dead analyzer saw part of the run: ${seen.join(', ')}`,
     );
-    assert.deepEqual(sendrecvsOf(mergeSpills(trace, readTraceUpToCut(trace).frames, 2).frames), [
+    assert.deepEqual(entersOf(mergeSpills(trace, readTraceUpToCut(trace).frames, 2).frames), [
       ITERATIONS,
       ITERATIONS,
     ]);

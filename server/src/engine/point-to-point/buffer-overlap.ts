@@ -11,6 +11,7 @@ import type { CheckContext } from '../model/check-context';
 import type { P2pOp } from '../model/ops';
 import type { RankTrack } from '../model/rank-track';
 import type { ReqId } from '../model/request-pool';
+import { overlapError } from './overlap-finding';
 import type { RecvBufferReads } from './recv-buffer-read';
 
 /**
@@ -107,25 +108,6 @@ function overlapWith(
   const key = `${t.rank}:${other.site}:${op.site}`;
   if (seen.has(key)) return true;
   seen.add(key);
-  const verb = (o: P2pOp) => (o.kind === 'send' ? 'reads' : 'writes');
-  st.report({
-    kind: 'buffer-overlap',
-    severity: 'error',
-    message: `Rank ${t.rank}'s ${op.fn.name} ${verb(op)} ${bytes} bytes that its pending ${other.fn.name} (not yet completed) still ${verb(other)}: the result depends on timing. Use separate buffers, or wait for the ${other.fn.name} first.`,
-    locations: [
-      {
-        rank: t.rank,
-        site: other.site,
-        call: other.fn.name,
-        detail: `${other.fn.name} pending, ${verb(other)} its buffer`,
-      },
-      {
-        rank: t.rank,
-        site: op.site,
-        call: op.fn.name,
-        detail: `${op.fn.name} ${verb(op)} ${bytes} bytes of that buffer`,
-      },
-    ],
-  });
+  st.report(overlapError(op, other, bytes));
   return true;
 }

@@ -17,6 +17,7 @@
 import type { ClockListener } from '../causal-order/causal-clocks';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
 import type { EngineFinding, RawLocation } from '../model/types';
+import { overlapError, overlapHead } from './overlap-finding';
 
 /**
  * Beyond this many judgments waiting at once, an overlap of a pair of call sites that has one waiting already is not
@@ -126,41 +127,22 @@ export class RecvBufferReads implements ClockListener {
     if (was === Seen.Errored || (filler !== undefined && was === Seen.Warned)) return;
     this.seen.set(j.key, filler === undefined ? Seen.Errored : Seen.Warned);
     const { send, recv, bytes } = j;
-    const locations: RawLocation[] = [
-      {
-        rank: send.rank,
-        site: recv.site,
-        call: recv.fn.name,
-        detail: `${recv.fn.name} pending, writes its buffer`,
-      },
-      {
-        rank: send.rank,
-        site: send.site,
-        call: send.fn.name,
-        detail: `${send.fn.name} reads ${bytes} bytes of that buffer`,
-      },
-    ];
-    const head = `Rank ${send.rank}'s ${send.fn.name} reads ${bytes} bytes that its pending ${recv.fn.name} (not yet completed) still writes`;
+    const error = overlapError(send, recv, bytes);
     if (filler === undefined) {
-      this.report({
-        kind: 'buffer-overlap',
-        severity: 'error',
-        message: `${head}: the result depends on timing. Use separate buffers, or wait for the ${recv.fn.name} first.`,
-        locations,
-      });
+      this.report(error);
       return;
     }
-    locations.push({
+    const sentAfter: RawLocation = {
       rank: filler.rank,
       site: filler.site,
       call: filler.fn.name,
       detail: `${filler.fn.name} sent the message the ${recv.fn.name} took, after it had heard of rank ${send.rank}'s ${send.fn.name}`,
-    });
+    };
     this.report({
       kind: 'buffer-overlap',
       severity: 'warning',
-      message: `${head}. MPI forbids any access to a pending receive's buffer, but here the message that fills it (rank ${filler.rank}'s ${filler.fn.name}) was sent only after rank ${filler.rank} had heard of this send: it cannot arrive while the send reads. Post the ${recv.fn.name} after the ${send.fn.name}, or receive into another buffer.`,
-      locations,
+      message: `${overlapHead(send, recv, bytes)}. MPI forbids any access to a pending receive's buffer, but here the message that fills it (rank ${filler.rank}'s ${filler.fn.name}) was sent only after rank ${filler.rank} had heard of this send: it cannot arrive while the send reads. Post the ${recv.fn.name} after the ${send.fn.name}, or receive into another buffer.`,
+      locations: [...error.locations, sentAfter],
     });
   }
 }
