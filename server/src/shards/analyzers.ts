@@ -3,10 +3,11 @@
  * One means no thread at all (the lone engine on the session's thread); `auto` follows the cores this process
  * may use.
  *
- * The default is one, not the cores: each shard now takes only the calls of what it owns (router.ts), but the
- * coordinator still keeps the whole model for the global questions, so on bench/shard-sim (1,024 ranks) two or
- * four shards cost about 2.2 times the CPU per record of one engine (flat from two to four). The default
- * follows the cores once the coordinator keeps only blocked ranks (ARCHITECTURE.md, "Shards").
+ * The default is one, not the cores: each shard takes only the calls of what it owns (router.ts), but shard 0,
+ * the global shard, is still sent every call for the global questions (potential deadlocks, races, bsend space),
+ * so on bench/shard-sim (1,024 ranks, 2 cores) two or four shards cost 2.5 to 3.4 times the CPU per record of
+ * one engine. The default follows the cores once the global shard is sent only blocked ranks and replay steps
+ * (ARCHITECTURE.md, "Towards a small coordinator").
  */
 import { availableParallelism } from 'node:os';
 
