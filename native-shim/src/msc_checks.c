@@ -283,18 +283,26 @@ static MSC_CHECK_INLINE void buf_ok(msc_call *c, const void *buf, int count, MPI
     }
 }
 
-/* The number of possible peers of a communicator, asked of MPI once per communicator and thread: two PMPI
- * queries cost more than the rest of a send's checks. A handle may be reused after MPI_Comm_free, so every
+/* What the checks ask MPI about a communicator (intercommunicator or not, its sizes, this process's rank), asked
+ * once per communicator and thread: two PMPI queries cost more than the rest of a send's checks, and a collective
+ * judging its root or its in-place buffers asks up to three. A handle may be reused after MPI_Comm_free, so every
  * free or creation bumps a generation that empties the per-thread caches. */
+typedef struct {
+    int inter; /* an intercommunicator */
+    int size;  /* the local group's size */
+    int peers; /* the possible peers of a point-to-point call and roots of a rooted collective: the remote
+                  group's size on an intercommunicator */
+    int rank;  /* this process's rank in the local group */
+} comm_facts;
 #define PEER_CACHE 8
 static __thread struct {
     uint32_t gen;
     int next, last;
     MPI_Comm comm[PEER_CACHE];
-    int n[PEER_CACHE];
+    comm_facts facts[PEER_CACHE];
 } peers __attribute__((tls_model("initial-exec")));
 
-static __attribute__((noinline)) int peer_limit_miss(MPI_Comm comm, uint32_t gen)
+static __attribute__((noinline)) const comm_facts *comm_facts_miss(MPI_Comm comm, uint32_t gen)
 {
     if (peers.gen != gen) {
         for (int i = 0; i < PEER_CACHE; i++) peers.comm[i] = MPI_COMM_NULL;
@@ -303,26 +311,31 @@ static __attribute__((noinline)) int peer_limit_miss(MPI_Comm comm, uint32_t gen
     for (int i = 0; i < PEER_CACHE; i++)
         if (peers.comm[i] == comm) {
             peers.last = i;
-            return peers.n[i];
+            return &peers.facts[i];
         }
-    int inter = 0, n = 0;
-    PMPI_Comm_test_inter(comm, &inter);
-    if (inter) PMPI_Comm_remote_size(comm, &n);
-    else PMPI_Comm_size(comm, &n);
+    comm_facts f = { 0, 0, 0, 0 };
+    PMPI_Comm_test_inter(comm, &f.inter);
+    PMPI_Comm_size(comm, &f.size);
+    PMPI_Comm_rank(comm, &f.rank);
+    if (f.inter) PMPI_Comm_remote_size(comm, &f.peers);
+    else f.peers = f.size;
     int k = peers.next++ % PEER_CACHE;
     peers.comm[k] = comm;
-    peers.n[k] = n;
+    peers.facts[k] = f;
     peers.last = k;
-    return n;
+    return &peers.facts[k];
 }
 
-/* The communicator of the thread's previous point-to-point call first: most programs use one at a time. */
-static MSC_CHECK_INLINE int peer_limit(MPI_Comm comm)
+/* The communicator of the thread's previous call first: most programs use one at a time. Only for a valid
+ * communicator (comm_ok) of an initialized MPI. */
+static MSC_CHECK_INLINE const comm_facts *facts_of(MPI_Comm comm)
 {
     uint32_t gen = atomic_load_explicit(&comm_gen, memory_order_acquire) + 1; /* 0: the cache is empty */
-    if (MSC_LIKELY(peers.gen == gen && peers.comm[peers.last] == comm)) return peers.n[peers.last];
-    return peer_limit_miss(comm, gen);
+    if (MSC_LIKELY(peers.gen == gen && peers.comm[peers.last] == comm)) return &peers.facts[peers.last];
+    return comm_facts_miss(comm, gen);
 }
+
+static MSC_CHECK_INLINE int peer_limit(MPI_Comm comm) { return facts_of(comm)->peers; }
 
 static MSC_CHECK_INLINE void rank_ok(msc_call *c, int r, int limit, int any_ok, uint64_t role)
 {
@@ -444,10 +457,11 @@ static __attribute__((noinline, cold)) void coll_stack_buffers(msc_call *c, cons
 {
     int f = c->func, inter = 0, n = 0, me = 0;
     if (!(m & MSC_ROLE_COMM) || MSC_IS_NULL(MPI_Comm, a->comm) || msc_comm_freed(a->comm)) return;
-    PMPI_Comm_test_inter(a->comm, &inter);
+    const comm_facts *cf = facts_of(a->comm);
+    inter = cf->inter;
     if (inter) return;
-    PMPI_Comm_size(a->comm, &n);
-    PMPI_Comm_rank(a->comm, &me);
+    n = cf->size;
+    me = cf->rank;
     int root = (m & MSC_ROLE_ROOT) && a->root == me;
     int bcast = f == MSC_FN_MPI_Bcast || f == MSC_FN_MPI_Ibcast;
     int reduce = f == MSC_FN_MPI_Reduce || f == MSC_FN_MPI_Ireduce;
@@ -603,8 +617,9 @@ static __attribute__((noinline, cold)) void coll_buffers(msc_call *c, const msc_
     if (m & MSC_ROLE_COMM) {
         /* A null or freed communicator is comm_ok's finding; MPI is asked about valid ones only. */
         if (MSC_IS_NULL(MPI_Comm, a->comm) || msc_comm_freed(a->comm) || !msc_mpi_ready) return;
-        PMPI_Comm_test_inter(a->comm, &inter);
-        if (!inter) PMPI_Comm_rank(a->comm, &me);
+        const comm_facts *cf = facts_of(a->comm);
+        inter = cf->inter;
+        if (!inter) me = cf->rank;
     }
     int gathers = f == MSC_FN_MPI_Gather || f == MSC_FN_MPI_Igather || f == MSC_FN_MPI_Gatherv ||
                   f == MSC_FN_MPI_Igatherv || f == MSC_FN_MPI_Reduce || f == MSC_FN_MPI_Ireduce;
@@ -699,14 +714,12 @@ void msc_check_coll(msc_call *c, const msc_args *a)
     if (!msc_checks_on) return;
     uint64_t m = msc_role_mask[c->func];
     if ((m & MSC_ROLE_COMM) && comm_ok(c, a->comm) && (m & MSC_ROLE_ROOT)) {
-        int inter = 0, n = 0;
-        PMPI_Comm_test_inter(a->comm, &inter);
-        if (inter) {
-            PMPI_Comm_remote_size(a->comm, &n);
+        const comm_facts *cf = facts_of(a->comm);
+        int n = cf->peers;
+        if (cf->inter) {
             if (a->root != MPI_ROOT && a->root != MPI_PROC_NULL && (a->root < 0 || a->root >= n))
                 finding_role(c, MSC_CHECK_ROOT_OUT_OF_RANGE, MSC_ROLE_ROOT, a->root, n);
         } else {
-            PMPI_Comm_size(a->comm, &n);
             if (a->root < 0 || a->root >= n) finding_role(c, MSC_CHECK_ROOT_OUT_OF_RANGE, MSC_ROLE_ROOT, a->root, n);
         }
     }
