@@ -730,9 +730,7 @@ void msc_check_coll(msc_call *c, const msc_args *a)
         if (MSC_IS_NULL(MPI_Op, a->op)) {
             finding_role(c, MSC_CHECK_NULL_OP, MSC_ROLE_OP, 0, 0);
         } else if (dt) {
-            int bt = msc_basic_type_id(a->datatype), op = -1;
-            for (int i = 0; i < MSC_OPID_COUNT; i++)
-                if (msc_ops[i] == a->op) op = i;
+            int bt = msc_basic_type_id(a->datatype), op = msc_op_id(a->op);
             if (bt >= 0 && op >= 0 && !msc_op_allows[op][bt])
                 finding_role(c, MSC_CHECK_OP_DATATYPE, MSC_ROLE_OP, op, bt);
         }
@@ -838,13 +836,6 @@ static int win_out_of_range(slot *s, const msc_args *a, int ttype_ok)
     return lo < 0 || lo + (int64_t)a->tcount * extent > size;
 }
 
-/* The op id of a predefined op, or -1. */
-static int op_id(MPI_Op op)
-{
-    for (int i = 0; i < MSC_OPID_COUNT; i++)
-        if (msc_ops[i] == op) return i;
-    return -1;
-}
 
 /* MPI_REPLACE and MPI_NO_OP apply to any predefined type in one-sided accumulates; the other predefined ops to
  * the types they reduce (spec typeGroups). A derived target type is made of one basic type MPI does not tell the
@@ -855,7 +846,7 @@ static void rma_op_ok(msc_call *c, const msc_args *a, int target_type_ok)
         finding_role(c, MSC_CHECK_NULL_OP, MSC_ROLE_OP, 0, 0);
         return;
     }
-    int op = op_id(a->op);
+    int op = msc_op_id(a->op);
     if (op < 0 || op == MSC_OPID_MPI_REPLACE || op == MSC_OPID_MPI_NO_OP || !target_type_ok) return;
     int bt = msc_basic_type_id(a->ttype);
     if (bt >= 0 && !msc_op_allows[op][bt]) finding_role(c, MSC_CHECK_OP_DATATYPE, MSC_ROLE_OP, op, bt);

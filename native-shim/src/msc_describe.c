@@ -15,12 +15,45 @@ MPI_Datatype msc_basic_types[MSC_BT_COUNT];
 MPI_Op msc_ops[MSC_OPID_COUNT];
 static MPI_Group world_group = MPI_GROUP_NULL;
 
+/* Set once the tables above hold MPI's handles (msc_describe_init); until then nothing is remembered. */
+static _Atomic int tables_filled;
+
+/* The last handle each thread asked about and its answer: a program passes the same datatype and op call after
+ * call, and the searches walk up to 69 and 14 entries. A predefined handle never changes and a derived one never
+ * becomes predefined, so an answer stays right, -1 included. */
+static __thread struct {
+    MPI_Datatype t;
+    int t_id; /* -2: nothing remembered */
+    MPI_Op op;
+    int op_id;
+} last_asked __attribute__((tls_model("initial-exec"))) = { 0, -2, 0, -2 };
+
 int msc_basic_type_id(MPI_Datatype t)
 {
     if (t == MPI_DATATYPE_NULL) return -1;
-    for (int i = 0; i < MSC_BT_COUNT; i++)
-        if (msc_basic_types[i] == t) return i;
-    return -1;
+    if (last_asked.t_id != -2 && last_asked.t == t) return last_asked.t_id;
+    int id = -1;
+    for (int i = 0; i < MSC_BT_COUNT && id < 0; i++)
+        if (msc_basic_types[i] == t) id = i;
+    if (atomic_load_explicit(&tables_filled, memory_order_acquire)) {
+        last_asked.t = t;
+        last_asked.t_id = id;
+    }
+    return id;
+}
+
+int msc_op_id(MPI_Op op)
+{
+    if (op == MPI_OP_NULL) return -1;
+    if (last_asked.op_id != -2 && last_asked.op == op) return last_asked.op_id;
+    int id = -1;
+    for (int i = 0; i < MSC_OPID_COUNT && id < 0; i++)
+        if (msc_ops[i] == op) id = i;
+    if (atomic_load_explicit(&tables_filled, memory_order_acquire)) {
+        last_asked.op = op;
+        last_asked.op_id = id;
+    }
+    return id;
 }
 
 /* ---- COMM ---- */
@@ -285,6 +318,7 @@ void msc_describe_init(uint32_t seq, uint64_t time)
 {
     msc_fill_basic_types(msc_basic_types);
     msc_fill_ops(msc_ops);
+    atomic_store_explicit(&tables_filled, 1, memory_order_release);
     PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
     msc_describe_comm(MPI_COMM_WORLD, MPI_COMM_NULL, 0, time);
     msc_describe_comm(MPI_COMM_SELF, MPI_COMM_NULL, 0, time);

@@ -397,6 +397,7 @@ void msc_describe_comm_created(MPI_Comm comm, MPI_Comm parent, uint32_t creator_
 void msc_describe_datatype(MPI_Datatype t, int committed, uint32_t seq, uint64_t time);
 void msc_describe_op(MPI_Op op, int commute, uint32_t seq, uint64_t time);
 int msc_basic_type_id(MPI_Datatype t);
+int msc_op_id(MPI_Op op); /* a predefined op's index in msc_ops, or -1 */
 void msc_fill_basic_types(MPI_Datatype *out);
 void msc_fill_ops(MPI_Op *out);
 extern const char *const msc_func_names[MSC_FN_COUNT];
