@@ -42,3 +42,43 @@ test('a site asked for while an addr2line already resolves it waits for that run
   await resolver.resolve([site]);
   assert.equal(runs.length, 1);
 });
+
+test('a name addr2line took from the symbols stands only inside that function; otherwise module and offset', async () => {
+  // A stripped library: no file or line, and addr2line names the nearest exported function before each address.
+  const resolver = new SiteResolver(
+    '/job',
+    (_module, addrs) =>
+      Promise.resolve(
+        addrs.map((a) => [a.replace('0x', '0x00000000'), 'exported_before', '??:0'].join('\n')).join('\n'),
+      ),
+    (_module, dynamic) =>
+      Promise.resolve(
+        dynamic
+          ? [
+              '0000000000001000 0000000000000100 T exported_before',
+              '0000000000002000 0000000000000040 T other(int, char const*)',
+              '0000000000003000 D not_a_function',
+              '0000000000004000 w undefined_weak',
+            ].join('\n')
+          : '',
+      ),
+  );
+  const inside = { module: '/usr/lib/libapp.so.7', offset: 0x1081, address: 0x7f0000001081 };
+  const past = { module: '/usr/lib/libapp.so.7', offset: 0x1900, address: 0x7f0000001900 };
+  const other = { module: '/usr/lib/libapp.so.7', offset: 0x2010, address: 0x7f0000002010 };
+  await resolver.resolve([inside, past, other]);
+  assert.equal(resolver.lookup(inside).function, 'exported_before');
+  assert.equal(resolver.lookup(past).function, 'libapp.so.7+0x1900', 'past the end of exported_before');
+  assert.equal(resolver.lookup(other).function, 'other(int, char const*)');
+});
+
+test('without nm (or a module it cannot read) addr2line names stand', async () => {
+  const resolver = new SiteResolver(
+    '/job',
+    (_module, addrs) => Promise.resolve(addrs.map((a) => [a, 'nearest', '??:0'].join('\n')).join('\n')),
+    () => Promise.resolve(''),
+  );
+  const site = { module: '/job/app', offset: 0x1900, address: 0x555500001900 };
+  await resolver.resolve([site]);
+  assert.equal(resolver.lookup(site).function, 'nearest');
+});

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 
 /** A call site as the shim reported it (SITE record): a return address inside a loaded module. */
 export interface SiteKey {
@@ -41,10 +41,13 @@ export class SiteResolver {
   /**
    * @param cwd resolves relative paths in debug info (compiled from the job's directory).
    * @param addr2line runs `addr2line -a -f -C -i -e module addrs…` and gives its output ('' on failure).
+   * @param nm runs `nm -S --defined-only -C` on the module, with `-D` when dynamic, and gives its output ('' on
+   *   failure): the functions' extents, to check a name addr2line took from the symbols alone.
    */
   constructor(
     private readonly cwd: string,
     private readonly addr2line: (module: string, addrs: readonly string[]) => Promise<string> = runAddr2line,
+    private readonly nm: (module: string, dynamic: boolean) => Promise<string> = runNm,
   ) {}
 
   lookup(site: SiteKey): SourcePosition {
@@ -111,10 +114,31 @@ export class SiteResolver {
     const addrs = keys.map((k) => '0x' + (queries.get(k) ?? 0n).toString(16));
     const out = await this.addr2line(module, addrs);
     const answers = parseAddr2line(out);
+    // Without debug info addr2line names the nearest symbol before the address, however far: in a stripped
+    // library that is the last exported function before a static one (GROMACS' MPI_Comm_split in a static
+    // domain-decomposition helper came out as dd_store_state). Such a name stands only if the symbol's extent
+    // holds the address; otherwise the site is named by its module and offset.
+    let symbols: FunctionSymbols | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const a = answers[i];
+      if (a === undefined || a.file !== '' || a.function === '') continue;
+      symbols ??= await this.symbolsOf(module);
+      if (symbols.size === 0) break; // no nm, or it could not read the module: addr2line's names stand
+      const at = queries.get(keys[i] ?? '') ?? 0n;
+      const name = symbols.containing(Number(at));
+      if (name === undefined)
+        answers[i] = { ...a, function: `${basename(module)}+0x${(at + 1n).toString(16)}` };
+      else if (name !== a.function) answers[i] = { ...a, function: name };
+    }
     keys.forEach((key, i) => {
       const a = answers[i];
       this.cache.set(key, a === undefined ? UNKNOWN : this.absolute(a));
     });
+  }
+
+  private async symbolsOf(module: string): Promise<FunctionSymbols> {
+    const [own, dynamic] = await Promise.all([this.nm(module, false), this.nm(module, true)]);
+    return new FunctionSymbols(own + '\n' + dynamic);
   }
 
   private absolute(p: SourcePosition): SourcePosition {
@@ -163,6 +187,60 @@ function runAddr2line(module: string, addrs: readonly string[]): Promise<string>
       (err, stdout) => done(err ? '' : stdout),
     );
   });
+}
+
+function runNm(module: string, dynamic: boolean): Promise<string> {
+  return new Promise<string>((done) => {
+    execFile(
+      'nm',
+      [...(dynamic ? ['-D'] : []), '-S', '--defined-only', '-C', module],
+      { maxBuffer: 256 << 20 },
+      (err, stdout) => done(err ? '' : stdout),
+    );
+  });
+}
+
+/** The functions of a module with their extents, from `nm -S` output: which one holds an address. */
+export class FunctionSymbols {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly names: string[] = [];
+
+  constructor(nmOutput: string) {
+    const all: { start: number; end: number; name: string }[] = [];
+    for (const line of nmOutput.split('\n')) {
+      // "value size type name" (symbols without a size have no extent and cannot vouch for an address)
+      const m = /^([0-9a-f]+) ([0-9a-f]+) [tTwWiI] (.+)$/.exec(line);
+      if (m === null) continue;
+      const start = Number.parseInt(m[1] ?? '', 16);
+      const size = Number.parseInt(m[2] ?? '', 16);
+      if (size > 0) all.push({ start, end: start + size, name: m[3] ?? '' });
+    }
+    all.sort((a, b) => a.start - b.start || b.end - a.end);
+    for (const s of all) {
+      this.starts.push(s.start);
+      this.ends.push(s.end);
+      this.names.push(s.name);
+    }
+  }
+
+  get size(): number {
+    return this.starts.length;
+  }
+
+  /** The name of a function whose extent holds the address, if any. */
+  containing(address: number): string | undefined {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.starts[mid] ?? 0) <= address) lo = mid + 1;
+      else hi = mid;
+    }
+    // Functions do not nest, but aliases and a few overlaps do: look back over the last starts at or before it.
+    for (let i = lo - 1; i >= 0 && i >= lo - 8; i--) if (address < (this.ends[i] ?? 0)) return this.names[i];
+    return undefined;
+  }
 }
 
 function elfType(path: string): number | undefined {
