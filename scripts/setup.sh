@@ -6,7 +6,8 @@
 #   --with-mpich  also installs MPICH, for the test suite, and when root what the cluster and slurm tiers use:
 #                 iproute2 for the namespace hosts, Slurm and munge
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
-#                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers
+#                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers,
+#                 GROMACS and Quantum ESPRESSO
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +45,8 @@ if [ "$with_apps" = 1 ]; then
   command -v nwchem.mpich >/dev/null 2>&1 || apps+=(nwchem-mpich)
   command -v elk-lapw >/dev/null 2>&1 || apps+=(elk-lapw)
   [ -x /usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdlu ] || apps+=(scalapack-mpi-test)
+  command -v gmx_mpi >/dev/null 2>&1 || apps+=(gromacs)
+  command -v pw.x >/dev/null 2>&1 || apps+=(quantum-espresso)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -126,3 +126,23 @@ export function scalapackResults(stdout: string): string[] {
   }
   return out;
 }
+
+/**
+ * What GROMACS' mdrun computes: the energy tables of its log (every logged step, then the averages and their
+ * fluctuations) — the lines of numbers only, not the performance and timing tables.
+ */
+export function gromacsResults(_stdout: string, dir: string): string[] {
+  return readFileSync(join(dir, 'md.log'), 'utf8')
+    .split('\n')
+    .filter((l) => /^\s+-?\d\.\d+e[-+]\d+(\s+-?\d\.\d+e[-+]\d+)*\s*$/.test(l));
+}
+
+/**
+ * What Quantum ESPRESSO's pw.x computes: the total energy of each self-consistency iteration and its estimated
+ * accuracy, the converged energy ("!") and the Fermi energy — not timings or memory.
+ */
+export function pwscfResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => /^!|^\s+total energy\s+=|estimated scf accuracy\s+<|the Fermi energy is/.test(l));
+}

@@ -2,7 +2,7 @@
 // and when two runs' results are the same.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lammpsResults, lineDiffers, nwchemResults, scalapackResults } from '../apps/results';
+import { lammpsResults, lineDiffers, nwchemResults, pwscfResults, scalapackResults } from '../apps/results';
 
 test('result lines agree up to two units in the last printed digit, integers and words exactly', () => {
   assert.equal(
@@ -91,5 +91,24 @@ test('a ScaLAPACK driver: each test without its times and rate, and the totals',
     'Finished    240 tests, with the following results:',
     '240 tests completed and passed residual checks.',
     '0 tests skipped because of illegal input values.',
+  ]);
+});
+
+test("pw.x's results: each iteration's energy and accuracy, the converged and Fermi energies; no timings", () => {
+  const out = [
+    '     iteration #  1     ecut=    40.00 Ry     beta= 0.70',
+    '     total cpu time spent up to now is        0.3 secs',
+    '     total energy              =     -22.62424029 Ry',
+    '     estimated scf accuracy    <       0.13183282 Ry',
+    '     the Fermi energy is    13.4536 ev',
+    '!    total energy              =     -22.63378020 Ry',
+    '     one-electron contribution =       6.35045474 Ry',
+    '     PWSCF        :      0.95s CPU      3.64s WALL',
+  ].join('\n');
+  assert.deepEqual(pwscfResults(out), [
+    '     total energy              =     -22.62424029 Ry',
+    '     estimated scf accuracy    <       0.13183282 Ry',
+    '     the Fermi energy is    13.4536 ev',
+    '!    total energy              =     -22.63378020 Ry',
   ]);
 });
