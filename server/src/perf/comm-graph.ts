@@ -2,7 +2,7 @@
  * Communication graphs for `mpiscope map`: bytes sent from rank i to rank j, from a run's trace or from a
  * collective algorithm's exchange pattern. Square, row = sender, stored as a flat Float64Array.
  */
-import { readTrace, SESSION_RANK } from '../session/trace-file';
+import { SESSION_RANK, TraceReader } from '../session/trace-file';
 import { createFrameDecoder, type FrameDecoder } from '../session/engine-port';
 import { UsageError } from '../session/session-api';
 import { TimelineModel } from '../timeline/timeline-model';
@@ -53,9 +53,9 @@ export function algorithmGraph(algorithm: Algorithm, ranks: number, block: numbe
  * --algorithm instead).
  */
 export function traceGraph(path: string): CommGraph {
-  let frames;
+  let reader: TraceReader;
   try {
-    frames = readTrace(path);
+    reader = new TraceReader(path);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UsageError(
@@ -64,13 +64,25 @@ export function traceGraph(path: string): CommGraph {
         : e.message,
     );
   }
-  const head = frames[0];
-  if (head === undefined || head.rank !== SESSION_RANK)
+  // Read as the model takes it, a chunk at a time (TraceReader), not the whole file at once.
+  const frames = reader.frames();
+  const head = frames.next().value;
+  if (head === undefined || head.rank !== SESSION_RANK) {
+    frames.return();
     throw new UsageError(`${path} has no session record; it was cut short before the job started`);
-  const session = JSON.parse(head.data.toString('utf8')) as { ranks?: number };
+  }
+  let session: { ranks?: number };
+  try {
+    session = JSON.parse(head.data.toString('utf8')) as { ranks?: number };
+  } catch {
+    frames.return();
+    throw new UsageError(`${path} has a damaged session record (not JSON)`);
+  }
   const ranks = session.ranks ?? 0;
-  if (!Number.isInteger(ranks) || ranks < 2)
+  if (!Number.isInteger(ranks) || ranks < 2) {
+    frames.return();
     throw new UsageError(`${path} is a run of ${String(ranks)} rank(s); mapping needs at least 2`);
+  }
   const model = new TimelineModel(ranks);
   const decoders = new Map<number, FrameDecoder>();
   const damaged = new Set<number>();

@@ -5,8 +5,8 @@ import { noProgressFinding } from './hang-watch';
 import { parseRankText } from './held-ack';
 import { parseHello } from './rank-server';
 import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
-import { mergeSpills } from './spill';
-import { readTraceUpToCut, SESSION_RANK, type TraceCut } from './trace-file';
+import { isEndRecord, spillFilesOf, spillFrames, TraceTally } from './spill';
+import { SESSION_RANK, TraceReader, type TraceCut, type TraceFrame } from './trace-file';
 
 interface SessionRecord {
   readonly program?: string;
@@ -67,10 +67,9 @@ export async function replayTrace(
   hooks?: ReplayHooks,
   { analyze = true }: { analyze?: boolean } = {},
 ): Promise<{ start: SessionStart; result: SessionResult; cut?: TraceCut }> {
-  let frames;
-  let cut: TraceCut | undefined;
+  let reader: TraceReader;
   try {
-    ({ frames, cut } = readTraceUpToCut(path));
+    reader = new TraceReader(path);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UsageError(
@@ -79,7 +78,11 @@ export async function replayTrace(
         : e.message,
     );
   }
-  const head = frames[0];
+  // The frames are read as they are replayed, a chunk of the file at a time (TraceReader): the report holds
+  // what the analysis keeps, not the trace.
+  const opening = reader.frames();
+  const head = opening.next().value;
+  opening.return();
   if (head === undefined || head.rank !== SESSION_RANK)
     throw new UsageError(`${path} has no session record; it was cut short before the job started`);
   const session = parseRecord(head.data) as SessionRecord | undefined;
@@ -88,16 +91,27 @@ export async function replayTrace(
   if (!Number.isInteger(ranks) || ranks < 1)
     throw new UsageError(`${path} has a damaged session record (ranks ${String(ranks)})`);
   hooks?.start?.(ranks, session.program ?? '');
-  // What the ranks recorded after the analyzer died, from their spill files (spill.ts).
-  const { frames: all, summary: spill } = mergeSpills(path, frames, ranks);
-  frames = all;
+  // What the ranks recorded after the analyzer died, from their spill files (spill.ts): the merge needs each
+  // rank's frame count in the trace, so a trace with spill files is read twice.
+  let spilled: ReturnType<typeof spillFrames>;
+  if (spillFilesOf(path).length > 0) {
+    const tally = new TraceTally();
+    for (const f of reader.frames()) tally.add(f);
+    spilled = spillFrames(path, tally, ranks);
+  }
+  const spill = spilled?.summary;
   const analysis = new Analysis(ranks, session.cwd ?? process.cwd(), analyzers);
   try {
     const raw: EngineFinding[] = [];
     const refused = new Set<number>();
     let end: EndRecord = {};
     let hangSeen = false;
-    for (const f of frames.slice(1)) {
+    let first = true;
+    for (const f of withSpills(reader.frames(), spilled?.frames ?? [])) {
+      if (first) {
+        first = false; // the session record, read above
+        continue;
+      }
       if (f.rank === SESSION_RANK) {
         const rec = (parseRecord(f.data) ?? {}) as EndRecord & HangRecord & { type?: string; rank?: number };
         if (rec.type === 'end') end = rec;
@@ -160,7 +174,7 @@ export async function replayTrace(
     if (!analyze) {
       await hooks?.sites?.((rank, address) => analysis.resolveSite(rank, address));
       return {
-        ...(cut !== undefined ? { cut } : {}),
+        ...(reader.cut !== undefined ? { cut: reader.cut } : {}),
         start,
         result: {
           findings: [],
@@ -197,7 +211,7 @@ export async function replayTrace(
     await hooks?.sites?.((rank, address) => analysis.resolveSite(rank, address));
     const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
     return {
-      ...(cut !== undefined ? { cut } : {}),
+      ...(reader.cut !== undefined ? { cut: reader.cut } : {}),
       start,
       result: {
         findings,
@@ -229,4 +243,23 @@ function parseRecord(data: Buffer): object | undefined {
 function skippedOf(engine: { skippedChecks(): SkippedCheck[] }): { skippedChecks?: SkippedCheck[] } {
   const skipped = engine.skippedChecks();
   return skipped.length > 0 ? { skippedChecks: skipped } : {};
+}
+
+/**
+ * The trace's frames, then the spill files' frames, before the session's end record when the trace ends with
+ * one (the order mergeSpills gives a whole trace).
+ */
+function* withSpills(frames: Iterable<TraceFrame>, spills: readonly TraceFrame[]): Generator<TraceFrame> {
+  let held: TraceFrame | undefined;
+  for (const f of frames) {
+    if (held !== undefined) yield held;
+    held = f;
+  }
+  if (held !== undefined && isEndRecord(held)) {
+    yield* spills;
+    yield held;
+  } else {
+    if (held !== undefined) yield held;
+    yield* spills;
+  }
 }

@@ -79,20 +79,51 @@ export function mergeSpills(
   frames: readonly TraceFrame[],
   ranks: number,
 ): { frames: TraceFrame[]; summary?: SpillSummary } {
-  const files = spillFilesOf(tracePath);
-  if (files.length === 0) return { frames: [...frames] };
-  // The rank's frames the analyzer wrote, and its hello's pid (a spill of another run has another pid).
-  const seen = new Map<number, number>();
-  const pids = new Map<number, number>();
-  for (const f of frames) {
-    if (f.rank === SESSION_RANK) continue;
-    const n = seen.get(f.rank) ?? 0;
+  const seen = new TraceTally();
+  for (const f of frames) seen.add(f);
+  const spills = spillFrames(tracePath, seen, ranks);
+  if (spills === undefined) return { frames: [...frames] };
+  const out = [...frames];
+  const last = out[out.length - 1];
+  const end = last !== undefined && isEndRecord(last) ? out.pop() : undefined;
+  out.push(...spills.frames);
+  if (end !== undefined) out.push(end);
+  return { frames: out, summary: spills.summary };
+}
+
+/** Whether a frame is the session's end record (the last frame of a trace whose session lived to write it). */
+export function isEndRecord(f: TraceFrame): boolean {
+  return f.rank === SESSION_RANK && parseJson(f.data)?.type === 'end';
+}
+
+/** What the spill merge needs to know of a trace: each rank's frame count and its hello's pid. */
+export class TraceTally {
+  readonly frames = new Map<number, number>();
+  readonly pids = new Map<number, number>();
+
+  add(f: TraceFrame): void {
+    if (f.rank === SESSION_RANK) return;
+    const n = this.frames.get(f.rank) ?? 0;
     if (n === 0 && f.kind === 'text') {
       const pid = parseJson(f.data)?.pid;
-      if (typeof pid === 'number') pids.set(f.rank, pid);
+      if (typeof pid === 'number') this.pids.set(f.rank, pid);
     }
-    seen.set(f.rank, n + 1);
+    this.frames.set(f.rank, n + 1);
   }
+}
+
+/**
+ * The spill files' frames that the trace does not hold, interleaved a frame of each rank in turn, and what the
+ * merge did; undefined when there is no spill file. `seen` is the trace's tally (TraceTally).
+ */
+export function spillFrames(
+  tracePath: string,
+  seen: TraceTally,
+  ranks: number,
+): { frames: TraceFrame[]; summary: SpillSummary } | undefined {
+  const files = spillFilesOf(tracePath);
+  if (files.length === 0) return undefined;
+  const pids = seen.pids;
   const added: TraceFrame[][] = [];
   const merged: string[] = [];
   const skipped: string[] = [];
@@ -132,7 +163,7 @@ export function mergeSpills(
       );
       continue;
     }
-    const have = seen.get(rank) ?? 0;
+    const have = seen.frames.get(rank) ?? 0;
     if (first > have) missingFrames += first - have;
     const mine: TraceFrame[] = [];
     let index = first;
@@ -149,17 +180,11 @@ export function mergeSpills(
     added.push(mine);
     merged.push(file);
   }
-  const out = [...frames];
-  const last = out[out.length - 1];
-  const end =
-    last !== undefined && last.rank === SESSION_RANK && parseJson(last.data)?.type === 'end'
-      ? out.pop()
-      : undefined;
+  const out: TraceFrame[] = [];
   for (let i = 0; added.some((a) => i < a.length); i++)
     for (const a of added) {
       const f = a[i];
       if (f !== undefined) out.push(f);
     }
-  if (end !== undefined) out.push(end);
   return { frames: out, summary: { files: merged, records, missingFrames, fullRanks, skipped } };
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readTrace, readTraceUpToCut, SESSION_RANK, TraceWriter } from './trace-file';
+import { readTrace, readTraceUpToCut, SESSION_RANK, TraceReader, TraceWriter } from './trace-file';
 
 test('a trace reads back frame by frame, and a trace cut short keeps its whole frames', () => {
   const dir = mkdtempSync(join(tmpdir(), 'trace-'));
@@ -88,6 +88,48 @@ test('a trace appears under its name with its header; no file of another name is
     writeFileSync(join(taken, 'x'), '');
     assert.throws(() => new TraceWriter(taken));
     assert.deepEqual(readdirSync(dir).sort(), ['t.trace', 'taken']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a trace read a chunk at a time gives the frames and the cut of the whole file, whatever the chunk size', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trace-'));
+  try {
+    const path = join(dir, 't.trace');
+    const w = new TraceWriter(path);
+    w.writeSession({ type: 'session', ranks: 3 });
+    for (let i = 0; i < 40; i++) {
+      const rank = i % 3;
+      if (i % 7 === 0) w.write(rank, 'text', JSON.stringify({ type: 'module', i }));
+      const records = Buffer.alloc(64 * (1 + (i % 5)));
+      for (let b = 0; b < records.length; b++) records[b] = (i * 31 + b) & 0xff;
+      w.write(rank, 'binary', records);
+    }
+    w.writeSession({ type: 'end', exitCode: 0 });
+    w.close();
+    const whole = readFileSync(path);
+    const expected = readTrace(path).map((f) => [f.rank, f.kind, f.data.toString('hex')]);
+    assert.ok(expected.length > 40);
+    // Chunks smaller than a frame, of a few frames, and larger than the file; a view stays valid after later reads.
+    for (const chunk of [1, 13, 64, 100, 1000, 1 << 20]) {
+      const frames = [...new TraceReader(path, chunk).frames()];
+      assert.deepEqual(
+        frames.map((f) => [f.rank, f.kind, f.data.toString('hex')]),
+        expected,
+        `chunks of ${chunk} bytes`,
+      );
+    }
+    // Cut mid-frame: the same frames before it and the same cut, read in small chunks.
+    writeFileSync(path, whole.subarray(0, whole.length - 100));
+    const all = readTraceUpToCut(path);
+    for (const chunk of [7, 200]) {
+      const reader = new TraceReader(path, chunk);
+      const frames = [...reader.frames()];
+      assert.equal(frames.length, all.frames.length);
+      assert.deepEqual(reader.cut, all.cut);
+    }
+    assert.ok(all.cut !== undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@
  *             where a rank's connection closed
  * A trace cut short (the analyzer was killed) is still readable up to its last whole frame.
  */
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync, writevSync } from 'node:fs';
 
 export const TRACE_MAGIC = 'MSCTRACE';
 export const TRACE_VERSION = 1;
@@ -90,44 +90,108 @@ export interface TraceCut {
   readonly why: string;
 }
 
-/** Read a whole trace. Throws an Error with a one-line reason when the file is not a trace. */
+/** Read a whole trace into memory. Throws an Error with a one-line reason when the file is not a trace. */
 export function readTrace(path: string): TraceFrame[] {
   return readTraceUpToCut(path).frames;
 }
 
 /**
- * Read a trace up to its last whole, well-formed frame, and say where it stopped when that is before the end:
- * a trace the analyzer was killed while writing ends mid-frame, and a damaged one has a frame header that
- * makes no sense (an unknown kind, a binary frame that is not whole 64-byte records). Throws an Error with a
- * one-line reason when the file is not a trace at all.
+ * Read a whole trace up to its last whole, well-formed frame, and say where it stopped when that is before the
+ * end (TraceReader). For small files and tests; a report streams the frames instead (TraceReader.frames).
  */
 export function readTraceUpToCut(path: string): { frames: TraceFrame[]; cut?: TraceCut } {
-  const bytes = readFileSync(path);
-  if (bytes.length < 16 || bytes.toString('ascii', 0, 8) !== TRACE_MAGIC) {
-    throw new Error(`${path} is not an mpiscope trace (it does not start with ${TRACE_MAGIC})`);
+  const reader = new TraceReader(path);
+  const frames = [...reader.frames()];
+  return reader.cut !== undefined ? { frames, cut: reader.cut } : { frames };
+}
+
+/**
+ * A trace read frame by frame, a chunk of the file at a time, so that replaying a run holds what the analysis
+ * keeps and not the whole file (a ten-minute run at the analyzer's top rate writes gigabytes; Node cannot read
+ * a file of more than 2 GiB into one buffer). Reading stops at the last whole, well-formed frame: a trace the
+ * analyzer was killed while writing ends mid-frame, and a damaged one has a frame header that makes no sense
+ * (an unknown kind, a binary frame that is not whole 64-byte records); `cut` then says where and why. The
+ * constructor throws an Error with a one-line reason when the file is not a trace at all.
+ *
+ * Each frame's data is a view of the chunk it was read in; a chunk is never reused, so a frame stays valid
+ * for as long as someone holds it.
+ */
+export class TraceReader {
+  readonly size: number;
+  /** Set once frames() stopped before the end of the file. */
+  cut?: TraceCut;
+
+  constructor(
+    readonly path: string,
+    private readonly chunkBytes = 8 << 20,
+  ) {
+    const fd = openSync(path, 'r');
+    try {
+      this.size = fstatSync(fd).size;
+      const head = Buffer.alloc(16);
+      const got = this.size >= 16 ? readSync(fd, head, 0, 16, 0) : 0;
+      if (got < 16 || head.toString('ascii', 0, 8) !== TRACE_MAGIC)
+        throw new Error(`${path} is not an mpiscope trace (it does not start with ${TRACE_MAGIC})`);
+      const version = head.readUInt32LE(8);
+      if (version !== TRACE_VERSION)
+        throw new Error(
+          `${path} is a version ${version} trace; this mpiscope reads version ${TRACE_VERSION}`,
+        );
+    } finally {
+      closeSync(fd);
+    }
   }
-  const version = bytes.readUInt32LE(8);
-  if (version !== TRACE_VERSION)
-    throw new Error(`${path} is a version ${version} trace; this mpiscope reads version ${TRACE_VERSION}`);
-  const frames: TraceFrame[] = [];
-  let at = 16;
-  const cut = (why: string): { frames: TraceFrame[]; cut: TraceCut } => ({
-    frames,
-    cut: { at, size: bytes.length, why },
-  });
-  while (at < bytes.length) {
-    if (at + 12 > bytes.length) return cut('it ends inside a frame header');
-    const rank = bytes.readUInt32LE(at);
-    const kindId = bytes.readUInt32LE(at + 4);
-    const kind = KIND_NAMES[kindId];
-    const length = bytes.readUInt32LE(at + 8);
-    if (kind === undefined) return cut(`a frame has an unknown kind ${kindId}`);
-    if (at + 12 + length > bytes.length)
-      return cut(`it ends inside a frame of ${length} bytes (${bytes.length - at - 12} of them written)`);
-    if (kind === 'binary' && length % 64 !== 0)
-      return cut(`a binary frame of ${length} bytes is not whole 64-byte records`);
-    frames.push({ rank, kind, data: bytes.subarray(at + 12, at + 12 + length) });
-    at += 12 + length;
+
+  /** The frames in file order; may be called again (each call reads the file anew). */
+  *frames(): Generator<TraceFrame, void, undefined> {
+    this.cut = undefined;
+    const fd = openSync(this.path, 'r');
+    try {
+      let buf = Buffer.alloc(0);
+      let pos = 0; // where the next frame starts in buf
+      let bufAt = 16; // the file offset of buf[0]
+      let fileAt = 16; // the file offset of the next byte to read
+      const size = this.size;
+      // At least `need` bytes from pos in buf, reading more (into a fresh chunk) when it is not: false at the end.
+      const have = (need: number): boolean => {
+        if (buf.length - pos >= need) return true;
+        if (fileAt >= size) return false;
+        const next = Buffer.allocUnsafe(Math.max(this.chunkBytes, need));
+        const kept = buf.copy(next, 0, pos);
+        let filled = kept;
+        while (filled < next.length && fileAt < size) {
+          const n = readSync(fd, next, filled, Math.min(next.length - filled, size - fileAt), fileAt);
+          if (n <= 0) break;
+          filled += n;
+          fileAt += n;
+        }
+        bufAt += pos;
+        buf = next.subarray(0, filled);
+        pos = 0;
+        return filled >= need;
+      };
+      const stop = (why: string): void => {
+        this.cut = { at: bufAt + pos, size, why };
+      };
+      while (bufAt + pos < size) {
+        if (!have(12)) return stop('it ends inside a frame header');
+        const rank = buf.readUInt32LE(pos);
+        const kindId = buf.readUInt32LE(pos + 4);
+        const kind = KIND_NAMES[kindId];
+        const length = buf.readUInt32LE(pos + 8);
+        if (kind === undefined) return stop(`a frame has an unknown kind ${kindId}`);
+        if (bufAt + pos + 12 + length > size)
+          return stop(
+            `it ends inside a frame of ${length} bytes (${size - bufAt - pos - 12} of them written)`,
+          );
+        if (kind === 'binary' && length % 64 !== 0)
+          return stop(`a binary frame of ${length} bytes is not whole 64-byte records`);
+        if (!have(12 + length)) return stop(`it ends inside a frame of ${length} bytes`);
+        yield { rank, kind, data: buf.subarray(pos + 12, pos + 12 + length) };
+        pos += 12 + length;
+      }
+    } finally {
+      closeSync(fd);
+    }
   }
-  return { frames };
 }
