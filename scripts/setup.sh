@@ -7,7 +7,7 @@
 #                 iproute2 for the namespace hosts, Slurm and munge
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
 #                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers,
-#                 GROMACS and Quantum ESPRESSO
+#                 GROMACS, Quantum ESPRESSO and MPB
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +47,7 @@ if [ "$with_apps" = 1 ]; then
   [ -x /usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdlu ] || apps+=(scalapack-mpi-test)
   command -v gmx_mpi >/dev/null 2>&1 || apps+=(gromacs)
   command -v pw.x >/dev/null 2>&1 || apps+=(quantum-espresso)
+  command -v mpb-mpi >/dev/null 2>&1 || apps+=(mpb-mpi)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -146,3 +146,11 @@ export function pwscfResults(stdout: string): string[] {
     .split('\n')
     .filter((l) => /^!|^\s+total energy\s+=|estimated scf accuracy\s+<|the Fermi energy is/.test(l));
 }
+
+/**
+ * What MPB computes: the frequencies of every band at each k-point ("tmfreqs:" lines, six digits). Not its
+ * "Gap from band" lines: they print every digit of a double, and two bare runs differ in the fourteenth.
+ */
+export function mpbResults(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => /^(tm|te|)freqs:/.test(l));
+}
