@@ -82,3 +82,14 @@ test('without nm (or a module it cannot read) addr2line names stand', async () =
   await resolver.resolve([site]);
   assert.equal(resolver.lookup(site).function, 'nearest');
 });
+
+test('a site addr2line knows nothing of is named by its module and address there', async () => {
+  const resolver = new SiteResolver(
+    '/job',
+    (_module, addrs) => Promise.resolve(addrs.map((a) => [a, '??', '??:0'].join('\n')).join('\n')),
+    () => Promise.resolve(''),
+  );
+  const site = { module: '/usr/bin/co_sum_test', offset: 0x4a1c, address: 0x555500004a1c };
+  await resolver.resolve([site]);
+  assert.deepEqual(resolver.lookup(site), { function: 'co_sum_test+0x4a1c', file: '', line: 0 });
+});

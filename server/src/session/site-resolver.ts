@@ -117,7 +117,7 @@ export class SiteResolver {
     // Without debug info addr2line names the nearest symbol before the address, however far: in a stripped
     // library that is the last exported function before a static one (GROMACS' MPI_Comm_split in a static
     // domain-decomposition helper came out as dd_store_state). Such a name stands only if the symbol's extent
-    // holds the address; otherwise the site is named by its module and offset.
+    // holds the address; otherwise the site is named by its module and offset, as one addr2line knows nothing of.
     let symbols: FunctionSymbols | undefined;
     for (let i = 0; i < keys.length; i++) {
       const a = answers[i];
@@ -131,8 +131,14 @@ export class SiteResolver {
       else if (name !== a.function) answers[i] = { ...a, function: name };
     }
     keys.forEach((key, i) => {
-      const a = answers[i];
-      this.cache.set(key, a === undefined ? UNKNOWN : this.absolute(a));
+      const a = answers[i] ?? UNKNOWN;
+      // Nothing known (a stripped module, a static function): the module and the address there, which
+      // addr2line or a debugger given the module's debug info can still resolve.
+      const named =
+        a.file === '' && a.function === ''
+          ? { ...a, function: `${basename(module)}+0x${((queries.get(key) ?? 0n) + 1n).toString(16)}` }
+          : a;
+      this.cache.set(key, this.absolute(named));
     });
   }
 
