@@ -130,6 +130,49 @@ test('a receive never satisfied is reported at the end', () => {
   ]);
 });
 
+test('the same message never received from every rank to every other is one finding, one location per sender', () => {
+  // A library announcing its end to every rank with MPI_Send and never receiving those messages: n(n-1) pairs.
+  const job = new Job(4);
+  for (const r of job.ranks)
+    for (const to of job.ranks)
+      if (to.rank !== r.rank) r.send(to.rank, { tag: 424242, site: 0x500 + r.rank });
+  for (const r of job.ranks) r.finalize();
+  const [f] = check(job, [
+    {
+      kind: 'unmatched-message',
+      ranks: [0, 1, 2, 3],
+      message: [
+        'Ranks 0,1,2,3 sent 12 messages (tag 424242) with MPI_Send',
+        'to ranks 0,1,2,3',
+        'never received',
+      ],
+    },
+  ]);
+  assert.deepEqual(
+    f?.locations.map((l) => [l.rank, l.detail]),
+    [0, 1, 2, 3].map((r) => [
+      r,
+      `MPI_Send to ranks ${[0, 1, 2, 3].filter((x) => x !== r).join(',')}, tag 424242 on MPI_COMM_WORLD (3 messages): never received`,
+    ]),
+  );
+});
+
+test('the same receive left unsatisfied on several ranks is one finding', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks;
+  r1?.irecv(0, { tag: 8 });
+  r2?.irecv(0, { tag: 8 });
+  for (const r of [r0, r1, r2]) r?.finalize();
+  check(job, [
+    {
+      kind: 'unmatched-message',
+      ranks: [1, 2],
+      message: ['2 receives (MPI_Irecv, tag 8 on MPI_COMM_WORLD) of ranks 1,2 were never satisfied'],
+    },
+    { kind: 'resource-leak', ranks: [1, 2], message: ['requests', 'MPI_Irecv'] },
+  ]);
+});
+
 test('calls before MPI_Init, and ranks that never finalize', () => {
   const job = new Job(2, false);
   const [r0, r1] = job.ranks;

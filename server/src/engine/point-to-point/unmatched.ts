@@ -3,7 +3,7 @@
  * site and receiver, pairing a lost message with the receive that probably meant it (same ranks and
  * communicator, different tag) so the user sees both ends.
  */
-import { describeOp, tagName } from '../model/describe';
+import { describeOp, ranksName, tagName } from '../model/describe';
 import type { CheckContext } from '../model/check-context';
 import type { Matcher } from './matching';
 import type { RecvOp, SendOp } from '../model/ops';
@@ -43,6 +43,10 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
     const key = `${s.rank}:${s.site}:${s.dest}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
+  // Sends no pending receive explains, by what was sent: one finding for the same mistake on several ranks or to
+  // several ranks (a library that announces its end to every rank and never receives those messages would
+  // otherwise give one finding per pair of ranks: n(n-1) of them).
+  const lost = new Map<string, SendOp[][]>();
   for (const sends of groups.values()) {
     const s = sends[0] as SendOp;
     const n = sends.length === 1 ? 'a message' : `${sends.length} messages`;
@@ -54,40 +58,104 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
         r.comm === s.comm &&
         (r.source === ANY_SOURCE || r.source === s.srcCommRank),
     );
-    const sender = here(s, `${describeOp(s)}: never received`);
     if (recv !== undefined) {
       used.add(recv);
       findings.push({
         kind: 'unmatched-message',
         severity: 'warning',
         message: `Rank ${s.rank} sent ${n} (${tags}) with ${s.fn.name} to rank ${s.dest} that was never received, while rank ${s.dest}'s ${describeOp(recv)} was never satisfied. Make the tags (and communicators) of the send and the receive agree.`,
-        locations: [sender, here(recv, `${describeOp(recv)}: never satisfied`)],
+        locations: [
+          here(s, `${describeOp(s)}: never received`),
+          here(recv, `${describeOp(recv)}: never satisfied`),
+        ],
       });
       continue;
     }
-    findings.push({
-      kind: 'unmatched-message',
-      severity: 'warning',
-      message: `Rank ${s.rank} sent ${n} (${tags}) with ${s.fn.name} to rank ${s.dest} on ${s.comm.name} that rank ${s.dest} never received. Add the matching receive on rank ${s.dest}, or remove the send.`,
-      locations: [sender],
-    });
+    const key = `${s.fn.name}|${s.comm.id}|${tags}`;
+    lost.set(key, [...(lost.get(key) ?? []), sends]);
   }
+  for (const sets of lost.values()) findings.push(neverReceived(sets));
   const recvGroups = new Map<string, RecvOp[]>();
   for (const r of recvs) {
     if (used.has(r)) continue;
     const key = `${r.rank}:${r.site}:${r.source}`;
     recvGroups.set(key, [...(recvGroups.get(key) ?? []), r]);
   }
+  // The same by what was asked for: one finding for the same receive left unsatisfied on several ranks.
+  const unsatisfied = new Map<string, RecvOp[][]>();
   for (const rs of recvGroups.values()) {
     const r = rs[0] as RecvOp;
+    const key = `${r.fn.name}|${r.comm.id}|${r.tag}`;
+    unsatisfied.set(key, [...(unsatisfied.get(key) ?? []), rs]);
+  }
+  for (const sets of unsatisfied.values()) findings.push(neverSatisfied(sets));
+  return findings;
+}
+
+/** The finding of sends never received, of one function, communicator and tags: groups of (rank, site, dest). */
+function neverReceived(sets: readonly SendOp[][]): EngineFinding {
+  const s = (sets[0] as SendOp[])[0] as SendOp;
+  const all = sets.flat();
+  const tags = [...new Set(all.map((x) => x.tag))].map(tagName).join('/');
+  if (sets.length === 1) {
+    const n = all.length === 1 ? 'a message' : `${all.length} messages`;
+    return {
+      kind: 'unmatched-message',
+      severity: 'warning',
+      message: `Rank ${s.rank} sent ${n} (${tags}) with ${s.fn.name} to rank ${s.dest} on ${s.comm.name} that rank ${s.dest} never received. Add the matching receive on rank ${s.dest}, or remove the send.`,
+      locations: [here(s, `${describeOp(s)}: never received`)],
+    };
+  }
+  // One location per sending rank and site, naming every destination.
+  const bySite = new Map<string, SendOp[]>();
+  for (const x of all) {
+    const key = `${x.rank}:${x.site}`;
+    bySite.set(key, [...(bySite.get(key) ?? []), x]);
+  }
+  const ranks = [...new Set(all.map((x) => x.rank))].sort((a, b) => a - b);
+  const dests = [...new Set(all.map((x) => x.dest))].sort((a, b) => a - b);
+  const locations = [...bySite.values()]
+    .sort((a, b) => (a[0] as SendOp).rank - (b[0] as SendOp).rank)
+    .map((xs) => {
+      const x = xs[0] as SendOp;
+      const to = ranksName([...new Set(xs.map((y) => y.dest))].sort((a, b) => a - b));
+      const n = xs.length === 1 ? '' : ` (${xs.length} messages)`;
+      return here(x, `${x.fn.name} to ${to}, ${tags} on ${x.comm.name}${n}: never received`);
+    });
+  return {
+    kind: 'unmatched-message',
+    severity: 'warning',
+    message: `${ranks.length === 1 ? `Rank ${ranks[0]}` : `Ranks ${ranks.join(',')}`} sent ${all.length} messages (${tags}) with ${s.fn.name} on ${s.comm.name} to ${ranksName(dests)} that were never received. Add the matching receives, or remove the sends.`,
+    locations,
+  };
+}
+
+/** The finding of receives never satisfied, of one function, communicator and tag: groups of (rank, site, source). */
+function neverSatisfied(sets: readonly RecvOp[][]): EngineFinding {
+  const r = (sets[0] as RecvOp[])[0] as RecvOp;
+  if (sets.length === 1) {
+    const rs = sets[0] as RecvOp[];
     const n = rs.length === 1 ? '' : ` (${rs.length} times)`;
-    const locations: RawLocation[] = [here(r, `${describeOp(r)}: never satisfied`)];
-    findings.push({
+    return {
       kind: 'unmatched-message',
       severity: 'warning',
       message: `Rank ${r.rank}'s ${describeOp(r)}${n} was never satisfied: no matching message was sent. Add the matching send, or cancel and free the request.`,
-      locations,
-    });
+      locations: [here(r, `${describeOp(r)}: never satisfied`)],
+    };
   }
-  return findings;
+  const all = sets.flat();
+  const ranks = [...new Set(all.map((x) => x.rank))].sort((a, b) => a - b);
+  const locations = [...sets]
+    .sort((a, b) => (a[0] as RecvOp).rank - (b[0] as RecvOp).rank)
+    .map((rs) => {
+      const x = rs[0] as RecvOp;
+      const n = rs.length === 1 ? '' : ` (${rs.length} times)`;
+      return here(x, `${describeOp(x)}${n}: never satisfied`);
+    });
+  return {
+    kind: 'unmatched-message',
+    severity: 'warning',
+    message: `${all.length} receives (${r.fn.name}, ${tagName(r.tag)} on ${r.comm.name}) of ${ranksName(ranks)} were never satisfied: no matching message was sent. Add the matching sends, or cancel and free the requests.`,
+    locations,
+  };
 }
