@@ -2,7 +2,7 @@
  * Findings the shim makes before a call reaches MPI (invalid arguments, modified send buffers). A collective
  * called with the same invalid argument on every rank is one finding, not one per rank.
  */
-import { commRankOf } from '../model/comms';
+import { collSlotOf } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { EngineFinding, FindingKind, RawLocation, Severity, ShimFindingEvent } from '../model/types';
@@ -128,7 +128,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
       id = `${call.coll.comm.id}|${call.coll.index}`;
     } else {
       const comm = st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
-      const me = commRankOf(comm, e.rank);
+      const me = collSlotOf(comm, e.rank);
       id = `${comm.id}|${(comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0)}`;
     }
     const comm =
