@@ -238,7 +238,7 @@ static __attribute__((noinline, cold)) void stack_init(void)
  * flush (a rank that dies in the call flushes its ring). The walk of two or three frames runs only here, for a
  * stack buffer not described just before. */
 static __attribute__((noinline, cold)) void stack_buffer(msc_call *c, const void *buf, int count, MPI_Datatype t,
-                                                         int param)
+                                                         uint64_t role, int param)
 {
     if (stk.size == 0) stack_init();
     if ((uintptr_t)buf - stk.lo >= stk.size) return;
@@ -263,7 +263,8 @@ static __attribute__((noinline, cold)) void stack_buffer(msc_call *c, const void
     _Unwind_Backtrace(caller_frame_step, &f);
     if (f.cfa == 0) return;
     int64_t reach = (int64_t)tlb + (int64_t)(count - 1) * (int64_t)ext + (int64_t)text;
-    int64_t w[5] = { MSC_CHECK_STACK_BUFFER_FRAME, param, (int64_t)((uintptr_t)buf - f.cfa), reach,
+    int64_t w[5] = { MSC_CHECK_STACK_BUFFER_FRAME, role ? param_index(c->func, role) : param,
+                     (int64_t)((uintptr_t)buf - f.cfa), reach,
                      (int64_t)tlb };
     msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), c->site, w, 5, NULL, 0);
 }
@@ -364,7 +365,7 @@ static int64_t heap_room(uintptr_t p, int64_t reach)
 
 /* A buffer in the main heap: count elements of a predefined type must end inside its chunk. */
 static __attribute__((noinline, cold)) void heap_buffer(msc_call *c, const void *buf, int count, MPI_Datatype t,
-                                                        int param)
+                                                        uint64_t role, int param)
 {
     /* A loop sending the same block from the same line is judged once: the last buffer judged at each of 16 slots
      * (by site and buffer) is passed at the cost of a hash and four compares. A block freed and allocated again
@@ -390,7 +391,7 @@ static __attribute__((noinline, cold)) void heap_buffer(msc_call *c, const void 
     heap_told[k].site = c->site;
     heap_told[k].buf = buf;
     heap_told[k].reach = reach;
-    msc_finding(c, MSC_CHECK_HEAP_BUFFER_TOO_SMALL, param, reach, room, 0);
+    msc_finding(c, MSC_CHECK_HEAP_BUFFER_TOO_SMALL, role ? param_index(c->func, role) : param, reach, room, 0);
 }
 
 /* A buffer of a call that holds count × type: judged in the stack or the heap, wherever it lies. */
@@ -398,8 +399,9 @@ static __attribute__((noinline, cold)) void object_buffer(msc_call *c, const voi
                                                           uint64_t role)
 {
     if (stk.size == 0) stack_init();
-    if ((uintptr_t)buf - stk.lo < stk.size) stack_buffer(c, buf, count, t, param_index(c->func, role));
-    else if (in_heap(buf)) heap_buffer(c, buf, count, t, param_index(c->func, role));
+    /* The parameter is named by its role, looked up only when a description or finding is sent. */
+    if ((uintptr_t)buf - stk.lo < stk.size) stack_buffer(c, buf, count, t, role, -1);
+    else if (in_heap(buf)) heap_buffer(c, buf, count, t, role, -1);
 }
 
 /* Memory given to MPI by its address and size in bytes (a window's): the object at base must hold size bytes. */
@@ -407,8 +409,8 @@ void msc_object_bytes(msc_call *c, int param, const void *base, int64_t size)
 {
     if (size <= 0 || size > INT32_MAX || !base) return;
     if (stk.size == 0) stack_init();
-    if ((uintptr_t)base - stk.lo < stk.size) stack_buffer(c, base, (int)size, MPI_BYTE, param);
-    else if (in_heap(base)) heap_buffer(c, base, (int)size, MPI_BYTE, param);
+    if ((uintptr_t)base - stk.lo < stk.size) stack_buffer(c, base, (int)size, MPI_BYTE, 0, param);
+    else if (in_heap(base)) heap_buffer(c, base, (int)size, MPI_BYTE, 0, param);
 }
 
 
@@ -998,6 +1000,56 @@ static void rma_op_ok(msc_call *c, const msc_args *a, int target_type_ok)
 
 /* Window calls: the window itself; for accesses (class rma) also counts, datatypes (origin, result and target),
  * origin buffers, the target rank and the op; for lock/unlock/flush the target rank. */
+/* A window made over a local array of a function that has since returned (MPI_Win_create in a helper, the window
+ * used after it): its base lies in this thread's stack below the caller's stack pointer, where no frame of the
+ * program is live. Asked at the window's synchronizations and its free (not at each access), with a walk of two or
+ * three frames only for a window over stack memory; once per window and thread. */
+static __thread uint64_t win_told[4] __attribute__((tls_model("initial-exec")));
+
+/* The caller's stack pointer at the call: the CFA libgcc gives the frame whose IP is the call site (as in
+ * caller_frame_step). */
+struct caller_sp {
+    uintptr_t site, sp;
+    int frames;
+};
+static _Unwind_Reason_Code caller_sp_step(struct _Unwind_Context *ctx, void *arg)
+{
+    struct caller_sp *f = arg;
+    if (_Unwind_GetIP(ctx) == f->site) {
+        f->sp = _Unwind_GetCFA(ctx);
+        return _URC_END_OF_STACK;
+    }
+    return ++f->frames > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+static __attribute__((noinline, cold)) void win_memory_live(msc_call *c, MPI_Win win)
+{
+    void *base = NULL;
+    int flag = 0;
+    if (PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag || !base) return;
+    if (stk.size == 0) stack_init();
+    uintptr_t b = (uintptr_t)base;
+    if (b - stk.lo >= stk.size) return;
+    /* Below the caller's stack pointer no frame of the program is live: the frames there now are MPI's and the
+     * shim's, over the stack of the function that returned. */
+    struct caller_sp f = { c->site, 0, 0 };
+    _Unwind_Backtrace(caller_sp_step, &f);
+    if (f.sp == 0 || b >= f.sp) return;
+    uint64_t k = (uint64_t)msc_w_MPI_Win(win);
+    for (int i = 0; i < 4; i++)
+        if (win_told[i] == k) return;
+    for (int i = 3; i > 0; i--) win_told[i] = win_told[i - 1];
+    win_told[0] = k;
+    finding_role(c, MSC_CHECK_WINDOW_MEMORY_RETURNED, MSC_ROLE_WIN, 0, 0);
+}
+
+void msc_check_win_memory(msc_call *c, const msc_args *a)
+{
+    if (!msc_checks_on || MSC_IS_NULL(MPI_Win, a->win) || !msc_mpi_ready) return;
+    win_memory_live(c, a->win);
+    flush_findings();
+}
+
 void msc_check_win(msc_call *c, const msc_args *a)
 {
     if (!msc_checks_on) return;
@@ -1007,6 +1059,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
         flush_findings();
         return;
     }
+
     if ((m & MSC_ROLE_COMM) && !comm_ok(c, a->comm)) {
         flush_findings();
         return;

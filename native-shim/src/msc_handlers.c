@@ -365,6 +365,7 @@ void msc_post_win_create(msc_call *c, msc_args *a, int rc)
 void msc_pre_win_free(msc_call *c, msc_args *a)
 {
     msc_check_win(c, a);
+    msc_check_win_memory(c, a);
     MSC_MC(msc_mc_win_pre(c, a);)
 }
 void msc_post_win_free(msc_call *c, msc_args *a, int rc)
@@ -377,6 +378,7 @@ void msc_post_win_free(msc_call *c, msc_args *a, int rc)
 void msc_pre_win_sync(msc_call *c, msc_args *a)
 {
     msc_check_win(c, a);
+    msc_check_win_memory(c, a);
     MSC_MC(msc_mc_win_pre(c, a);)
 }
 void msc_post_win_sync(msc_call *c, msc_args *a, int rc)
