@@ -395,8 +395,8 @@ static __attribute__((noinline, cold)) void heap_buffer(msc_call *c, const void 
 }
 
 /* A buffer of a call that holds count × type: judged in the stack or the heap, wherever it lies. */
-static __attribute__((noinline, cold)) void object_buffer(msc_call *c, const void *buf, int count, MPI_Datatype t,
-                                                          uint64_t role)
+static inline __attribute__((always_inline)) void object_buffer(msc_call *c, const void *buf, int count,
+                                                                MPI_Datatype t, uint64_t role)
 {
     if (stk.size == 0) stack_init();
     /* The parameter is named by its role, looked up only when a description or finding is sent. */
