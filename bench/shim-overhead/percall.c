@@ -38,6 +38,7 @@
 static int me;
 static char sbuf[64], rbuf[64];
 static char *big_s, *big_r;
+static char *heap_s, *heap_r; /* small malloc'd blocks: buffers in the heap take the shim's heap-buffer check */
 static int sweep_bytes;
 
 /* The cheapest call there is: the shim's fixed cost shows plainly. */
@@ -54,6 +55,17 @@ static NOINLINE void k_irecv_isend_waitall(int n)
         MPI_Request r[2];
         MPI_Irecv(rbuf, 8, MPI_CHAR, me, 1, MPI_COMM_WORLD, &r[0]);
         MPI_Isend(sbuf, 8, MPI_CHAR, me, 1, MPI_COMM_WORLD, &r[1]);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    }
+}
+
+/* irecv-isend-waitall with buffers in the heap (malloc) instead of static storage. */
+static NOINLINE void k_irecv_isend_waitall_heap(int n)
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Request r[2];
+        MPI_Irecv(heap_r, 8, MPI_CHAR, me, 5, MPI_COMM_WORLD, &r[0]);
+        MPI_Isend(heap_s, 8, MPI_CHAR, me, 5, MPI_COMM_WORLD, &r[1]);
         MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
     }
 }
@@ -119,6 +131,7 @@ typedef struct kernel {
 static const kernel kernels[] = {
     { "comm_rank", k_comm_rank, 1 },
     { "irecv-isend-waitall", k_irecv_isend_waitall, 3 },
+    { "irecv-isend-waitall-heap", k_irecv_isend_waitall_heap, 3 },
     { "irecv-isend-wait-wait", k_isend_wait, 4 },
     { "sendrecv-self", k_sendrecv, 1 },
     { "allreduce-1", k_allreduce, 1 },
@@ -153,7 +166,10 @@ int main(int argc, char **argv)
      * them costs next to nothing). */
     big_s = malloc(16 << 20);
     big_r = malloc(16 << 20);
-    if (!big_s || !big_r) MPI_Abort(MPI_COMM_WORLD, 2);
+    heap_s = malloc(64);
+    heap_r = malloc(64);
+    if (!big_s || !big_r || !heap_s || !heap_r) MPI_Abort(MPI_COMM_WORLD, 2);
+    for (int i = 0; i < 64; i++) heap_s[i] = (char)i, heap_r[i] = 0;
     for (int i = 0; i < 16 << 20; i++) big_s[i] = (char)(i * 7), big_r[i] = 0;
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
         const kernel *K = &kernels[k];

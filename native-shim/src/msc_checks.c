@@ -13,7 +13,10 @@
 
 #include "msc_shim.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <unwind.h>
 
 int msc_checks_on = 1;
@@ -236,7 +239,7 @@ static __attribute__((noinline, cold)) void stack_init(void)
  * flush (a rank that dies in the call flushes its ring). The walk of two or three frames runs only here, for a
  * stack buffer not described just before. */
 static __attribute__((noinline, cold)) void stack_buffer(msc_call *c, const void *buf, int count, MPI_Datatype t,
-                                                         uint64_t role)
+                                                         uint64_t role, int param)
 {
     if (stk.size == 0) stack_init();
     if ((uintptr_t)buf - stk.lo >= stk.size) return;
@@ -262,18 +265,164 @@ static __attribute__((noinline, cold)) void stack_buffer(msc_call *c, const void
     _Unwind_Backtrace(caller_frame_step, &f);
     if (f.cfa == 0) return;
     int64_t reach = (int64_t)tlb + (int64_t)(count - 1) * (int64_t)ext + (int64_t)text;
-    int64_t w[5] = { MSC_CHECK_STACK_BUFFER_FRAME, param_index(c->func, role), (int64_t)((uintptr_t)buf - f.cfa), reach,
+    int64_t w[5] = { MSC_CHECK_STACK_BUFFER_FRAME, role ? param_index(c->func, role) : param,
+                     (int64_t)((uintptr_t)buf - f.cfa), reach,
                      (int64_t)tlb };
     msc_emit(MSC_KIND_FINDING, 0, c->func, c->seq, msc_stamp(), c->site, w, 5, NULL, 0);
 }
+
+/* ---- heap buffers ----
+ * A buffer in the main heap of glibc's malloc (the brk area) lies in a chunk whose size glibc keeps in the word
+ * before it; a call that reaches past the end of that chunk reads or writes memory the program never allocated
+ * (invalid-argument, heap-buffer-too-small). Chunks of 64-bit glibc: the size word (flags in its 3 low bits) at
+ * chunk + 8, the user's memory from chunk + 16 to chunk + size + 8 (an allocated chunk also owns the next
+ * chunk's first word). Only judged when glibc's malloc is the program's (another allocator's memory has no such
+ * words) and for predefined types (a derived type may address other objects relative to the buffer, legally).
+ * A pointer that does not begin a chunk (a slice of an array) is located by walking the chunks from the start of
+ * the heap, once per chunk and thread (a small cache): the walk stops, silent, at anything that is not a
+ * well-formed chunk, so what another allocator or a concurrent free does to the heap can only make it silent.
+ * Memory of glibc's other arenas (threads' heaps) and of its mmapped chunks is not judged. */
+uintptr_t msc_heap_lo, msc_heap_span;
+static inline int in_heap(const void *p) { return (uintptr_t)p - msc_heap_lo < msc_heap_span; }
+#define HEAP_CACHE 8
+#define HEAP_WALK_MAX (1u << 20)
+static _Atomic int heap_walk_off; /* a walk failed: the heap is not laid out as expected, stop walking */
+static __thread struct {
+    uintptr_t chunk, word, end;
+} heap_cache[HEAP_CACHE] __attribute__((tls_model("initial-exec")));
+static __thread unsigned heap_cache_next __attribute__((tls_model("initial-exec")));
+static __thread struct {
+    uintptr_t site;
+    const void *buf;
+    int64_t reach;
+} heap_told[HEAP_CACHE] __attribute__((tls_model("initial-exec")));
+static __thread unsigned heap_told_next __attribute__((tls_model("initial-exec")));
+static __thread described_buffer heap_judged[16] __attribute__((tls_model("initial-exec")));
+
+void msc_heap_init(void)
+{
+    /* glibc's malloc must be the one in use: an interposed allocator (tcmalloc, jemalloc, a memory checker) lays
+     * out the heap differently, or not in the brk area at all. */
+    void *m = dlsym(RTLD_DEFAULT, "malloc"), *lm = dlsym(RTLD_DEFAULT, "__libc_malloc");
+    if (!m || m != lm) return;
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return;
+    char line[512];
+    uintptr_t lo = 0, hi = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "[heap]")) {
+            unsigned long a = 0, b = 0;
+            if (sscanf(line, "%lx-%lx", &a, &b) == 2) lo = a, hi = b;
+            break;
+        }
+    fclose(f);
+    if (!lo || hi <= lo) return;
+    msc_heap_lo = lo;
+    /* The area grows with brk: the hot path's test takes a span far beyond it (the mmap area and the stacks are
+     * tens of terabytes away), the exact end is sbrk(0) in the slow path. */
+    msc_heap_span = (uintptr_t)1 << 40;
+}
+
+/* A chunk's size word is well formed: at least the minimum chunk, a multiple of 16, not mmapped nor of another
+ * arena, and the chunk inside [lo, top). */
+static inline int heap_chunk_ok(uintptr_t c, uintptr_t w, uintptr_t top)
+{
+    uintptr_t size = w & ~(uintptr_t)7;
+    return (w & 6) == 0 && size >= 32 && (size & 15) == 0 && c + size <= top && c + size > c;
+}
+
+/* The bytes from p to the end of the heap chunk holding it, when fewer than reach; -1 when it holds reach bytes
+ * or that is not known. */
+static int64_t heap_room(uintptr_t p, int64_t reach)
+{
+    uintptr_t lo = msc_heap_lo, top = (uintptr_t)sbrk(0);
+    if (p < lo + 16 || p >= top || top == (uintptr_t)-1) return -1;
+    /* The usual case, p begins a chunk large enough: its size word says so. A word before a slice of an array
+     * may look like one too, so a room too small is only believed from the walk. */
+    uintptr_t c = p - 16, w = *(const uintptr_t *)(c + 8);
+    if (heap_chunk_ok(c, w, top) && (int64_t)(c + (w & ~(uintptr_t)7) + 8 - p) >= reach) return -1;
+    for (int i = 0; i < HEAP_CACHE; i++)
+        if (p >= heap_cache[i].chunk + 16 && p < heap_cache[i].end &&
+            *(const uintptr_t *)(heap_cache[i].chunk + 8) == heap_cache[i].word)
+            return (int64_t)(heap_cache[i].end - p) >= reach ? -1 : (int64_t)(heap_cache[i].end - p);
+    if (atomic_load_explicit(&heap_walk_off, memory_order_relaxed)) return -1;
+    c = lo;
+    for (unsigned n = 0; n < HEAP_WALK_MAX && c + 16 <= top; n++) {
+        w = *(const uintptr_t *)(c + 8);
+        if (!heap_chunk_ok(c, w, top)) break;
+        uintptr_t next = c + (w & ~(uintptr_t)7);
+        if (p < next + 8) {
+            if (p < c + 16) return -1; /* in a chunk's header: no buffer of malloc's */
+            unsigned k = heap_cache_next++ % HEAP_CACHE;
+            heap_cache[k].chunk = c;
+            heap_cache[k].word = w;
+            heap_cache[k].end = next + 8;
+            return (int64_t)(next + 8 - p) >= reach ? -1 : (int64_t)(next + 8 - p);
+        }
+        c = next;
+    }
+    atomic_store_explicit(&heap_walk_off, 1, memory_order_relaxed);
+    return -1;
+}
+
+/* A buffer in the main heap: count elements of a predefined type must end inside its chunk. */
+static __attribute__((noinline, cold)) void heap_buffer(msc_call *c, const void *buf, int count, MPI_Datatype t,
+                                                        uint64_t role, int param)
+{
+    /* A loop sending the same block from the same line is judged once: the last buffer judged at each of 16 slots
+     * (by site and buffer) is passed at the cost of a hash and four compares. A block freed and allocated again
+     * smaller at the same address is then not judged again: silent, never wrong. */
+    unsigned k = (unsigned)(((c->site ^ (uintptr_t)buf) * 0x9e3779b97f4a7c15ull) >> 60);
+    if (heap_judged[k].site == c->site && heap_judged[k].buf == buf && heap_judged[k].count == count &&
+        heap_judged[k].t == t)
+        return;
+    heap_judged[k].site = c->site;
+    heap_judged[k].buf = buf;
+    heap_judged[k].count = count;
+    heap_judged[k].t = t;
+    if (count <= 0 || msc_basic_type_id(t) < 0) return;
+    MPI_Aint lb = 0, ext = 0;
+    if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS || ext <= 0) return;
+    int64_t reach = (int64_t)count * (int64_t)ext;
+    int64_t room = heap_room((uintptr_t)buf, reach);
+    if (room < 0) return;
+    /* A loop repeating the call is one finding: the same site, buffer and reach are not sent again. */
+    for (int i = 0; i < HEAP_CACHE; i++)
+        if (heap_told[i].site == c->site && heap_told[i].buf == buf && heap_told[i].reach == reach) return;
+    k = heap_told_next++ % HEAP_CACHE;
+    heap_told[k].site = c->site;
+    heap_told[k].buf = buf;
+    heap_told[k].reach = reach;
+    msc_finding(c, MSC_CHECK_HEAP_BUFFER_TOO_SMALL, role ? param_index(c->func, role) : param, reach, room, 0);
+}
+
+/* A buffer of a call that holds count × type: judged in the stack or the heap, wherever it lies. */
+static inline __attribute__((always_inline)) void object_buffer(msc_call *c, const void *buf, int count,
+                                                                MPI_Datatype t, uint64_t role)
+{
+    if (stk.size == 0) stack_init();
+    /* The parameter is named by its role, looked up only when a description or finding is sent. */
+    if ((uintptr_t)buf - stk.lo < stk.size) stack_buffer(c, buf, count, t, role, -1);
+    else if (in_heap(buf)) heap_buffer(c, buf, count, t, role, -1);
+}
+
+/* Memory given to MPI by its address and size in bytes (a window's): the object at base must hold size bytes. */
+void msc_object_bytes(msc_call *c, int param, const void *base, int64_t size)
+{
+    if (size <= 0 || size > INT32_MAX || !base) return;
+    if (stk.size == 0) stack_init();
+    if ((uintptr_t)base - stk.lo < stk.size) stack_buffer(c, base, (int)size, MPI_BYTE, 0, param);
+    else if (in_heap(base)) heap_buffer(c, base, (int)size, MPI_BYTE, 0, param);
+}
+
 
 /* A buffer may be NULL only when nothing is read or written; with a derived type NULL is MPI_BOTTOM and
  * the addresses are absolute, so only predefined types are judged. A buffer in the thread's stack (or a thread
  * that has not asked for its stack yet) takes the slow path above: two loads and a compare for the others. */
 static MSC_CHECK_INLINE void buf_ok(msc_call *c, const void *buf, int count, MPI_Datatype t, int dtype_valid, uint64_t role)
 {
-    if (__builtin_expect((uintptr_t)buf - stk.lo < stk.size || stk.size == 0, 0) && dtype_valid)
-        stack_buffer(c, buf, count, t, role);
+    if (__builtin_expect((uintptr_t)buf - stk.lo < stk.size || stk.size == 0 || in_heap(buf), 0) && dtype_valid)
+        object_buffer(c, buf, count, t, role);
     if (buf == MPI_IN_PLACE) {
         finding_role(c, MSC_CHECK_IN_PLACE_NOT_ALLOWED, role, -1, 0);
         return;
@@ -473,13 +622,13 @@ static __attribute__((noinline, cold)) void coll_stack_buffers(msc_call *c, cons
     int allgather = f == MSC_FN_MPI_Allgather || f == MSC_FN_MPI_Iallgather;
     int alltoall = f == MSC_FN_MPI_Alltoall || f == MSC_FN_MPI_Ialltoall;
     if (bcast) {
-        if (dtype_usable(a->datatype)) stack_buffer(c, a->rwbuf, a->count, a->datatype, MSC_ROLE_RWBUF);
+        if (dtype_usable(a->datatype)) object_buffer(c, a->rwbuf, a->count, a->datatype, MSC_ROLE_RWBUF);
         return;
     }
     if (reduce || allreduce) {
         if (!dtype_usable(a->datatype)) return;
-        if (a->sbuf != MPI_IN_PLACE) stack_buffer(c, a->sbuf, a->count, a->datatype, MSC_ROLE_SBUF);
-        if (allreduce || root) stack_buffer(c, a->rbuf, a->count, a->datatype, MSC_ROLE_RBUF);
+        if (a->sbuf != MPI_IN_PLACE) object_buffer(c, a->sbuf, a->count, a->datatype, MSC_ROLE_SBUF);
+        if (allreduce || root) object_buffer(c, a->rbuf, a->count, a->datatype, MSC_ROLE_RBUF);
         return;
     }
     if (!(gather || scatter || allgather || alltoall) || a->scount < 0 || a->rcount < 0 || n <= 0) return;
@@ -489,8 +638,8 @@ static __attribute__((noinline, cold)) void coll_stack_buffers(msc_call *c, cons
     int s_blocks = (scatter || alltoall) ? n : 1;
     int r_used = gather ? root : a->rbuf != MPI_IN_PLACE;
     int r_blocks = (gather || allgather || alltoall) ? n : 1;
-    if (s_used && dtype_usable(a->stype)) stack_buffer(c, a->sbuf, s_blocks * a->scount, a->stype, MSC_ROLE_SBUF);
-    if (r_used && dtype_usable(a->rtype)) stack_buffer(c, a->rbuf, r_blocks * a->rcount, a->rtype, MSC_ROLE_RBUF);
+    if (s_used && dtype_usable(a->stype)) object_buffer(c, a->sbuf, s_blocks * a->scount, a->stype, MSC_ROLE_SBUF);
+    if (r_used && dtype_usable(a->rtype)) object_buffer(c, a->rbuf, r_blocks * a->rcount, a->rtype, MSC_ROLE_RBUF);
 }
 
 static inline int on_stack(const void *p) { return (uintptr_t)p - stk.lo < stk.size || stk.size == 0; }
@@ -738,8 +887,9 @@ void msc_check_coll(msc_call *c, const msc_args *a)
         }
     }
     if ((m & COLL_BUF_ROLES) && coll_suspect(a, m)) coll_buffers(c, a, m);
-    if (__builtin_expect(((m & MSC_ROLE_SBUF) && on_stack(a->sbuf)) || ((m & MSC_ROLE_RBUF) && on_stack(a->rbuf)) ||
-                             ((m & MSC_ROLE_RWBUF) && on_stack(a->rwbuf)),
+    if (__builtin_expect(((m & MSC_ROLE_SBUF) && (on_stack(a->sbuf) || in_heap(a->sbuf))) ||
+                             ((m & MSC_ROLE_RBUF) && (on_stack(a->rbuf) || in_heap(a->rbuf))) ||
+                             ((m & MSC_ROLE_RWBUF) && (on_stack(a->rwbuf) || in_heap(a->rwbuf))),
                          0))
         coll_stack_buffers(c, a, m);
     flush_findings();
@@ -856,6 +1006,56 @@ static void rma_op_ok(msc_call *c, const msc_args *a, int target_type_ok)
 
 /* Window calls: the window itself; for accesses (class rma) also counts, datatypes (origin, result and target),
  * origin buffers, the target rank and the op; for lock/unlock/flush the target rank. */
+/* A window made over a local array of a function that has since returned (MPI_Win_create in a helper, the window
+ * used after it): its base lies in this thread's stack below the caller's stack pointer, where no frame of the
+ * program is live. Asked at the window's synchronizations and its free (not at each access), with a walk of two or
+ * three frames only for a window over stack memory; once per window and thread. */
+static __thread uint64_t win_told[4] __attribute__((tls_model("initial-exec")));
+
+/* The caller's stack pointer at the call: the CFA libgcc gives the frame whose IP is the call site (as in
+ * caller_frame_step). */
+struct caller_sp {
+    uintptr_t site, sp;
+    int frames;
+};
+static _Unwind_Reason_Code caller_sp_step(struct _Unwind_Context *ctx, void *arg)
+{
+    struct caller_sp *f = arg;
+    if (_Unwind_GetIP(ctx) == f->site) {
+        f->sp = _Unwind_GetCFA(ctx);
+        return _URC_END_OF_STACK;
+    }
+    return ++f->frames > 16 ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+static __attribute__((noinline, cold)) void win_memory_live(msc_call *c, MPI_Win win)
+{
+    void *base = NULL;
+    int flag = 0;
+    if (PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag || !base) return;
+    if (stk.size == 0) stack_init();
+    uintptr_t b = (uintptr_t)base;
+    if (b - stk.lo >= stk.size) return;
+    /* Below the caller's stack pointer no frame of the program is live: the frames there now are MPI's and the
+     * shim's, over the stack of the function that returned. */
+    struct caller_sp f = { c->site, 0, 0 };
+    _Unwind_Backtrace(caller_sp_step, &f);
+    if (f.sp == 0 || b >= f.sp) return;
+    uint64_t k = (uint64_t)msc_w_MPI_Win(win);
+    for (int i = 0; i < 4; i++)
+        if (win_told[i] == k) return;
+    for (int i = 3; i > 0; i--) win_told[i] = win_told[i - 1];
+    win_told[0] = k;
+    finding_role(c, MSC_CHECK_WINDOW_MEMORY_RETURNED, MSC_ROLE_WIN, 0, 0);
+}
+
+void msc_check_win_memory(msc_call *c, const msc_args *a)
+{
+    if (!msc_checks_on || MSC_IS_NULL(MPI_Win, a->win) || !msc_mpi_ready) return;
+    win_memory_live(c, a->win);
+    flush_findings();
+}
+
 void msc_check_win(msc_call *c, const msc_args *a)
 {
     if (!msc_checks_on) return;
@@ -865,6 +1065,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
         flush_findings();
         return;
     }
+
     if ((m & MSC_ROLE_COMM) && !comm_ok(c, a->comm)) {
         flush_findings();
         return;

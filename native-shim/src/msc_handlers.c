@@ -135,6 +135,7 @@ void msc_post_init(msc_call *c, msc_args *a, int rc)
     void *ub = NULL;
     if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
         msc_tag_ub = *(int *)ub;
+    msc_heap_init();
 #if defined(OPEN_MPI)
     /* Open MPI's one request object for operations that complete at once (MPI_PROC_NULL peers). */
     msc_shared_request = (MPI_Request)dlsym(RTLD_DEFAULT, "ompi_request_empty");
@@ -364,6 +365,7 @@ void msc_post_win_create(msc_call *c, msc_args *a, int rc)
 void msc_pre_win_free(msc_call *c, msc_args *a)
 {
     msc_check_win(c, a);
+    msc_check_win_memory(c, a);
     MSC_MC(msc_mc_win_pre(c, a);)
 }
 void msc_post_win_free(msc_call *c, msc_args *a, int rc)
@@ -376,6 +378,7 @@ void msc_post_win_free(msc_call *c, msc_args *a, int rc)
 void msc_pre_win_sync(msc_call *c, msc_args *a)
 {
     msc_check_win(c, a);
+    msc_check_win_memory(c, a);
     MSC_MC(msc_mc_win_pre(c, a);)
 }
 void msc_post_win_sync(msc_call *c, msc_args *a, int rc)

@@ -418,6 +418,8 @@ void msc_rule_not_null_unless(msc_call *c, int at, const void *p, const void *bu
 void msc_rule_win_memory(msc_call *c, int at, const void *base, int64_t size)
 {
     if (size > 0 && !base) fail(c, MSC_CHECK_NULL_POINTER, at, 0, size);
+    /* A window larger than the object at base (a stack variable, a heap block): remote ranks reach past it. */
+    else if (msc_checks_on) msc_object_bytes(c, at, base, size);
 }
 
 /* ---- the buffer of buffered sends ---- */

@@ -437,6 +437,9 @@ void msc_tbl_del(msc_slot *s);
 /* ---- argument checks and send checksums (msc_checks.c) ---- */
 extern int msc_checks_on;
 extern int msc_tag_ub;
+void msc_heap_init(void);
+void msc_object_bytes(msc_call *c, int param, const void *base, int64_t size);
+void msc_check_win_memory(msc_call *c, const msc_args *a);
 void msc_finding(msc_call *c, int check, int param, int64_t value, int64_t extra1, int64_t extra2);
 void msc_check_p2p(msc_call *c, const msc_args *a, int is_recv);
 /* The same for the classes send/isend/send_init and recv/irecv/recv_init, with only the roles those have. */

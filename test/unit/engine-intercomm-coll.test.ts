@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import { check } from './engine-check';
 import { INT, Job, type Rank } from './engine-dsl';
+import { functionNamed } from '../../server/src/protocol/spec';
 
 const ROOT = -3; // MPI_ROOT and MPI_PROC_NULL as the shim writes them
 const PROC_NULL = -2;
@@ -88,5 +89,65 @@ test('intercommunicator gather: the other group sending less than MPI_ROOT expec
       ranks: [0, 3],
       message: ['expects 2 × MPI_INT from rank 3, which sends 1 × MPI_INT'],
     },
+  ]);
+});
+
+test('intercommunicator: the deadlock of a mismatched collective names the root as MPI_ROOT', () => {
+  const job = job4();
+  for (const r of job.ranks) {
+    if (r.rank % 2 === 0) r.bcast(roots(r), { comm: 'inter', hang: true });
+    else r.barrier({ comm: 'inter', hang: true });
+  }
+  check(job, [
+    {
+      kind: 'collective-mismatch',
+      ranks: [0, 1, 2, 3],
+      details: ['MPI_Bcast (root MPI_ROOT)', '', 'MPI_Bcast (root MPI_PROC_NULL)'],
+    },
+    {
+      kind: 'deadlock',
+      ranks: [0, 1, 2, 3],
+      details: [
+        '',
+        'called MPI_Bcast (root MPI_ROOT) instead',
+        '',
+        'called MPI_Bcast (root MPI_ROOT) instead',
+      ],
+    },
+  ]);
+});
+
+test('intercommunicator: a nonblocking collective refused on every rank is one finding per call, whatever the order', () => {
+  // A member's collectives are counted in its slot of the union (as the instances are), not in the slot of the
+  // first group's rank with the same local rank: ranks 1 and 3 read ranks 0's and 1's counts before.
+  const job = job4();
+  const fn = functionNamed('MPI_Ibcast');
+  for (const r of job.ranks)
+    for (const site of [0x51, 0x52]) {
+      const seq = r.call(
+        'MPI_Ibcast',
+        { buffer: 1, count: -1, datatype: INT, root: roots(r), comm: r.handle('inter'), request: 0 },
+        { hang: true, site },
+      );
+      r.events.push(
+        {
+          type: 'shim-finding',
+          rank: r.rank,
+          seq,
+          time: r.events.length + 1e6,
+          fn,
+          site,
+          check: 'negative-count',
+          message: 'the count is negative',
+          param: 1,
+          values: [-1],
+        },
+        { type: 'exit', rank: r.rank, seq, time: r.events.length + 1e6 + 1, fn, returnCode: 0, outputs: {} },
+      );
+    }
+  finalizeAll(job);
+  check(job, [
+    { kind: 'invalid-argument', ranks: [0, 1, 2, 3], details: ['', '', '', ''] },
+    { kind: 'invalid-argument', ranks: [0, 1, 2, 3] },
   ]);
 });

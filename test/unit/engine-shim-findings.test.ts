@@ -178,3 +178,62 @@ test('a stack buffer is a candidate for the session to judge, once per descripti
   r1.finalize();
   check(job, [{ kind: 'invalid-argument', ranks: [0], message: ["MPI_Send's buf reaches 32 bytes"] }]);
 });
+
+test('heap-buffer-too-small is an invalid-argument at the call, with the bytes reached and the bytes the block holds', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const fn = functionNamed('MPI_Recv');
+  const seq = r1.call(
+    'MPI_Recv',
+    { buf: 0x5000, count: 10, datatype: INT, source: 0, tag: 0, comm: r1.handle('world'), status: 0 },
+    { hang: true, site: 0x77 },
+  );
+  r1.events.push(
+    {
+      type: 'shim-finding',
+      rank: 1,
+      seq,
+      time: 1e6,
+      fn,
+      site: 0x77,
+      check: 'heap-buffer-too-small',
+      message: 'spec text',
+      param: 0,
+      values: [40, 24],
+    },
+    { type: 'exit', rank: 1, seq, time: 1e6 + 1, fn, returnCode: 0, outputs: {} },
+  );
+  r0.finalize();
+  r1.finalize();
+  check(job, [
+    {
+      kind: 'invalid-argument',
+      ranks: [1],
+      message: [
+        "Rank 1's MPI_Recv reads or writes 40 bytes from buf",
+        'a heap block (malloc) that ends 24 bytes after it',
+      ],
+      details: ['MPI_Recv: buf reaches 40 bytes, its heap block ends after 24'],
+    },
+  ]);
+});
+
+test('heap-buffer-too-small in a collective is one finding, each rank with its own numbers', () => {
+  const job = bothRanksFind(
+    'MPI_Bcast',
+    { buffer: 0x6000, count: 64, datatype: INT, root: 0, comm: 0 },
+    'heap-buffer-too-small',
+    [256, 136],
+  );
+  // The finding names the buffer (parameter 0), not bothRanksFind's parameter 2.
+  for (const r of job.ranks)
+    for (const e of r.events) if (e.type === 'shim-finding') Object.assign(e, { param: 0 });
+  check(job, [
+    {
+      kind: 'invalid-argument',
+      ranks: [0, 1],
+      message: ["MPI_Bcast's buffer reaches past the end of its heap block (malloc) on the ranks below"],
+      details: ['MPI_Bcast: buffer reaches 256 bytes, its heap block ends after 136', ''],
+    },
+  ]);
+});

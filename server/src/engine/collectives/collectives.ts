@@ -3,8 +3,9 @@
  * collectives in the same order, so the n-th collective of one member meets the n-th of every other.
  * An instance lives until all members entered it; one whose members disagree stays (and is reported).
  */
-import { commRankOf, type CollCall, type CollInstance, type CommInfo } from '../model/comms';
+import { collSlotOf, type CollCall, type CollInstance, type CommInfo } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
+import { namesRoot, rootName } from '../model/describe';
 import { hasRole, num } from '../model/fn-roles';
 import { checkCollectiveData, typesAtEntry } from './coll-checks';
 import { PROC_NULL, ROOT, type EngineFinding, type CallEnter, type RawLocation } from '../model/types';
@@ -15,9 +16,8 @@ export interface CollRef {
 }
 
 export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo): CollRef | undefined {
-  // An instance has a slot per member: on an intercommunicator both groups' members, by position in the
-  // union (their communicator ranks, local to each group, would collide).
-  const me = comm.remote === undefined ? commRankOf(comm, e.rank) : comm.members.indexOf(e.rank);
+  // An instance has a slot per member: on an intercommunicator both groups' members.
+  const me = collSlotOf(comm, e.rank);
   if (me < 0) return undefined;
   const index = comm.entered[me] ?? 0;
   comm.entered[me] = index + 1;
@@ -86,17 +86,11 @@ export function sameCall(comm: CommInfo, a: CollCall, b: CollCall): boolean {
   return (named === holderGroup.indexOf(holder.rank)) === (holder.root === ROOT);
 }
 
-/** A root argument as the user wrote it. */
-function rootName(root: number): string {
-  return root === ROOT ? 'MPI_ROOT' : root === PROC_NULL ? 'MPI_PROC_NULL' : `${root}`;
-}
-
 function mismatchFinding(comm: CommInfo, inst: CollInstance): EngineFinding {
   const calls = inst.calls.filter((c) => c !== undefined);
   const first = calls[0];
   const other = first === undefined ? undefined : calls.find((c) => c !== first && !sameCall(comm, first, c));
-  const rooted = (c: { root: number }) =>
-    c.root >= 0 || (comm.remote !== undefined && (c.root === ROOT || c.root === PROC_NULL));
+  const rooted = (c: { root: number }) => namesRoot(comm, c.root);
   const what = (c: { rank: number; fn: string; root: number }) =>
     `rank ${c.rank} calls ${c.fn}${rooted(c) && other?.fn === first?.fn ? ` with root ${rootName(c.root)}` : ''}`;
   const locations: RawLocation[] = calls.map((c) => ({

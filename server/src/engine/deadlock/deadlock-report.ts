@@ -3,7 +3,7 @@
  * waiting on a rank that ended) in order, then the ranks stuck only behind them, each with its blocking call
  * and what it waits for, and a sentence on what to change.
  */
-import { describeOp, doing, ranksName, tagName } from '../model/describe';
+import { describeOp, doing, namesRoot, ranksName, rootName, tagName } from '../model/describe';
 import type { RecvOp, SendOp } from '../model/ops';
 import { peerWorld } from '../model/comms';
 import type { EngineFinding, RawLocation } from '../model/types';
@@ -160,7 +160,7 @@ function itemDetail(
         const other = w.coll.comm.open
           .get(w.coll.index)
           ?.calls.find((c) => c !== undefined && w.mismatch.includes(c.rank));
-        return `collective #${w.coll.index + 1} on ${w.coll.comm.name}: ${ranksName(w.mismatch)} called ${other?.fn ?? 'another collective'}${other && other.root >= 0 ? ` (root ${other.root})` : ''} instead`;
+        return `collective #${w.coll.index + 1} on ${w.coll.comm.name}: ${ranksName(w.mismatch)} called ${other?.fn ?? 'another collective'}${other && namesRoot(w.coll.comm, other.root) ? ` (root ${rootName(other.root)})` : ''} instead`;
       }
       return `on ${w.coll.comm.name} (collective #${w.coll.index + 1}, ${name}): waiting for ${groupByDoing(st, w.missing)}`;
     }

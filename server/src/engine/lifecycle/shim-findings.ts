@@ -2,7 +2,7 @@
  * Findings the shim makes before a call reaches MPI (invalid arguments, modified send buffers). A collective
  * called with the same invalid argument on every rank is one finding, not one per rank.
  */
-import { commRankOf } from '../model/comms';
+import { collSlotOf } from '../model/comms';
 import type { CheckContext } from '../model/check-context';
 import { num } from '../model/fn-roles';
 import type { EngineFinding, FindingKind, RawLocation, Severity, ShimFindingEvent } from '../model/types';
@@ -31,13 +31,25 @@ const OWN_KIND: ReadonlySet<string> = new Set(['send-buffer-modified']);
  * Messages for checks whose values say more than the spec's one-line text. bsend-buffer-too-small's values are
  * [bytes needed (MPI_Pack_size + MPI_BSEND_OVERHEAD), bytes attached, packed size].
  */
-function specificMessage(e: ShimFindingEvent): { message: string; detail: string } | undefined {
+function specificMessage(
+  e: ShimFindingEvent,
+): { message: string; detail: string; collective?: string } | undefined {
   if (e.check === 'bsend-buffer-too-small') {
     const [need = 0, have = 0] = e.values;
     const attached = have > 0 ? `only ${have} bytes are attached` : 'no buffer is attached';
     return {
       message: `Rank ${e.rank}'s ${e.fn.name} needs ${need} bytes of buffer space (MPI_Pack_size of the message + MPI_BSEND_OVERHEAD), but ${attached} with MPI_Buffer_attach: MPI fails the send or sends it unbuffered. Attach a buffer of at least that size for every buffered message that can be pending at once.`,
       detail: `${e.fn.name} needs ${need} bytes, ${have > 0 ? `${have} attached` : 'none attached'}`,
+    };
+  }
+  if (e.check === 'heap-buffer-too-small') {
+    const [reach = 0, room = 0] = e.values;
+    const param = (e.param >= 0 ? e.fn.params[e.param]?.name : undefined) ?? 'buf';
+    return {
+      message: `Rank ${e.rank}'s ${e.fn.name} reads or writes ${reach} bytes from ${param} (count × the datatype's extent), but ${param} lies in a heap block (malloc) that ends ${room} bytes after it: the call reaches past the memory the program allocated. Allocate count × the datatype's size bytes, or pass a smaller count.`,
+      detail: `${e.fn.name}: ${param} reaches ${reach} bytes, its heap block ends after ${room}`,
+      // One finding for the ranks of a collective: the numbers are each rank's, in its location.
+      collective: `${e.fn.name}'s ${param} reaches past the end of its heap block (malloc) on the ranks below: the call reads or writes more bytes from ${param} on than the block holds. Allocate as many bytes as the call reaches, or pass a smaller count or size.`,
     };
   }
   return undefined;
@@ -128,7 +140,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
       id = `${call.coll.comm.id}|${call.coll.index}`;
     } else {
       const comm = st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
-      const me = commRankOf(comm, e.rank);
+      const me = collSlotOf(comm, e.rank);
       id = `${comm.id}|${(comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0)}`;
     }
     const comm =
@@ -145,7 +157,9 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
     const finding: EngineFinding = {
       kind,
       severity,
-      message: `${e.fn.name} is called with ${WHAT[severity]} on ${comm.name}: ${e.message}${param ? ` (${param.name})` : ''}. ${severity === 'note' ? 'Check that this is what is meant' : 'Fix the argument'} on every rank.`,
+      message:
+        specific?.collective ??
+        `${e.fn.name} is called with ${WHAT[severity]} on ${comm.name}: ${e.message}${param ? ` (${param.name})` : ''}. ${severity === 'note' ? 'Check that this is what is meant' : 'Fix the argument'} on every rank.`,
       locations,
     };
     byKey.set(key, { finding, locations });

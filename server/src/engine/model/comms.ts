@@ -280,6 +280,14 @@ export function peersOf(comm: CommInfo, me: number): readonly number[] {
   return comm.remote === undefined ? comm.members : (comm.remote.get(me) ?? []);
 }
 
+/**
+ * A member's slot in a collective instance (`CollInstance.calls`, `CommInfo.entered`): its communicator rank, and
+ * on an intercommunicator its position in the union of both groups (their local ranks would collide).
+ */
+export function collSlotOf(comm: CommInfo, world: number): number {
+  return comm.remote === undefined ? commRankOf(comm, world) : comm.members.indexOf(world);
+}
+
 /** Communicator rank of a world rank, or -1 when it is not a member (in its own group on an intercommunicator). */
 export function commRankOf(comm: CommInfo, world: number): number {
   const local = comm.local?.get(world);

@@ -2,7 +2,7 @@
 import { peerWorld, type CommInfo } from './comms';
 import type { P2pOp } from './ops';
 import type { RankTrack } from './rank-track';
-import { ANY_SOURCE, ANY_TAG } from './types';
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT } from './types';
 
 /** "rank 3", or "rank 1 (world rank 3)" on a communicator whose ranks differ from the world's. */
 export function peerName(comm: CommInfo, commRank: number, me: number): string {
@@ -12,6 +12,19 @@ export function peerName(comm: CommInfo, commRank: number, me: number): string {
   return world === undefined || world === commRank
     ? `rank ${commRank}`
     : `rank ${commRank} (world rank ${world})`;
+}
+
+/** A root argument as the user wrote it (MPI_ROOT and MPI_PROC_NULL on an intercommunicator). */
+export function rootName(root: number): string {
+  return root === ROOT ? 'MPI_ROOT' : root === PROC_NULL ? 'MPI_PROC_NULL' : `${root}`;
+}
+
+/**
+ * Whether a collective call names a root worth showing: a rank, or on an intercommunicator MPI_ROOT or
+ * MPI_PROC_NULL (the root's group passes those instead of a rank). -1: the function has no root.
+ */
+export function namesRoot(comm: CommInfo, root: number): boolean {
+  return root >= 0 || (comm.remote !== undefined && (root === ROOT || root === PROC_NULL));
 }
 
 export function tagName(tag: number): string {
