@@ -31,6 +31,8 @@ export interface CollInstance {
   readonly calls: (CollCall | undefined)[];
   arrived: number;
   mismatched: boolean;
+  /** The call that arrived first (enterCollective compares each later one with it). */
+  first: CollCall | undefined;
 }
 
 export interface CommInfo {
