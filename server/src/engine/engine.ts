@@ -20,7 +20,7 @@ import { MAX_SENDS } from './point-to-point/bsend-space';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
 import { shimFinding } from './lifecycle/shim-findings';
 import { appendEvent } from '../protocol/append-event';
-import { datatypeAt, eventAt } from '../protocol/build-event';
+import { eventAt } from '../protocol/build-event';
 import { RecordColumns } from '../protocol/columns';
 import { RankDecoder } from '../protocol/decoder';
 import { KIND } from '../protocol/spec';
@@ -108,7 +108,7 @@ class MpiEngine implements Engine, EngineRouting {
           onEnter(st, call);
         } else if (kind === KIND.EXIT) onExit(st, this.exitRow.at(cols, row));
         else if (kind === KIND.COMPLETE) onComplete(st, this.completeRow.at(cols, row));
-        else if (kind === KIND.DTYPE) st.dtypes.onDatatype(datatypeAt(cols, row));
+        else if (kind === KIND.DTYPE) st.dtypes.onDatatypeRow(cols, row);
         else if (kind !== KIND.CLOCK) this.pushEvent(eventAt(cols, row));
       }
     } finally {
