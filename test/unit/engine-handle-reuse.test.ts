@@ -80,3 +80,36 @@ test('a real disagreement between reused handles is still found, with the sizes 
   );
   check(job, [{ kind: 'count-mismatch', ranks: [0, 1], message: ['(52 bytes)', '(56 bytes)'] }]);
 });
+
+test('a type made again with the same words under another handle is the new handle’s type', () => {
+  // The engine shares what it made of a rank's last DTYPE record with a record that differs only by the handle
+  // (model/datatypes.ts onDatatypeRow): the new handle must name that type, and the old one keep it.
+  const job = new Job(2);
+  const [a, b] = job.ranks as [Rank, Rank];
+  for (const handle of [0x8c000001, 0x8c000002])
+    a.events.push({
+      type: 'datatype',
+      rank: 0,
+      seq: 0,
+      time: 0,
+      datatype: handle,
+      size: 32,
+      lb: 0,
+      extent: 32,
+      trueLb: 0,
+      trueExtent: 32,
+      committed: true,
+      signature: [[DOUBLE_ID, 4]],
+    });
+  a.send(1, { type: 0x8c000002, tag: 1 });
+  a.send(1, { type: 0x8c000001, tag: 2 });
+  b.recv(0, { count: 8, tag: 1 });
+  b.recv(0, { count: 8, tag: 2 });
+  for (const r of job.ranks) r.finalize();
+  const found = rankByRank(job);
+  assert.deepEqual(
+    found.map((f) => f.kind),
+    ['type-mismatch', 'type-mismatch'],
+    found.map((f) => f.message).join('\n'),
+  );
+});

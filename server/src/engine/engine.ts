@@ -108,6 +108,7 @@ class MpiEngine implements Engine, EngineRouting {
           onEnter(st, call);
         } else if (kind === KIND.EXIT) onExit(st, this.exitRow.at(cols, row));
         else if (kind === KIND.COMPLETE) onComplete(st, this.completeRow.at(cols, row));
+        else if (kind === KIND.DTYPE) st.dtypes.onDatatypeRow(cols, row);
         else if (kind !== KIND.CLOCK) this.pushEvent(eventAt(cols, row));
       }
     } finally {
@@ -140,9 +141,6 @@ class MpiEngine implements Engine, EngineRouting {
         // The memcheck mode's record of a rank's own loads and stores of its window memory in an epoch.
         if (e.check === 'window-local-access') st.rma.onLocalAccess(st, localWindowAccess(e), e.fn);
         else shimFinding(st, e);
-        break;
-      case 'datatype':
-        st.dtypes.onDatatype(e);
         break;
       case 'op':
         st.dtypes.onOp(e);

@@ -11,10 +11,11 @@ function isFlag(v: number | undefined): boolean {
 }
 
 /** Word i of the call, or undefined past its n words. A function, not a closure made per call (a closure here
- * was a quarter of the bytes the engine allocated per record, bench/engine-throughput). `w` is the call's words
- * from its first (`checkCall` passes a view only for the rare kinds that read more than their head). */
-function wordAt(w: Float64Array, n: number, i: number): number | undefined {
-  return i < n ? w[i] : undefined;
+ * was a quarter of the bytes the engine allocated per record, bench/engine-throughput). The call's words are
+ * `w[b…b+n)`: read in place, not through a subarray made per row (one per DTYPE record, a third of the records
+ * of a ScaLAPACK run). */
+function wordAt(w: Float64Array, b: number, n: number, i: number): number | undefined {
+  return i < n ? w[b + i] : undefined;
 }
 
 /** The call's `n` words are `all[base…base+n)`, where the decoder wrote them (the columns' word column). */
@@ -37,7 +38,7 @@ export function checkCall(
     const bytes = n > 3 ? (all[base + 3] as number) : 0;
     return bytes < 0 ? `COMPLETE byte count ${bytes} is negative` : undefined;
   }
-  return checkRare(kind, flags, func, all.subarray(base, base + n), n);
+  return checkRare(kind, flags, func, all, base, n);
 }
 
 function checkRare(
@@ -45,6 +46,7 @@ function checkRare(
   flags: number,
   func: number,
   w: Float64Array,
+  b: number,
   n: number,
 ): string | undefined {
   switch (kind) {
@@ -53,18 +55,18 @@ function checkRare(
       return layouts[func] === undefined ? `function id ${func} out of range` : undefined;
     case KIND.COMPLETE: {
       if (layouts[func] === undefined) return `function id ${func} out of range`;
-      if (!isFlag(wordAt(w, n, 5))) return `COMPLETE cancelled flag ${wordAt(w, n, 5)} is not 0 or 1`;
-      const bytes = wordAt(w, n, 3) ?? 0;
+      if (!isFlag(wordAt(w, b, n, 5))) return `COMPLETE cancelled flag ${wordAt(w, b, n, 5)} is not 0 or 1`;
+      const bytes = wordAt(w, b, n, 3) ?? 0;
       return bytes < 0 ? `COMPLETE byte count ${bytes} is negative` : undefined;
     }
     case KIND.COMM: {
-      const size = wordAt(w, n, 1) ?? 0;
-      const myRank = wordAt(w, n, 2) ?? 0;
+      const size = wordAt(w, b, n, 1) ?? 0;
+      const myRank = wordAt(w, b, n, 2) ?? 0;
       if (myRank < 0 || myRank >= size) return `COMM: my rank ${myRank} not in 0..${size - 1}`;
-      const inter = wordAt(w, n, 5) === 1;
-      const end = 7 + size + (inter ? (wordAt(w, n, 6) ?? 0) : 0);
+      const inter = wordAt(w, b, n, 5) === 1;
+      const end = 7 + size + (inter ? (wordAt(w, b, n, 6) ?? 0) : 0);
       for (let i = 7; i < end; i++) {
-        const m = wordAt(w, n, i) ?? 0;
+        const m = wordAt(w, b, n, i) ?? 0;
         if (m < 0 || !Number.isInteger(m))
           return `COMM: ${i < 7 + size ? 'member' : 'remote'} world rank ${m}`;
       }
@@ -72,30 +74,30 @@ function checkRare(
     }
     case KIND.DTYPE: {
       if (n < 7) return `DTYPE has ${n} words, needs at least 7`;
-      const size = wordAt(w, n, 1) ?? 0;
+      const size = wordAt(w, b, n, 1) ?? 0;
       if (size < 0) return `DTYPE size ${size} is negative`;
-      if (!isFlag(wordAt(w, n, 6))) return `DTYPE committed flag ${wordAt(w, n, 6)} is not 0 or 1`;
+      if (!isFlag(wordAt(w, b, n, 6))) return `DTYPE committed flag ${wordAt(w, b, n, 6)} is not 0 or 1`;
       // flags bit2: a layout follows the signature, whose length in words then comes first (records.json).
       const withLayout = (flags & 4) !== 0;
-      const sigEnd = withLayout ? 8 + (wordAt(w, n, 7) ?? 0) : n;
+      const sigEnd = withLayout ? 8 + (wordAt(w, b, n, 7) ?? 0) : n;
       if (withLayout && (sigEnd > n || sigEnd < 8 || sigEnd % 2 !== 0))
-        return `DTYPE signature length ${wordAt(w, n, 7)} does not fit its ${n} words`;
+        return `DTYPE signature length ${wordAt(w, b, n, 7)} does not fit its ${n} words`;
       for (let i = withLayout ? 8 : 7; i + 1 < sigEnd; i += 2) {
-        const id = wordAt(w, n, i) ?? 0;
-        const repeat = wordAt(w, n, i + 1) ?? 0;
+        const id = wordAt(w, b, n, i) ?? 0;
+        const repeat = wordAt(w, b, n, i + 1) ?? 0;
         if (repeat === 0 && id === 0) continue; // zero padding at the end of the last EXT record
         if (id < 0 || id >= basicTypes.length) return `DTYPE basic type id ${id} out of range`;
         if (repeat < 0) return `DTYPE repeat ${repeat} is negative`;
       }
       let lastEnd = -1;
       for (let i = sigEnd; withLayout && i + 1 < n; i += 2) {
-        const offset = wordAt(w, n, i) ?? 0;
-        const length = wordAt(w, n, i + 1) ?? 0;
+        const offset = wordAt(w, b, n, i) ?? 0;
+        const length = wordAt(w, b, n, i + 1) ?? 0;
         if (length === 0 && offset === 0) continue; // padding, as above
         if (
           offset < 0 ||
           length <= 0 ||
-          offset + length > (wordAt(w, n, 5) ?? 0) ||
+          offset + length > (wordAt(w, b, n, 5) ?? 0) ||
           (lastEnd >= 0 && offset <= lastEnd)
         )
           return `DTYPE layout block (${offset}, ${length}) is out of order or outside the true extent`;
@@ -104,33 +106,33 @@ function checkRare(
       return undefined;
     }
     case KIND.END: {
-      const how = wordAt(w, n, 0) ?? 0;
+      const how = wordAt(w, b, n, 0) ?? 0;
       // 5 (disconnected) is the analyzer's own, never a shim's.
       return how >= 1 && how <= 4 && Number.isInteger(how)
         ? undefined
-        : `END how ${wordAt(w, n, 0)} is not 1..4`;
+        : `END how ${wordAt(w, b, n, 0)} is not 1..4`;
     }
     case KIND.FINDING:
       if (layouts[func] === undefined) return `function id ${func} out of range`;
-      return checks[wordAt(w, n, 0) ?? -1] === undefined
-        ? `FINDING check id ${wordAt(w, n, 0)} out of range`
+      return checks[wordAt(w, b, n, 0) ?? -1] === undefined
+        ? `FINDING check id ${wordAt(w, b, n, 0)} out of range`
         : undefined;
     case KIND.LOST: {
-      const count = wordAt(w, n, 0) ?? 0;
+      const count = wordAt(w, b, n, 0) ?? 0;
       return count < 0 ? `LOST count ${count} is negative` : undefined;
     }
     case KIND.OP: {
-      const predefined = wordAt(w, n, 1) ?? -1;
+      const predefined = wordAt(w, b, n, 1) ?? -1;
       if (predefined < -1 || predefined >= ops.length) return `OP predefined id ${predefined} out of range`;
-      return isFlag(wordAt(w, n, 2)) ? undefined : `OP commute flag ${wordAt(w, n, 2)} is not 0 or 1`;
+      return isFlag(wordAt(w, b, n, 2)) ? undefined : `OP commute flag ${wordAt(w, b, n, 2)} is not 0 or 1`;
     }
     case KIND.CLOCK:
     case KIND.SITE:
       return undefined;
     case KIND.BSEND: {
       if (layouts[func] === undefined) return `function id ${func} out of range`;
-      const bytes = wordAt(w, n, 0) ?? 0;
-      const packed = wordAt(w, n, 1) ?? 0;
+      const bytes = wordAt(w, b, n, 0) ?? 0;
+      const packed = wordAt(w, b, n, 1) ?? 0;
       return packed < 0 || bytes < packed
         ? `BSEND sizes ${bytes}, ${packed} are not bytes >= packed >= 0`
         : undefined;

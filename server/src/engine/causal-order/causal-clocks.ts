@@ -12,7 +12,18 @@
  */
 import { CausalRun, type CausalVisitor } from './causal-order';
 import type { P2pOp, RecvOp } from '../model/ops';
-import { COLL, IDONE, ISTART, POST, WAIT, type CollStep, type StepItem, type StepKind } from './steps';
+import {
+  COLL,
+  IDONE,
+  instanceKey,
+  ISTART,
+  POST,
+  WAIT,
+  type CollStep,
+  type InstanceKey,
+  type StepItem,
+  type StepKind,
+} from './steps';
 
 /** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
 export const MAX_RANKS = 512;
@@ -39,7 +50,7 @@ export class ClockRun implements CausalVisitor {
   /** Each rank's clock now, by world rank. */
   private readonly vc: (Int32Array | undefined)[] = [];
   /** Nonblocking collective instance → the clock of each member that started it (until all completed it). */
-  private readonly started = new Map<string, { clocks: Int32Array[]; done: number }>();
+  private readonly started = new Map<InstanceKey, { clocks: Int32Array[]; done: number }>();
   /** Points (rank, steps run) whose clock a check asked for, and the clock once reached. */
   private readonly points = new Map<number, Map<number, Int32Array | undefined>>();
   readonly listeners: ClockListener[] = [];
@@ -174,7 +185,7 @@ export class ClockRun implements CausalVisitor {
     if (k !== COLL) c[r] = (c[r] as number) + 1;
     if (k === ISTART || k === IDONE) {
       const s = item as CollStep;
-      const key = `${s.comm.id}:${s.index}`;
+      const key = instanceKey(s.comm, s.index);
       let inst = this.started.get(key);
       if (inst === undefined) this.started.set(key, (inst = { clocks: [], done: 0 }));
       if (k === ISTART) inst.clocks.push(c.slice());

@@ -16,12 +16,14 @@
 import type { P2pOp } from '../model/ops';
 import {
   IDONE,
+  instanceKey,
   ISTART,
   POST,
   WAIT,
   stepOf,
   StepRing,
   type CollStep,
+  type InstanceKey,
   type Step,
   type StepItem,
   type StepKind,
@@ -41,8 +43,8 @@ export interface CausalVisitor {
 type Park =
   | { readonly k: 'match'; op: P2pOp }
   | { readonly k: 'post'; op: P2pOp; by: number }
-  | { readonly k: 'coll'; readonly key: string }
-  | { readonly k: 'start'; readonly key: string };
+  | { readonly k: 'coll'; readonly key: InstanceKey }
+  | { readonly k: 'start'; readonly key: InstanceKey };
 
 interface RankRun {
   readonly rank: number;
@@ -79,14 +81,14 @@ export class CausalRun {
   /** `sendsRun`'s length after its last compaction: the next one comes when it has doubled. */
   private sendsKept = 0;
   /** Collective instance → the members that arrived (until all did). */
-  private readonly arrived = new Map<string, RankRun[]>();
+  private readonly arrived = new Map<InstanceKey, RankRun[]>();
   /** Collective instances every member reached → members still to run the step. */
-  private readonly open = new Map<string, number>();
+  private readonly open = new Map<InstanceKey, number>();
   /** Nonblocking collective instance → members that started it, and the ranks waiting to complete it. */
-  private readonly started = new Map<string, number>();
-  private readonly waitingStart = new Map<string, RankRun[]>();
+  private readonly started = new Map<InstanceKey, number>();
+  private readonly waitingStart = new Map<InstanceKey, RankRun[]>();
   /** Nonblocking collective instances every member started → members that completed it. */
-  private readonly completed = new Map<string, number>();
+  private readonly completed = new Map<InstanceKey, number>();
   /** Steps added and not run (dead ranks' dropped ones excluded): the memory this run holds. */
   held = 0;
   private ended = false;
@@ -301,7 +303,7 @@ export class CausalRun {
       }
     } else if (k === ISTART && !this.synchronousSends) {
       const s = item as CollStep;
-      const key = `${s.comm.id}:${s.index}`;
+      const key = instanceKey(s.comm, s.index);
       const count = (this.started.get(key) ?? 0) + 1;
       this.started.set(key, count);
       if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
@@ -343,7 +345,7 @@ export class CausalRun {
       return q.onPost;
     }
     const s = item as CollStep;
-    const key = `${s.comm.id}:${s.index}`;
+    const key = instanceKey(s.comm, s.index);
     if (k === IDONE) {
       if (this.synchronousSends) return undefined;
       if ((this.started.get(key) ?? 0) >= s.comm.size) {

@@ -7,16 +7,17 @@
  * call): the amounts it would make disagree are not compared. On an intercommunicator the root (MPI_ROOT) is
  * compared with the other group; the other members of its group (MPI_PROC_NULL) take no part.
  */
-import type { CollCall, CollInstance, CommInfo } from '../model/comms';
+import type { CollCall, CollInstance, CommInfo, TypesAt } from '../model/comms';
 import { describeData, opNames, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
 import type { CheckContext } from '../model/check-context';
 import { checkPairs, type CollReport } from './coll-pairs';
-import { argOf, list, num } from '../model/fn-roles';
+import { argOf, hasRole, list, num } from '../model/fn-roles';
 import {
   PROC_NULL,
   ROOT,
   type CallEnter,
   type FindingKind,
+  type FunctionSpec,
   type Handle,
   type RawLocation,
 } from '../model/types';
@@ -30,20 +31,69 @@ interface Side {
 const REDUCTIONS = new Set(['reduce', 'allreduce', 'scan', 'exscan', 'reduce_scatter_block']);
 
 const TYPE_ROLES = ['datatype', 'stype', 'rtype', 'stypes', 'rtypes'] as const;
-const NO_TYPES: ReadonlyMap<Handle, DtypeInfo> = new Map();
 
-/** The datatypes a collective call names (scalar and per-peer arrays), resolved as they are now, at its ENTER. */
-export function typesAtEntry(st: CheckContext, e: CallEnter): ReadonlyMap<Handle, DtypeInfo> {
-  let types: Map<Handle, DtypeInfo> | undefined;
-  for (const role of TYPE_ROLES) {
-    const v = argOf(e, role);
-    if (v === undefined) continue;
-    for (const handle of typeof v === 'number' ? [v] : v) {
-      const t = st.dtypes.type(e.rank, handle);
-      if (t !== undefined) (types ??= new Map()).set(handle, t);
+/** No type named. */
+const NO_TYPES: TypesAt = { get: () => undefined };
+
+/**
+ * One type named (what nearly every collective call is: a Bcast, an Allreduce, a Reduce, or a Gather of one type
+ * both ways): the pair itself, not a Map per call (a Map and its tables per member of every collective was the
+ * largest object `mpiscope report` of a ScaLAPACK run allocated per collective).
+ */
+class OneType implements TypesAt {
+  constructor(
+    private readonly handle: Handle,
+    private readonly type: DtypeInfo,
+  ) {}
+
+  get(handle: Handle): DtypeInfo | undefined {
+    return handle === this.handle ? this.type : undefined;
+  }
+}
+
+/** Per function id, the roles of TYPE_ROLES it has (found once, not five lookups by role name per call). */
+const typeRoles: (readonly string[] | undefined)[] = [];
+
+function typeRolesOf(fn: FunctionSpec): readonly string[] {
+  let roles = typeRoles[fn.id];
+  if (roles === undefined) {
+    roles = TYPE_ROLES.filter((role) => hasRole(fn, role));
+    if (fn.id >= 0) {
+      while (typeRoles.length <= fn.id) typeRoles.push(undefined);
+      typeRoles[fn.id] = roles;
     }
   }
-  return types ?? NO_TYPES;
+  return roles;
+}
+
+/** The handles typesAtEntry found (reused: one array for every call). */
+const named: Handle[] = [];
+
+/** The datatypes a collective call names (scalar and per-peer arrays), resolved as they are now, at its ENTER. */
+export function typesAtEntry(st: CheckContext, e: CallEnter): TypesAt {
+  if (named.length !== 0) named.length = 0;
+  const roles = typeRolesOf(e.fn);
+  for (let r = 0; r < roles.length; r++) {
+    const v = argOf(e, roles[r] as string);
+    if (typeof v === 'number') named.push(v);
+    else if (v !== undefined) for (let i = 0; i < v.length; i++) named.push(v[i] as Handle);
+  }
+  let one: OneType | undefined;
+  let oneHandle = NaN;
+  let types: Map<Handle, DtypeInfo> | undefined;
+  for (let i = 0; i < named.length; i++) {
+    const handle = named[i] as Handle;
+    const t = st.dtypes.type(e.rank, handle);
+    if (t === undefined || handle === oneHandle) continue;
+    if (one === undefined) {
+      one = new OneType(handle, t);
+      oneHandle = handle;
+      continue;
+    }
+    if (types === undefined) types = new Map([[oneHandle, one.get(oneHandle) as DtypeInfo]]);
+    types.set(handle, t);
+  }
+  return types ?? one ?? NO_TYPES;
 }
 
 function sideOf(call: CollCall, count: string, type: string): Side {
@@ -87,6 +137,7 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     });
 
   if (coll === 'bcast' || REDUCTIONS.has(coll)) {
+    if (comm.remote === undefined && agree(calls, coll !== 'bcast')) return;
     // On an intercommunicator the root passes MPI_ROOT, and the other members of its group (MPI_PROC_NULL)
     // take no part in the data.
     const inter = comm.remote !== undefined;
@@ -159,6 +210,27 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
   }
   if (checkRootedCounts(comm, calls, coll, report)) return;
   checkPairs(comm, inst.calls, coll, report);
+}
+
+/**
+ * What nearly every broadcast and reduction is, decided without the sides below (arrays and closures per
+ * instance, 5% of `mpiscope report` of a ScaLAPACK run): every member gives the same count of one basic type
+ * (the same size, the same uniform signature) and, for a reduction, the same op. Then no amount, type or op
+ * differs and the checks below would report nothing.
+ */
+function agree(calls: readonly CollCall[], reduction: boolean): boolean {
+  const a = calls[0];
+  if (a === undefined) return true;
+  const count = num(a.enter, 0, 'count');
+  const t = a.types.get(num(a.enter, 0, 'datatype'));
+  if (t === undefined || count < 0 || t.sig.uniform < 0) return false;
+  for (let i = 1; i < calls.length; i++) {
+    const c = calls[i] as CollCall;
+    if (num(c.enter, 0, 'count') !== count || (reduction && c.op !== a.op)) return false;
+    const u = c.types.get(num(c.enter, 0, 'datatype'));
+    if (u === undefined || u.size !== t.size || u.sig.uniform !== t.sig.uniform) return false;
+  }
+  return true;
 }
 
 /** The two amounts' bytes differ only because their types do (as many elements, other signatures). */

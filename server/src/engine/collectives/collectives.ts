@@ -23,7 +23,7 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
   comm.entered[me] = index + 1;
   let inst = comm.open.get(index);
   if (inst === undefined) {
-    inst = { index, calls: new Array<undefined>(comm.size), arrived: 0, mismatched: false };
+    inst = { index, calls: new Array<undefined>(comm.size), arrived: 0, mismatched: false, first: undefined };
     comm.open.set(index, inst);
   }
   const call = {
@@ -38,10 +38,15 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
   };
   inst.calls[me] = call;
   inst.arrived++;
+  if (inst.first === undefined) inst.first = call;
   if (!inst.mismatched) {
+    // On an intracommunicator the calls so far all agree (sameCall is then equality of function and root): the
+    // first one stands for them all, instead of a search of the instance's slots (with a closure) per member.
     const first =
       comm.remote === undefined
-        ? inst.calls.find((c) => c !== undefined && c !== call)
+        ? inst.first === call
+          ? undefined
+          : inst.first
         : inst.calls.find((c) => c !== undefined && c !== call && !sameCall(comm, c, call));
     if (first !== undefined && !sameCall(comm, first, call)) {
       inst.mismatched = true;

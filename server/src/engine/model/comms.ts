@@ -7,6 +7,11 @@
 import type { DtypeInfo } from './datatypes';
 import type { CommEvent, CallEnter, Handle } from './types';
 
+/** The datatypes a collective call named, by handle (collectives/coll-checks.ts typesAtEntry). */
+export interface TypesAt {
+  get(handle: Handle): DtypeInfo | undefined;
+}
+
 export interface CollCall {
   readonly rank: number;
   readonly fn: string;
@@ -20,7 +25,7 @@ export interface CollCall {
    * run when the last member enters, and by then a rank ahead in its stream may have freed these handles
    * and been handed the same values for other types (BLACS builds, uses and frees a type per broadcast).
    */
-  readonly types: ReadonlyMap<Handle, DtypeInfo>;
+  readonly types: TypesAt;
   readonly op: number | undefined;
 }
 
@@ -31,6 +36,8 @@ export interface CollInstance {
   readonly calls: (CollCall | undefined)[];
   arrived: number;
   mismatched: boolean;
+  /** The call that arrived first (enterCollective compares each later one with it). */
+  first: CollCall | undefined;
 }
 
 export interface CommInfo {

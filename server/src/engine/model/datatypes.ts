@@ -3,6 +3,8 @@
  * lists of basic types) for the type and count checks, predefined op ids for the reduction checks.
  */
 import api from '../../../../native-shim/spec/mpi-api.json';
+import { datatypeAt } from '../../protocol/build-event';
+import type { RecordColumns } from '../../protocol/columns';
 import type { DatatypeEvent, OpEvent } from './types';
 
 export interface DtypeInfo {
@@ -74,6 +76,17 @@ const canonical: readonly number[] = basicTypeNames.map((n) => {
   return alias === undefined ? basicTypeNames.indexOf(n) : basicTypeNames.indexOf(alias);
 });
 
+/** A DTYPE row kept by Datatypes.onDatatypeRow: its first `n` words (in `words`), its flags, the type made. */
+interface KeptRow {
+  readonly words: Float64Array;
+  readonly n: number;
+  readonly flags: number;
+  readonly info: DtypeInfo;
+}
+
+/** How many of a rank's last DTYPE rows are kept for a type made again (see onDatatypeRow). */
+const DTYPE_ROWS = 4;
+
 export class Datatypes {
   private readonly types = new Map<number, Map<number, DtypeInfo>>();
   private readonly ops = new Map<number, Map<number, number>>();
@@ -84,17 +97,13 @@ export class Datatypes {
   private readonly lastHandle: number[] = [];
   private readonly lastInfo: (DtypeInfo | undefined)[] = [];
 
-  onDatatype(e: DatatypeEvent): void {
-    let m = this.types.get(e.rank);
-    if (m === undefined) this.types.set(e.rank, (m = new Map<number, DtypeInfo>()));
-    // The handle may name a new type now (MPI reuses freed handles): the rank's last answer may be stale.
-    if (e.rank < this.lastHandle.length) this.lastHandle[e.rank] = NaN;
+  onDatatype(e: DatatypeEvent): DtypeInfo {
     const [first] = e.signature;
     const name =
       e.signature.length === 1 && first !== undefined && first[1] === 1
         ? basicTypeNames[first[0]]
         : undefined;
-    m.set(e.datatype, {
+    return this.define(e.rank, {
       sig: signatureFacts(e.signature),
       size: e.size,
       extent: e.extent,
@@ -105,6 +114,59 @@ export class Datatypes {
       handle: e.datatype,
       name,
     });
+  }
+
+  /**
+   * Each rank's last DTYPE_ROWS DTYPE rows: their words and the types made from them. A program that makes the same
+   * derived types again and again (BLACS builds, commits and frees a vector type per message: a third of the
+   * records of a ScaLAPACK run, a few shapes in turn) sends the same words but the handle; such a row shares that
+   * type's signature, layout and facts (never changed once made), instead of the event, the arrays of pairs and
+   * the facts made for each (~0.6 kB per DTYPE row, the most bytes `mpiscope report` of such a run allocated).
+   */
+  private readonly recentRows: (KeptRow[] | undefined)[] = [];
+
+  /** A DTYPE row of the columns (the engine's path; `onDatatype` takes the event form). */
+  onDatatypeRow(cols: RecordColumns, row: number): void {
+    const rank = cols.rank[row] as number;
+    const n = cols.wordCount[row] as number;
+    const base = cols.wordStart[row] as number;
+    const flags = cols.flags[row] as number;
+    const w = cols.words;
+    while (this.recentRows.length <= rank) this.recentRows.push(undefined);
+    let kept = this.recentRows[rank];
+    if (kept === undefined) this.recentRows[rank] = kept = [];
+    for (let k = 0; k < kept.length; k++) {
+      const r = kept[k] as KeptRow;
+      if (r.n !== n || r.flags !== flags || !sameButHandle(r.words, w, base, n)) continue;
+      const t = r.info;
+      this.define(rank, {
+        sig: t.sig,
+        size: t.size,
+        extent: t.extent,
+        trueLb: t.trueLb,
+        trueExtent: t.trueExtent,
+        signature: t.signature,
+        layout: t.layout,
+        handle: w[base] as number,
+        name: t.name,
+      });
+      return;
+    }
+    const info = this.onDatatype(datatypeAt(cols, row));
+    // The oldest of a full list makes room (its words array is reused when long enough).
+    const old = kept.length < DTYPE_ROWS ? undefined : kept.shift();
+    const words = old !== undefined && old.words.length >= n ? old.words : new Float64Array(Math.max(n, 16));
+    for (let i = 0; i < n; i++) words[i] = w[base + i] as number;
+    kept.push({ words, n, flags, info });
+  }
+
+  private define(rank: number, info: DtypeInfo): DtypeInfo {
+    let m = this.types.get(rank);
+    if (m === undefined) this.types.set(rank, (m = new Map<number, DtypeInfo>()));
+    // The handle may name a new type now (MPI reuses freed handles): the rank's last answer may be stale.
+    if (rank < this.lastHandle.length) this.lastHandle[rank] = NaN;
+    m.set(info.handle, info);
+    return info;
   }
 
   onOp(e: OpEvent): void {
@@ -142,18 +204,51 @@ export function uniformBasic(t: DtypeInfo): number | undefined {
   return t.sig.uniform < 0 ? undefined : t.sig.uniform;
 }
 
+/**
+ * Whether the words of a DTYPE row equal those kept from an earlier one, but the handle (word 0) and the committed
+ * flag (word 6), which the type made from them does not keep (records.json DTYPE).
+ */
+function sameButHandle(kept: Float64Array, w: Float64Array, base: number, n: number): boolean {
+  for (let i = 1; i < n; i++) if (i !== 6 && kept[i] !== w[base + i]) return false;
+  return true;
+}
+
+/** By index (a destructuring callback per run made an iterator per element). */
 function onlyOf(sig: readonly (readonly [number, number])[], id: number): boolean {
-  return sig.length > 0 && sig.every(([t]) => t === id);
+  if (sig.length === 0) return false;
+  for (let i = 0; i < sig.length; i++) if ((sig[i] as readonly [number, number])[0] !== id) return false;
+  return true;
+}
+
+function allCanonical(sig: readonly (readonly [number, number])[], id: number): boolean {
+  for (let i = 0; i < sig.length; i++)
+    if (canonical[(sig[i] as readonly [number, number])[0]] !== id) return false;
+  return true;
+}
+
+/**
+ * The key is built when first read: only a comparison of two mixed signatures reads it (signatureMismatch, and
+ * rma-conflict's sameLayout), while every DTYPE record made one — a string per derived type, with a string per run
+ * joined, ~2.5% of `mpiscope report` of a ScaLAPACK run whose BLACS makes and frees a type per message.
+ */
+class Facts implements SignatureFacts {
+  private built: string | undefined = undefined;
+
+  constructor(
+    private readonly sig: readonly (readonly [number, number])[],
+    readonly anything: boolean,
+    readonly uniform: number,
+  ) {}
+
+  get key(): string {
+    return (this.built ??= this.sig.map(([b, n]) => `${b}x${n}`).join(','));
+  }
 }
 
 export function signatureFacts(sig: readonly (readonly [number, number])[]): SignatureFacts {
   const [first] = sig;
   const id = first === undefined ? -1 : (canonical[first[0]] ?? -1);
-  return {
-    anything: onlyOf(sig, PACKED) || onlyOf(sig, BYTE),
-    uniform: id >= 0 && sig.every(([b]) => canonical[b] === id) ? id : -1,
-    key: sig.map(([b, n]) => `${b}x${n}`).join(','),
-  };
+  return new Facts(sig, onlyOf(sig, PACKED) || onlyOf(sig, BYTE), id >= 0 && allCanonical(sig, id) ? id : -1);
 }
 
 /**
