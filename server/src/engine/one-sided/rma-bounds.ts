@@ -90,7 +90,12 @@ export class AccessBounds {
     const lo = a.disp * unit + t.trueLb;
     const hi = lo + (a.count - 1) * t.extent + t.trueExtent;
     if (lo < 0 || hi > size)
-      this.note('outside', by, win, `${by.fn} reaches bytes ${lo} to ${hi} of rank ${target}'s ${size}`);
+      this.note(
+        'outside',
+        by,
+        win,
+        `${by.fn} reaches bytes ${lo} to ${hi} of rank ${target}'s part of the window, which has ${size} byte${size === 1 ? '' : 's'}`,
+      );
   }
 
   private note(check: string, by: Caller, win: WinInfo, detail: string): void {
