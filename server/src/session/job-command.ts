@@ -76,7 +76,7 @@ export interface BindingInput {
  * other rank's time slice (round trips of 0.2-1 ms instead of 0.3 us). Only on one host, when every rank can have
  * a core, when the user chose no binding, mapping or hosts of their own (options or Hydra's variables), outside a
  * resource manager's allocation (it places the ranks), and never for a program linked with an OpenMP or TBB
- * runtime or run with OMP_NUM_THREADS above 1, whose threads would then share their rank's one core.
+ * runtime, whose threads would then share their rank's one core.
  */
 export function hydraBindsEachRank(b: BindingInput): boolean {
   if (!b.oneHost || b.cores === undefined || b.np < 1 || b.np > b.cores) return false;
@@ -93,9 +93,6 @@ export function hydraBindsEachRank(b: BindingInput): boolean {
     'PBS_JOBID',
   ];
   if (env.some((k) => b.env[k] !== undefined && b.env[k] !== '')) return false;
-  // Threads the program asks for although ldd shows no runtime for them (one loaded with dlopen).
-  const omp = b.env.OMP_NUM_THREADS;
-  if (omp !== undefined && omp !== '' && omp.trim() !== '1') return false;
   return !/\blib(gomp|omp|iomp5|tbb)\.so/.test(b.ldd ?? '');
 }
 
