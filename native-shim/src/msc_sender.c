@@ -9,7 +9,6 @@
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -497,23 +496,10 @@ static void send_text_locking(const char *text)
     pthread_mutex_unlock(&send_mu);
 }
 
-/* The sender is mpiscope's thread, not the application's: where the launcher bound the rank to one core (Open MPI's
- * mpirun by default, Hydra under mpiscope: server/src/session/job-command.ts), the sender would otherwise take that
- * core from its own rank at every wake-up while other cores may be idle. It may run on any CPU the process's cpuset
- * allows (the kernel intersects the mask with it); the application's threads keep their binding. */
-static void sender_unbind(void)
-{
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (int c = 0; c < CPU_SETSIZE; c++) CPU_SET(c, &all);
-    (void)pthread_setaffinity_np(pthread_self(), sizeof all, &all);
-}
-
 static void *sender_main(void *arg)
 {
     (void)arg;
     int idle_ms = 1;
-    sender_unbind();
     for (;;) {
         struct pollfd p[2] = { { sock, POLLIN, 0 }, { wake_fd, POLLIN, 0 } };
         poll(p, 2, idle_ms);

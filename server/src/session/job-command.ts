@@ -70,7 +70,7 @@ export interface BindingInput {
 
 /**
  * Whether mpiscope asks Hydra (MPICH's mpiexec) to bind each rank to a core of its own, as Open MPI's mpirun does
- * by default for up to two ranks (bench/ring-stress/README.md, "Why MPICH's ranks ran slower"): MPICH's
+ * by default for a job that fits the cores (bench/ring-stress/README.md, "Why MPICH's ranks ran slower"): MPICH's
  * ranks spin while they wait, and Hydra binds nothing, so once the analyzer and the ranks' sender threads share
  * the cores with them, the scheduler can put two spinning ranks on one core, where each message waits for the
  * other rank's time slice (round trips of 0.2-1 ms instead of 0.3 us). Only on one host, when every rank can have
