@@ -30,7 +30,7 @@ import {
 } from './session-api';
 import { ensureShim } from './shim-locator';
 import { memcheckMode } from './memcheck-mode';
-import type { SourcePosition } from './site-resolver';
+import { moduleAddressName, type SourcePosition } from './site-resolver';
 import { TraceWriter } from './trace-file';
 import { timingMark } from './timing';
 
@@ -192,7 +192,7 @@ export class Session {
       const key = frames[i];
       const where = p.file !== '' && existsSync(p.file) ? p : { ...p, file: '', line: 0 };
       if (where.function !== '' || key === undefined) return where;
-      return { ...where, function: `${basename(key.module)}+0x${key.offset.toString(16)}` };
+      return { ...where, function: moduleAddressName(key.module, key.offset) };
     });
     while (result.length > 0 && result[result.length - 1]?.file === '') result.pop();
     return result;

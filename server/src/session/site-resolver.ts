@@ -126,8 +126,7 @@ export class SiteResolver {
       if (symbols.size === 0) break; // no nm, or it could not read the module: addr2line's names stand
       const at = queries.get(keys[i] ?? '') ?? 0n;
       const name = symbols.containing(Number(at));
-      if (name === undefined)
-        answers[i] = { ...a, function: `${basename(module)}+0x${(at + 1n).toString(16)}` };
+      if (name === undefined) answers[i] = { ...a, function: moduleAddressName(module, at + 1n) };
       else if (name !== a.function) answers[i] = { ...a, function: name };
     }
     keys.forEach((key, i) => {
@@ -136,7 +135,7 @@ export class SiteResolver {
       // addr2line or a debugger given the module's debug info can still resolve.
       const named =
         a.file === '' && a.function === ''
-          ? { ...a, function: `${basename(module)}+0x${((queries.get(key) ?? 0n) + 1n).toString(16)}` }
+          ? { ...a, function: moduleAddressName(module, (queries.get(key) ?? 0n) + 1n) }
           : a;
       this.cache.set(key, this.absolute(named));
     });
@@ -193,6 +192,11 @@ function runAddr2line(module: string, addrs: readonly string[]): Promise<string>
       (err, stdout) => done(err ? '' : stdout),
     );
   });
+}
+
+/** A place known only by its module and address there: "libapp.so.7+0x5252e1". */
+export function moduleAddressName(module: string, address: bigint | number): string {
+  return `${basename(module)}+0x${address.toString(16)}`;
 }
 
 function runNm(module: string, dynamic: boolean): Promise<string> {

@@ -10,68 +10,44 @@ import { Fifo } from '../model/fifo';
 import type { RecvOp, SendOp } from '../model/ops';
 
 /**
- * The queues of one (communicator, source, destination), by tag. Each of the three Maps has a one-entry cache of
- * the last tag found in it: a channel mostly carries one tag, and a message asked two or three of these Maps per
- * post and per completion (with the channel's own lookup, ~5% of bench/engine-throughput's warm profile). Queues
- * are never deleted from the Maps, so a cached queue stays the tag's; the Maps keep their order (the order of
- * `unmatched()`).
+ * Queues by tag with a one-entry cache of the last tag found: a channel mostly carries one tag, and a message asked
+ * two or three of these per post and per completion (with the channel's own lookup, ~5% of
+ * bench/engine-throughput's warm profile). Queues are never deleted, so a cached queue stays the tag's; the Map
+ * keeps its order (the order of `unmatched()`).
  */
+class TagQueues<T> {
+  readonly byTag = new Map<number, Fifo<T>>();
+  private tag = NaN;
+  private last: Fifo<T> | undefined = undefined;
+
+  /** The tag's queue; made when `make`, else undefined when there is none. */
+  of(tag: number, make: boolean): Fifo<T> | undefined {
+    if (tag === this.tag) return this.last;
+    let q = this.byTag.get(tag);
+    if (q === undefined) {
+      if (!make) return undefined;
+      this.byTag.set(tag, (q = new Fifo()));
+    }
+    this.tag = tag;
+    this.last = q;
+    return q;
+  }
+}
+
+/** The queues of one (communicator, source, destination), by tag. */
 class Channel {
-  readonly sends = new Map<number, Fifo<SendOp>>();
-  readonly early = new Map<number, Fifo<RecvOp>>();
+  /** Sends not matched yet. */
+  readonly sends = new TagQueues<SendOp>();
+  /** Receives completed before their send was seen. */
+  readonly early = new TagQueues<RecvOp>();
   /** Receives posted with this exact source and tag, not yet completed, in posting order. */
-  readonly posted = new Map<number, Fifo<RecvOp>>();
-  private sendTag = NaN;
-  private sendQ: Fifo<SendOp> | undefined = undefined;
-  private earlyTag = NaN;
-  private earlyQ: Fifo<RecvOp> | undefined = undefined;
-  private postedTag = NaN;
-  private postedQ: Fifo<RecvOp> | undefined = undefined;
+  readonly posted = new TagQueues<RecvOp>();
 
   constructor(
     readonly comm: CommInfo,
     readonly src: number,
     readonly dst: number,
   ) {}
-
-  /** The tag's queue of unmatched sends; made when `make`, else undefined when there is none. */
-  sendsOf(tag: number, make: boolean): Fifo<SendOp> | undefined {
-    if (tag === this.sendTag) return this.sendQ;
-    let q = this.sends.get(tag);
-    if (q === undefined) {
-      if (!make) return undefined;
-      this.sends.set(tag, (q = new Fifo()));
-    }
-    this.sendTag = tag;
-    this.sendQ = q;
-    return q;
-  }
-
-  /** The tag's queue of receives completed before their send was seen. */
-  earlyOf(tag: number, make: boolean): Fifo<RecvOp> | undefined {
-    if (tag === this.earlyTag) return this.earlyQ;
-    let q = this.early.get(tag);
-    if (q === undefined) {
-      if (!make) return undefined;
-      this.early.set(tag, (q = new Fifo()));
-    }
-    this.earlyTag = tag;
-    this.earlyQ = q;
-    return q;
-  }
-
-  /** The tag's queue of posted receives (see `posted`). */
-  postedOf(tag: number, make: boolean): Fifo<RecvOp> | undefined {
-    if (tag === this.postedTag) return this.postedQ;
-    let q = this.posted.get(tag);
-    if (q === undefined) {
-      if (!make) return undefined;
-      this.posted.set(tag, (q = new Fifo()));
-    }
-    this.postedTag = tag;
-    this.postedQ = q;
-    return q;
-  }
 }
 
 export type MatchListener = (send: SendOp, recv: RecvOp) => void;
@@ -96,18 +72,18 @@ export class Matcher {
   /** A send was posted (its message now exists). */
   post(send: SendOp): void {
     const ch = this.channel(send.comm, send.rank, send.dest);
-    const recv = ch.earlyOf(send.tag, false)?.shift();
+    const recv = ch.early.of(send.tag, false)?.shift();
     if (recv !== undefined) {
       this.match(send, recv);
       return;
     }
-    (ch.sendsOf(send.tag, true) as Fifo<SendOp>).push(send);
+    (ch.sends.of(send.tag, true) as Fifo<SendOp>).push(send);
   }
 
   /** A receive was posted with an exact source (world rank) and tag: it takes that channel's messages in turn. */
   postRecv(recv: RecvOp, srcWorld: number): void {
     const ch = this.channel(recv.comm, srcWorld, recv.rank);
-    (ch.postedOf(recv.tag, true) as Fifo<RecvOp>).push(recv);
+    (ch.posted.of(recv.tag, true) as Fifo<RecvOp>).push(recv);
   }
 
   /** A receive (or matched probe) completed with this actual source (world rank) and tag. */
@@ -116,7 +92,7 @@ export class Matcher {
     // Non-overtaking holds for receives too: a receive posted earlier on this channel with this exact
     // envelope took an earlier message, even if the program has not completed it yet (or never does, as a
     // request overwritten before its Wait). Match those first, or every later message shifts by one.
-    const posted = ch.postedOf(tag, false);
+    const posted = ch.posted.of(tag, false);
     for (let head = posted?.peek(); head !== undefined && head.order <= recv.order; head = posted?.peek()) {
       posted?.shift();
       if (head === recv || head.done) continue;
@@ -127,12 +103,12 @@ export class Matcher {
   }
 
   private take(ch: Channel, recv: RecvOp, tag: number): void {
-    const send = ch.sendsOf(tag, false)?.shift();
+    const send = ch.sends.of(tag, false)?.shift();
     if (send !== undefined) {
       this.match(send, recv);
       return;
     }
-    (ch.earlyOf(tag, true) as Fifo<RecvOp>).push(recv);
+    (ch.early.of(tag, true) as Fifo<RecvOp>).push(recv);
   }
 
   /** A receive completed but its status was not reported: take the oldest send its envelope accepts. */
@@ -158,7 +134,7 @@ export class Matcher {
   cancel(send: SendOp): void {
     this.channels
       .get((send.comm.id * RANK_SPACE + send.rank) * RANK_SPACE + send.dest)
-      ?.sends.get(send.tag)
+      ?.sends.byTag.get(send.tag)
       ?.remove((s) => s === send);
   }
 
@@ -169,11 +145,12 @@ export class Matcher {
 
   /** Every send not yet received, oldest first per channel (deadlock and end-of-run questions only). */
   *unmatched(): Generator<SendOp> {
-    for (const ch of this.channels.values()) for (const q of ch.sends.values()) yield* q;
+    for (const ch of this.channels.values()) for (const q of ch.sends.byTag.values()) yield* q;
   }
 
   /** Unmatched sends to one rank. */
   *unmatchedTo(dst: number): Generator<SendOp> {
-    for (const ch of this.channels.values()) if (ch.dst === dst) for (const q of ch.sends.values()) yield* q;
+    for (const ch of this.channels.values())
+      if (ch.dst === dst) for (const q of ch.sends.byTag.values()) yield* q;
   }
 }
