@@ -31,6 +31,8 @@ const send = (tag: number, seq: number): SendOp => ({
   dtype: undefined,
   matched: false,
   done: true,
+  buf: NaN,
+  doneOrder: -1,
 });
 const recv = (seq: number): RecvOp => ({
   kind: 'recv',

@@ -72,6 +72,9 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
   const destWorld = peerWorld(comm, e.rank, dest);
   if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
   const datatype = STYPE.num(e, 0);
+  const count = SCOUNT.num(e, 0);
+  const dtype = st.dtypes.type(e.rank, datatype);
+  const lo = spanStart(SBUF.num(e, 0), count, dtype);
   const op: SendOp = {
     kind: 'send',
     order: nextOrder(),
@@ -87,11 +90,13 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     srcCommRank: commRankOf(comm, e.rank),
     tag: STAG.num(e, 0),
     mode: e.fn.mode ?? 'standard',
-    count: SCOUNT.num(e, 0),
+    count,
     datatype,
-    dtype: st.dtypes.type(e.rank, datatype),
+    dtype,
     matched: false,
     done: false,
+    buf: lo,
+    doneOrder: -1,
     // The causal runs' fields (model/ops.ts), set later: in the literal, so that every operation has one shape
     // from its creation (fields added afterwards gave each a chain of hidden classes, an out-of-object property
     // array, and made the reads of `peer` or `ran` polymorphic).
@@ -101,7 +106,6 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     doneTime: undefined,
     doneIndex: undefined,
   };
-  const lo = spanStart(SBUF.num(e, 0), op.count, op.dtype);
   if (lo === lo) {
     const hi = spanEnd(lo, op.count, op.dtype as DtypeInfo);
     postedLo = lo;
@@ -113,6 +117,12 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
   // The call that puts it in the attached buffer: the send itself, or the MPI_Start of its persistent request.
   if (op.mode === 'buffered') st.bsend.posted(op, st.track(e.rank).cur?.enter ?? e);
   return op;
+}
+
+/** The sender's side of `op` completed: when, in the order of its rank's stream (recv-overlap.ts reads it). */
+function sendDone(op: SendOp): void {
+  op.done = true;
+  op.doneOrder = nextOrder();
 }
 
 function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
@@ -157,7 +167,7 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     const hi = spanEnd(lo, op.count, op.dtype as DtypeInfo);
     postedLo = lo;
     postedHi = hi;
-    checkOverlap(st, st.track(e.rank), op, lo, hi);
+    checkOverlap(st, st.track(e.rank), op, lo, hi, undefined, st.recvOverlaps);
     st.freedSends.check(op, lo, hi);
   }
   return op;
@@ -264,6 +274,7 @@ export function onEnter(st: EngineState, e: Call): void {
         for (const req of consumeEarly(t, inputs, code === C.WAITANY || code === C.TESTANY)) {
           const op = t.reqs.op(req);
           if (op !== undefined && (op.kind !== 'send' || !isTestClass(code))) st.replay.wait(op);
+          if (op?.kind === 'send') op.doneOrder = nextOrder();
           t.forget(req);
         }
       break;
@@ -277,7 +288,10 @@ export function onEnter(st: EngineState, e: Call): void {
       // A send MPI completed at once, freed without the program ever seeing it complete: see freed-send-reuse.ts.
       for (const req of consumeEarly(t, [num(e, 0, 'request')], false)) {
         const op = t.reqs.op(req);
-        if (op?.kind === 'send') st.freedSends.freed(op, t.reqs.spanLo(req), t.reqs.spanHi(req));
+        if (op?.kind === 'send') {
+          st.freedSends.freed(op, t.reqs.spanLo(req), t.reqs.spanHi(req));
+          op.doneOrder = nextOrder();
+        }
         t.forget(req);
       }
       freeRequest(st, t, num(e, 0, 'request'));
@@ -442,13 +456,13 @@ export function onExit(st: EngineState, e: ExitRow): void {
   switch (code) {
     case C.SEND:
       if (cur.send) {
-        cur.send.done = true;
+        sendDone(cur.send);
         st.replay.wait(cur.send);
       }
       break;
     case C.SENDRECV:
     case C.SENDRECV_REPLACE:
-      if (cur.send) cur.send.done = true;
+      if (cur.send) sendDone(cur.send);
       if (cur.recv && !cur.recv.done) completeWithoutStatus(st, cur.recv);
       if (cur.send) st.replay.wait(cur.send);
       if (cur.recv) st.replay.wait(cur.recv);
@@ -504,7 +518,7 @@ export function onExit(st: EngineState, e: ExitRow): void {
 /** A call that returned an error posted nothing: withdraw its message and forget its receive. */
 function failed(st: EngineState, t: RankTrack, cur: CallState): void {
   if (cur.send !== undefined) {
-    cur.send.done = true;
+    sendDone(cur.send);
     if (!cur.send.matched) st.matcher.cancel(cur.send);
     st.bsend.withdrawn(cur.send);
   }
@@ -546,6 +560,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
     // builtin requests, Open MPI's MPI_PROC_NULL request): nothing will wait on it.
     const req = cur.creates;
     const op = t.reqs.op(req);
+    // Done for MPI, not yet for the program: its Wait/Test stamps doneOrder (consumeEarly's callers).
     if (op?.kind === 'send') op.done = true;
     else if (op !== undefined && !op.done) completeRecv(st, op, e);
     const coll = t.reqs.coll(req);
@@ -569,7 +584,7 @@ export function onComplete(st: EngineState, e: CompleteEvent): void {
   if (op !== undefined) {
     if (!e.cancelled && (op.kind !== 'send' || blocksWithoutBuffering(t, cur, e.request))) st.replay.wait(op);
     if (op.kind === 'send') {
-      op.done = true;
+      sendDone(op);
       if (e.cancelled && !op.matched) st.matcher.cancel(op);
     } else if (!op.done) {
       completeRecv(st, op, e);

@@ -15,6 +15,7 @@ import { HeldFindings } from './model/held-findings';
 import { CallSites } from './model/call-sites';
 import { FreedSendReuse } from './point-to-point/freed-send-reuse';
 import { RecvBufferReads } from './point-to-point/recv-buffer-read';
+import { RecvOverlaps } from './point-to-point/recv-overlap';
 import { MessageRaces } from './causal-order/races';
 import { RmaTracker } from './one-sided/rma';
 import { WindowRegistry } from './one-sided/windows';
@@ -54,6 +55,8 @@ export class EngineState implements CheckContext {
   readonly freedSends: FreedSendReuse;
   /** Blocking sends reading a pending receive's buffer, judged with happened-before. */
   readonly recvReads: RecvBufferReads;
+  /** Two pending receives into the same bytes, judged once both have their messages. */
+  readonly recvOverlaps: RecvOverlaps;
   /** Wildcard receives whose message another concurrent send could have been, decided as the clock run goes. */
   readonly races: MessageRaces;
   readonly windows: WindowRegistry;
@@ -82,6 +85,7 @@ export class EngineState implements CheckContext {
       () => this.replay.enabled && this.replay.clocks !== undefined,
       (f) => this.report(f),
     );
+    this.recvOverlaps = new RecvOverlaps((f) => this.report(f));
     const clocks = this.replay.clocks;
     // The checks built on happened-before hear of each step as the clock run reaches it.
     clocks?.listeners.push(this.races, this.recvReads, {
@@ -101,6 +105,7 @@ export class EngineState implements CheckContext {
     // owns its pair.
     this.matcher = new Matcher((s, r) => {
       this.replay.matched(s, r);
+      this.recvOverlaps.matched(s, r);
       if (this.matchHooks.length === 0 || !owns.pair(s.rank, r.rank)) return;
       // asOwner's bracket written out: a closure per matched message was the most allocated object left.
       this.owning++;

@@ -205,7 +205,9 @@ class MpiEngine implements Engine, EngineRouting {
     if (!st.owns.global) return this.takeFindings();
     // The causal runs have run every step as it came; what waited for a match that never came runs now.
     st.replay.end();
-    // Reads of pending receives' buffers the clock run did not decide (clocks given up, a receive never done).
+    // Two receives into one buffer whose messages never both came, and reads of pending receives' buffers the
+    // clock run did not decide (clocks given up, a receive never done): the errors they were.
+    st.recvOverlaps.finish();
     st.recvReads.finish();
     // After a deadlock what was in flight was stuck, and with records lost a receive may be missing: the checks
     // decided over happened-before say nothing then (lost records could hide a receive: no guessing).

@@ -45,6 +45,10 @@ export interface SendOp extends OpBase {
   matched: boolean;
   /** The sender's side completed (blocking call returned, or its request completed). */
   done: boolean;
+  /** Where its buffer's bytes start (count × type's true lower bound), NaN when unknown. */
+  readonly buf: number;
+  /** The engine's order counter (`nextOrder`) when the send completed; -1 while pending. */
+  doneOrder: number;
 }
 
 export interface RecvOp extends OpBase {

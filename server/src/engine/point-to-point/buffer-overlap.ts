@@ -13,6 +13,7 @@ import type { RankTrack } from '../model/rank-track';
 import type { ReqId } from '../model/request-pool';
 import { overlapError } from './overlap-finding';
 import type { RecvBufferReads } from './recv-buffer-read';
+import type { RecvOverlaps } from './recv-overlap';
 
 /**
  * The bytes an operation's buffer spans, [from, to) of count × type at buf: `spanStart` is NaN when unknown, empty,
@@ -49,7 +50,8 @@ const found: ReqId[] = [];
 
 /**
  * `op` was posted with its buffer spanning [from, to). `reads`: where a blocking send's read of a pending
- * receive's buffer is judged (with happened-before, recv-buffer-read.ts); without it, reported at once.
+ * receive's buffer is judged (with happened-before, recv-buffer-read.ts); `recvs`: where a receive into a pending
+ * receive's buffer is judged once both have their messages (recv-overlap.ts); without them, reported at once.
  */
 export function checkOverlap(
   st: CheckContext,
@@ -58,6 +60,7 @@ export function checkOverlap(
   from: number,
   to: number,
   reads?: RecvBufferReads,
+  recvs?: RecvOverlaps,
 ): void {
   // After a loss a completed request may still look pending: no overlap with it is certain.
   if (t.lost > 0) return;
@@ -73,7 +76,7 @@ export function checkOverlap(
   if (found.length === 0) return;
   // The first in the order of the walk this replaced (RequestPool.stamp), so that the same pair is reported.
   if (found.length > 1) found.sort((a, b) => t.reqs.stamp(a) - t.reqs.stamp(b));
-  for (const req of found) if (overlapWith(st, t, op, from, to, writes, req, reads)) break;
+  for (const req of found) if (overlapWith(st, t, op, from, to, writes, req, reads, recvs)) break;
   found.length = 0;
 }
 
@@ -87,6 +90,7 @@ function overlapWith(
   writes: boolean,
   req: ReqId,
   reads: RecvBufferReads | undefined,
+  recvs: RecvOverlaps | undefined,
 ): boolean {
   const p = t.reqs;
   const other = p.op(req);
@@ -102,6 +106,11 @@ function overlapWith(
   // A blocking send reading a pending receive's buffer: whether timing decides is known once the receive's match is.
   if (reads !== undefined && op.kind === 'send' && op.request === 0 && other.kind === 'recv') {
     reads.overlap(op, other, bytes);
+    return true;
+  }
+  // Two receives into the same bytes: whether timing decides is known once both have their messages.
+  if (recvs !== undefined && op.kind === 'recv' && other.kind === 'recv') {
+    recvs.overlap(op, other, bytes, from, a);
     return true;
   }
   const seen = st.memory('buffer-overlap', () => new Set<string>());

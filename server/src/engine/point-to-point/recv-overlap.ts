@@ -1,0 +1,153 @@
+/**
+ * buffer-overlap of two pending receives of one rank into the same bytes. MPI forbids it (MPI-4.0 §3.7.2: no
+ * access to a pending receive's buffer, another receive's included), so it is always reported; whether the result
+ * depends on timing is known once both receives have their messages. When both messages are copies of the same
+ * bytes — sent by one rank from the same buffer, with the same count and type, the second posted while the first
+ * was still pending (so the program could not legally have changed that buffer in between) — and both receives
+ * lay them out alike (same start, count and type), every byte of the overlap gets the same value whichever
+ * message lands last: a warning. cp2k does this with a rank's own data, sent to itself on its row and its column
+ * communicators into one buffer. Otherwise, or when a receive never got its message, the error it always was.
+ *
+ * The sends' order is read from the sender's own stream (`SendOp.order` at its post and `doneOrder` at its
+ * completion, both from the engine's one counter, which follows each rank's stream in order), so the verdict does
+ * not depend on how the ranks' streams interleave on their way to the analyzer.
+ */
+import type { RecvOp, SendOp } from '../model/ops';
+import type { EngineFinding } from '../model/types';
+import { overlapError, overlapHead } from './overlap-finding';
+
+/** Beyond this many pairs waiting for their messages at once, a new overlap is reported at once as an error. */
+export const MAX_WAITING = 4096;
+
+interface Pair {
+  /** The receive posted second, and the pending one it writes over. */
+  readonly op: RecvOp;
+  readonly other: RecvOp;
+  readonly bytes: number;
+  readonly key: string;
+  /** Each receive's buffer start (NaN when unknown). */
+  readonly opBuf: number;
+  readonly otherBuf: number;
+  opSend: SendOp | undefined;
+  otherSend: SendOp | undefined;
+}
+
+/** Two sends carry the same bytes: one rank, one buffer, one count and type, the later posted before the earlier completed. */
+function sameBytes(a: SendOp, b: SendOp): boolean {
+  if (a === b || a.rank !== b.rank || a.buf !== a.buf || a.buf !== b.buf || a.count !== b.count) return false;
+  if (a.dtype === undefined || a.dtype !== b.dtype) return false;
+  const [first, second] = a.order < b.order ? [a, b] : [b, a];
+  return first.doneOrder < 0 || second.order < first.doneOrder;
+}
+
+export class RecvOverlaps {
+  private readonly byRecv = new Map<RecvOp, Pair>();
+  /** What was reported per rank and pair of call sites: a warning does not hide a later error of the same pair. */
+  private readonly seen = new Map<string, 'warning' | 'error'>();
+  private waiting = 0;
+
+  constructor(private readonly report: (f: EngineFinding) => void) {}
+
+  /** `op` (a receive) writes `bytes` of the buffer of the pending receive `other`; opBuf/otherBuf: their starts. */
+  overlap(op: RecvOp, other: RecvOp, bytes: number, opBuf: number, otherBuf: number): void {
+    const key = `${op.rank}:${other.site}:${op.site}`;
+    if (this.seen.get(key) === 'error') return;
+    // A receive already in a pair (a third receive over the same bytes): the first pair decides for it.
+    if (this.byRecv.has(op) || this.byRecv.has(other) || this.waiting >= MAX_WAITING) {
+      this.decide({ op, other, bytes, key, opBuf, otherBuf, opSend: undefined, otherSend: undefined });
+      return;
+    }
+    const pair: Pair = { op, other, bytes, key, opBuf, otherBuf, opSend: undefined, otherSend: undefined };
+    this.byRecv.set(op, pair);
+    this.byRecv.set(other, pair);
+    this.waiting++;
+    // Receives already matched: the run's matching set their partners.
+    if (other.peer?.kind === 'send') pair.otherSend = other.peer;
+    if (op.peer?.kind === 'send') pair.opSend = op.peer;
+    if (pair.opSend !== undefined && pair.otherSend !== undefined) this.settle(pair);
+  }
+
+  /** The matcher paired send `s` with receive `r`. */
+  matched(s: SendOp, r: RecvOp): void {
+    if (this.waiting === 0) return;
+    const pair = this.byRecv.get(r);
+    if (pair === undefined) return;
+    if (pair.op === r) pair.opSend = s;
+    else pair.otherSend = s;
+    if (pair.opSend !== undefined && pair.otherSend !== undefined) this.settle(pair);
+  }
+
+  /** Pairs whose messages never both came: the error they were before this check could tell. */
+  finish(): void {
+    for (const pair of new Set(this.byRecv.values())) this.settle(pair);
+  }
+
+  private settle(pair: Pair): void {
+    this.byRecv.delete(pair.op);
+    this.byRecv.delete(pair.other);
+    this.waiting--;
+    this.decide(pair);
+  }
+
+  private decide(pair: Pair): void {
+    const { op, other, opSend, otherSend } = pair;
+    const alike =
+      opSend !== undefined &&
+      otherSend !== undefined &&
+      pair.opBuf === pair.otherBuf &&
+      op.count === other.count &&
+      op.dtype !== undefined &&
+      op.dtype === other.dtype &&
+      sameBytes(opSend, otherSend);
+    const severity = alike ? 'warning' : 'error';
+    const was = this.seen.get(pair.key);
+    if (was === severity || was === 'error') return;
+    this.seen.set(pair.key, severity);
+    if (!alike || opSend === undefined || otherSend === undefined) {
+      this.report(overlapError(op, other, pair.bytes));
+      return;
+    }
+    this.report(sameBytesWarning(op, other, pair.bytes, opSend, otherSend));
+  }
+}
+
+function sameBytesWarning(
+  op: RecvOp,
+  other: RecvOp,
+  bytes: number,
+  opSend: SendOp,
+  otherSend: SendOp,
+): EngineFinding {
+  const [first, second] = otherSend.order < opSend.order ? [otherSend, opSend] : [opSend, otherSend];
+  return {
+    kind: 'buffer-overlap',
+    severity: 'warning',
+    message: `${overlapHead(op, other, bytes)}. MPI forbids any access to a pending receive's buffer, another receive's included; but both messages are copies of the same bytes (sent by rank ${first.rank} from one buffer, the second posted while the first was pending) and land alike, so the result does not depend on timing. Receive into separate buffers, or complete the first receive before posting the second.`,
+    locations: [
+      {
+        rank: other.rank,
+        site: other.site,
+        call: other.fn.name,
+        detail: `${other.fn.name} pending, writes its buffer`,
+      },
+      {
+        rank: op.rank,
+        site: op.site,
+        call: op.fn.name,
+        detail: `${op.fn.name} writes ${bytes} bytes of that buffer`,
+      },
+      {
+        rank: first.rank,
+        site: first.site,
+        call: first.fn.name,
+        detail: `${first.fn.name} sent one of the messages from its buffer`,
+      },
+      {
+        rank: second.rank,
+        site: second.site,
+        call: second.fn.name,
+        detail: `${second.fn.name} sent the same bytes from that buffer while the first was pending`,
+      },
+    ],
+  };
+}
