@@ -48,6 +48,7 @@ if [ "$with_apps" = 1 ]; then
   command -v gmx_mpi >/dev/null 2>&1 || apps+=(gromacs)
   command -v pw.x >/dev/null 2>&1 || apps+=(quantum-espresso)
   command -v mpb-mpi >/dev/null 2>&1 || apps+=(mpb-mpi)
+  command -v cp2k.popt >/dev/null 2>&1 || apps+=(cp2k)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

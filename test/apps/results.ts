@@ -154,3 +154,8 @@ export function pwscfResults(stdout: string): string[] {
 export function mpbResults(stdout: string): string[] {
   return stdout.split('\n').filter((l) => /^(tm|te|)freqs:/.test(l));
 }
+
+/** CP2K: the converged total energy of each force evaluation, and the SCF's last total energy. */
+export function cp2kResults(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => /^ ENERGY\| Total FORCE_EVAL|^ +Total energy:/.test(l));
+}
