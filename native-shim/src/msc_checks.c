@@ -374,6 +374,21 @@ static void heap_wp_remove(unsigned i)
     heap_wp_n--;
 }
 
+/* A waypoint still looks like the start of a chunk: a well-formed size word whose next chunk is well formed too
+ * and agrees — it says this chunk is in use (its PREV_INUSE bit), or it holds this chunk's size in its prev_size
+ * word, as malloc keeps it after a free chunk. A header left inside a merged chunk mostly fails this; one that passes
+ * can only make the walk silent (see heap_room). */
+static int heap_wp_plausible(uintptr_t c, uintptr_t top)
+{
+    uintptr_t w = *(const uintptr_t *)(c + 8);
+    if (!heap_chunk_ok(c, w, top)) return 0;
+    uintptr_t size = w & ~(uintptr_t)7, next = c + size;
+    if (next + 16 > top) return next == top; /* the top chunk, or nothing malloc would make */
+    uintptr_t nw = *(const uintptr_t *)(next + 8);
+    if ((nw & 6) != 0 || (nw & ~(uintptr_t)7) < 16) return 0;
+    return (nw & 1) || *(const uintptr_t *)next == size;
+}
+
 /* Walks the chunks from c (waypoint index at, or -1 for the heap's start lo) to the one holding p, mending the
  * waypoints on the way. Returns the end of the user's memory of p's chunk (its next chunk + 8), 0 when p lies in a
  * chunk's header, or 1 when the walk stopped at a malformed chunk or the step bound. */
@@ -420,13 +435,15 @@ static int64_t heap_room(uintptr_t p, int64_t reach)
     if (atomic_load_explicit(&heap_walk_off, memory_order_relaxed)) return -1;
     if (pthread_mutex_trylock(&heap_lock) != 0) return -1;
     heap_walks++;
-    /* The nearest waypoint at or below p. */
+    /* The nearest waypoint at or below p that still looks like a chunk start (heap_wp_plausible); those that do
+     * not are dropped, and the walk starts from an earlier one. */
     int at = -1;
     for (unsigned a = 0, b = heap_wp_n; a < b;) {
         unsigned m = (a + b) / 2;
         if (heap_wp[m] <= p) at = (int)m, a = m + 1;
         else b = m;
     }
+    while (at >= 0 && !heap_wp_plausible(heap_wp[at], top)) heap_wp_remove((unsigned)at--);
     uintptr_t end = heap_walk(at < 0 ? lo : heap_wp[at], at, p, top);
     if (at >= 0 && (end == 1 || (end > 1 && (int64_t)(end - p) < reach))) {
         /* From a waypoint that may be stale: believe only the walk from the start, which rebuilds the waypoints. */
