@@ -135,6 +135,29 @@ export class EngineState implements CheckContext {
     this.findings.push(f);
   }
 
+  /**
+   * Findings that wait for more ranks before the session takes them (reportWhen): in reporting order, each with
+   * the test that says it is complete.
+   */
+  private readonly ripening: { readonly finding: EngineFinding; readonly ripe: () => boolean }[] = [];
+
+  reportWhen(f: EngineFinding, ripe: () => boolean): void {
+    if (!this.owns.global && this.owning === 0) return;
+    if (ripe()) this.findings.push(f);
+    else this.ripening.push({ finding: f, ripe });
+  }
+
+  /** Moves the findings that are complete (all of them with `all`) to those the session takes next. */
+  ripen(all: boolean): void {
+    if (this.ripening.length === 0) return;
+    let kept = 0;
+    for (const r of this.ripening) {
+      if (all || r.ripe()) this.findings.push(r.finding);
+      else this.ripening[kept++] = r;
+    }
+    this.ripening.length = kept;
+  }
+
   asOwner(check: () => void): void {
     this.owning++;
     try {
@@ -145,7 +168,7 @@ export class EngineState implements CheckContext {
   }
 
   isPending(f: EngineFinding): boolean {
-    return this.findings.includes(f);
+    return this.findings.includes(f) || this.ripening.some((r) => r.finding === f);
   }
 
   private readonly memories = new Map<string, unknown>();

@@ -162,6 +162,7 @@ class MpiEngine implements Engine, EngineRouting {
   }
 
   takeFindings(): EngineFinding[] {
+    this.st.ripen(this.finished || this.deadlocked);
     const found = this.st.findings.splice(0);
     if (this.st.lost === 0) return found;
     // A rank that lost records may have lost a call (its collectives then pair with the wrong ones) or a
@@ -181,6 +182,7 @@ class MpiEngine implements Engine, EngineRouting {
   }
 
   releaseHeld(): void {
+    this.st.ripen(true);
     for (const held of this.st.held.release(this.st.sites)) this.st.report(held);
     // One-sided epoch rules broken so far, which may be why the job hangs (a graph deadlock, or a hang inside the
     // MPI library such as a fence or MPI_Win_free with an exposure epoch open): the job ends without finish().

@@ -49,7 +49,7 @@ function specificMessage(
       message: `Rank ${e.rank}'s ${e.fn.name} reads or writes ${reach} bytes from ${param} (count × the datatype's extent), but ${param} lies in a heap block (malloc) that ends ${room} bytes after it: the call reaches past the memory the program allocated. Allocate count × the datatype's size bytes, or pass a smaller count.`,
       detail: `${e.fn.name}: ${param} reaches ${reach} bytes, its heap block ends after ${room}`,
       // One finding for the ranks of a collective: the numbers are each rank's, in its location.
-      collective: `${e.fn.name}'s ${param} reaches past the end of its heap block (malloc) on the ranks below: the call reads or writes more bytes from ${param} on than the block holds. Allocate as many bytes as the call reaches, or pass a smaller count or size.`,
+      collective: `${e.fn.name}'s ${param} reaches past the end of its heap block (malloc) on the ranks below: the call reads or writes more bytes from ${param} than the block holds. Allocate as many bytes as the call reaches, or pass a smaller count or size.`,
     };
   }
   return undefined;
@@ -135,17 +135,13 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   // A collective call (communicator constructors and topologies included: they are collective too) made with the
   // same invalid argument on several ranks is one finding for that instance.
   if (e.fn.cls === 'collective' || e.fn.cls === 'icollective' || call?.coll !== undefined) {
-    let id: string;
-    if (call?.coll !== undefined) {
-      id = `${call.coll.comm.id}|${call.coll.index}`;
-    } else {
-      const comm = st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
-      const me = collSlotOf(comm, e.rank);
-      id = `${comm.id}|${(comm.entered[me] ?? 0) - (call !== undefined ? 1 : 0)}`;
-    }
     const comm =
       call?.coll?.comm ?? st.comms.lookup(e.rank, call !== undefined ? num(call.enter, 0, 'comm') : 0);
-    key = `${e.check}|${e.fn.name}|${id}`;
+    const index =
+      call?.coll !== undefined
+        ? call.coll.index
+        : (comm.entered[collSlotOf(comm, e.rank)] ?? 0) - (call !== undefined ? 1 : 0);
+    key = `${e.check}|${e.fn.name}|${comm.id}|${index}`;
     const byKey = st.memory('shim-findings', (): Merged => new Map());
     const prior = byKey.get(key);
     if (prior !== undefined) {
@@ -163,7 +159,9 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
       locations,
     };
     byKey.set(key, { finding, locations });
-    st.report(finding);
+    // Taken by the session once every member has entered the call (each that makes the mistake has said so).
+    const entered = comm.entered;
+    st.reportWhen(finding, () => entered.every((n) => n > index));
     return;
   }
   // The same check failing at the same call site on several ranks (each rank builds the same bad group) is one

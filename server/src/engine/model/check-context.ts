@@ -28,6 +28,13 @@ export interface CheckContext {
   /** Records lost in transit: findings that depend on completeness are softened. */
   readonly lost: number;
   report(f: EngineFinding): void;
+  /**
+   * Report `f` once `ripe()` says it is complete (every member of a collective has entered it, so every rank
+   * that makes the same mistake has added its location), or at the end of the run or a deadlock; until then it
+   * is pending (`isPending`) and can take more locations. The session takes findings after every frame, which
+   * comes from one rank: a finding reported at once would stay with the first rank's location.
+   */
+  reportWhen(f: EngineFinding, ripe: () => boolean): void;
   /** The finding was reported and not yet taken by the session: it can still take more locations. */
   isPending(f: EngineFinding): boolean;
   /**
