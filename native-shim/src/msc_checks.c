@@ -305,6 +305,7 @@ static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER; /* the waypoints a
 static uintptr_t *heap_wp;                                    /* waypoints (chunk starts), ascending, mmapped */
 static unsigned heap_wp_n, heap_wp_cap;
 static uint64_t heap_steps, heap_walks;
+static uint64_t heap_step_free = HEAP_STEP_FREE; /* MPISCOPE_HEAP_WALK_STEPS: the tests make it small */
 static __thread struct {
     uintptr_t chunk, word, end;
 } heap_cache[HEAP_CACHE] __attribute__((tls_model("initial-exec")));
@@ -336,6 +337,8 @@ void msc_heap_init(void)
     fclose(f);
     if (!lo || hi <= lo) return;
     msc_heap_lo = lo;
+    const char *steps = getenv("MPISCOPE_HEAP_WALK_STEPS");
+    if (steps && *steps) heap_step_free = strtoull(steps, NULL, 10);
     /* The area grows with brk: the hot path's test takes a span far beyond it (the mmap area and the stacks are
      * tens of terabytes away), the exact end is sbrk(0) in the slow path. */
     msc_heap_span = (uintptr_t)1 << 40;
@@ -418,6 +421,11 @@ static uintptr_t heap_walk(uintptr_t c, int at, uintptr_t p, uintptr_t top)
     return 1;
 }
 
+/* Slices are no longer judged: the first thread to say so tells the analyzer (heap_buffer), which names the check
+ * in the report's "Not checked" instead of letting it pass silently. */
+static void heap_walks_off(void) { atomic_store_explicit(&heap_walk_off, 1, memory_order_relaxed); }
+static _Atomic int heap_off_told;
+
 /* The bytes from p to the end of the heap chunk holding it, when fewer than reach; -1 when it holds reach bytes
  * or that is not known. */
 static int64_t heap_room(uintptr_t p, int64_t reach)
@@ -451,9 +459,8 @@ static int64_t heap_room(uintptr_t p, int64_t reach)
         end = heap_walk(lo, -1, p, top);
         at = -1;
     }
-    if (end == 1 && at < 0) atomic_store_explicit(&heap_walk_off, 1, memory_order_relaxed);
-    if (heap_steps > HEAP_STEP_FREE + HEAP_STEP_PER_WALK * heap_walks)
-        atomic_store_explicit(&heap_walk_off, 1, memory_order_relaxed);
+    if (end == 1 && at < 0) heap_walks_off();
+    if (heap_steps > heap_step_free + HEAP_STEP_PER_WALK * heap_walks) heap_walks_off();
     pthread_mutex_unlock(&heap_lock);
     if (end <= 1) return -1;
     return (int64_t)(end - p) >= reach ? -1 : (int64_t)(end - p);
@@ -479,6 +486,13 @@ static __attribute__((noinline, cold)) void heap_buffer(msc_call *c, const void 
     if (PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS || ext <= 0) return;
     int64_t reach = (int64_t)count * (int64_t)ext;
     int64_t room = heap_room((uintptr_t)buf, reach);
+    if (atomic_load_explicit(&heap_walk_off, memory_order_relaxed) &&
+        !atomic_exchange_explicit(&heap_off_told, 1, memory_order_relaxed)) {
+        pthread_mutex_lock(&heap_lock);
+        int64_t steps = (int64_t)heap_steps, walks = (int64_t)heap_walks;
+        pthread_mutex_unlock(&heap_lock);
+        msc_finding(c, MSC_CHECK_HEAP_SLICES_UNCHECKED, -1, steps, walks, 0);
+    }
     if (room < 0) return;
     /* A loop repeating the call is one finding: the same site, buffer and reach are not sent again. */
     for (int i = 0; i < HEAP_CACHE; i++)

@@ -3,7 +3,7 @@
 // also when the job hangs without a single event).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -135,4 +135,61 @@ test('the shim in a process the rank starts stays inert (no second hello, no lin
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /refused a connection|connected twice|cannot reach/);
   assert.match(r.stdout, /no findings; the job completed/);
+});
+
+// A check the shim turns off itself is named too: the heap check's walks, with a bound made tiny here
+// (MPISCOPE_HEAP_WALK_STEPS), stop judging slices of heap blocks on every rank; the report says so, and the slice
+// past its block after that goes unreported rather than passing as checked.
+const HEAP_SLICES = `#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  enum { N = 2000 };
+  static double *blk[N];
+  double out[16] = {0}, total = 0;
+  MPI_Init(&argc, &argv);
+  for (int i = 0; i < N; i++) blk[i] = calloc(8, sizeof(double));
+  for (int i = 0; i < N; i += 10) {
+    MPI_Allreduce(blk[i] + 1, out, 7, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    total += out[0];
+  }
+  MPI_Allreduce(blk[N - 5] + 4, out, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  printf("%g\\n", total + out[0]);
+  MPI_Finalize();
+  return 0;
+}
+`;
+
+test('the heap check stops judging slices past its bound: the report names it, on every rank', async () => {
+  const flavor = installedFlavors()[0];
+  assert.ok(flavor !== undefined);
+  const src = join(work, 'heap-slices.c');
+  const exe = join(work, 'heap-slices');
+  writeFileSync(src, HEAP_SLICES);
+  compileMpi(flavor, src, exe);
+  const json = join(work, 'heap-slices.json');
+  const r = await runCli(['run', '--json', json, '-np', '2', exe], {
+    cwd: work,
+    timeoutMs: 60_000,
+    env: { MPISCOPE_HEAP_WALK_STEPS: '100' },
+  });
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.match(
+    r.stdout,
+    /Not checked: invalid-argument \(heap-buffer-too-small: buffers inside a heap block, past the first calls\): on ranks 0, 1 finding the heap block/,
+  );
+  const report = JSON.parse(readFileSync(json, 'utf8')) as {
+    findings: unknown[];
+    skippedChecks: { cause: string }[];
+  };
+  assert.deepEqual(report.findings, []);
+  assert.deepEqual(
+    report.skippedChecks.map((s) => s.cause),
+    ['bound'],
+  );
+  // With the default bound the same program's last slice is found, on both ranks.
+  const again = await runCli(['run', '-np', '2', exe], { cwd: work, timeoutMs: 60_000 });
+  assert.equal(again.code, 1, again.stderr + again.stdout);
+  assert.match(again.stdout, /MPI_Allreduce's sendbuf reaches past the end of its heap block/);
+  assert.doesNotMatch(again.stdout, /Not checked/);
 });

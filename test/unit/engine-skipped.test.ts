@@ -6,7 +6,8 @@ import { createEngine } from '../../server/src/engine/engine';
 import type { EngineFinding, RankEvent, SkippedCheck } from '../../server/src/engine/model/types';
 import { humanReport } from '../../server/src/report/human-report';
 import { jsonReport } from '../../server/src/report/json-report';
-import { Job } from './engine-dsl';
+import { functionNamed } from '../../server/src/protocol/spec';
+import { INT, Job } from './engine-dsl';
 
 /** Two blocking sends that complete only because MPI buffers them: a potential deadlock. */
 function sendSend(): Job {
@@ -119,4 +120,39 @@ test('the reports name a skipped check: a warning line in the human report, skip
   const none = { ...input, result: { ...input.result, skippedChecks: undefined } };
   assert.deepEqual((JSON.parse(jsonReport(none)) as { skippedChecks: unknown }).skippedChecks, []);
   assert.ok(!humanReport(none, { cwd: '/w/app', color: false }).includes('Not checked'));
+});
+
+test("the shim's heap walks turned off on a rank: no finding, and the report names the slices no longer judged", () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks;
+  const fn = functionNamed('MPI_Send');
+  const seq = r1?.call(
+    'MPI_Send',
+    { buf: 0x5000, count: 1, datatype: INT, dest: 0, tag: 0, comm: r1?.handle('world') ?? 0 },
+    { hang: true },
+  );
+  r1?.events.push(
+    {
+      type: 'shim-finding',
+      rank: 1,
+      seq: seq ?? 0,
+      time: 1e6,
+      fn,
+      site: 0,
+      check: 'heap-slices-unchecked',
+      message: 'spec text',
+      param: -1,
+      values: [2_200_000, 300],
+    },
+    { type: 'exit', rank: 1, seq: seq ?? 0, time: 1e6 + 1, fn, returnCode: 0, outputs: {} },
+  );
+  r0?.recv(1);
+  r0?.finalize();
+  r1?.finalize();
+  const { findings, skipped } = run(job);
+  assert.deepEqual(findings, []);
+  assert.equal(skipped.length, 1);
+  assert.equal(skipped[0]?.cause, 'bound');
+  assert.match(skipped[0]?.checks[0] ?? '', /heap-buffer-too-small/);
+  assert.match(skipped[0]?.reason ?? '', /^on rank 1 finding the heap block/);
 });

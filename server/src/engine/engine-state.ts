@@ -141,6 +141,15 @@ export class EngineState implements CheckContext {
    */
   private readonly ripening: { readonly finding: EngineFinding; readonly ripe: () => boolean }[] = [];
 
+  /** Checks the shim stopped running, by id, and the ranks where it did (Engine.skippedChecks names them). */
+  readonly shimChecksOff = new Map<string, Set<number>>();
+
+  shimCheckOff(check: string, rank: number): void {
+    let ranks = this.shimChecksOff.get(check);
+    if (ranks === undefined) this.shimChecksOff.set(check, (ranks = new Set()));
+    ranks.add(rank);
+  }
+
   reportWhen(f: EngineFinding, ripe: () => boolean): void {
     if (!this.owns.global && this.owning === 0) return;
     if (ripe()) this.findings.push(f);

@@ -291,6 +291,17 @@ class MpiEngine implements Engine, EngineRouting {
         checks: ['rma-race (passive target, different origins)'],
         reason: 'too many passive-target accesses to order them by vector clocks.',
       });
+    const heapOff = st.shimChecksOff.get('heap-slices-unchecked');
+    if (heapOff !== undefined) {
+      const ranks = [...heapOff].sort((a, b) => a - b);
+      out.push({
+        cause: 'bound',
+        checks: [
+          'invalid-argument (heap-buffer-too-small: buffers inside a heap block, past the first calls)',
+        ],
+        reason: `on rank${ranks.length === 1 ? '' : 's'} ${ranks.join(', ')} finding the heap block that holds a buffer inside it cost more than the shim's bound of heap steps (or met a heap chunk it could not read), so from then on only buffers that begin their block were judged.`,
+      });
+    }
     if (this.concurrentRanks.length > 0)
       out.push({
         cause: 'threads',

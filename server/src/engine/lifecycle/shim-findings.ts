@@ -105,6 +105,8 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   if (e.check === STACK_BUFFER_CHECK) return stackBufferCandidate(st, e);
   // MPI's own error in the call, or a crash inside it: the call was not refused by the shim.
   if (isMpiVerdict(e.check)) return mpiVerdict(st, e);
+  // Not a finding: the shim says one of its checks is off from here on, for the report's "Not checked".
+  if (e.check === 'heap-slices-unchecked') return st.shimCheckOff(e.check, e.rank);
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);

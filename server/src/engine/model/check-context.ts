@@ -35,6 +35,8 @@ export interface CheckContext {
    * comes from one rank: a finding reported at once would stay with the first rank's location.
    */
   reportWhen(f: EngineFinding, ripe: () => boolean): void;
+  /** The shim stopped running one of its checks on `rank` (its id, e.g. heap-slices-unchecked): the report says so. */
+  shimCheckOff(check: string, rank: number): void;
   /** The finding was reported and not yet taken by the session: it can still take more locations. */
   isPending(f: EngineFinding): boolean;
   /**
