@@ -80,9 +80,10 @@ test('one site pair: a warning first, then an error when a later instance depend
   r0?.send(1, { count: 4, tag: 9 }).recv(1, { count: 4, tag: 1 });
   finalizeAll(job);
   const got = overlaps(job, 0);
+  // Both, the warning after the error: warnings are held to merge across ranks, and come at the end of the run.
   assert.deepEqual(
     got.map((f) => f.severity),
-    ['warning', 'error'],
+    ['error', 'warning'],
     JSON.stringify(got),
   );
 });
@@ -107,4 +108,24 @@ test('a rank far ahead of the rank that answers it: thousands of overlaps waitin
     ['warning'],
     got.map((f) => f.message).join('\n'),
   );
+});
+
+test('the same ordered combine on several leaves is one warning, with each leaf and the rank that answered it', () => {
+  // Ranks 1 and 2 each post the answer's receive and send their contribution from that buffer to rank 0, which
+  // answers both only after it has heard of each send: the same call sites on two ranks, one finding.
+  const job = new Job(3);
+  const [r0, r1, r2] = job.ranks;
+  for (const leaf of [r1, r2]) {
+    const a = leaf?.irecv(0, { buf: 0x9000, count: 4, tag: 9, site: 0x500 }) ?? 0;
+    leaf?.send(0, { buf: 0x9000, count: 4, tag: 1, site: 0x510 }).wait(a);
+  }
+  r0?.recv(1, { count: 4, tag: 1 }).recv(2, { count: 4, tag: 1 });
+  r0?.send(1, { count: 4, tag: 9, site: 0x520 }).send(2, { count: 4, tag: 9, site: 0x520 });
+  finalizeAll(job);
+  job.relocate();
+  const got = overlaps(job, 0);
+  assert.equal(got.length, 1, JSON.stringify(got));
+  assert.equal(got[0]?.severity, 'warning');
+  assert.match(got[0]?.message ?? '', /^On ranks 1, 2, an MPI_Send reads bytes/);
+  assert.deepEqual(got[0]?.ranks, [1, 1, 0, 2, 2, 0]);
 });

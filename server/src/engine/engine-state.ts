@@ -84,8 +84,12 @@ export class EngineState implements CheckContext {
     this.recvReads = new RecvBufferReads(
       () => this.replay.enabled && this.replay.clocks !== undefined,
       (f) => this.report(f),
+      (key, rank, locations, make) => this.held.add(key, rank, locations, make),
     );
-    this.recvOverlaps = new RecvOverlaps((f) => this.report(f));
+    this.recvOverlaps = new RecvOverlaps(
+      (f) => this.report(f),
+      (key, rank, locations, make) => this.held.add(key, rank, locations, make),
+    );
     const clocks = this.replay.clocks;
     // The checks built on happened-before hear of each step as the clock run reaches it.
     clocks?.listeners.push(this.races, this.recvReads, {

@@ -17,7 +17,7 @@
 import type { ClockListener } from '../causal-order/causal-clocks';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
 import type { EngineFinding, RawLocation } from '../model/types';
-import { overlapError, overlapHead } from './overlap-finding';
+import { overlapError, overlapHead, type HoldFinding } from './overlap-finding';
 
 /**
  * Beyond this many judgments waiting at once, an overlap of a pair of call sites that has one waiting already is not
@@ -53,6 +53,8 @@ export class RecvBufferReads implements ClockListener {
     /** Whether the clock run is there to decide (vector clocks kept); read at each overlap. */
     private readonly clocksKept: () => boolean,
     private readonly report: (f: EngineFinding) => void,
+    /** Warnings are held and merged across ranks (the same call sites on every rank: one finding). */
+    private readonly hold: HoldFinding,
   ) {}
 
   /** A blocking send `send` reads `bytes` that the pending receive `recv` of its rank writes. */
@@ -138,11 +140,21 @@ export class RecvBufferReads implements ClockListener {
       call: filler.fn.name,
       detail: `${filler.fn.name} sent the message the ${recv.fn.name} took, after it had heard of rank ${send.rank}'s ${send.fn.name}`,
     };
-    this.report({
-      kind: 'buffer-overlap',
-      severity: 'warning',
-      message: `${overlapHead(send, recv, bytes)}. MPI forbids any access to a pending receive's buffer, but here the message that fills it (rank ${filler.rank}'s ${filler.fn.name}) was sent only after rank ${filler.rank} had heard of this send: it cannot arrive while the send reads. Post the ${recv.fn.name} after the ${send.fn.name}, or receive into another buffer.`,
-      locations: [...error.locations, sentAfter],
-    });
+    const one = `${overlapHead(send, recv, bytes)}. MPI forbids any access to a pending receive's buffer, but here the message that fills it (rank ${filler.rank}'s ${filler.fn.name}) was sent only after rank ${filler.rank} had heard of this send: it cannot arrive while the send reads. Post the ${recv.fn.name} after the ${send.fn.name}, or receive into another buffer.`;
+    // The same three call sites on other ranks (a tree's every leaf): one finding, a location per rank.
+    this.hold(
+      `recv-buffer-read|${send.fn.name}|${recv.fn.name}|${filler.fn.name}`,
+      send.rank,
+      [...error.locations, sentAfter],
+      (ranks, locations) => ({
+        kind: 'buffer-overlap',
+        severity: 'warning',
+        message:
+          ranks.length === 1
+            ? one
+            : `On ranks ${ranks.join(', ')}, an ${send.fn.name} reads bytes that its rank's pending ${recv.fn.name} (not yet completed) still writes. MPI forbids any access to a pending receive's buffer, but on each the message that fills it was sent only after its sender had heard of that ${send.fn.name}: it cannot arrive while the send reads. Post the ${recv.fn.name} after the ${send.fn.name}, or receive into another buffer.`,
+        locations,
+      }),
+    );
   }
 }

@@ -14,7 +14,7 @@
  */
 import type { RecvOp, SendOp } from '../model/ops';
 import type { EngineFinding } from '../model/types';
-import { overlapError, overlapHead } from './overlap-finding';
+import { overlapError, overlapHead, type HoldFinding } from './overlap-finding';
 
 /** Beyond this many pairs waiting for their messages at once, a new overlap is reported at once as an error. */
 export const MAX_WAITING = 4096;
@@ -46,7 +46,11 @@ export class RecvOverlaps {
   private readonly seen = new Map<string, 'warning' | 'error'>();
   private waiting = 0;
 
-  constructor(private readonly report: (f: EngineFinding) => void) {}
+  constructor(
+    private readonly report: (f: EngineFinding) => void,
+    /** Warnings are held and merged across ranks (the same call sites on every rank: one finding). */
+    private readonly hold: HoldFinding,
+  ) {}
 
   /** `op` (a receive) writes `bytes` of the buffer of the pending receive `other`; opBuf/otherBuf: their starts. */
   overlap(op: RecvOp, other: RecvOp, bytes: number, opBuf: number, otherBuf: number): void {
@@ -107,7 +111,17 @@ export class RecvOverlaps {
       this.report(overlapError(op, other, pair.bytes));
       return;
     }
-    this.report(sameBytesWarning(op, other, pair.bytes, opSend, otherSend));
+    const one = sameBytesWarning(op, other, pair.bytes, opSend, otherSend);
+    this.hold(`recv-overlap|${op.fn.name}|${other.fn.name}`, op.rank, one.locations, (ranks, locations) =>
+      ranks.length === 1
+        ? { ...one, locations }
+        : {
+            kind: 'buffer-overlap',
+            severity: 'warning',
+            message: `On ranks ${ranks.join(', ')}, an ${op.fn.name} writes bytes that the rank's pending ${other.fn.name} (not yet completed) still writes. MPI forbids any access to a pending receive's buffer, another receive's included; but on each both messages are copies of the same bytes (sent by one rank from one buffer, the second posted while the first was pending) and land alike, so the result does not depend on timing. Receive into separate buffers, or complete the first receive before posting the second.`,
+            locations,
+          },
+    );
   }
 }
 
