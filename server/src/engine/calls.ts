@@ -91,9 +91,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     destCommRank: dest,
     srcCommRank: commRankOf(comm, e.rank),
     tag: STAG.at(id, w, b, n, 0),
-    mode: e.fn.mode ?? 'standard',
     count: SCOUNT.at(id, w, b, n, 0),
-    datatype,
     dtype: st.dtypes.type(e.rank, datatype),
     matched: false,
     done: false,
@@ -116,7 +114,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
   st.matcher.post(op);
   st.replay.post(op);
   // The call that puts it in the attached buffer: the send itself, or the MPI_Start of its persistent request.
-  if (op.mode === 'buffered') st.bsend.posted(op, st.track(e.rank).cur?.enter ?? e);
+  if (e.fn.mode === 'buffered') st.bsend.posted(op, st.track(e.rank).cur?.enter ?? e);
   return op;
 }
 
@@ -145,7 +143,6 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     source,
     tag: RTAG.at(id, w, b, n, ANY_TAG),
     count: RCOUNT.at(id, w, b, n, 0),
-    datatype,
     dtype: st.dtypes.type(e.rank, datatype),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
