@@ -25,9 +25,7 @@ const send = (tag: number, seq: number): SendOp => ({
   destCommRank: 1,
   srcCommRank: 0,
   tag,
-  mode: 'standard',
   count: 1,
-  datatype: 0,
   dtype: undefined,
   matched: false,
   done: true,
@@ -48,7 +46,6 @@ const recv = (seq: number): RecvOp => ({
   source: ANY,
   tag: ANY,
   count: 1,
-  datatype: 0,
   dtype: undefined,
   done: false,
 });

@@ -66,15 +66,20 @@ let postedHi = NaN;
 function postSend(st: EngineState, e: CallEnter, request: number): SendOp | undefined {
   postedLo = NaN;
   postedHi = NaN;
-  const dest = DEST.num(e, PROC_NULL);
+  // The words checked readable and the call's fields loaded once for the six roles (RoleReader.at).
+  const id = e.fn.id;
+  const w = e.wordArray();
+  const b = e.wordBase;
+  const n = e.wordCount;
+  const dest = DEST.at(id, w, b, n, PROC_NULL);
   if (dest === PROC_NULL) return undefined;
-  const comm = st.comms.lookup(e.rank, COMM.num(e, 0));
+  const comm = st.comms.lookup(e.rank, COMM.at(id, w, b, n, 0));
   const destWorld = peerWorld(comm, e.rank, dest);
   if (destWorld === undefined) return undefined; // invalid rank: the shim reports it as invalid-argument
-  const datatype = STYPE.num(e, 0);
-  const count = SCOUNT.num(e, 0);
+  const datatype = STYPE.at(id, w, b, n, 0);
+  const count = SCOUNT.at(id, w, b, n, 0);
   const dtype = st.dtypes.type(e.rank, datatype);
-  const lo = spanStart(SBUF.num(e, 0), count, dtype);
+  const lo = spanStart(SBUF.at(id, w, b, n, 0), count, dtype);
   const op: SendOp = {
     kind: 'send',
     order: nextOrder(),
@@ -88,10 +93,8 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
     dest: destWorld,
     destCommRank: dest,
     srcCommRank: commRankOf(comm, e.rank),
-    tag: STAG.num(e, 0),
-    mode: e.fn.mode ?? 'standard',
+    tag: STAG.at(id, w, b, n, 0),
     count,
-    datatype,
     dtype,
     matched: false,
     done: false,
@@ -115,7 +118,7 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
   st.matcher.post(op);
   st.replay.post(op);
   // The call that puts it in the attached buffer: the send itself, or the MPI_Start of its persistent request.
-  if (op.mode === 'buffered') st.bsend.posted(op, st.track(e.rank).cur?.enter ?? e);
+  if (e.fn.mode === 'buffered') st.bsend.posted(op, st.track(e.rank).cur?.enter ?? e);
   return op;
 }
 
@@ -128,22 +131,28 @@ function sendDone(op: SendOp): void {
 function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: number): RecvOp {
   postedLo = NaN;
   postedHi = NaN;
-  const source = SOURCE.num(e, ANY_SOURCE);
-  const datatype = RTYPE.num(e, 0);
+  // As in postSend: the words and the call's fields loaded once for the roles read below.
+  const id = e.fn.id;
+  const w = e.wordArray();
+  const b = e.wordBase;
+  const n = e.wordCount;
+  const source = SOURCE.at(id, w, b, n, ANY_SOURCE);
+  const datatype = RTYPE.at(id, w, b, n, 0);
+  // Read before posting: nothing below reads the words again.
+  const rbuf = RBUF.at(id, w, b, n, 0);
   const op: RecvOp = {
     kind,
     order: nextOrder(),
     rank: e.rank,
-    comm: st.comms.lookup(e.rank, COMM.num(e, 0)),
+    comm: st.comms.lookup(e.rank, COMM.at(id, w, b, n, 0)),
     fn: e.fn,
     seq: e.seq,
     site: e.site,
     request,
     reported: false,
     source,
-    tag: RTAG.num(e, ANY_TAG),
-    count: RCOUNT.num(e, 0),
-    datatype,
+    tag: RTAG.at(id, w, b, n, ANY_TAG),
+    count: RCOUNT.at(id, w, b, n, 0),
     dtype: st.dtypes.type(e.rank, datatype),
     // A receive from MPI_PROC_NULL completes at once, with no message.
     done: source === PROC_NULL,
@@ -162,7 +171,7 @@ function newRecv(st: EngineState, e: CallEnter, kind: RecvOp['kind'], request: n
     const src = peerWorld(op.comm, op.rank, source);
     if (src !== undefined) st.matcher.postRecv(op, src);
   }
-  const lo = kind === 'recv' ? spanStart(RBUF.num(e, 0), op.count, op.dtype) : NaN;
+  const lo = kind === 'recv' ? spanStart(rbuf, op.count, op.dtype) : NaN;
   if (lo === lo) {
     const hi = spanEnd(lo, op.count, op.dtype as DtypeInfo);
     postedLo = lo;

@@ -84,6 +84,20 @@ const pushWindow = (l: SendOp[], s: SendOp): void => {
   if (l.length > RIVAL_WINDOW) l.shift();
 };
 
+/**
+ * Each other sender's latest sends to the rank, for a wildcard receive that took one of `tookFrom`'s. Not in
+ * `received`: its callback captured `took`, and so `received` allocated a context at every receive, wildcard or
+ * not; here only wildcard receives make one.
+ */
+function concurrentSends(rr: RankRaces, tookFrom: number): Map<number, SendOp[]> {
+  const windows = new Map<number, SendOp[]>();
+  // forEach, not a loop to its length: `recent` is sparse (by world rank), and only its senders are visited.
+  rr.recent.forEach((l, sender) => {
+    if (l !== undefined && sender !== tookFrom) windows.set(sender, l.toArray());
+  });
+  return windows;
+}
+
 export class MessageRaces implements ClockListener {
   /** By world rank (a Map: a destination comes from a communicator's members, not from a rank we heard). */
   private readonly ranks = new Map<number, RankRaces>();
@@ -132,10 +146,7 @@ export class MessageRaces implements ClockListener {
       if (rr.open.length >= MAX_OPEN) this.unchecked++;
       else {
         // Every send already run is concurrent with this receive: no rank could have heard of it yet.
-        const windows = new Map<number, SendOp[]>();
-        rr.recent.forEach((l, sender) => {
-          if (l !== undefined && sender !== took.rank) windows.set(sender, l.toArray());
-        });
+        const windows = concurrentSends(rr, took.rank);
         rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
       }
     }

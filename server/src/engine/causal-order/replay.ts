@@ -150,7 +150,7 @@ export class Replay {
   /** The rank waits for this operation to complete (blocking call, or Wait/Test that completed it). */
   wait(op: P2pOp): void {
     // Buffered and ready sends do not wait for their receive, even in a library that buffers nothing.
-    if (op.kind === 'send' && (op.mode === 'buffered' || op.mode === 'ready')) return;
+    if (op.kind === 'send' && (op.fn.mode === 'buffered' || op.fn.mode === 'ready')) return;
     if (op.kind === 'probe') return;
     this.add(op.rank, WAIT, op);
   }

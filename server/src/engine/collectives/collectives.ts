@@ -21,11 +21,7 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
   if (me < 0) return undefined;
   const index = comm.entered[me] ?? 0;
   comm.entered[me] = index + 1;
-  let inst = comm.open.get(index);
-  if (inst === undefined) {
-    inst = { index, calls: new Array<undefined>(comm.size), arrived: 0, mismatched: false, first: undefined };
-    comm.open.set(index, inst);
-  }
+  const inst = comm.open.get(index) ?? openInstance(comm, index);
   const call = {
     rank: e.rank,
     fn: e.fn.name,
@@ -47,23 +43,53 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
         ? inst.first === call
           ? undefined
           : inst.first
-        : inst.calls.find((c) => c !== undefined && c !== call && !sameCall(comm, c, call));
+        : disagreeing(comm, inst, call);
     if (first !== undefined && !sameCall(comm, first, call)) {
       inst.mismatched = true;
       // Every shard follows the instances (the wait-for graph and the replay need them); the owner of the
       // communicator checks them. On an intercommunicator the disagreement found first depends on the order
       // the members came in: it is reported once all are there (or at the end), over all of them.
-      if (comm.remote === undefined && st.owns.comm(comm.key))
-        st.asOwner(() => st.report(mismatchFinding(comm, inst)));
+      if (comm.remote === undefined && st.owns.comm(comm.key)) reportMismatch(st, comm, inst);
     }
   }
   if (inst.mismatched && comm.remote !== undefined && inst.arrived === comm.size && st.owns.comm(comm.key))
-    st.asOwner(() => st.report(mismatchFinding(comm, inst)));
+    reportMismatch(st, comm, inst);
   if (inst.arrived === comm.size && !inst.mismatched) {
     comm.open.delete(index);
-    if (st.owns.comm(comm.key)) st.asOwner(() => checkCollectiveData(st, comm, inst));
+    if (st.owns.comm(comm.key)) checkData(st, comm, inst);
   } else e.keepWords(); // the data checks read its words when the last member enters, in a later batch
   return { comm, index };
+}
+
+/*
+ * The closures of enterCollective's checks live in the functions below: a closure in enterCollective itself that
+ * captured its variables (comm, inst, call) made it allocate a context at every member's call, whether or not
+ * the closure was made (V8 makes a function's context when it is entered).
+ */
+
+function openInstance(comm: CommInfo, index: number): CollInstance {
+  const inst: CollInstance = {
+    index,
+    calls: new Array<undefined>(comm.size),
+    arrived: 0,
+    mismatched: false,
+    first: undefined,
+  };
+  comm.open.set(index, inst);
+  return inst;
+}
+
+/** On an intercommunicator: a call of the instance that does not agree with `call`, if any. */
+function disagreeing(comm: CommInfo, inst: CollInstance, call: CollCall): CollCall | undefined {
+  return inst.calls.find((c) => c !== undefined && c !== call && !sameCall(comm, c, call));
+}
+
+function reportMismatch(st: CheckContext, comm: CommInfo, inst: CollInstance): void {
+  st.asOwner(() => st.report(mismatchFinding(comm, inst)));
+}
+
+function checkData(st: CheckContext, comm: CommInfo, inst: CollInstance): void {
+  st.asOwner(() => checkCollectiveData(st, comm, inst));
 }
 
 /**

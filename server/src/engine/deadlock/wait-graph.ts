@@ -14,7 +14,7 @@ import type { RmaTracker } from '../one-sided/rma';
 import type { WindowRegistry } from '../one-sided/windows';
 import type { Matcher } from '../point-to-point/matching';
 import { simulateMatching } from '../point-to-point/simulate-matching';
-import type { RecvOp, SendOp } from '../model/ops';
+import { sendMode, type RecvOp, type SendOp } from '../model/ops';
 import type { RankTrack } from '../model/rank-track';
 import { ANY_SOURCE } from '../model/types';
 
@@ -121,7 +121,7 @@ function itemsOf(
     peers: [op.dest],
     any: false,
     // Buffered sends complete locally; a matched or pairable send completes without its receiver acting.
-    satisfied: op.done || op.matched || op.mode === 'buffered' || will.has(op),
+    satisfied: op.done || op.matched || sendMode(op) === 'buffered' || will.has(op),
     impossible: false,
   });
   const recvItem = (op: RecvOp, pos: number): WaitItem => ({
@@ -203,7 +203,7 @@ function itemsOf(
     case 'buffer_detach':
       // AND over the receivers of this rank's buffered messages not yet received (none: it returns).
       for (const s of st.matcher.unmatched()) {
-        if (s.rank === t.rank && s.mode === 'buffered' && !s.matched) {
+        if (s.rank === t.rank && sendMode(s) === 'buffered' && !s.matched) {
           items.push({ ...sendItem(s, -1), satisfied: will.has(s) });
         }
       }

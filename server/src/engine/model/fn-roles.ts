@@ -78,16 +78,26 @@ export class RoleReader {
   }
 
   num(e: CallEnter, fallback: number): number {
-    const id = e.fn.id;
+    return this.at(e.fn.id, e.wordArray(), e.wordBase, e.wordCount, fallback);
+  }
+
+  /**
+   * `num` for a call whose function id and words the caller read already (CallEnter.wordArray, wordBase,
+   * wordCount): the handlers that read several roles of one call (calls.ts postSend, newRecv) check the words
+   * and load the call's fields once, not once per role.
+   */
+  at(id: number, words: Float64Array, base: number, count: number, fallback: number): number {
     const a = this.first[id];
     if (a === undefined || a < 0) return fallback;
-    const v = e.wordAt(a);
-    // NaN or missing: left out by a synthetic event, as in `scalar`.
-    if (v !== undefined && v === v) return v;
+    if (a < count) {
+      const v = words[base + a] as number;
+      // NaN: left out by a synthetic event, as in `scalar`.
+      if (v === v) return v;
+    }
     const b = this.second[id] as number;
-    if (b < 0) return fallback;
-    const w = e.wordAt(b);
-    return w !== undefined && w === w ? w : fallback;
+    if (b < 0 || b >= count) return fallback;
+    const w = words[base + b] as number;
+    return w === w ? w : fallback;
   }
 }
 

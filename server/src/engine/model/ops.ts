@@ -36,10 +36,11 @@ export interface SendOp extends OpBase {
   readonly destCommRank: number;
   readonly srcCommRank: number;
   readonly tag: number;
-  readonly mode: string;
   readonly count: number;
-  readonly datatype: number;
-  /** The datatype as it was when the send was posted (handles are reused after MPI_Type_free). */
+  /**
+   * The datatype as it was when the send was posted (handles are reused after MPI_Type_free). Not its handle: no
+   * check read it, and a handle that is a pointer (Open MPI's) is a heap number per operation.
+   */
   readonly dtype: DtypeInfo | undefined;
   /** A receive took it. */
   matched: boolean;
@@ -57,7 +58,6 @@ export interface RecvOp extends OpBase {
   readonly source: number;
   readonly tag: number;
   readonly count: number;
-  readonly datatype: number;
   readonly dtype: DtypeInfo | undefined;
   /** Completed (status known); for probes: returned. */
   done: boolean;
@@ -66,6 +66,14 @@ export interface RecvOp extends OpBase {
 }
 
 export type P2pOp = SendOp | RecvOp;
+
+/**
+ * A send's mode ('standard', 'buffered', 'synchronous', 'ready'): its function's (a persistent send's is its
+ * MPI_*send_init's), not a field of every operation.
+ */
+export function sendMode(op: SendOp): string {
+  return op.fn.mode ?? 'standard';
+}
 
 let order = 0;
 /** A fresh posting order number; global so that sends and receives of all ranks interleave consistently. */

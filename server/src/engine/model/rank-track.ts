@@ -85,6 +85,19 @@ export class Call implements CallEnter, CallState {
     return this.words[this.base + i];
   }
 
+  wordArray(): Float64Array {
+    if (this.batch?.over === true) this.gone();
+    return this.words;
+  }
+
+  get wordBase(): number {
+    return this.base;
+  }
+
+  get wordCount(): number {
+    return this.count;
+  }
+
   keepWords(): void {
     const batch = this.batch;
     if (batch === undefined) return;

@@ -84,6 +84,14 @@ export interface CallEnter {
   readonly site: number;
   /** Word i of the ENTER, undefined past its last word (NaN: left out by a synthetic event). */
   wordAt(i: number): number | undefined;
+  /**
+   * The array that holds the words now (throws, as `wordAt`, once they are gone): word i < wordCount is at
+   * wordBase + i. For the readers of every operation (fn-roles.ts `RoleReader.at`), which read several words of a
+   * call and check that they are readable once, not per word; read `wordBase` after it (keepWords moves them).
+   */
+  wordArray(): Float64Array;
+  readonly wordBase: number;
+  readonly wordCount: number;
   /** The words stay readable after the batch that brought them (a holder keeps the call past its EXIT). */
   keepWords(): void;
   /** ENTER flags bit1 (see EnterEvent.otherThread). */

@@ -19,7 +19,7 @@
 import type { CallSites } from '../model/call-sites';
 import { PendingSpace, type Entry } from './pending-space';
 import type { PeerOf } from '../causal-order/steps';
-import type { P2pOp, RecvOp, SendOp } from '../model/ops';
+import { sendMode, type P2pOp, type RecvOp, type SendOp } from '../model/ops';
 import type { BsendEvent, EngineFinding, CallEnter, RawLocation } from '../model/types';
 
 /** A buffered send as it entered the buffer. */
@@ -131,7 +131,7 @@ export class BsendSpace {
 
   /** The clock run reached a buffered send: does it fit with the messages that may still be pending? */
   onPosted(op: P2pOp, clock: Int32Array): void {
-    if (op.kind !== 'send' || op.mode !== 'buffered' || !this.enabled) return;
+    if (op.kind !== 'send' || sendMode(op) !== 'buffered' || !this.enabled) return;
     const s = this.bySend.get(op);
     const b = this.ranks.get(op.rank);
     if (s === undefined || b === undefined) return;

@@ -13,7 +13,8 @@
  * requests, request-based RMA) that reuses a retired handle looks stale too; mpi-api.json lists the others.
  */
 import type { CheckContext } from '../model/check-context';
-import { list, num } from '../model/fn-roles';
+import { C, classOf } from '../model/fn-class';
+import { list, RoleReader } from '../model/fn-roles';
 import type { RankTrack } from '../model/rank-track';
 import { DONE_REQUEST, type CallEnter, type Handle } from '../model/types';
 
@@ -25,26 +26,30 @@ export function retire(t: RankTrack, handle: Handle, how: string): void {
 
 /** The request handles a call uses as inputs, for the classes that take existing requests. */
 export function inputRequests(e: CallEnter): readonly Handle[] {
-  switch (e.fn.cls) {
-    case 'wait':
-    case 'test':
-    case 'start':
-    case 'request_free':
-    case 'cancel':
-    case 'request_get_status':
-      return [num(e, 0, 'request')];
-    case 'waitall':
-    case 'waitany':
-    case 'waitsome':
-    case 'testall':
-    case 'testany':
-    case 'testsome':
-    case 'startall':
+  // By class code (fn-class.ts), not a chain of comparisons of the class string: this runs at every ENTER.
+  switch (classOf[e.fn.id]) {
+    case C.WAIT:
+    case C.TEST:
+    case C.START:
+    case C.REQUEST_FREE:
+    case C.CANCEL:
+    case C.REQUEST_GET_STATUS:
+      return [REQUEST.num(e, 0)];
+    case C.WAITALL:
+    case C.WAITANY:
+    case C.WAITSOME:
+    case C.TESTALL:
+    case C.TESTANY:
+    case C.TESTSOME:
+    case C.STARTALL:
       return list(e, 'requests');
     default:
       return NO_HANDLES;
   }
 }
+
+/** The 'request' argument's word by function id (fn-roles.ts RoleReader), not a Map lookup per Wait. */
+const REQUEST = new RoleReader('request');
 
 /** Most calls take no request: one shared empty list, not an array per call (this runs at every ENTER). */
 const NO_HANDLES: readonly Handle[] = [];
