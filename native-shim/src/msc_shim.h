@@ -547,6 +547,9 @@ void msc_status_init(MPI_Status *st, int n);
 MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local);
 int msc_len_commsize(MPI_Comm comm);
 int msc_len_rootcommsize(MPI_Comm comm, int root);
+int msc_len_indegree(MPI_Comm comm);
+int msc_len_outdegree(MPI_Comm comm);
+int msc_topo_degrees(MPI_Comm comm, int *in, int *out);
 /* The EXIT word of a new request (see msc_request_shared). */
 int64_t msc_w_new_request(msc_call *c, MPI_Request r);
 /* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */

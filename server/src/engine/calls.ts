@@ -6,7 +6,7 @@ import { checkOverlap, spanEnd, spanStart } from './point-to-point/buffer-overla
 import { checkStale, checkUnknownFailed, inputRequests, retire } from './point-to-point/stale-requests';
 import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
-import { commRankOf, peerWorld } from './model/comms';
+import { commRankOf, peerWorld, type TopoSpec } from './model/comms';
 import type { EngineState } from './engine-state';
 import type { DtypeInfo } from './model/datatypes';
 import { list, num, RoleReader } from './model/fn-roles';
@@ -303,7 +303,7 @@ export function onEnter(st: EngineState, e: Call): void {
         const coll = enterCollective(st, e, parent);
         if (coll !== undefined) cur.coll = coll;
       }
-      st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name);
+      st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name, topoOf(e));
       break;
     }
     case C.WIN_CREATE:
@@ -327,6 +327,22 @@ export function onEnter(st: EngineState, e: Call): void {
   // waiting on it is known to be waiting on something local.
   if (cur.creates === undefined && hasRequestOut[id] === 1 && has(REQUEST_OUT, e))
     creates(t, cur, 'other', e.fn.persistent === true);
+}
+
+/** The process topology a communicator-creating call gives its new communicator, where its arguments say it. */
+function topoOf(e: CallEnter): TopoSpec | undefined {
+  switch (e.fn.name) {
+    case 'MPI_Cart_create':
+      return { kind: 'cart', dims: list(e, 'topo_dims'), periods: list(e, 'topo_periods') };
+    case 'MPI_Dist_graph_create_adjacent':
+      return { kind: 'adjacent', sources: list(e, 'topo_sources'), dests: list(e, 'topo_dests') };
+    case 'MPI_Comm_dup':
+    case 'MPI_Comm_dup_with_info':
+    case 'MPI_Comm_idup':
+      return { kind: 'dup' };
+    default:
+      return undefined;
+  }
 }
 
 /**
