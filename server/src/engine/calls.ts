@@ -296,6 +296,15 @@ export function onEnter(st: EngineState, e: Call): void {
       if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
+    case C.COLL_INIT: {
+      // An MPI-4 persistent collective's initialization is the collective call that ranks match (MPI-4.0 §6.13:
+      // every member initializes it in the same order as its other collectives): function, root, counts, types
+      // and op are checked at once, as a nonblocking collective's are at its call. Its request is persistent (made
+      // below); what a later MPI_Start moves is what the initialization said.
+      const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
+      if (coll !== undefined) cur.coll = coll;
+      break;
+    }
     case C.COMM_CREATE: {
       const parent = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       // MPI_Comm_create_group is collective over the group only, not over the parent.
