@@ -954,8 +954,9 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
 }
 
 /* Whether an access would reach outside a window part of this rank's size and unit. The analyzer judges it with
- * the target's own size (rma-bounds.ts); MPI fails such an access (MPI_ERR_RMA_RANGE) and ends the job in it, so
- * the shim sends the call's ENTER before forwarding when the target's part is probably like its own. A target
+ * the target's own size (rma-bounds.ts); Open MPI fails such an access (MPI_ERR_RMA_RANGE) and ends the job in
+ * it (MPICH 4.0 on one host reads or writes past the part), so the shim sends the call's ENTER before forwarding
+ * when the target's part is probably like its own. A target
  * with a larger part costs a needless flush, one with a smaller part may go unreported: never a wrong finding. */
 static int win_out_of_range(slot *s, const msc_args *a, int ttype_ok)
 {
