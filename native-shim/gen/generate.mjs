@@ -116,6 +116,8 @@ const EXTRA_ROLE_KIND = {
   topo_periods: 'array',
   topo_sources: 'array',
   topo_dests: 'array',
+  topo_index: 'array',
+  topo_edges: 'array',
 };
 const ALL_ROLE_KIND = { ...ROLE_KIND, ...EXTRA_ROLE_KIND };
 // Roles that get no field in msc_args: a function may have several of them and no handler reads them.
@@ -440,7 +442,11 @@ function genRecordingBody(f, forward, lang = 'c') {
     else if (from === 'rootcommsize') len = `msc_len_rootcommsize(${comm}, ${root})`;
     // A neighbourhood collective's blocks: one per neighbour of its topology (msc_words.c).
     else if (from === 'indegree' || from === 'outdegree') len = `msc_len_${from}(${comm})`;
-    else
+    // MPI_Graph_create's edges: index[nnodes - 1] of them.
+    else if (from === 'graphedges') {
+      const index = byRole.get('topo_index') ?? fail(`${f.name}: graphedges without a topo_index param`);
+      len = `msc_len_graph_edges(${index[3]}, ${index[1]})`;
+    } else
       fail(
         `${f.name}.${p[1]}: lengthFrom ${from} is neither a parameter nor commsize/rootcommsize/indegree/outdegree`,
       );

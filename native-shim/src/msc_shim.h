@@ -549,6 +549,7 @@ int msc_len_commsize(MPI_Comm comm);
 int msc_len_rootcommsize(MPI_Comm comm, int root);
 int msc_len_indegree(MPI_Comm comm);
 int msc_len_outdegree(MPI_Comm comm);
+int msc_len_graph_edges(int nnodes, const int *index);
 int msc_topo_degrees(MPI_Comm comm, int *in, int *out);
 /* The EXIT word of a new request (see msc_request_shared). */
 int64_t msc_w_new_request(msc_call *c, MPI_Request r);

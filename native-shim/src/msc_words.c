@@ -103,6 +103,15 @@ int msc_len_outdegree(MPI_Comm comm)
     return out;
 }
 
+/* MPI_Graph_create's edges: index[nnodes - 1] (0 when that is not a plausible count: the analyzer then does not
+ * know the graph, and MPI judges the arguments). */
+int msc_len_graph_edges(int nnodes, const int *index)
+{
+    if (nnodes <= 0 || !index) return 0;
+    int n = index[nnodes - 1];
+    return n < 0 || n > (1 << 20) ? 0 : n;
+}
+
 MPI_Request msc_shared_request = MPI_REQUEST_NULL;
 static _Atomic uint32_t shared_ids;
 

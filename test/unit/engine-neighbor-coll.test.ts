@@ -149,3 +149,45 @@ test('neighbor_allgatherv on MPI_Dist_graph_create_adjacent: blocks in the order
     );
   }
 });
+
+test("neighbor_alltoall on MPI_Graph_create: each node's neighbours from index and edges, both ways", () => {
+  // A star: node 0 linked with 1 and 2 (edges 1,2 | 0 | 0).
+  const index = [2, 3, 4];
+  const edges = [1, 2, 0, 0];
+  for (const wrong of [false, true]) {
+    const job = new Job(3);
+    for (const r of job.ranks) {
+      const handle = 7000 + r.rank;
+      const seq = r.call(
+        'MPI_Graph_create',
+        { comm_old: r.handle('world'), nnodes: 3, index, edges, reorder: 0, comm_graph: 0 },
+        {},
+        [],
+        { comm_graph: handle },
+      );
+      r.announce('graph', handle, [0, 1, 2], r.handle('world'), seq);
+      r.call('MPI_Neighbor_alltoall', {
+        sendbuf: 0x100,
+        sendcount: 2,
+        sendtype: INT,
+        recvbuf: 0x200,
+        recvcount: wrong && r.rank === 2 ? 3 : 2,
+        recvtype: INT,
+        comm: r.handle('graph'),
+      });
+    }
+    end(job, 'graph');
+    check(
+      job,
+      wrong
+        ? [
+            {
+              kind: 'count-mismatch',
+              ranks: [0, 1, 2],
+              message: ['rank 0 sends 2 × MPI_INT to rank 2, which expects 3'],
+            },
+          ]
+        : [],
+    );
+  }
+});

@@ -343,6 +343,8 @@ function topoOf(e: CallEnter): TopoSpec | undefined {
   switch (e.fn.name) {
     case 'MPI_Cart_create':
       return { kind: 'cart', dims: list(e, 'topo_dims'), periods: list(e, 'topo_periods') };
+    case 'MPI_Graph_create':
+      return { kind: 'graph', index: list(e, 'topo_index'), edges: list(e, 'topo_edges') };
     case 'MPI_Dist_graph_create_adjacent':
       return { kind: 'adjacent', sources: list(e, 'topo_sources'), dests: list(e, 'topo_dests') };
     case 'MPI_Comm_dup':

@@ -74,12 +74,14 @@ export interface Neighbours {
 export const NO_NEIGHBOUR = -1;
 
 /**
- * The topology a creating call names: a Cartesian grid (MPI_Cart_create's dims and periods) or a member's own
- * sources and destinations (MPI_Dist_graph_create_adjacent); a duplicate takes its parent's.
+ * The topology a creating call names: a Cartesian grid (MPI_Cart_create's dims and periods), a graph
+ * (MPI_Graph_create's index and edges) or a member's own sources and destinations
+ * (MPI_Dist_graph_create_adjacent); a duplicate takes its parent's.
  */
 export type TopoSpec =
   | { readonly kind: 'cart'; readonly dims: readonly number[]; readonly periods: readonly number[] }
   | { readonly kind: 'adjacent'; readonly sources: readonly number[]; readonly dests: readonly number[] }
+  | { readonly kind: 'graph'; readonly index: readonly number[]; readonly edges: readonly number[] }
   | { readonly kind: 'dup' };
 
 interface Creation {
@@ -90,8 +92,8 @@ interface Creation {
 }
 
 /**
- * A member's neighbours on a new communicator from its creating call's topology; undefined when not known (MPI_Graph_create,
- * MPI_Dist_graph_create, MPI_Cart_sub…: their neighbours are not in the call's own arguments) or not valid.
+ * A member's neighbours on a new communicator from its creating call's topology; undefined when not known
+ * (MPI_Dist_graph_create, MPI_Cart_sub…: their neighbours are not in the call's own arguments) or not valid.
  */
 function neighboursOf(
   topo: TopoSpec,
@@ -101,6 +103,18 @@ function neighboursOf(
   size: number,
 ): Neighbours | undefined {
   if (topo.kind === 'dup') return parent.topo?.get(worldRank);
+  if (topo.kind === 'graph') {
+    // MPI_Graph_create: node r's neighbours are edges[index[r - 1]] … edges[index[r] - 1], both ways.
+    const { index, edges } = topo;
+    if (index.length !== size || myRank < 0 || myRank >= size) return undefined;
+    const from = myRank === 0 ? 0 : (index[myRank - 1] as number);
+    const to = index[myRank] as number;
+    if (!(from >= 0 && from <= to && to <= edges.length)) return undefined;
+    const list = edges.slice(from, to);
+    return list.every((r) => Number.isInteger(r) && r >= 0 && r < size)
+      ? { sources: list, dests: list }
+      : undefined;
+  }
   if (topo.kind === 'adjacent') {
     const valid = (r: number) => Number.isInteger(r) && r >= 0 && r < size;
     return topo.sources.every(valid) && topo.dests.every(valid)
