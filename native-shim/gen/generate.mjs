@@ -107,7 +107,18 @@ const ROLE_KIND = {
 // Roles without a bit in the role mask (all 64 bits are taken) and without a field in msc_args: only the ENTER/EXIT
 // words and the generated argument rules read them. A file handle's word is the handle; MPI_File_open's new handle
 // is an EXIT word, and the file is described to the analyzer as the communicator it was opened on (msc_file_opened).
-const EXTRA_ROLE_KIND = { file: 'handle', file_out: 'out' };
+// The topology arrays (MPI_Cart_create's dims and periods, MPI_Dist_graph_create_adjacent's sources and
+// destinations) travel in the ARRAY section for the analyzer's neighbourhood checks; no handler reads them.
+const EXTRA_ROLE_KIND = {
+  file: 'handle',
+  file_out: 'out',
+  topo_dims: 'array',
+  topo_periods: 'array',
+  topo_sources: 'array',
+  topo_dests: 'array',
+  topo_index: 'array',
+  topo_edges: 'array',
+};
 const ALL_ROLE_KIND = { ...ROLE_KIND, ...EXTRA_ROLE_KIND };
 // Roles that get no field in msc_args: a function may have several of them and no handler reads them.
 const NO_FIELD = new Set(['fn', 'ptr', 'other', 'value', ...Object.keys(EXTRA_ROLE_KIND)]);
@@ -365,7 +376,7 @@ function wordExpr(ctype, name, role) {
  */
 function packedPlan(f) {
   const spec = records.packedEnter;
-  const scalars = f.params.filter(([, , role]) => ROLE_KIND[role] !== 'array');
+  const scalars = f.params.filter(([, , role]) => ALL_ROLE_KIND[role] !== 'array');
   if (scalars.length !== f.params.length) return undefined;
   const headWords = records.head.find((x) => x.name === 'w').count;
   if (scalars.length <= headWords) return undefined;
@@ -426,11 +437,20 @@ function genRecordingBody(f, forward, lang = 'c') {
   const lengthExpr = (p) => {
     const from = p[3];
     let len;
-    if (from === 'commsize') len = `msc_len_commsize(${comm})`;
+    if (byName.has(from)) len = `${from}`;
+    else if (from === 'commsize') len = `msc_len_commsize(${comm})`;
     else if (from === 'rootcommsize') len = `msc_len_rootcommsize(${comm}, ${root})`;
-    else if (byName.has(from)) len = `${from}`;
-    else fail(`${f.name}.${p[1]}: lengthFrom ${from} is neither a parameter nor commsize/rootcommsize`);
-    if ((from === 'commsize' || from === 'rootcommsize') && !comm)
+    // A neighbourhood collective's blocks: one per neighbour of its topology (msc_words.c).
+    else if (from === 'indegree' || from === 'outdegree') len = `msc_len_${from}(${comm})`;
+    // MPI_Graph_create's edges: index[nnodes - 1] of them.
+    else if (from === 'graphedges') {
+      const index = byRole.get('topo_index') ?? fail(`${f.name}: graphedges without a topo_index param`);
+      len = `msc_len_graph_edges(${index[3]}, ${index[1]})`;
+    } else
+      fail(
+        `${f.name}.${p[1]}: lengthFrom ${from} is neither a parameter nor commsize/rootcommsize/indegree/outdegree`,
+      );
+    if (['commsize', 'rootcommsize', 'indegree', 'outdegree'].includes(from) && !byName.has(from) && !comm)
       fail(`${f.name}: ${from} without a comm param`);
     if (from === 'rootcommsize' && !root) fail(`${f.name}: rootcommsize without a root param`);
     if (SEND_SIDE_ARRAYS.has(p[2]) && sbuf) len = `(${sbuf} == MPI_IN_PLACE ? 0 : ${len})`;
@@ -475,7 +495,8 @@ function genRecordingBody(f, forward, lang = 'c') {
   }
   // Class 'other' has handlers that read no argument: such a wrapper skips filling the msc_args struct, whose
   // zeroing alone was a sixth of a recorded MPI_Comm_rank (callgrind). Only when nothing else reads it.
-  const noArgs = cls === 'other' && !pre.length && !params.some(([, , role]) => ROLE_KIND[role] === 'array');
+  const noArgs =
+    cls === 'other' && !pre.length && !params.some(([, , role]) => ALL_ROLE_KIND[role] === 'array');
   if (!noArgs) L.push(`    msc_args c_args = { ${inits.join(', ')} };`);
   // The requests array is copied before MPI overwrites completed entries with MPI_REQUEST_NULL.
   // Statuses start out empty: MPI leaves some untouched (MPICH, for send requests), and the COMPLETE
@@ -502,21 +523,23 @@ function genRecordingBody(f, forward, lang = 'c') {
     L.push('    c.eflags = MSC_ENTER_PACKED;');
   } else {
     for (const [ctype, name, role] of params) {
-      const kind = ROLE_KIND[role];
+      const kind = ALL_ROLE_KIND[role];
       if (kind === 'array') continue;
       L.push(`    c.w[${nw++}] = ${wordExpr(ctype, name, role)};`);
     }
   }
   if (nw > 16) fail(`${f.name}: ${nw} words exceed MSC_MAX_WORDS`);
-  if (params.filter((p) => ROLE_KIND[p[2]] === 'array').length > 8)
+  if (params.filter((p) => ALL_ROLE_KIND[p[2]] === 'array').length > 8)
     fail(`${f.name}: more than MSC_MAX_ARRAYS arrays`);
   L.push(`    c.nw = ${nw};`);
   for (const [ctype, name, role] of params) {
-    if (ROLE_KIND[role] !== 'array') continue;
+    if (ALL_ROLE_KIND[role] !== 'array') continue;
     // Requests from the entry copy: an ENTER held back (a poll, msc_state.c) is written after MPI nulled
     // the completed entries.
     const ptr = role === 'requests' ? `(c_args.req_copy ? c_args.req_copy : ${name})` : name;
-    L.push(`    msc_add_array(&c, ${arrayElemKind(ctype)}, ${ptr}, c_args.${role}_n);`);
+    // An array with no field in msc_args (the topology arrays) has its length computed here.
+    const n = NO_FIELD.has(role) ? lengthExpr(params.find((q) => q[1] === name)) : `c_args.${role}_n`;
+    L.push(`    msc_add_array(&c, ${arrayElemKind(ctype)}, ${ptr}, ${n});`);
   }
   // A call that cannot wait on another process has its ENTER held and written with its EXIT (one clock read,
   // one reservation: msc_enter_local and msc_exit_local in msc_shim.h). Polls keep msc_enter, which holds them too and forgets

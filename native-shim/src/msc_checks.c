@@ -798,27 +798,6 @@ static int counts_negative(msc_call *c, const int *counts, int n, uint64_t role)
     return 0;
 }
 
-/* The in and out degrees of a communicator with a process topology (a neighbourhood collective's blocks); 0 when
- * it has none (the topology rule reports that). */
-static int neighbor_degrees(MPI_Comm comm, int *in, int *out)
-{
-    int topo = MPI_UNDEFINED, k = 0, me = 0, weighted = 0;
-    if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS) return 0;
-    if (topo == MPI_CART) {
-        if (PMPI_Cartdim_get(comm, &k) != MPI_SUCCESS) return 0;
-        *in = *out = 2 * k;
-        return 1;
-    }
-    if (topo == MPI_GRAPH) {
-        if (PMPI_Comm_rank(comm, &me) != MPI_SUCCESS || PMPI_Graph_neighbors_count(comm, me, &k) != MPI_SUCCESS)
-            return 0;
-        *in = *out = k;
-        return 1;
-    }
-    if (topo == MPI_DIST_GRAPH) return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted) == MPI_SUCCESS;
-    return 0;
-}
-
 /* One side (send or receive) of a collective where it is significant: the buffer, its scalar count (count_role 0:
  * none, or the shared COUNT the caller judged) or its count array (counts_role; judged: the caller judged its
  * entries already), the entry of that array this process's buffer holds (only; -1: every entry), its type (types:
@@ -908,7 +887,7 @@ static __attribute__((noinline, cold)) void coll_buffers(msc_call *c, const msc_
     if ((f == MSC_FN_MPI_Exscan || f == MSC_FN_MPI_Iexscan) && me == 0) sig_r = 0;
     int deg_in = 1, deg_out = 1;
     if (neighbor && ((a->sbuf == NULL && sig_s) || (a->rbuf == NULL && sig_r)) &&
-        !neighbor_degrees(a->comm, &deg_in, &deg_out))
+        !msc_topo_degrees(a->comm, &deg_in, &deg_out))
         deg_in = deg_out = 0;
     int judged = 0;
     /* The count that MPI_Bcast and the reductions share, once, where a side uses it. */
@@ -944,7 +923,7 @@ static __attribute__((noinline, cold)) void coll_buffers(msc_call *c, const msc_
                         .blocks = deg_out };
         /* MPI_Reduce_scatter_block's send buffer holds a block of recvcount for every member. */
         if (reduce_scatter_block) s.count = a->rcount;
-        /* Neighbourhood v-variants have no role for their count arrays: only MPI_IN_PLACE is judged there. */
+        /* A side whose amounts have no role to read them from: only MPI_IN_PLACE is judged there. */
         else if (!(m & (MSC_ROLE_SCOUNT | MSC_ROLE_SCOUNTS | MSC_ROLE_COUNT)) && !reduce_scatter) s.blocks = 0;
         coll_side_ok(c, &s);
     }
@@ -1083,8 +1062,9 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
 }
 
 /* Whether an access would reach outside a window part of this rank's size and unit. The analyzer judges it with
- * the target's own size (rma-bounds.ts); MPI fails such an access (MPI_ERR_RMA_RANGE) and ends the job in it, so
- * the shim sends the call's ENTER before forwarding when the target's part is probably like its own. A target
+ * the target's own size (rma-bounds.ts); Open MPI fails such an access (MPI_ERR_RMA_RANGE) and ends the job in
+ * it (MPICH 4.0 on one host reads or writes past the part), so the shim sends the call's ENTER before forwarding
+ * when the target's part is probably like its own. A target
  * with a larger part costs a needless flush, one with a smaller part may go unreported: never a wrong finding. */
 static int win_out_of_range(slot *s, const msc_args *a, int ttype_ok)
 {

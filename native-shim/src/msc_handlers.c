@@ -288,6 +288,9 @@ void msc_post_startall(msc_call *c, msc_args *a, int rc)
 /* ---- collectives ---- */
 void msc_pre_collective(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
 void msc_pre_icollective(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
+/* MPI-4 persistent collectives (MPI_Bcast_init…): their arguments are judged at the initialization, as a
+ * nonblocking collective's at its call; each MPI_Start reuses them unchanged. */
+void msc_pre_coll_init(msc_call *c, msc_args *a) { msc_check_coll(c, a); }
 #ifdef MSC_MEMCHECK
 void msc_post_icollective(msc_call *c, msc_args *a, int rc) { msc_mc_post(c, a, rc); }
 #endif

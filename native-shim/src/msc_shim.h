@@ -547,6 +547,10 @@ void msc_status_init(MPI_Status *st, int n);
 MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local);
 int msc_len_commsize(MPI_Comm comm);
 int msc_len_rootcommsize(MPI_Comm comm, int root);
+int msc_len_indegree(MPI_Comm comm);
+int msc_len_outdegree(MPI_Comm comm);
+int msc_len_graph_edges(int nnodes, const int *index);
+int msc_topo_degrees(MPI_Comm comm, int *in, int *out);
 /* The EXIT word of a new request (see msc_request_shared). */
 int64_t msc_w_new_request(msc_call *c, MPI_Request r);
 /* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */
@@ -664,6 +668,7 @@ MSC_CLASS(test) MSC_CLASS(testall) MSC_CLASS(testany) MSC_CLASS(testsome)
 MSC_PRE_NOP(request_get_status) MSC_POST_NOP(request_get_status) MSC_CLASS(request_free) MSC_PRE(cancel)
 MSC_POST_NOP(cancel) MSC_CLASS(start) MSC_CLASS(startall)
 MSC_PRE(collective) MSC_POST_NOP(collective) MSC_PRE(icollective) MSC_POST_MC(icollective)
+MSC_PRE(coll_init) MSC_POST_NOP(coll_init)
 MSC_CLASS(comm_create) MSC_CLASS(comm_free) MSC_PRE_NOP(group) MSC_POST_NOP(group) MSC_PRE_NOP(group_free)
 MSC_POST_NOP(group_free)
 MSC_PRE_NOP(type_create) MSC_POST(type_create) MSC_PRE_NOP(type_commit) MSC_POST(type_commit) MSC_PRE_NOP(type_free)

@@ -65,6 +65,53 @@ int msc_len_rootcommsize(MPI_Comm comm, int root)
     return msc_len_commsize(comm);
 }
 
+/* The in and out degrees of a communicator with a process topology: a neighbourhood collective's blocks, one per
+ * source and per destination (MPI-3.1 §7.6). 0 when it has none (the topology rule reports that). */
+int msc_topo_degrees(MPI_Comm comm, int *in, int *out)
+{
+    int topo = MPI_UNDEFINED, k = 0, me = 0, weighted = 0;
+    *in = *out = 0;
+    if (comm == MPI_COMM_NULL || !msc_mpi_ready || PMPI_Topo_test(comm, &topo) != MPI_SUCCESS) return 0;
+    if (topo == MPI_CART) {
+        if (PMPI_Cartdim_get(comm, &k) != MPI_SUCCESS) return 0;
+        *in = *out = 2 * k;
+        return 1;
+    }
+    if (topo == MPI_GRAPH) {
+        if (PMPI_Comm_rank(comm, &me) != MPI_SUCCESS || PMPI_Graph_neighbors_count(comm, me, &k) != MPI_SUCCESS)
+            return 0;
+        *in = *out = k;
+        return 1;
+    }
+    if (topo == MPI_DIST_GRAPH && PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted) == MPI_SUCCESS) return 1;
+    *in = *out = 0;
+    return 0;
+}
+
+/* A neighbourhood collective's count, displacement and type arrays: one entry per source or destination. */
+int msc_len_indegree(MPI_Comm comm)
+{
+    int in = 0, out = 0;
+    msc_topo_degrees(comm, &in, &out);
+    return in;
+}
+
+int msc_len_outdegree(MPI_Comm comm)
+{
+    int in = 0, out = 0;
+    msc_topo_degrees(comm, &in, &out);
+    return out;
+}
+
+/* MPI_Graph_create's edges: index[nnodes - 1] (0 when that is not a plausible count: the analyzer then does not
+ * know the graph, and MPI judges the arguments). */
+int msc_len_graph_edges(int nnodes, const int *index)
+{
+    if (nnodes <= 0 || !index) return 0;
+    int n = index[nnodes - 1];
+    return n < 0 || n > (1 << 20) ? 0 : n;
+}
+
 MPI_Request msc_shared_request = MPI_REQUEST_NULL;
 static _Atomic uint32_t shared_ids;
 

@@ -6,7 +6,7 @@ import { checkOverlap, spanEnd, spanStart } from './point-to-point/buffer-overla
 import { checkStale, checkUnknownFailed, inputRequests, retire } from './point-to-point/stale-requests';
 import { checkThreadLevel, onInitEnter } from './lifecycle/thread-level';
 import { enterCollective } from './collectives/collectives';
-import { commRankOf, peerWorld } from './model/comms';
+import { commRankOf, peerWorld, type TopoSpec } from './model/comms';
 import type { EngineState } from './engine-state';
 import type { DtypeInfo } from './model/datatypes';
 import { list, num, RoleReader } from './model/fn-roles';
@@ -319,6 +319,15 @@ export function onEnter(st: EngineState, e: Call): void {
       if (coll !== undefined) st.replay.icollective(e.rank, coll.comm, coll.index, false);
       break;
     }
+    case C.COLL_INIT: {
+      // An MPI-4 persistent collective's initialization is the collective call that ranks match (MPI-4.0 §6.13:
+      // every member initializes it in the same order as its other collectives): function, root, counts, types
+      // and op are checked at once, as a nonblocking collective's are at its call. Its request is persistent (made
+      // below); what a later MPI_Start moves is what the initialization said.
+      const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
+      if (coll !== undefined) cur.coll = coll;
+      break;
+    }
     case C.COMM_CREATE: {
       const parent = st.comms.lookup(e.rank, num(e, 0, 'comm'));
       // MPI_Comm_create_group is collective over the group only, not over the parent.
@@ -326,7 +335,7 @@ export function onEnter(st: EngineState, e: Call): void {
         const coll = enterCollective(st, e, parent);
         if (coll !== undefined) cur.coll = coll;
       }
-      st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name);
+      st.comms.onCreateCall(e.rank, e.seq, parent, e.fn.name, topoOf(e));
       break;
     }
     case C.WIN_CREATE:
@@ -350,6 +359,24 @@ export function onEnter(st: EngineState, e: Call): void {
   // waiting on it is known to be waiting on something local.
   if (cur.creates === undefined && hasRequestOut[id] === 1 && has(REQUEST_OUT, e))
     creates(t, cur, 'other', e.fn.persistent === true);
+}
+
+/** The process topology a communicator-creating call gives its new communicator, where its arguments say it. */
+function topoOf(e: CallEnter): TopoSpec | undefined {
+  switch (e.fn.name) {
+    case 'MPI_Cart_create':
+      return { kind: 'cart', dims: list(e, 'topo_dims'), periods: list(e, 'topo_periods') };
+    case 'MPI_Graph_create':
+      return { kind: 'graph', index: list(e, 'topo_index'), edges: list(e, 'topo_edges') };
+    case 'MPI_Dist_graph_create_adjacent':
+      return { kind: 'adjacent', sources: list(e, 'topo_sources'), dests: list(e, 'topo_dests') };
+    case 'MPI_Comm_dup':
+    case 'MPI_Comm_dup_with_info':
+    case 'MPI_Comm_idup':
+      return { kind: 'dup' };
+    default:
+      return undefined;
+  }
 }
 
 /**

@@ -22,6 +22,12 @@ export const ARRAY_ROLES: ReadonlySet<string> = new Set([
   'types',
   'stypes',
   'rtypes',
+  'topo_dims',
+  'topo_periods',
+  'topo_sources',
+  'topo_dests',
+  'topo_index',
+  'topo_edges',
 ]);
 
 /** How the words of a function's ENTER and EXIT records map back to its parameters. */

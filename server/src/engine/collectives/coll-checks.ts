@@ -11,6 +11,7 @@ import type { CollCall, CollInstance, CommInfo, TypesAt } from '../model/comms';
 import { describeData, opNames, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
 import type { CheckContext } from '../model/check-context';
 import { checkPairs, type CollReport } from './coll-pairs';
+import { checkNeighbors } from './coll-neighbors';
 import { argOf, hasRole, list, num } from '../model/fn-roles';
 import {
   PROC_NULL,
@@ -204,6 +205,19 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     return;
   }
 
+  if (coll.startsWith('neighbor_')) {
+    // A halo exchange repeats its neighbourhood collective every step, and MPI may let a disagreement pass
+    // (MPICH does not fail a block longer than its receive block): one finding per communicator and set of
+    // call sites. Keyed by the communicator too, so that its owner alone decides it (the same with any K).
+    const seen = st.memory('neighbor-findings', () => new Set<string>());
+    const key = `${comm.key}|${calls.map((c) => `${c.rank}:${c.site}`).join(',')}`;
+    if (seen.has(key)) return;
+    checkNeighbors(comm, inst.calls, coll, (kind, message, locations) => {
+      seen.add(key);
+      report(kind, message, locations);
+    });
+    return;
+  }
   if (coll === 'reduce_scatter') {
     checkSameCounts(calls, report);
     return;

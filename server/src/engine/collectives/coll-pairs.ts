@@ -16,7 +16,7 @@ const IN_PLACE = -1;
 /** Pairs named in a finding's message; the rest are counted. */
 const SHOWN = 3;
 
-interface Block {
+export interface Block {
   readonly count: number;
   readonly dtype: DtypeInfo | undefined;
 }
@@ -59,7 +59,7 @@ function sendBlock(coll: string, self: (c: CollCall) => number): BlockOf {
 const bytes = (b: Block): number | undefined =>
   b.dtype === undefined || b.count < 0 ? undefined : b.count * b.dtype.size;
 
-interface Pair {
+export interface Pair {
   readonly from: CollCall;
   readonly to: CollCall;
   readonly sent: Block;
@@ -93,25 +93,46 @@ export function checkPairs(
     if (from === undefined || to === undefined) continue;
     const sent = rooted && coll.startsWith('scatter') ? rootedScatter(from, j, coll) : send(from, j);
     const expected = rooted && coll.startsWith('gather') ? rootedGather(to, i, coll) : recv(to, i);
-    const a = bytes(sent);
-    const b = bytes(expected);
-    if (a === undefined || b === undefined || sent.dtype === undefined || expected.dtype === undefined)
-      continue;
-    // The rooted collectives' differing bytes are coll-checks.ts's (count or type, against the root).
-    if (
-      a !== b &&
-      (rooted || typeNotCount(sent.dtype, sent.count, expected.dtype, expected.count) === undefined)
-    )
-      counted.push({ from, to, sent, expected });
-    else if (a !== b) typed.push({ from, to, sent, expected });
-    else if (signatureMismatch(sent.dtype, sent.count, expected.dtype, expected.count))
-      typed.push({ from, to, sent, expected });
+    classifyPair({ from, to, sent, expected }, rooted, counted, typed);
   }
-  // The rooted collectives' byte counts are checked against the root in coll-checks.ts.
   const present = calls.filter((c): c is CollCall => c !== undefined);
+  reportPairs(present, counted, typed, rooted, coll, report);
+}
+
+/**
+ * Sorts one pair: bytes that differ (counted; for an unrooted exchange only when not as many elements of other
+ * types), or the same bytes of another type signature (typed). Blocks of unknown type or negative count are
+ * not compared.
+ */
+export function classifyPair(p: Pair, rooted: boolean, counted: Pair[], typed: Pair[]): void {
+  const { sent, expected } = p;
+  const a = bytes(sent);
+  const b = bytes(expected);
+  if (a === undefined || b === undefined || sent.dtype === undefined || expected.dtype === undefined) return;
+  // The rooted collectives' differing bytes are coll-checks.ts's (count or type, against the root).
+  if (
+    a !== b &&
+    (rooted || typeNotCount(sent.dtype, sent.count, expected.dtype, expected.count) === undefined)
+  )
+    counted.push(p);
+  else if (a !== b) typed.push(p);
+  else if (signatureMismatch(sent.dtype, sent.count, expected.dtype, expected.count)) typed.push(p);
+}
+
+/** One finding for the pairs that disagree: count-mismatch first, else type-mismatch. */
+export function reportPairs(
+  present: readonly CollCall[],
+  counted: readonly Pair[],
+  typed: readonly Pair[],
+  rooted: boolean,
+  coll: string,
+  report: CollReport,
+): void {
+  // The rooted collectives' byte counts are checked against the root in coll-checks.ts.
   if (counted.length > 0 && !rooted) {
-    const advice =
-      coll === 'alltoallv' || coll === 'alltoallw'
+    const advice = coll.startsWith('neighbor_')
+      ? "a rank's block for a destination is that neighbour's block for it as a source, in the topology's order of neighbours (MPI_Cart_create: per dimension the negative direction, then the positive; MPI_Graph_create: the node's edges; MPI_Dist_graph_create_adjacent: the sources and destinations as given)"
+      : coll === 'alltoallv' || coll === 'alltoallw'
         ? "one rank's send counts are the others' receive counts (exchange them first, e.g. with MPI_Alltoall)"
         : 'make the counts and types agree';
     report(

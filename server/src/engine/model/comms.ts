@@ -54,12 +54,103 @@ export interface CommInfo {
   /** Intercommunicators: each member's local and remote group (world ranks); peers are remote ranks. */
   readonly local?: Map<number, readonly number[]>;
   readonly remote?: Map<number, readonly number[]>;
+  /**
+   * The process topology each member was given (by world rank), when its creating call said it: what a
+   * neighbourhood collective's blocks are (collectives/coll-neighbors.ts).
+   */
+  topo?: Map<number, Neighbours>;
 }
+
+/**
+ * A member's neighbours in a process topology, as communicator ranks in the order of its neighbourhood
+ * collectives' blocks (MPI-3.1 §7.6); NO_NEIGHBOUR where a non-periodic Cartesian dimension ends (the block is
+ * there, nothing moves).
+ */
+export interface Neighbours {
+  readonly sources: readonly number[];
+  readonly dests: readonly number[];
+}
+
+export const NO_NEIGHBOUR = -1;
+
+/**
+ * The topology a creating call names: a Cartesian grid (MPI_Cart_create's dims and periods), a graph
+ * (MPI_Graph_create's index and edges) or a member's own sources and destinations
+ * (MPI_Dist_graph_create_adjacent); a duplicate takes its parent's.
+ */
+export type TopoSpec =
+  | { readonly kind: 'cart'; readonly dims: readonly number[]; readonly periods: readonly number[] }
+  | { readonly kind: 'adjacent'; readonly sources: readonly number[]; readonly dests: readonly number[] }
+  | { readonly kind: 'graph'; readonly index: readonly number[]; readonly edges: readonly number[] }
+  | { readonly kind: 'dup' };
 
 interface Creation {
   readonly parent: CommInfo;
   readonly index: number;
   readonly fn: string;
+  readonly topo?: TopoSpec;
+}
+
+/**
+ * A member's neighbours on a new communicator from its creating call's topology; undefined when not known
+ * (MPI_Dist_graph_create, MPI_Cart_sub…: their neighbours are not in the call's own arguments) or not valid.
+ */
+function neighboursOf(
+  topo: TopoSpec,
+  parent: CommInfo,
+  worldRank: number,
+  myRank: number,
+  size: number,
+): Neighbours | undefined {
+  if (topo.kind === 'dup') return parent.topo?.get(worldRank);
+  if (topo.kind === 'graph') {
+    // MPI_Graph_create: node r's neighbours are edges[index[r - 1]] … edges[index[r] - 1], both ways.
+    const { index, edges } = topo;
+    if (index.length !== size || myRank < 0 || myRank >= size) return undefined;
+    const from = myRank === 0 ? 0 : (index[myRank - 1] as number);
+    const to = index[myRank] as number;
+    if (!(from >= 0 && from <= to && to <= edges.length)) return undefined;
+    const list = edges.slice(from, to);
+    return list.every((r) => Number.isInteger(r) && r >= 0 && r < size)
+      ? { sources: list, dests: list }
+      : undefined;
+  }
+  if (topo.kind === 'adjacent') {
+    const valid = (r: number) => Number.isInteger(r) && r >= 0 && r < size;
+    return topo.sources.every(valid) && topo.dests.every(valid)
+      ? { sources: [...topo.sources], dests: [...topo.dests] }
+      : undefined;
+  }
+  const { dims, periods } = topo;
+  if (dims.length === 0 || dims.some((d) => !Number.isInteger(d) || d <= 0)) return undefined;
+  if (dims.reduce((a, b) => a * b, 1) !== size) return undefined;
+  // Row-major coordinates (MPI-3.1 §7.5.1): the last dimension varies fastest.
+  const coords: number[] = new Array<number>(dims.length).fill(0);
+  for (let d = dims.length - 1, r = myRank; d >= 0; d--) {
+    const n = dims[d] as number;
+    coords[d] = r % n;
+    r = Math.floor(r / n);
+  }
+  const rankAt = (c: readonly number[]) => c.reduce((a, x, d) => a * (dims[d] as number) + x, 0);
+  const sources: number[] = [];
+  for (let d = 0; d < dims.length; d++) {
+    const n = dims[d] as number;
+    for (const step of [-1, 1]) {
+      let x = (coords[d] as number) + step;
+      if (x < 0 || x >= n) {
+        if ((periods[d] ?? 0) === 0) {
+          sources.push(NO_NEIGHBOUR);
+          continue;
+        }
+        x = (x + n) % n;
+      }
+      const c = [...coords];
+      c[d] = x;
+      sources.push(rankAt(c));
+    }
+  }
+  // A Cartesian member receives from and sends to the same neighbours, in the same order.
+  return { sources, dests: sources };
 }
 
 /**
@@ -143,13 +234,13 @@ export class CommRegistry {
   }
 
   /** A rank entered a call that creates communicators from `parent` (MPI_Comm_dup, MPI_Comm_split…). */
-  onCreateCall(rank: number, seq: number, parent: CommInfo, fn: string): void {
+  onCreateCall(rank: number, seq: number, parent: CommInfo, fn: string, topo?: TopoSpec): void {
     const k = `${rank}:${parent.id}`;
     const index = this.createCounts.get(k) ?? 0;
     this.createCounts.set(k, index + 1);
     let m = this.creating.get(rank);
     if (m === undefined) this.creating.set(rank, (m = new Map<number, Creation>()));
-    m.set(seq, { parent, index, fn });
+    m.set(seq, topo === undefined ? { parent, index, fn } : { parent, index, fn, topo });
   }
 
   /** The exit of a creating call: its bookkeeping is no longer needed. */
@@ -211,6 +302,11 @@ export class CommRegistry {
       : this.intern(key, members, name);
     info.local?.set(e.rank, members);
     info.remote?.set(e.rank, e.remoteMembers);
+    const creation = e.isInter ? undefined : this.creating.get(e.rank)?.get(e.creatorSeq);
+    if (creation?.topo !== undefined) {
+      const n = neighboursOf(creation.topo, creation.parent, e.rank, e.myRank, members.length);
+      if (n !== undefined) (info.topo ??= new Map()).set(e.rank, n);
+    }
     this.bind(e.rank, e.comm, info);
     return info;
   }

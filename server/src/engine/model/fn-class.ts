@@ -50,6 +50,7 @@ export const C = {
   BUFFER_DETACH: 37,
   GROUP: 38,
   CANCEL: 39,
+  COLL_INIT: 40,
 } as const;
 
 const BY_NAME: Readonly<Record<string, number>> = {
@@ -92,6 +93,7 @@ const BY_NAME: Readonly<Record<string, number>> = {
   buffer_detach: C.BUFFER_DETACH,
   group: C.GROUP,
   cancel: C.CANCEL,
+  coll_init: C.COLL_INIT,
 };
 
 /** Each function's class code, by function id. */

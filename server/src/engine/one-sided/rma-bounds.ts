@@ -1,6 +1,7 @@
 /**
- * One-sided accesses whose arguments MPI rejects for their size, judged at ENTER (MPI fails the call, with
- * MPI_ERR_RMA_RANGE or a truncation error, and its default handler ends the job in it):
+ * One-sided accesses whose arguments MPI forbids for their size, judged at ENTER (Open MPI fails the call, with
+ * MPI_ERR_RMA_RANGE or a truncation error, and its default handler ends the job in it; MPICH 4.0 on one host does
+ * not check the range, and the access reads or writes past the target's part):
  * - `invalid-argument`: the target bytes (target_disp × the target's displacement unit, then target_count ×
  *   target_datatype) reach before the start or past the end of the target's part of the window, as the target
  *   gave its size to MPI_Win_create / MPI_Win_allocate (dynamic windows have no size: not judged);
@@ -119,7 +120,7 @@ export class AccessBounds {
           severity: 'error',
           message:
             `${who} call${locations.length > 1 ? '' : 's'} ${c.fn} on ${c.win.name} with a target displacement, count and datatype that reach outside the target's part of the window ` +
-            '(its size as given to MPI_Win_create or MPI_Win_allocate): MPI fails the access (MPI_ERR_RMA_RANGE). ' +
+            '(its size as given to MPI_Win_create or MPI_Win_allocate): MPI may fail the access (MPI_ERR_RMA_RANGE), or read or write whatever memory lies past that part (MPICH on one host). ' +
             'Keep target_disp × disp_unit + the span of target_count × target_datatype within the target window.',
           locations,
         });
