@@ -122,7 +122,10 @@ function postSend(st: EngineState, e: CallEnter, request: number): SendOp | unde
   return op;
 }
 
-/** The sender's side of `op` completed: when, in the order of its rank's stream (recv-overlap.ts reads it). */
+/**
+ * The sender's side of `op` completed for the program (its call returned, or its Wait/Test or free consumed the
+ * request): when, in the order of its rank's stream (recv-overlap.ts reads it).
+ */
 function sendDone(op: SendOp): void {
   op.done = true;
   op.doneOrder = nextOrder();
@@ -283,7 +286,7 @@ export function onEnter(st: EngineState, e: Call): void {
         for (const req of consumeEarly(t, inputs, code === C.WAITANY || code === C.TESTANY)) {
           const op = t.reqs.op(req);
           if (op !== undefined && (op.kind !== 'send' || !isTestClass(code))) st.replay.wait(op);
-          if (op?.kind === 'send') op.doneOrder = nextOrder();
+          if (op?.kind === 'send') sendDone(op);
           t.forget(req);
         }
       break;
@@ -299,7 +302,7 @@ export function onEnter(st: EngineState, e: Call): void {
         const op = t.reqs.op(req);
         if (op?.kind === 'send') {
           st.freedSends.freed(op, t.reqs.spanLo(req), t.reqs.spanHi(req));
-          op.doneOrder = nextOrder();
+          sendDone(op);
         }
         t.forget(req);
       }

@@ -81,15 +81,13 @@ export class EngineState implements CheckContext {
     this.bsend = new BsendSpace(peer);
     this.freedSends = new FreedSendReuse(peer);
     this.races = new MessageRaces(peer, () => this.replay.clocks);
+    const hold = this.held.add.bind(this.held);
     this.recvReads = new RecvBufferReads(
       () => this.replay.enabled && this.replay.clocks !== undefined,
       (f) => this.report(f),
-      (key, rank, locations, make) => this.held.add(key, rank, locations, make),
+      hold,
     );
-    this.recvOverlaps = new RecvOverlaps(
-      (f) => this.report(f),
-      (key, rank, locations, make) => this.held.add(key, rank, locations, make),
-    );
+    this.recvOverlaps = new RecvOverlaps((f) => this.report(f), hold);
     const clocks = this.replay.clocks;
     // The checks built on happened-before hear of each step as the clock run reaches it.
     clocks?.listeners.push(this.races, this.recvReads, {

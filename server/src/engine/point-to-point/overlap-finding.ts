@@ -3,18 +3,11 @@
  * at once and recv-buffer-read.ts once happened-before has decided (one wording for both).
  */
 import type { P2pOp } from '../model/ops';
-import type { EngineFinding, RawLocation } from '../model/types';
+import type { HeldFindings } from '../model/held-findings';
+import type { EngineFinding } from '../model/types';
 
-/**
- * Holds a finding to merge it across ranks (HeldFindings.add): the same key at the same call sites on several
- * ranks becomes one finding, made by `make` for those ranks and their locations, at the end of the run.
- */
-export type HoldFinding = (
-  key: string,
-  rank: number,
-  locations: readonly RawLocation[],
-  make: (ranks: readonly number[], locations: readonly RawLocation[]) => EngineFinding,
-) => void;
+/** Holds a finding to merge it across ranks: HeldFindings.add, handed to the checks that hold their warnings. */
+export type HoldFinding = HeldFindings['add'];
 
 const verb = (o: P2pOp) => (o.kind === 'send' ? 'reads' : 'writes');
 

@@ -19,6 +19,10 @@ import { overlapError, overlapHead, type HoldFinding } from './overlap-finding';
 /** Beyond this many pairs waiting for their messages at once, a new overlap is reported at once as an error. */
 export const MAX_WAITING = 4096;
 
+/** Why the same bytes twice is a warning, and what to do: the end of both wordings below. */
+const SAME_BYTES =
+  'so the result does not depend on timing. Receive into separate buffers, or complete the first receive before posting the second.';
+
 interface Pair {
   /** The receive posted second, and the pending one it writes over. */
   readonly op: RecvOp;
@@ -41,10 +45,10 @@ function sameBytes(a: SendOp, b: SendOp): boolean {
 }
 
 export class RecvOverlaps {
+  /** The pairs waiting for their messages, under each of their two receives. */
   private readonly byRecv = new Map<RecvOp, Pair>();
   /** What was reported per rank and pair of call sites: a warning does not hide a later error of the same pair. */
   private readonly seen = new Map<string, 'warning' | 'error'>();
-  private waiting = 0;
 
   constructor(
     private readonly report: (f: EngineFinding) => void,
@@ -57,14 +61,13 @@ export class RecvOverlaps {
     const key = `${op.rank}:${other.site}:${op.site}`;
     if (this.seen.get(key) === 'error') return;
     // A receive already in a pair (a third receive over the same bytes): the first pair decides for it.
-    if (this.byRecv.has(op) || this.byRecv.has(other) || this.waiting >= MAX_WAITING) {
+    if (this.byRecv.has(op) || this.byRecv.has(other) || this.byRecv.size >= 2 * MAX_WAITING) {
       this.decide({ op, other, bytes, key, opBuf, otherBuf, opSend: undefined, otherSend: undefined });
       return;
     }
     const pair: Pair = { op, other, bytes, key, opBuf, otherBuf, opSend: undefined, otherSend: undefined };
     this.byRecv.set(op, pair);
     this.byRecv.set(other, pair);
-    this.waiting++;
     // Receives already matched: the run's matching set their partners.
     if (other.peer?.kind === 'send') pair.otherSend = other.peer;
     if (op.peer?.kind === 'send') pair.opSend = op.peer;
@@ -73,7 +76,7 @@ export class RecvOverlaps {
 
   /** The matcher paired send `s` with receive `r`. */
   matched(s: SendOp, r: RecvOp): void {
-    if (this.waiting === 0) return;
+    if (this.byRecv.size === 0) return;
     const pair = this.byRecv.get(r);
     if (pair === undefined) return;
     if (pair.op === r) pair.opSend = s;
@@ -89,7 +92,6 @@ export class RecvOverlaps {
   private settle(pair: Pair): void {
     this.byRecv.delete(pair.op);
     this.byRecv.delete(pair.other);
-    this.waiting--;
     this.decide(pair);
   }
 
@@ -118,7 +120,7 @@ export class RecvOverlaps {
         : {
             kind: 'buffer-overlap',
             severity: 'warning',
-            message: `On ranks ${ranks.join(', ')}, an ${op.fn.name} writes bytes that the rank's pending ${other.fn.name} (not yet completed) still writes. MPI forbids any access to a pending receive's buffer, another receive's included; but on each both messages are copies of the same bytes (sent by one rank from one buffer, the second posted while the first was pending) and land alike, so the result does not depend on timing. Receive into separate buffers, or complete the first receive before posting the second.`,
+            message: `On ranks ${ranks.join(', ')}, an ${op.fn.name} writes bytes that the rank's pending ${other.fn.name} (not yet completed) still writes. MPI forbids any access to a pending receive's buffer, another receive's included; but on each both messages are copies of the same bytes (sent by one rank from one buffer, the second posted while the first was pending) and land alike, ${SAME_BYTES}`,
             locations,
           },
     );
@@ -136,20 +138,9 @@ function sameBytesWarning(
   return {
     kind: 'buffer-overlap',
     severity: 'warning',
-    message: `${overlapHead(op, other, bytes)}. MPI forbids any access to a pending receive's buffer, another receive's included; but both messages are copies of the same bytes (sent by rank ${first.rank} from one buffer, the second posted while the first was pending) and land alike, so the result does not depend on timing. Receive into separate buffers, or complete the first receive before posting the second.`,
+    message: `${overlapHead(op, other, bytes)}. MPI forbids any access to a pending receive's buffer, another receive's included; but both messages are copies of the same bytes (sent by rank ${first.rank} from one buffer, the second posted while the first was pending) and land alike, ${SAME_BYTES}`,
     locations: [
-      {
-        rank: other.rank,
-        site: other.site,
-        call: other.fn.name,
-        detail: `${other.fn.name} pending, writes its buffer`,
-      },
-      {
-        rank: op.rank,
-        site: op.site,
-        call: op.fn.name,
-        detail: `${op.fn.name} writes ${bytes} bytes of that buffer`,
-      },
+      ...overlapError(op, other, bytes).locations,
       {
         rank: first.rank,
         site: first.site,
