@@ -16,6 +16,6 @@ status=0
 # The suite guards itself (8 minutes); this outer limit is for a wedged Node.
 timeout -k 10 600 node dist/test/e2e/test__e2e__workbench.test.js || status=$?
 # The net-test heatmap page in Chromium alone (no workbench): the page `mpiscope view` writes.
-timeout -k 10 180 node --test --test-force-exit dist/test/e2e/test__e2e__heatmap-page.test.js || status=$?
+timeout -k 10 180 node --test --test-force-exit --import ./scripts/test-report-blocking.mjs dist/test/e2e/test__e2e__heatmap-page.test.js || status=$?
 echo "e2e: checks took $((SECONDS - started)) s (whole script ${SECONDS} s); screenshots in test/e2e/.out/"
 exit $status

@@ -38,13 +38,13 @@ step lint npx eslint .
 step format npx prettier --check .
 # Each tier has an outer time limit, and --test-force-exit ends a test file that leaves a handle open, so
 # that a stuck test fails the run instead of hanging CI.
-step unit timeout 900 node --test --test-force-exit dist/test/unit/
-step native timeout 2400 node --test --test-force-exit --test-concurrency=1 dist/test/native/
+step unit timeout 900 node --test --test-force-exit --import ./scripts/test-report-blocking.mjs dist/test/unit/
+step native timeout 2400 node --test --test-force-exit --import ./scripts/test-report-blocking.mjs --test-concurrency=1 dist/test/native/
 # Hosts as network namespaces and a private single-node Slurm (test/cluster, test/slurm): they need root,
 # and say why they skip without it.
-step cluster timeout 1500 node --test --test-force-exit --test-concurrency=1 dist/test/cluster/
+step cluster timeout 1500 node --test --test-force-exit --import ./scripts/test-report-blocking.mjs --test-concurrency=1 dist/test/cluster/
 e2e_tools
 step e2e timeout 900 bash scripts/test-e2e.sh
 # Real MPI applications from Debian (LAMMPS, NWChem, HPC Challenge), bare and under mpiscope.
-step apps timeout 900 node --test --test-force-exit --test-concurrency=1 dist/test/apps/
+step apps timeout 900 node --test --test-force-exit --import ./scripts/test-report-blocking.mjs --test-concurrency=1 dist/test/apps/
 exit $status
