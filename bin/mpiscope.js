@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env -S node --max-semi-space-size=32 --single-threaded
 'use strict';
 // The analyzer runs in this process (`mpiscope run`, `report`): its engine makes short-lived objects for every
 // MPI call, so the young generation is given 32 MiB semi-spaces instead of Node's 16 (V8 cannot resize them

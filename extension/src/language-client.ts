@@ -12,16 +12,17 @@ import {
  */
 export async function activate(ctx: vscode.ExtensionContext): Promise<LanguageClient> {
   const module = ctx.asAbsolutePath('dist/server.js');
-  // The server runs the analyzer of every job started from the editor: the same young generation as the
-  // CLI's (bin/mpiscope.js's shebang), since the engine's short-lived objects per call otherwise cost
-  // about twice the scavenges (server/src/engine/README.md, "a bigger young generation").
-  const youngGeneration = '--max-semi-space-size=32';
+  // The server runs the analyzer of every job started from the editor: the same V8 flags as the CLI's
+  // (bin/mpiscope.js's shebang): a bigger young generation, since the engine's short-lived objects per call
+  // otherwise cost about twice the scavenges, and no V8 helper threads, which compete with the job's ranks
+  // for the cores (server/src/engine/README.md, "V8's flags").
+  const v8Flags = ['--max-semi-space-size=32', '--single-threaded'];
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc, options: { execArgv: [youngGeneration] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: v8Flags } },
     debug: {
       module,
       transport: TransportKind.ipc,
-      options: { execArgv: [youngGeneration, '--nolazy', '--inspect=6019'] },
+      options: { execArgv: [...v8Flags, '--nolazy', '--inspect=6019'] },
     },
   };
   const clientOptions: LanguageClientOptions = {

@@ -21,7 +21,16 @@ export interface CliResult {
 }
 
 /**
- * Run dist/cli.js with a hard deadline. On the deadline the CLI gets SIGTERM (so it can end its job)
+ * The V8 flags that bin/mpiscope.js's shebang gives the CLI (`#!/usr/bin/env -S node --flag …`): the tests run
+ * the analyzer as a user's `mpiscope` runs it.
+ */
+function cliV8Flags(): string[] {
+  const shebang = readFileSync(join(repoRoot(), 'bin', 'mpiscope.js'), 'utf8').split('\n', 1)[0] ?? '';
+  return shebang.split(' ').filter((word) => word.startsWith('--'));
+}
+
+/**
+ * Run dist/cli.js, with the shebang's V8 flags, and a hard deadline. On the deadline the CLI gets SIGTERM (so it can end its job)
  * and SIGKILL a few seconds later; the result then has code null.
  */
 export function runCli(
@@ -30,7 +39,7 @@ export function runCli(
 ): Promise<CliResult> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), ...args], {
+    const child = spawn(process.execPath, [...cliV8Flags(), join(repoRoot(), 'dist', 'cli.js'), ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
