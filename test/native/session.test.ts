@@ -184,6 +184,12 @@ test('a bad frame closes that rank only; a rank that leaves without END is disco
     stderr.some((s) => /closed the connection of rank 0: bad frame/.test(s)),
     stderr.join(''),
   );
+  // The run goes on without rank 0's calls: the report says what was not checked, never a bare "no findings".
+  const skipped = (result.skippedChecks ?? []).find((s) => s.cause === 'unobserved-ranks');
+  assert.match(
+    skipped?.reason ?? '',
+    /the analyzer closed the connection of rank 0 at a frame it could not read \(bad frame/,
+  );
   assert.deepEqual(
     session.rankStates().map((s) => [s.rank, s.ended]),
     [

@@ -87,6 +87,8 @@ export class Analysis {
   private readonly ranks = new Map<number, RankProgress>();
   /** Ranks whose stream was cut by the end of the drain (markCut). */
   private readonly cut = new Set<number>();
+  /** Ranks whose connection the session closed for a bad frame (markRefused), with the first such reason. */
+  private readonly refused = new Map<number, string>();
   private readonly resolver: SiteResolver;
   /** The frames of the modules in which stack buffers were judged. */
   private readonly stackObjects = new StackObjects();
@@ -178,11 +180,21 @@ export class Analysis {
     }
   }
 
+  /**
+   * The session closed this rank's connection because a frame of it could not be read (rank-server.ts): the
+   * shim then runs on as a pass-through, so none of the rank's later calls arrives, and the job may well
+   * complete. What needs every rank is then not judged, as for a rank never heard from.
+   */
+  markRefused(rank: number, reason: string): void {
+    if (!this.refused.has(rank)) this.refused.set(rank, reason);
+  }
+
   /** The checks observedFindings() leaves out, named for the report (never silently off). */
   unobservedSkip(): SkippedCheck | undefined {
     const silent = this.silentRanks();
     const cut = [...this.cut].sort((a, b) => a - b);
-    if (silent.length === 0 && cut.length === 0) return undefined;
+    const refused = [...this.refused].sort((a, b) => a[0] - b[0]);
+    if (silent.length === 0 && cut.length === 0 && refused.length === 0) return undefined;
     const why: string[] = [];
     if (silent.length > 0)
       why.push(
@@ -191,6 +203,10 @@ export class Analysis {
     if (cut.length > 0)
       why.push(
         `the connection${cut.length === 1 ? '' : 's'} of rank${cut.length === 1 ? '' : 's'} ${cut.join(', ')} stayed open and silent after the job ended, so ${cut.length === 1 ? 'its' : 'their'} last records may not have arrived`,
+      );
+    for (const [rank, reason] of refused)
+      why.push(
+        `the analyzer closed the connection of rank ${rank} at a frame it could not read (${reason}), so none of that rank's later MPI calls was checked`,
       );
     return {
       cause: 'unobserved-ranks',
@@ -201,7 +217,7 @@ export class Analysis {
 
   observedFindings(found: readonly EngineFinding[]): EngineFinding[] {
     const judged = this.judged(found);
-    if (this.silentRanks().length === 0 && this.cut.size === 0) return judged;
+    if (this.silentRanks().length === 0 && this.cut.size === 0 && this.refused.size === 0) return judged;
     return judged.filter((f) => !NEEDS_EVERY_RANK.has(f.kind));
   }
 

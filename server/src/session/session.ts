@@ -366,13 +366,15 @@ export class Session {
         },
         closed: (rank: number, reason: string | undefined) => {
           timingMark(`connection of rank ${rank} closed`);
-          if (reason !== undefined)
+          if (reason !== undefined) {
             this.emit(
               'output',
               `mpiscope: closed the connection of rank ${rank}: ${reason}\n`,
               'stderr',
               rank,
             );
+            analysis.markRefused(rank, reason);
+          }
           // In the trace too, so that a report rebuilt from it closes the rank at the same point of the stream.
           this.trace?.writeSession({ type: 'closed', rank });
           analysis.close(rank);
