@@ -3,6 +3,7 @@
  * global identity so that rank 0's MPI_Send on its dup and rank 1's MPI_Recv on its dup meet. The identity of
  * a new communicator is (parent's identity, index of the creating call among that rank's creating calls on
  * the parent, sorted member world ranks): every member computes the same key, split colours differ by members.
+ * MPI_Comm_create_group, which only the members of its group call, is counted apart (onCreateCall).
  */
 import type { DtypeInfo } from './datatypes';
 import type { CommEvent, CallEnter, Handle } from './types';
