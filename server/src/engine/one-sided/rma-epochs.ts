@@ -13,8 +13,7 @@
  *   says the fence completes none (MPI-3.1 §11.5.5), so they may never complete (bits as for NOSUCCEED).
  * - A lock, lock_all, start or post between two fences with
  *   one-sided accesses between them: the first fence opened an access epoch (MPI-3.1 §11.5.1: a fence starts one
- *   when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. Only accesses made outside
- *   every lock, lock_all and start epoch count: those inside one are that epoch's. A fence with
+ *   when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. A fence with
  *   MPI_MODE_NOSUCCEED opens none: its bit is 16 in Open MPI and 16384 in MPICH, and either bit counts (the
  *   engine does not know the library; a wrong reading only errs towards silence).
  * - An epoch still open at MPI_Win_free or MPI_Finalize: its accesses may never complete, and MPI_Win_free is
@@ -272,15 +271,10 @@ export class EpochRules {
     else if (kind === 'wait' || (kind === 'test' && flag === 1)) s.post = undefined;
   }
 
-  /**
-   * A one-sided access (Put, Get, accumulates) returned. One made inside a lock, lock_all or start epoch belongs to
-   * that epoch, not to the fence's: a fence followed only by such epochs and the next fence opened no access epoch
-   * of its own (MPICH's test suite changes synchronization mode that way, rma/mixedsync.c).
-   */
+  /** A one-sided access (Put, Get, accumulates) returned. */
   access(rank: number, win: WinInfo): void {
     const s = this.state.get(`${rank}:${win.id}`);
-    if (s !== undefined && s.locks.size === 0 && s.lockAll === undefined && s.start === undefined)
-      s.accessed = true;
+    if (s !== undefined) s.accessed = true;
   }
 
   /**
