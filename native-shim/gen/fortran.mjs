@@ -68,6 +68,7 @@ export function genFortranWrappers(ctx) {
     const sbuf = f.params.find((q) => q[2] === 'sbuf')?.[1];
     let len;
     if (from === 'commsize') len = `msc_len_commsize(${comm})`;
+    else if (from === 'localsize') len = `msc_len_localsize(${comm})`;
     else if (from === 'rootcommsize') len = `msc_len_rootcommsize(${comm}, ${root})`;
     else if (f.params.some((q) => q[1] === from)) len = from;
     else fail(`${f.name}.${p[1]}: no length for a Fortran handle array`);

@@ -439,6 +439,7 @@ function genRecordingBody(f, forward, lang = 'c') {
     let len;
     if (byName.has(from)) len = `${from}`;
     else if (from === 'commsize') len = `msc_len_commsize(${comm})`;
+    else if (from === 'localsize') len = `msc_len_localsize(${comm})`;
     else if (from === 'rootcommsize') len = `msc_len_rootcommsize(${comm}, ${root})`;
     // A neighbourhood collective's blocks: one per neighbour of its topology (msc_words.c).
     else if (from === 'indegree' || from === 'outdegree') len = `msc_len_${from}(${comm})`;
@@ -448,9 +449,13 @@ function genRecordingBody(f, forward, lang = 'c') {
       len = `msc_len_graph_edges(${index[3]}, ${index[1]})`;
     } else
       fail(
-        `${f.name}.${p[1]}: lengthFrom ${from} is neither a parameter nor commsize/rootcommsize/indegree/outdegree`,
+        `${f.name}.${p[1]}: lengthFrom ${from} is neither a parameter nor commsize/localsize/rootcommsize/indegree/outdegree`,
       );
-    if (['commsize', 'rootcommsize', 'indegree', 'outdegree'].includes(from) && !byName.has(from) && !comm)
+    if (
+      ['commsize', 'localsize', 'rootcommsize', 'indegree', 'outdegree'].includes(from) &&
+      !byName.has(from) &&
+      !comm
+    )
       fail(`${f.name}: ${from} without a comm param`);
     if (from === 'rootcommsize' && !root) fail(`${f.name}: rootcommsize without a root param`);
     if (SEND_SIDE_ARRAYS.has(p[2]) && sbuf) len = `(${sbuf} == MPI_IN_PLACE ? 0 : ${len})`;

@@ -1124,6 +1124,10 @@ static __attribute__((noinline, cold)) void win_memory_live(msc_call *c, MPI_Win
     if (stk.size == 0) stack_init();
     uintptr_t b = (uintptr_t)base;
     if (b - stk.lo >= stk.size) return;
+    /* A window of no bytes has no memory to lose: the base MPI gives it means nothing (Open MPI's MPI_Win_allocate
+     * of size 0 on every rank can hand out an address in the caller's stack). */
+    MPI_Aint *size = NULL;
+    if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &size, &flag) != MPI_SUCCESS || !flag || !size || *size == 0) return;
     /* Below the caller's stack pointer no frame of the program is live: the frames there now are MPI's and the
      * shim's, over the stack of the function that returned. */
     struct caller_sp f = { c->site, 0, 0 };

@@ -546,6 +546,7 @@ MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local);
 void msc_status_init(MPI_Status *st, int n);
 MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local);
 int msc_len_commsize(MPI_Comm comm);
+int msc_len_localsize(MPI_Comm comm);
 int msc_len_rootcommsize(MPI_Comm comm, int root);
 int msc_len_indegree(MPI_Comm comm);
 int msc_len_outdegree(MPI_Comm comm);

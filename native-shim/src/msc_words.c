@@ -53,6 +53,15 @@ int msc_len_commsize(MPI_Comm comm)
     return n;
 }
 
+/* Arrays sized by the caller's own group, also on an intercommunicator (MPI_Reduce_scatter's recvcounts: one entry
+ * per process of the local group, MPI-3.1 §5.10.1). */
+int msc_len_localsize(MPI_Comm comm)
+{
+    int n = 0;
+    if (comm == MPI_COMM_NULL || !msc_mpi_ready) return 0;
+    return PMPI_Comm_size(comm, &n) == MPI_SUCCESS ? n : 0;
+}
+
 /* Arrays significant only at the root (Gatherv's recvcounts, Scatterv's sendcounts). */
 int msc_len_rootcommsize(MPI_Comm comm, int root)
 {

@@ -296,6 +296,14 @@ export function onEnter(st: EngineState, e: Call): void {
     case C.STARTALL:
       for (const h of list(e, 'requests')) start(st, t, h);
       break;
+    case C.CANCEL: {
+      // Whether MPI_Cancel succeeds is known only from the status of the call that completes the request; freed
+      // instead, the operation either happened or never will: not an unmatched message (unmatched.ts).
+      const req = t.requests.get(num(e, 0, 'request'));
+      const op = req === undefined ? undefined : t.reqs.op(req);
+      if (op !== undefined) op.cancelCalled = true;
+      break;
+    }
     case C.REQUEST_FREE:
       // A send MPI completed at once, freed without the program ever seeing it complete: see freed-send-reuse.ts.
       for (const req of consumeEarly(t, [num(e, 0, 'request')], false)) {

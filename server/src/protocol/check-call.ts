@@ -36,9 +36,18 @@ export function checkCall(
     const cancelled = n > 5 ? all[base + 5] : undefined;
     if (!isFlag(cancelled)) return `COMPLETE cancelled flag ${cancelled} is not 0 or 1`;
     const bytes = n > 3 ? (all[base + 3] as number) : 0;
-    return bytes < 0 ? `COMPLETE byte count ${bytes} is negative` : undefined;
+    return badBytes(bytes);
   }
   return checkRare(kind, flags, func, all, base, n);
+}
+
+/**
+ * A COMPLETE's byte count is -1 when the status does not say it: more than INT_MAX bytes, or a status MPI leaves
+ * undefined (Open MPI's for the request of MPI_Rput, MPI_Rget and the other request-based one-sided calls, whose
+ * MPI_Wait the shim gives a status of its own). Only a count below that is malformed.
+ */
+function badBytes(bytes: number): string | undefined {
+  return bytes < -1 ? `COMPLETE byte count ${bytes} is below -1 (unknown)` : undefined;
 }
 
 function checkRare(
@@ -56,8 +65,7 @@ function checkRare(
     case KIND.COMPLETE: {
       if (layouts[func] === undefined) return `function id ${func} out of range`;
       if (!isFlag(wordAt(w, b, n, 5))) return `COMPLETE cancelled flag ${wordAt(w, b, n, 5)} is not 0 or 1`;
-      const bytes = wordAt(w, b, n, 3) ?? 0;
-      return bytes < 0 ? `COMPLETE byte count ${bytes} is negative` : undefined;
+      return badBytes(wordAt(w, b, n, 3) ?? 0);
     }
     case KIND.COMM: {
       const size = wordAt(w, b, n, 1) ?? 0;

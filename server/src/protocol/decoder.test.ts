@@ -295,6 +295,7 @@ test('bad frames are rejected with a reason', () => {
   rejects(encodeCall({ kind: KIND.END, seq: 1 }, [7, 0, 0, 0]), /END how 7/);
   rejects(encodeCall({ kind: KIND.COMM, seq: 1 }, [1, 2, 5, 0, 0, 0, 0, 0, 1]), /my rank 5/);
   rejects(encodeCall({ kind: KIND.COMPLETE, func: send.id, seq: 1 }, [0, 0, 0, 0, 0, 2]), /cancelled flag/);
+  rejects(encodeCall({ kind: KIND.COMPLETE, func: recv.id, seq: 1 }, [0, 0, 0, -2, 0, 0]), /byte count -2/);
   rejects(encodeCall({ kind: KIND.DTYPE, seq: 1 }, [1, 4, 0, 4, 0, 4, 1, 500, 1]), /basic type id 500/);
   // A layout whose signature length overruns the words, and one whose blocks go backwards.
   rejects(
@@ -345,9 +346,9 @@ test('bad frames are rejected with a reason', () => {
   rejects(
     encodeCall(
       { kind: KIND.COMPLETE_EXIT, func: send.id, seq: 1, flags: COMPLETE_EXIT_CANCELLED },
-      [0, 0, -1, 0, 0],
+      [0, 0, -2, 0, 0],
     ),
-    /byte count/,
+    /byte count -2/,
   );
   const one = encodeCall(
     { kind: KIND.COMPLETE, func: send.id, seq: 1, flags: COMPLETE_PACKED },
@@ -367,6 +368,15 @@ test('FINDING carries the check message from mpi-api.json', () => {
     assert.equal(f.fn.name, 'MPI_Send');
     assert.deepEqual(f.values, [-3, 0, 0]);
   }
+});
+
+test('a COMPLETE whose status does not give its byte count (-1) decodes, the rank stays connected', () => {
+  // Open MPI leaves the count of an MPI_Rget request's status undefined; counts above INT_MAX are -1 too.
+  const [e] = new RankDecoder(0).decode(
+    encodeCall({ kind: KIND.COMPLETE, func: recv.id, seq: 1 }, [0, 1, 7, -1, 0, 0]),
+  );
+  assert.equal(e?.type, 'complete');
+  if (e?.type === 'complete') assert.equal(e.bytes, -1);
 });
 
 test('random and mutated frames either decode or throw DecodeError, nothing else', () => {

@@ -219,7 +219,15 @@ export function checkCollectiveData(st: CheckContext, comm: CommInfo, inst: Coll
     return;
   }
   if (coll === 'reduce_scatter') {
-    checkSameCounts(calls, report);
+    // On an intercommunicator each group passes its own recvcounts (one entry per member of that group,
+    // MPI-3.1 §5.10.1): the members of one group are compared with each other only.
+    if (comm.remote === undefined) checkSameCounts(calls, report);
+    else
+      for (const group of groupsOf(comm, calls))
+        checkSameCounts(
+          calls.filter((c) => group.includes(c.rank)),
+          report,
+        );
     return;
   }
   if (checkRootedCounts(comm, calls, coll, report)) return;
@@ -254,6 +262,16 @@ function typeOnly(a: Side, b: Side): boolean {
     b.dtype !== undefined &&
     typeNotCount(a.dtype, a.count, b.dtype, b.count) !== undefined
   );
+}
+
+/** The local groups (world ranks) of an intercommunicator's members that made these calls, each once. */
+function groupsOf(comm: CommInfo, calls: readonly CollCall[]): (readonly number[])[] {
+  const groups = new Map<string, readonly number[]>();
+  for (const c of calls) {
+    const g = comm.local?.get(c.rank);
+    if (g !== undefined) groups.set(g.join(','), g);
+  }
+  return [...groups.values()];
 }
 
 /** MPI_Reduce_scatter: every member must pass the same recvcounts (the blocks each one gets). */

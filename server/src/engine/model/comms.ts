@@ -3,6 +3,7 @@
  * global identity so that rank 0's MPI_Send on its dup and rank 1's MPI_Recv on its dup meet. The identity of
  * a new communicator is (parent's identity, index of the creating call among that rank's creating calls on
  * the parent, sorted member world ranks): every member computes the same key, split colours differ by members.
+ * MPI_Comm_create_group, which only the members of its group call, is counted apart (onCreateCall).
  */
 import type { DtypeInfo } from './datatypes';
 import type { CommEvent, CallEnter, Handle } from './types';
@@ -86,7 +87,8 @@ export type TopoSpec =
 
 interface Creation {
   readonly parent: CommInfo;
-  readonly index: number;
+  /** A number for the calls every member of the parent makes; `g1`, `g2`… for MPI_Comm_create_group's. */
+  readonly index: number | string;
   readonly fn: string;
   readonly topo?: TopoSpec;
 }
@@ -235,9 +237,14 @@ export class CommRegistry {
 
   /** A rank entered a call that creates communicators from `parent` (MPI_Comm_dup, MPI_Comm_split…). */
   onCreateCall(rank: number, seq: number, parent: CommInfo, fn: string, topo?: TopoSpec): void {
-    const k = `${rank}:${parent.id}`;
-    const index = this.createCounts.get(k) ?? 0;
-    this.createCounts.set(k, index + 1);
+    // MPI_Comm_create_group is collective over its group only: the parent's other members do not call it, so it
+    // is counted apart, or every communicator the parent makes after it would get another index on the group's
+    // ranks than on the others (MPICH's MTest harness makes one of the even ranks, then one with MPI_Comm_create).
+    const group = fn === 'MPI_Comm_create_group';
+    const k = group ? `${rank}:${parent.id}:group` : `${rank}:${parent.id}`;
+    const n = this.createCounts.get(k) ?? 0;
+    this.createCounts.set(k, n + 1);
+    const index = group ? `g${n + 1}` : n;
     let m = this.creating.get(rank);
     if (m === undefined) this.creating.set(rank, (m = new Map<number, Creation>()));
     m.set(seq, topo === undefined ? { parent, index, fn } : { parent, index, fn, topo });

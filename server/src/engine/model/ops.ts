@@ -16,6 +16,8 @@ interface OpBase {
   request: number;
   /** Reported to the user in a deadlock already: finish() does not report it again. */
   reported: boolean;
+  /** MPI_Cancel was called on its request: if it never completes, it may have been cancelled. */
+  cancelCalled?: boolean;
   /**
    * The causal-order analyses' facts (causal-order/), kept on the operation so that they cost no lookup and are
    * forgotten with it: its partner in the run's matching; the causal runs whose post of it ran (a bit each); a

@@ -126,6 +126,7 @@ export interface CompleteEvent extends EventBase {
   readonly request: Handle;
   readonly source: number;
   readonly tag: number;
+  /** -1 when the status does not say (more than INT_MAX bytes, or a status MPI leaves undefined). */
   readonly bytes: number;
   readonly error: number;
   readonly cancelled: boolean;

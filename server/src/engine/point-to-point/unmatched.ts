@@ -23,7 +23,7 @@ function pendingReceives(st: UnmatchedContext): RecvOp[] {
     if (cur !== undefined && !cur.done && cur.kind !== 'probe' && t.cur?.exited !== true) out.push(cur);
     t.pendingRecvs(out);
   }
-  return out.filter((r) => !r.reported).sort((a, b) => a.order - b.order);
+  return out.filter((r) => !r.reported && r.cancelCalled !== true).sort((a, b) => a.order - b.order);
 }
 
 function here(op: SendOp | RecvOp, detail: string): RawLocation {
@@ -39,7 +39,9 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
   const used = new Set<RecvOp>();
   const groups = new Map<string, SendOp[]>();
   for (const s of st.matcher.unmatched()) {
-    if (s.reported || inFlight.has(s)) continue;
+    // A send MPI_Cancel was called on and whose request was freed: the cancel may have succeeded (MPICH cancels an
+    // unmatched MPI_Issend); the program cannot tell, and no receive is owed to it.
+    if (s.reported || inFlight.has(s) || s.cancelCalled === true) continue;
     const key = `${s.rank}:${s.site}:${s.dest}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
