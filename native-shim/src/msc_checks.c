@@ -25,7 +25,7 @@ int msc_tag_ub = 32767;
 
 /* ---- state about handles ---- */
 typedef msc_slot slot;
-static slot dtypes[MSC_TBL_SIZE], comms[MSC_TBL_SIZE];
+static msc_table dtypes = MSC_TABLE(TABLE_FULL_DATATYPES), comms = MSC_TABLE(TABLE_FULL_COMMS);
 static _Atomic int n_dtypes, n_comms;
 static _Atomic uint32_t comm_gen; /* bumped whenever a communicator is created or freed */
 #define tbl_find msc_tbl_find
@@ -35,7 +35,7 @@ void msc_dtype_track(MPI_Datatype t, int state)
 {
     uint64_t k = (uint64_t)msc_w_MPI_Datatype(t);
     if (!k) return;
-    slot *s = tbl_put(dtypes, k);
+    slot *s = tbl_put(&dtypes, k);
     if (!s) return;
     atomic_store(&s->v[0], state);
     atomic_store(&s->v[1], 0); /* not overlapping (msc_dtype_overlapping), until its commit says so */
@@ -45,7 +45,7 @@ void msc_dtype_track(MPI_Datatype t, int state)
 
 void msc_dtype_overlapping(MPI_Datatype t)
 {
-    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
     if (s) atomic_store(&s->v[1], 1);
 }
 
@@ -55,12 +55,12 @@ void msc_comm_track(MPI_Comm comm, int freed)
     if (!k) return;
     atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
     if (freed) {
-        slot *s = tbl_put(comms, k);
+        slot *s = tbl_put(&comms, k);
         if (s) atomic_store(&s->v[0], 1);
         atomic_store(&n_comms, 1);
     } else {
         /* A new communicator may reuse a freed one's handle. */
-        slot *s = atomic_load(&n_comms) ? tbl_find(comms, k) : NULL;
+        slot *s = atomic_load(&n_comms) ? tbl_find(&comms, k) : NULL;
         if (s) atomic_store(&s->v[0], 0);
     }
 }
@@ -114,14 +114,14 @@ void msc_rules_done(void) { flush_findings(); }
 int msc_dtype_state(MPI_Datatype t)
 {
     if (!atomic_load_explicit(&n_dtypes, memory_order_relaxed)) return 0;
-    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
     return s ? (int)atomic_load(&s->v[0]) : 0;
 }
 
 int msc_comm_freed(MPI_Comm comm)
 {
     if (!atomic_load_explicit(&n_comms, memory_order_relaxed)) return 0;
-    slot *s = tbl_find(comms, (uint64_t)msc_w_MPI_Comm(comm));
+    slot *s = tbl_find(&comms, (uint64_t)msc_w_MPI_Comm(comm));
     return s && atomic_load(&s->v[0]) == 1;
 }
 
@@ -141,7 +141,7 @@ static MSC_CHECK_INLINE int comm_ok(msc_call *c, MPI_Comm comm)
         return 0;
     }
     if (atomic_load_explicit(&n_comms, memory_order_relaxed)) {
-        slot *s = tbl_find(comms, (uint64_t)msc_w_MPI_Comm(comm));
+        slot *s = tbl_find(&comms, (uint64_t)msc_w_MPI_Comm(comm));
         if (s && atomic_load(&s->v[0]) == 1) {
             finding_role(c, MSC_CHECK_FREED_COMM, MSC_ROLE_COMM, msc_w_MPI_Comm(comm), 0);
             return 0;
@@ -157,7 +157,7 @@ static MSC_CHECK_INLINE int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
         return 0;
     }
     if (atomic_load_explicit(&n_dtypes, memory_order_relaxed)) {
-        slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+        slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
         int64_t st = s ? atomic_load(&s->v[0]) : 0;
         if (st == MSC_DT_FREED) {
             finding_role(c, MSC_CHECK_FREED_DATATYPE, role, msc_w_MPI_Datatype(t), 0);
@@ -1016,12 +1016,12 @@ void msc_check_requests(msc_call *c, const msc_args *a)
  * The size of each window's group, recorded when the window is made (a PMPI query then, never per access), so
  * that a target rank can be checked with one table lookup. A window missing from the table (full, or made before
  * the shim was on) only makes the rank check silent. */
-static slot wins[MSC_TBL_SIZE];
+static msc_table wins = MSC_TABLE(TABLE_FULL_WINDOWS);
 
 /* v[1]: a fence was called on the window; v[2]: lock, lock_all and start epochs open. */
 void msc_win_epoch(MPI_Win win, int func)
 {
-    slot *s = tbl_find(wins, (uint64_t)msc_w_MPI_Win(win));
+    slot *s = tbl_find(&wins, (uint64_t)msc_w_MPI_Win(win));
     if (!s) return;
     if (func == MSC_FN_MPI_Win_fence) atomic_store(&s->v[1], 1);
     else if (func == MSC_FN_MPI_Win_lock || func == MSC_FN_MPI_Win_lock_all || func == MSC_FN_MPI_Win_start)
@@ -1035,7 +1035,7 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
     uint64_t k = (uint64_t)msc_w_MPI_Win(win);
     if (!k) return;
     if (freed) {
-        slot *s = tbl_find(wins, k);
+        slot *s = tbl_find(&wins, k);
         if (s) msc_tbl_del(s);
         return;
     }
@@ -1052,7 +1052,7 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
         size = *sz;
         unit = *du;
     }
-    slot *s = tbl_put(wins, k);
+    slot *s = tbl_put(&wins, k);
     if (!s) return;
     atomic_store(&s->v[0], n);
     atomic_store(&s->v[1], 0);
@@ -1175,7 +1175,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
     if ((m & MSC_ROLE_RBUF) && (m & MSC_ROLE_COUNT))
         buf_ok(c, a->rbuf, a->count, a->datatype, dt, MSC_ROLE_RBUF);
     if ((m & MSC_ROLE_TRANK) && a->trank != MPI_PROC_NULL) {
-        slot *s = tbl_find(wins, (uint64_t)msc_w_MPI_Win(a->win));
+        slot *s = tbl_find(&wins, (uint64_t)msc_w_MPI_Win(a->win));
         int n = s ? (int)atomic_load(&s->v[0]) : 0;
         if (n > 0 && (a->trank < 0 || a->trank >= n))
             finding_role(c, MSC_CHECK_RANK_OUT_OF_RANGE, MSC_ROLE_TRANK, a->trank, n);

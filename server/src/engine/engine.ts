@@ -18,7 +18,7 @@ import { MAX_OPEN } from './causal-order/races';
 import { MAX_STEPS } from './causal-order/replay';
 import { MAX_SENDS } from './point-to-point/bsend-space';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
-import { shimFinding } from './lifecycle/shim-findings';
+import { SHIM_CHECKS_OFF, shimFinding } from './lifecycle/shim-findings';
 import { appendEvent } from '../protocol/append-event';
 import { eventAt } from '../protocol/build-event';
 import { RecordColumns } from '../protocol/columns';
@@ -291,15 +291,14 @@ class MpiEngine implements Engine, EngineRouting {
         checks: ['rma-race (passive target, different origins)'],
         reason: 'too many passive-target accesses to order them by vector clocks.',
       });
-    const heapOff = st.shimChecksOff.get('heap-slices-unchecked');
-    if (heapOff !== undefined) {
-      const ranks = [...heapOff].sort((a, b) => a - b);
+    for (const [check, off] of SHIM_CHECKS_OFF) {
+      const on = st.shimChecksOff.get(check);
+      if (on === undefined) continue;
+      const ranks = [...on].sort((a, b) => a - b);
       out.push({
         cause: 'bound',
-        checks: [
-          'invalid-argument (heap-buffer-too-small: buffers inside a heap block, past the first calls)',
-        ],
-        reason: `on rank${ranks.length === 1 ? '' : 's'} ${ranks.join(', ')} finding the heap block that holds a buffer inside it cost more than the shim's bound of heap steps (or met a heap chunk it could not read), so from then on only buffers that begin their block were judged.`,
+        checks: [off.checks],
+        reason: `on rank${ranks.length === 1 ? '' : 's'} ${ranks.join(', ')} ${off.reason}`,
       });
     }
     if (this.concurrentRanks.length > 0)

@@ -17,6 +17,13 @@ const SEVERITY: ReadonlyMap<string, Severity> = new Map(
   api.checks.map((c): [string, Severity] => [c.id, 'severity' in c ? (c.severity as Severity) : 'error']),
 );
 
+/**
+ * Notes of the shim that say one of its checks went off on the rank that sent them (a table full, a bound reached):
+ * not findings; the report's "Not checked" names `checks`, with the ranks, and `reason` after them.
+ */
+export const SHIM_CHECKS_OFF: ReadonlyMap<string, { readonly checks: string; readonly reason: string }> =
+  new Map(api.checks.flatMap((c) => ('off' in c && c.off !== undefined ? [[c.id, c.off] as const] : [])));
+
 /** How a finding of each severity calls the argument. */
 const WHAT: Readonly<Record<Severity, string>> = {
   error: 'an invalid argument',
@@ -106,7 +113,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   // MPI's own error in the call, or a crash inside it: the call was not refused by the shim.
   if (isMpiVerdict(e.check)) return mpiVerdict(st, e);
   // Not a finding: the shim says one of its checks is off from here on, for the report's "Not checked".
-  if (e.check === 'heap-slices-unchecked') return st.shimCheckOff(e.check, e.rank);
+  if (SHIM_CHECKS_OFF.has(e.check)) return st.shimCheckOff(e.check, e.rank);
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);
