@@ -552,6 +552,9 @@ typedef struct {
     int peers; /* the possible peers of a point-to-point call and roots of a rooted collective: the remote
                   group's size on an intercommunicator */
     int rank;  /* this process's rank in the local group */
+    /* Its process topology's in and out degrees (msc_topo_degrees), asked at the first neighbourhood collective:
+     * topo -1 not asked yet, 0 none, 1 known. */
+    int topo, topo_in, topo_out;
 } comm_facts;
 #define PEER_CACHE 8
 static __thread struct {
@@ -572,7 +575,7 @@ static __attribute__((noinline)) const comm_facts *comm_facts_miss(MPI_Comm comm
             peers.last = i;
             return &peers.facts[i];
         }
-    comm_facts f = { 0, 0, 0, 0 };
+    comm_facts f = { 0, 0, 0, 0, -1, 0, 0 };
     PMPI_Comm_test_inter(comm, &f.inter);
     PMPI_Comm_size(comm, &f.size);
     PMPI_Comm_rank(comm, &f.rank);
@@ -595,6 +598,18 @@ static MSC_CHECK_INLINE const comm_facts *facts_of(MPI_Comm comm)
 }
 
 static MSC_CHECK_INLINE int peer_limit(MPI_Comm comm) { return facts_of(comm)->peers; }
+
+/* A neighbourhood collective's degrees: asked of MPI once per communicator and thread (a v/w collective asks for
+ * them for each of its arrays, and a program calls it on one communicator again and again). */
+int msc_topo_degrees(MPI_Comm comm, int *in, int *out)
+{
+    if (comm == MPI_COMM_NULL || !msc_mpi_ready) return msc_topo_degrees_ask(comm, in, out);
+    comm_facts *f = (comm_facts *)facts_of(comm); /* this thread's own cache */
+    if (f->topo < 0) f->topo = msc_topo_degrees_ask(comm, &f->topo_in, &f->topo_out);
+    *in = f->topo_in;
+    *out = f->topo_out;
+    return f->topo;
+}
 
 static MSC_CHECK_INLINE void rank_ok(msc_call *c, int r, int limit, int any_ok, uint64_t role)
 {

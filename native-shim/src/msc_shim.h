@@ -568,6 +568,8 @@ int msc_len_indegree(MPI_Comm comm);
 int msc_len_outdegree(MPI_Comm comm);
 int msc_len_graph_edges(int nnodes, const int *index);
 int msc_topo_degrees(MPI_Comm comm, int *in, int *out);
+/* The same asked of MPI (msc_words.c); msc_topo_degrees keeps its answer per communicator and thread (msc_checks.c). */
+int msc_topo_degrees_ask(MPI_Comm comm, int *in, int *out);
 /* The EXIT word of a new request (see msc_request_shared). */
 int64_t msc_w_new_request(msc_call *c, MPI_Request r);
 /* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */

@@ -131,7 +131,7 @@ export function reportPairs(
   // The rooted collectives' byte counts are checked against the root in coll-checks.ts.
   if (counted.length > 0 && !rooted) {
     const advice = coll.startsWith('neighbor_')
-      ? "a rank's block for a destination is that neighbour's block for it as a source, in the topology's order of neighbours (MPI_Cart_create: per dimension the negative direction, then the positive; MPI_Graph_create: the node's edges; MPI_Dist_graph_create_adjacent: the sources and destinations as given)"
+      ? "a rank's block for a destination is that neighbour's block for it as a source, in the topology's order of neighbours (MPI_Cart_create: per dimension the negative direction, then the positive; MPI_Graph_create: the node's edges; MPI_Dist_graph_create_adjacent: the sources and destinations as given; MPI_Dist_graph_create: as MPI_Dist_graph_neighbors gives them)"
       : coll === 'alltoallv' || coll === 'alltoallw'
         ? "one rank's send counts are the others' receive counts (exchange them first, e.g. with MPI_Alltoall)"
         : 'make the counts and types agree';
