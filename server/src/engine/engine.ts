@@ -17,6 +17,7 @@ import { MAX_RANKS } from './causal-order/causal-clocks';
 import { MAX_OPEN } from './causal-order/races';
 import { MAX_STEPS } from './causal-order/replay';
 import { MAX_SENDS } from './point-to-point/bsend-space';
+import { MAX_PAIRS as RMA_MAX_PAIRS } from './one-sided/rma-races';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
 import { SHIM_CHECKS_OFF, shimFinding } from './lifecycle/shim-findings';
 import { appendEvent } from '../protocol/append-event';
@@ -290,6 +291,12 @@ class MpiEngine implements Engine, EngineRouting {
         cause: 'bound',
         checks: ['rma-race (passive target, different origins)'],
         reason: 'too many passive-target accesses to order them by vector clocks.',
+      });
+    if (st.rma.partial)
+      out.push({
+        cause: 'bound',
+        checks: ['rma-race (accesses or pairs past the bound)'],
+        reason: `an epoch (or the passive-target accesses of the run) held more than ${n(st.rma.maxAccesses)} one-sided accesses, or their race search more than ${n(RMA_MAX_PAIRS)} pairs to compare: the analyzer kept and compared only the first.`,
       });
     for (const [check, off] of SHIM_CHECKS_OFF) {
       const on = st.shimChecksOff.get(check);
