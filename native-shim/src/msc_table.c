@@ -26,9 +26,11 @@ void msc_tbl_init(void)
     }
 }
 
-static unsigned tbl_hash(uint64_t k, unsigned bits) { return (unsigned)((k * 0x9E3779B97F4A7C15ull) >> (64 - bits)); }
+/* Inlined with the level's bits known: the first level's lookups cost what they did before levels. */
+#define TBL_INLINE inline __attribute__((always_inline))
+static TBL_INLINE unsigned tbl_hash(uint64_t k, unsigned bits) { return (unsigned)((k * 0x9E3779B97F4A7C15ull) >> (64 - bits)); }
 
-static msc_slot *level_find(msc_slot *s, unsigned bits, uint64_t key)
+static TBL_INLINE msc_slot *level_find(msc_slot *s, unsigned bits, uint64_t key)
 {
     unsigned h = tbl_hash(key, bits), mask = (1u << bits) - 1;
     unsigned reach = atomic_load_explicit(&s[h].reach, memory_order_acquire);
@@ -39,7 +41,7 @@ static msc_slot *level_find(msc_slot *s, unsigned bits, uint64_t key)
     return NULL;
 }
 
-static msc_slot *level_claim(msc_slot *s, unsigned bits, uint64_t key)
+static TBL_INLINE msc_slot *level_claim(msc_slot *s, unsigned bits, uint64_t key)
 {
     unsigned h = tbl_hash(key, bits), mask = (1u << bits) - 1;
     for (unsigned i = 0; i < MSC_TBL_PROBE; i++) {
