@@ -179,3 +179,29 @@ test('a fence epoch with more one-sided accesses than the analyzer keeps: rma-ra
   );
   assert.match(skipped[0]?.reason ?? '', /more than 100 one-sided accesses/);
 });
+
+test('an all-to-all of more members than the pair check compares: the report names the pairs as not compared', () => {
+  const n = 257;
+  const job = new Job(n);
+  for (const r of job.ranks) {
+    const counts = job.ranks.map(() => 1);
+    r.call('MPI_Alltoallv', {
+      sendbuf: 0x100,
+      sendcounts: counts,
+      sdispls: counts.map(() => 0),
+      sendtype: INT,
+      recvbuf: 0x200,
+      recvcounts: counts,
+      rdispls: counts.map(() => 0),
+      recvtype: INT,
+      comm: r.handle('world'),
+    });
+  }
+  for (const r of job.ranks) r.finalize();
+  const { findings, skipped } = run(job);
+  assert.deepEqual(findings, []);
+  assert.deepEqual(
+    skipped.map((s) => s.checks),
+    [['count-mismatch and type-mismatch (pairs of allgather(v) and alltoall(v/w))']],
+  );
+});

@@ -149,6 +149,13 @@ export class EngineState implements CheckContext {
   /** Checks the shim stopped running, by id, and the ranks where it did (Engine.skippedChecks names them). */
   readonly shimChecksOff = new Map<string, Set<number>>();
 
+  /** Bounds of the engine that made a check partial, by id (Engine.skippedChecks names them). */
+  readonly boundsReached = new Set<string>();
+
+  boundReached(id: string): void {
+    this.boundsReached.add(id);
+  }
+
   shimCheckOff(check: string, rank: number): void {
     let ranks = this.shimChecksOff.get(check);
     if (ranks === undefined) this.shimChecksOff.set(check, (ranks = new Set()));

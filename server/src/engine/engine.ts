@@ -18,6 +18,7 @@ import { MAX_OPEN } from './causal-order/races';
 import { MAX_STEPS } from './causal-order/replay';
 import { MAX_SENDS } from './point-to-point/bsend-space';
 import { MAX_PAIRS as RMA_MAX_PAIRS } from './one-sided/rma-races';
+import { MAX_MEMBERS as COLL_MAX_MEMBERS } from './collectives/coll-pairs';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
 import { SHIM_CHECKS_OFF, shimFinding } from './lifecycle/shim-findings';
 import { appendEvent } from '../protocol/append-event';
@@ -291,6 +292,12 @@ class MpiEngine implements Engine, EngineRouting {
         cause: 'bound',
         checks: ['rma-race (passive target, different origins)'],
         reason: 'too many passive-target accesses to order them by vector clocks.',
+      });
+    if (st.boundsReached.has('coll-pairs'))
+      out.push({
+        cause: 'bound',
+        checks: ['count-mismatch and type-mismatch (pairs of allgather(v) and alltoall(v/w))'],
+        reason: `a communicator of more than ${n(COLL_MAX_MEMBERS)} members made an all-to-all collective: its pairs of members (the square of its size) were not compared, the bound of that check's cost.`,
       });
     if (st.rma.partial)
       out.push({

@@ -4,14 +4,20 @@
  * must be what j expects from i — the same number of bytes (count-mismatch), then the same type signature
  * (type-mismatch; also when only the types make the bytes differ: as many elements on both sides). Per-pair counts and types come from the v/w arrays. With MPI_IN_PLACE a member's own block
  * is described by its receive arguments. Intercommunicators are left alone (their blocks go to the remote
- * group), and so are instances of more than MAX_MEMBERS members (the check is quadratic).
+ * group), and so are all-to-all instances of more than MAX_MEMBERS members (the check is quadratic; the report's
+ * "Not checked" names them: collectives.ts); a rooted one's pairs are one per member, checked at any size.
  */
 import type { CollCall, CommInfo } from '../model/comms';
 import { describeData, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
 import { list, num } from '../model/fn-roles';
 import type { FindingKind, RawLocation } from '../model/types';
 
-const MAX_MEMBERS = 256;
+export const MAX_MEMBERS = 256;
+
+/** The collectives whose pairs are every member with every other: those the bound above stops. */
+export function allPairs(coll: string | undefined): boolean {
+  return coll === 'allgather' || coll === 'allgatherv' || (coll?.startsWith('alltoall') ?? false);
+}
 const IN_PLACE = -1;
 /** Pairs named in a finding's message; the rest are counted. */
 const SHOWN = 3;
@@ -78,7 +84,9 @@ export function checkPairs(
   coll: string,
   report: CollReport,
 ): void {
-  if (comm.remote !== undefined || calls.length > MAX_MEMBERS) return;
+  // Every member with every other is quadratic: past MAX_MEMBERS not checked, and named (collectives.ts). The
+  // rooted collectives' pairs are one per member: checked whatever the size.
+  if (comm.remote !== undefined || (calls.length > MAX_MEMBERS && allPairs(coll))) return;
   const self = (c: CollCall) => comm.members.indexOf(c.rank);
   const pairs = pairsOf(calls, coll, comm);
   if (pairs === undefined) return;
