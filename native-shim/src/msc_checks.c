@@ -25,7 +25,7 @@ int msc_tag_ub = 32767;
 
 /* ---- state about handles ---- */
 typedef msc_slot slot;
-static slot dtypes[MSC_TBL_SIZE], comms[MSC_TBL_SIZE];
+static msc_table dtypes = MSC_TABLE(TABLE_FULL_DATATYPES), comms = MSC_TABLE(TABLE_FULL_COMMS);
 static _Atomic int n_dtypes, n_comms;
 static _Atomic uint32_t comm_gen; /* bumped whenever a communicator is created or freed */
 #define tbl_find msc_tbl_find
@@ -35,7 +35,7 @@ void msc_dtype_track(MPI_Datatype t, int state)
 {
     uint64_t k = (uint64_t)msc_w_MPI_Datatype(t);
     if (!k) return;
-    slot *s = tbl_put(dtypes, k);
+    slot *s = tbl_put(&dtypes, k);
     if (!s) return;
     atomic_store(&s->v[0], state);
     atomic_store(&s->v[1], 0); /* not overlapping (msc_dtype_overlapping), until its commit says so */
@@ -45,7 +45,7 @@ void msc_dtype_track(MPI_Datatype t, int state)
 
 void msc_dtype_overlapping(MPI_Datatype t)
 {
-    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
     if (s) atomic_store(&s->v[1], 1);
 }
 
@@ -55,12 +55,12 @@ void msc_comm_track(MPI_Comm comm, int freed)
     if (!k) return;
     atomic_fetch_add_explicit(&comm_gen, 1, memory_order_release);
     if (freed) {
-        slot *s = tbl_put(comms, k);
+        slot *s = tbl_put(&comms, k);
         if (s) atomic_store(&s->v[0], 1);
         atomic_store(&n_comms, 1);
     } else {
         /* A new communicator may reuse a freed one's handle. */
-        slot *s = atomic_load(&n_comms) ? tbl_find(comms, k) : NULL;
+        slot *s = atomic_load(&n_comms) ? tbl_find(&comms, k) : NULL;
         if (s) atomic_store(&s->v[0], 0);
     }
 }
@@ -114,14 +114,14 @@ void msc_rules_done(void) { flush_findings(); }
 int msc_dtype_state(MPI_Datatype t)
 {
     if (!atomic_load_explicit(&n_dtypes, memory_order_relaxed)) return 0;
-    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
     return s ? (int)atomic_load(&s->v[0]) : 0;
 }
 
 int msc_comm_freed(MPI_Comm comm)
 {
     if (!atomic_load_explicit(&n_comms, memory_order_relaxed)) return 0;
-    slot *s = tbl_find(comms, (uint64_t)msc_w_MPI_Comm(comm));
+    slot *s = tbl_find(&comms, (uint64_t)msc_w_MPI_Comm(comm));
     return s && atomic_load(&s->v[0]) == 1;
 }
 
@@ -141,7 +141,7 @@ static MSC_CHECK_INLINE int comm_ok(msc_call *c, MPI_Comm comm)
         return 0;
     }
     if (atomic_load_explicit(&n_comms, memory_order_relaxed)) {
-        slot *s = tbl_find(comms, (uint64_t)msc_w_MPI_Comm(comm));
+        slot *s = tbl_find(&comms, (uint64_t)msc_w_MPI_Comm(comm));
         if (s && atomic_load(&s->v[0]) == 1) {
             finding_role(c, MSC_CHECK_FREED_COMM, MSC_ROLE_COMM, msc_w_MPI_Comm(comm), 0);
             return 0;
@@ -157,7 +157,7 @@ static MSC_CHECK_INLINE int dtype_ok(msc_call *c, MPI_Datatype t, uint64_t role)
         return 0;
     }
     if (atomic_load_explicit(&n_dtypes, memory_order_relaxed)) {
-        slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+        slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
         int64_t st = s ? atomic_load(&s->v[0]) : 0;
         if (st == MSC_DT_FREED) {
             finding_role(c, MSC_CHECK_FREED_DATATYPE, role, msc_w_MPI_Datatype(t), 0);
@@ -552,6 +552,9 @@ typedef struct {
     int peers; /* the possible peers of a point-to-point call and roots of a rooted collective: the remote
                   group's size on an intercommunicator */
     int rank;  /* this process's rank in the local group */
+    /* Its process topology's in and out degrees (msc_topo_degrees), asked at the first neighbourhood collective:
+     * topo -1 not asked yet, 0 none, 1 known. */
+    int topo, topo_in, topo_out;
 } comm_facts;
 #define PEER_CACHE 8
 static __thread struct {
@@ -572,7 +575,7 @@ static __attribute__((noinline)) const comm_facts *comm_facts_miss(MPI_Comm comm
             peers.last = i;
             return &peers.facts[i];
         }
-    comm_facts f = { 0, 0, 0, 0 };
+    comm_facts f = { 0, 0, 0, 0, -1, 0, 0 };
     PMPI_Comm_test_inter(comm, &f.inter);
     PMPI_Comm_size(comm, &f.size);
     PMPI_Comm_rank(comm, &f.rank);
@@ -595,6 +598,18 @@ static MSC_CHECK_INLINE const comm_facts *facts_of(MPI_Comm comm)
 }
 
 static MSC_CHECK_INLINE int peer_limit(MPI_Comm comm) { return facts_of(comm)->peers; }
+
+/* A neighbourhood collective's degrees: asked of MPI once per communicator and thread (a v/w collective asks for
+ * them for each of its arrays, and a program calls it on one communicator again and again). */
+int msc_topo_degrees(MPI_Comm comm, int *in, int *out)
+{
+    if (comm == MPI_COMM_NULL || !msc_mpi_ready) return msc_topo_degrees_ask(comm, in, out);
+    comm_facts *f = (comm_facts *)facts_of(comm); /* this thread's own cache */
+    if (f->topo < 0) f->topo = msc_topo_degrees_ask(comm, &f->topo_in, &f->topo_out);
+    *in = f->topo_in;
+    *out = f->topo_out;
+    return f->topo;
+}
 
 static MSC_CHECK_INLINE void rank_ok(msc_call *c, int r, int limit, int any_ok, uint64_t role)
 {
@@ -1016,12 +1031,12 @@ void msc_check_requests(msc_call *c, const msc_args *a)
  * The size of each window's group, recorded when the window is made (a PMPI query then, never per access), so
  * that a target rank can be checked with one table lookup. A window missing from the table (full, or made before
  * the shim was on) only makes the rank check silent. */
-static slot wins[MSC_TBL_SIZE];
+static msc_table wins = MSC_TABLE(TABLE_FULL_WINDOWS);
 
 /* v[1]: a fence was called on the window; v[2]: lock, lock_all and start epochs open. */
 void msc_win_epoch(MPI_Win win, int func)
 {
-    slot *s = tbl_find(wins, (uint64_t)msc_w_MPI_Win(win));
+    slot *s = tbl_find(&wins, (uint64_t)msc_w_MPI_Win(win));
     if (!s) return;
     if (func == MSC_FN_MPI_Win_fence) atomic_store(&s->v[1], 1);
     else if (func == MSC_FN_MPI_Win_lock || func == MSC_FN_MPI_Win_lock_all || func == MSC_FN_MPI_Win_start)
@@ -1035,7 +1050,7 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
     uint64_t k = (uint64_t)msc_w_MPI_Win(win);
     if (!k) return;
     if (freed) {
-        slot *s = tbl_find(wins, k);
+        slot *s = tbl_find(&wins, k);
         if (s) msc_tbl_del(s);
         return;
     }
@@ -1052,7 +1067,7 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed)
         size = *sz;
         unit = *du;
     }
-    slot *s = tbl_put(wins, k);
+    slot *s = tbl_put(&wins, k);
     if (!s) return;
     atomic_store(&s->v[0], n);
     atomic_store(&s->v[1], 0);
@@ -1179,7 +1194,7 @@ void msc_check_win(msc_call *c, const msc_args *a)
     if ((m & MSC_ROLE_RBUF) && (m & MSC_ROLE_COUNT))
         buf_ok(c, a->rbuf, a->count, a->datatype, dt, MSC_ROLE_RBUF);
     if ((m & MSC_ROLE_TRANK) && a->trank != MPI_PROC_NULL) {
-        slot *s = tbl_find(wins, (uint64_t)msc_w_MPI_Win(a->win));
+        slot *s = tbl_find(&wins, (uint64_t)msc_w_MPI_Win(a->win));
         int n = s ? (int)atomic_load(&s->v[0]) : 0;
         if (n > 0 && (a->trank < 0 || a->trank >= n))
             finding_role(c, MSC_CHECK_RANK_OUT_OF_RANGE, MSC_ROLE_TRANK, a->trank, n);

@@ -8,7 +8,8 @@
  * (offset, length) by walking its type map with MPI_Type_get_envelope/contents, and the list is cached per
  * datatype. Holes of a vector or struct are not part of the message and the program may write them freely, so
  * they are never summed. A type the walk cannot flatten (MPI_Type_create_darray, a type map of more than
- * MAX_BLOCKS blocks or MAX_VISITS elements) is not checked at all: silent, never wrong.
+ * MAX_BLOCKS blocks or MAX_VISITS elements) is not checked at all: silent, never wrong, and named in the report's
+ * "Not checked" (the note checksum-type-unflattened).
  *
  * A message of at most MPISCOPE_CHECKSUM_EXACT_BYTES bytes (default 256 KiB) is summed whole. A larger one is
  * summed over a sample of a bounded size, so that its cost does not grow with the message (two passes over a
@@ -202,7 +203,8 @@ static void walk(MPI_Datatype t, MPI_Aint disp, builder *k, int depth)
 }
 
 /* ---- the cache of layouts, per datatype handle ---- */
-static msc_slot layouts[MSC_TBL_SIZE];
+/* Not a check when full: a type past the bound is flattened again at each use. */
+static msc_table layouts = { .off = -1 };
 /* Marks a type that cannot be flattened, so that the walk is not tried again on every send. */
 static layout unflattenable;
 
@@ -232,7 +234,7 @@ static inline const layout *layout_of(MPI_Datatype t)
 static const layout *layout_lookup(MPI_Datatype t)
 {
     uint64_t key = (uint64_t)msc_w_MPI_Datatype(t);
-    msc_slot *s = msc_tbl_find(layouts, key);
+    msc_slot *s = msc_tbl_find(&layouts, key);
     if (s) {
         const layout *l = (const layout *)(intptr_t)atomic_load_explicit(&s->v[0], memory_order_acquire);
         if (l) return l == &unflattenable ? NULL : l;
@@ -255,7 +257,7 @@ static const layout *layout_lookup(MPI_Datatype t)
     }
     free(k.b);
     /* Layouts are never freed: a send still pending may use one after its type was freed. */
-    s = msc_tbl_put(layouts, key);
+    s = msc_tbl_put(&layouts, key);
     if (s) atomic_store_explicit(&s->v[0], (int64_t)(intptr_t)l, memory_order_release);
     return l == &unflattenable ? NULL : l;
 }
@@ -328,7 +330,7 @@ int msc_type_overlaps(MPI_Datatype t)
 /* A freed datatype's handle may come back for another type. */
 void msc_layout_forget(MPI_Datatype t)
 {
-    msc_slot *s = msc_tbl_find(layouts, (uint64_t)msc_w_MPI_Datatype(t));
+    msc_slot *s = msc_tbl_find(&layouts, (uint64_t)msc_w_MPI_Datatype(t));
     if (s) {
         atomic_store_explicit(&s->v[0], 0, memory_order_relaxed);
         msc_tbl_del(s);
@@ -526,7 +528,7 @@ static uint64_t sum_message(const unsigned char *buf, int64_t count, const layou
 }
 
 /* Pending sends by request: [buffer, count, layout, sum]. */
-static msc_slot sends[MSC_TBL_SIZE];
+static msc_table sends = MSC_TABLE(TABLE_FULL_SENDS);
 
 /* A send that MPI completed at once hands out a shared request handle (msc_request_shared) that names no
  * operation: such a send is followed by the address of the caller's request variable instead, which its
@@ -542,8 +544,9 @@ static void start_key(uint64_t key, int64_t id, const void *buf, int count, MPI_
 {
     if (!msc_checks_on || !key || count <= 0 || !buf || buf == MPI_IN_PLACE || t == MPI_DATATYPE_NULL) return;
     const layout *l = layout_of(t);
+    if (MSC_UNLIKELY(!l)) msc_check_off(MSC_CHECK_CHECKSUM_TYPE_UNFLATTENED); /* not summed: the report says so */
     if (!l || l->n == 0) return;
-    msc_slot *s = msc_tbl_put(sends, key);
+    msc_slot *s = msc_tbl_put(&sends, key);
     if (!s) return;
     atomic_store_explicit(&s->v[0], (int64_t)(intptr_t)buf, memory_order_relaxed);
     atomic_store_explicit(&s->v[1], count, memory_order_relaxed);
@@ -569,7 +572,7 @@ void msc_checksum_post(msc_call *c, const msc_args *a, MPI_Request req)
 void msc_checksum_complete(msc_call *c, MPI_Request req, const MPI_Request *where)
 {
     uint64_t key = key_of(req, where);
-    msc_slot *s = key ? msc_tbl_find(sends, key) : NULL;
+    msc_slot *s = key ? msc_tbl_find(&sends, key) : NULL;
     if (!s) return;
     const unsigned char *buf = (const unsigned char *)(intptr_t)atomic_load_explicit(&s->v[0], memory_order_relaxed);
     int64_t count = atomic_load_explicit(&s->v[1], memory_order_relaxed);
@@ -592,7 +595,7 @@ void msc_checksum_forget(MPI_Request req, const MPI_Request *where)
 {
     if (!atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed)) return;
     uint64_t key = key_of(req, where);
-    msc_slot *s = key ? msc_tbl_find(sends, key) : NULL;
+    msc_slot *s = key ? msc_tbl_find(&sends, key) : NULL;
     if (!s) return;
     msc_tbl_del(s);
     atomic_fetch_sub_explicit(&msc_checksums_pending, 1, memory_order_relaxed);

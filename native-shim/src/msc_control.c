@@ -35,7 +35,14 @@ static int n_breakpoints;
 void msc_attention_update(void)
 {
     atomic_store(&msc_attention, paused || n_breakpoints > 0 || atomic_load(&msc_after_finalize) ||
-                                     atomic_load(&msc_before_init));
+                                     atomic_load(&msc_before_init) || atomic_load(&msc_checks_off_untold));
+}
+
+void msc_attention_raise(void)
+{
+    pthread_mutex_lock(&pause_mu);
+    msc_attention_update();
+    pthread_mutex_unlock(&pause_mu);
 }
 
 void msc_control_pause(int on)
@@ -205,6 +212,8 @@ static void queue_held(const msc_call *c, const char *reason)
 /* Called at a call's entry (its ENTER already in the ring) when the analyzer asked for attention. */
 void msc_pause_point(msc_call *c)
 {
+    /* A check that went off since the last call is named first (msc_table.c). */
+    if (atomic_load(&msc_checks_off_untold)) msc_checks_off_tell(c);
     /* Outside MPI_Init..MPI_Finalize, MPI aborts on most calls: the call is sent before MPI sees it. */
     if (atomic_load(&msc_after_finalize) || atomic_load(&msc_before_init)) {
         msc_sender_flush(2000);

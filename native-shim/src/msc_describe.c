@@ -93,6 +93,64 @@ void msc_file_opened(msc_call *c, MPI_File fh, MPI_Comm comm)
     describe_comm(msc_w_MPI_File(fh), comm, comm, c->seq, c->seq, msc_stamp());
 }
 
+/* This rank's neighbours in the communicator's process topology, in the order of its neighbourhood collectives'
+ * blocks (MPI-3.1 §7.6): sources in nb[0 .. *in), destinations in nb[*in .. *in + *out), communicator ranks, -1
+ * for MPI_PROC_NULL (a non-periodic Cartesian end). Asked of MPI once, when the communicator is described, so that
+ * the analyzer knows the neighbours of topologies whose creating call does not name them (MPI_Cart_sub,
+ * MPI_Dist_graph_create). NULL when it has none or MPI does not say. */
+static int *topo_neighbours(MPI_Comm comm, int rank, int *in, int *out)
+{
+    int topo = MPI_UNDEFINED;
+    *in = *out = 0;
+    if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS) return NULL;
+    int *nb = NULL;
+    if (topo == MPI_CART) {
+        int nd = 0;
+        if (PMPI_Cartdim_get(comm, &nd) != MPI_SUCCESS || nd <= 0 || !(nb = calloc((size_t)nd * 4, sizeof *nb)))
+            return NULL;
+        for (int d = 0; d < nd; d++) {
+            int src = MPI_PROC_NULL, dst = MPI_PROC_NULL;
+            if (PMPI_Cart_shift(comm, d, 1, &src, &dst) != MPI_SUCCESS) {
+                free(nb);
+                return NULL;
+            }
+            /* Each dimension: the neighbour below, then the one above, for sources and destinations alike. */
+            nb[2 * d] = nb[2 * nd + 2 * d] = src == MPI_PROC_NULL ? -1 : src;
+            nb[2 * d + 1] = nb[2 * nd + 2 * d + 1] = dst == MPI_PROC_NULL ? -1 : dst;
+        }
+        *in = *out = 2 * nd;
+    } else if (topo == MPI_GRAPH) {
+        int k = 0;
+        if (PMPI_Graph_neighbors_count(comm, rank, &k) != MPI_SUCCESS || k < 0 ||
+            !(nb = calloc((size_t)k * 2 + 1, sizeof *nb)))
+            return NULL;
+        if (PMPI_Graph_neighbors(comm, rank, k, nb) != MPI_SUCCESS) {
+            free(nb);
+            return NULL;
+        }
+        for (int i = 0; i < k; i++) nb[k + i] = nb[i];
+        *in = *out = k;
+    } else if (topo == MPI_DIST_GRAPH) {
+        int i = 0, o = 0, weighted = 0;
+        if (PMPI_Dist_graph_neighbors_count(comm, &i, &o, &weighted) != MPI_SUCCESS || i < 0 || o < 0) return NULL;
+        int *w = calloc((size_t)i + (size_t)o + 1, sizeof *w);
+        nb = calloc((size_t)i + (size_t)o + 1, sizeof *nb);
+        /* Weights are asked for whatever the graph was made with: MPI_UNWEIGHTED is allowed only for a graph made
+         * without them. */
+        if (!w || !nb || PMPI_Dist_graph_neighbors(comm, i, nb, w, o, nb + i, w + i) != MPI_SUCCESS) {
+            free(w);
+            free(nb);
+            return NULL;
+        }
+        free(w);
+        *in = i;
+        *out = o;
+    } else {
+        return NULL;
+    }
+    return nb;
+}
+
 static void describe_comm(int64_t word, MPI_Comm comm, MPI_Comm parent, uint32_t creator_seq, uint32_t seq,
                           uint64_t time)
 {
@@ -111,10 +169,18 @@ static void describe_comm(int64_t word, MPI_Comm comm, MPI_Comm parent, uint32_t
         PMPI_Group_free(&rg);
     }
     PMPI_Group_free(&g);
-    int64_t w[7] = { word, size, rank, msc_w_MPI_Comm(parent), creator_seq, inter, rsize };
-    msc_arr a[2] = { { MSC_ARR_INT | MSC_ARR_RAW, members, members ? size : 0 },
-                     { MSC_ARR_INT | MSC_ARR_RAW, remote, remote ? rsize : 0 } };
-    msc_emit(MSC_KIND_COMM, 0, 0, seq, time, 0, w, 7, a, 2);
+    /* A communicator's own topology (not a file's, described with its opening communicator). */
+    int in = 0, out = 0, *nb = NULL;
+    if (!inter && members && word == msc_w_MPI_Comm(comm)) nb = topo_neighbours(comm, rank, &in, &out);
+    int degrees[2] = { in, out };
+    /* Word 5: bit 0 an intercommunicator, bit 1 the neighbours follow the members (records.json). */
+    int64_t w[7] = { word, size, rank, msc_w_MPI_Comm(parent), creator_seq, (inter ? 1 : 0) | (nb ? 2 : 0), rsize };
+    msc_arr a[4] = { { MSC_ARR_INT | MSC_ARR_RAW, members, members ? size : 0 },
+                     { MSC_ARR_INT | MSC_ARR_RAW, remote, remote ? rsize : 0 },
+                     { MSC_ARR_INT | MSC_ARR_RAW, degrees, nb ? 2 : 0 },
+                     { MSC_ARR_INT | MSC_ARR_RAW, nb, nb ? in + out : 0 } };
+    msc_emit(MSC_KIND_COMM, 0, 0, seq, time, 0, w, 7, a, 4);
+    free(nb);
     free(members);
     free(remote);
 }

@@ -136,6 +136,7 @@ void msc_post_init(msc_call *c, msc_args *a, int rc)
     if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
         msc_tag_ub = *(int *)ub;
     msc_heap_init();
+    msc_tbl_init();
 #if defined(OPEN_MPI)
     /* Open MPI's one request object for operations that complete at once (MPI_PROC_NULL peers). */
     msc_shared_request = (MPI_Request)dlsym(RTLD_DEFAULT, "ompi_request_empty");

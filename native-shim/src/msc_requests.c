@@ -9,15 +9,15 @@
 /* Requests in either table; completion paths look only while this is non-zero. */
 _Atomic int msc_tracked_requests;
 
-static msc_slot persistent[MSC_TBL_SIZE]; /* [buffer, count, datatype word] */
-static msc_slot idups[MSC_TBL_SIZE];      /* [MPI_Comm * of the caller, parent comm word, idup seq] */
+static msc_table persistent = MSC_TABLE(TABLE_FULL_PERSISTENT); /* [buffer, count, datatype word] */
+static msc_table idups = MSC_TABLE(TABLE_FULL_IDUPS); /* [MPI_Comm * of the caller, parent comm word, idup seq] */
 static _Atomic int n_persistent;
 
 void msc_persistent_send(msc_call *c, const msc_args *a, MPI_Request req)
 {
     (void)c;
     if (!msc_checks_on || req == MPI_REQUEST_NULL) return;
-    msc_slot *s = msc_tbl_put(persistent, (uint64_t)msc_w_MPI_Request(req));
+    msc_slot *s = msc_tbl_put(&persistent, (uint64_t)msc_w_MPI_Request(req));
     if (!s) return;
     atomic_store_explicit(&s->v[0], (int64_t)(intptr_t)a->sbuf, memory_order_relaxed);
     atomic_store_explicit(&s->v[1], a->count, memory_order_relaxed);
@@ -29,7 +29,7 @@ void msc_requests_started(const MPI_Request *reqs, int n)
 {
     if (!atomic_load_explicit(&n_persistent, memory_order_acquire) || !reqs) return;
     for (int i = 0; i < n; i++) {
-        msc_slot *s = msc_tbl_find(persistent, (uint64_t)msc_w_MPI_Request(reqs[i]));
+        msc_slot *s = msc_tbl_find(&persistent, (uint64_t)msc_w_MPI_Request(reqs[i]));
         if (!s) continue;
         MPI_Datatype t;
         int64_t tw = atomic_load_explicit(&s->v[2], memory_order_relaxed);
@@ -45,11 +45,11 @@ void msc_requests_freed(MPI_Request req, const MPI_Request *where)
     uint64_t k = (uint64_t)msc_w_MPI_Request(req);
     if (!k) return;
     if (atomic_load_explicit(&n_persistent, memory_order_acquire)) {
-        msc_slot *s = msc_tbl_find(persistent, k);
+        msc_slot *s = msc_tbl_find(&persistent, k);
         if (s) msc_tbl_del(s);
     }
     if (atomic_load_explicit(&msc_tracked_requests, memory_order_acquire)) {
-        msc_slot *s = msc_tbl_find(idups, k);
+        msc_slot *s = msc_tbl_find(&idups, k);
         if (s) {
             msc_tbl_del(s);
             atomic_fetch_sub_explicit(&msc_tracked_requests, 1, memory_order_relaxed);
@@ -64,7 +64,7 @@ void msc_idup_created(msc_call *c, MPI_Comm *newcomm, MPI_Comm parent, MPI_Reque
         if (*newcomm != MPI_COMM_NULL) msc_describe_comm(*newcomm, parent, c->seq, msc_stamp());
         return;
     }
-    msc_slot *s = msc_tbl_put(idups, (uint64_t)msc_w_MPI_Request(req));
+    msc_slot *s = msc_tbl_put(&idups, (uint64_t)msc_w_MPI_Request(req));
     if (!s) return;
     atomic_store_explicit(&s->v[0], (int64_t)(intptr_t)newcomm, memory_order_relaxed);
     atomic_store_explicit(&s->v[1], msc_w_MPI_Comm(parent), memory_order_relaxed);
@@ -74,7 +74,7 @@ void msc_idup_created(msc_call *c, MPI_Comm *newcomm, MPI_Comm parent, MPI_Reque
 
 void msc_requests_completed(msc_call *c, MPI_Request req)
 {
-    msc_slot *s = msc_tbl_find(idups, (uint64_t)msc_w_MPI_Request(req));
+    msc_slot *s = msc_tbl_find(&idups, (uint64_t)msc_w_MPI_Request(req));
     if (!s) return;
     MPI_Comm *newcomm = (MPI_Comm *)(intptr_t)atomic_load_explicit(&s->v[0], memory_order_relaxed);
     int64_t pw = atomic_load_explicit(&s->v[1], memory_order_relaxed);

@@ -422,6 +422,8 @@ void msc_lifecycle_signals(void);
 #define MSC_TBL_BITS 12
 #define MSC_TBL_SIZE (1u << MSC_TBL_BITS)
 #define MSC_TBL_PROBE 16
+/* Levels of a table: level k holds MSC_TBL_SIZE << k slots, mapped when level k - 1 has no room for a key. */
+#define MSC_TBL_LEVELS 6
 typedef struct msc_slot {
     _Atomic uint64_t key; /* a handle's word; 0 is a free slot */
     _Atomic int64_t v[5];
@@ -429,10 +431,25 @@ typedef struct msc_slot {
      * only that far (a miss costs one or two slots instead of the whole neighbourhood). */
     _Atomic uint32_t reach;
 } msc_slot;
-msc_slot *msc_tbl_find(msc_slot *t, uint64_t key);
-/* Finds or claims the slot of key; NULL when its neighbourhood is full. */
-msc_slot *msc_tbl_put(msc_slot *t, uint64_t key);
+typedef struct msc_table {
+    msc_slot s[MSC_TBL_SIZE];
+    _Atomic(msc_slot *) more[MSC_TBL_LEVELS - 1];
+    int off; /* MSC_CHECK_ of the note that says the table is full (msc_check_off) */
+} msc_table;
+#define MSC_TABLE(check) { .off = MSC_CHECK_##check }
+/* Reads MPISCOPE_TABLE_LEVELS (the tests make it 1); once, before recording starts. */
+void msc_tbl_init(void);
+msc_slot *msc_tbl_find(msc_table *t, uint64_t key);
+/* Finds or claims the slot of key; NULL when every level's neighbourhood of it is full (the table's note is sent). */
+msc_slot *msc_tbl_put(msc_table *t, uint64_t key);
 void msc_tbl_del(msc_slot *s);
+/* A check of the shim went off for the rest of the run (check: its note's MSC_CHECK_ id): told once, at the next
+ * call's entry (msc_checks_off_tell, from msc_pause_point). */
+void msc_check_off(int check);
+extern _Atomic int msc_checks_off_untold;
+void msc_checks_off_tell(msc_call *c);
+/* Recomputes msc_attention under the control lock (msc_control.c). */
+void msc_attention_raise(void);
 
 /* ---- argument checks and send checksums (msc_checks.c) ---- */
 extern int msc_checks_on;
@@ -552,6 +569,8 @@ int msc_len_indegree(MPI_Comm comm);
 int msc_len_outdegree(MPI_Comm comm);
 int msc_len_graph_edges(int nnodes, const int *index);
 int msc_topo_degrees(MPI_Comm comm, int *in, int *out);
+/* The same asked of MPI (msc_words.c); msc_topo_degrees keeps its answer per communicator and thread (msc_checks.c). */
+int msc_topo_degrees_ask(MPI_Comm comm, int *in, int *out);
 /* The EXIT word of a new request (see msc_request_shared). */
 int64_t msc_w_new_request(msc_call *c, MPI_Request r);
 /* Handles are pointers (Open MPI) or ints (MPICH): take their bits, zero-extended. */

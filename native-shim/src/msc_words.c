@@ -76,7 +76,7 @@ int msc_len_rootcommsize(MPI_Comm comm, int root)
 
 /* The in and out degrees of a communicator with a process topology: a neighbourhood collective's blocks, one per
  * source and per destination (MPI-3.1 §7.6). 0 when it has none (the topology rule reports that). */
-int msc_topo_degrees(MPI_Comm comm, int *in, int *out)
+int msc_topo_degrees_ask(MPI_Comm comm, int *in, int *out)
 {
     int topo = MPI_UNDEFINED, k = 0, me = 0, weighted = 0;
     *in = *out = 0;

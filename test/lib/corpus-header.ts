@@ -38,6 +38,8 @@ export interface ExpectedFinding {
   readonly lines: readonly number[];
   /** The finding's severity, when the header names it (`expect: KIND SEVERITY lines …`). */
   readonly severity?: 'error' | 'warning' | 'note';
+  /** The ranks of the finding's locations, when the header names them (`expect: KIND lines … ranks 0,1,2`). */
+  readonly ranks?: readonly number[];
 }
 
 /**
@@ -108,16 +110,28 @@ export function parseCorpusHeader(source: string, name = 'program'): CorpusHeade
           none = true;
           break;
         }
-        const e = /^([a-z-]+)(?:\s+(error|warning|note))?\s+lines\s+([\d,\s]+)$/.exec(value);
+        const e =
+          /^([a-z-]+)(?:\s+(error|warning|note))?\s+lines\s+([\d,\s]+?)(?:\s+ranks\s+([\d,\s]+))?$/.exec(
+            value,
+          );
         if (e === null)
           throw new Error(
-            `${name}: cannot read "expect: ${value}" (want "expect: KIND lines L1,L2" or "expect: KIND SEVERITY lines L1,L2")`,
+            `${name}: cannot read "expect: ${value}" (want "expect: KIND lines L1,L2" or "expect: KIND SEVERITY lines L1,L2", optionally followed by "ranks R1,R2")`,
           );
         const lines = [...new Set((e[3] ?? '').split(',').map((s) => Number(s.trim())))].sort(
           (a, b) => a - b,
         );
         const severity = e[2] as ExpectedFinding['severity'];
-        expect.push({ kind: e[1] as string, lines, ...(severity !== undefined ? { severity } : {}) });
+        const ranks =
+          e[4] === undefined
+            ? undefined
+            : [...new Set(e[4].split(',').map((r) => Number(r.trim())))].sort((a, b) => a - b);
+        expect.push({
+          kind: e[1] as string,
+          lines,
+          ...(severity !== undefined ? { severity } : {}),
+          ...(ranks !== undefined ? { ranks } : {}),
+        });
         break;
       }
       default:

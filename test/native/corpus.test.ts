@@ -176,6 +176,21 @@ test('corpus', { concurrency: jobs }, async (t) => {
               );
               assert.equal(f?.severity, e.severity, `severity of ${key}${context}`);
             }
+            // A header that names ranks (`expect: invalid-argument lines 23 ranks 0,1,2,3`) is held to them: every
+            // rank that made the call is listed, whenever its stream came.
+            for (const e of header.expect) {
+              if (e.ranks === undefined) continue;
+              const key = findingKey(e.kind, e.lines);
+              const f = report.findings.find(
+                (g) =>
+                  findingKey(
+                    g.kind,
+                    g.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
+                  ) === key,
+              );
+              const ranks = [...new Set(f?.locations.map((l) => l.rank))].sort((a, b) => a - b);
+              assert.deepEqual(ranks, e.ranks, `ranks of ${key}${context}`);
+            }
             // A finding on a Fortran program names the MPI function as on its C twin (MPI_Recv, not mpi_recv_).
             for (const f of report.findings)
               for (const l of f.locations)

@@ -193,3 +193,64 @@ test('the heap check stops judging slices past its bound: the report names it, o
   assert.match(again.stdout, /MPI_Allreduce's sendbuf reaches past the end of its heap block/);
   assert.doesNotMatch(again.stdout, /Not checked/);
 });
+
+// The shim's handle tables grow past their first 4,096 slots (send-buffer-modified-many-pending.c finds a write into
+// the 6,000th pending send's buffer); past their last level they stop tracking, and the report says which check on
+// which ranks. MPISCOPE_TABLE_LEVELS=1 keeps them at the first level here: 6,000 sends pending at once on rank 0.
+const MANY_PENDING = `#include <mpi.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  enum { N = 6000 };
+  int rank;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int *data = malloc(N * sizeof *data);
+  MPI_Request *reqs = malloc(N * sizeof *reqs);
+  for (int i = 0; i < N; i++) data[i] = i;
+  for (int i = 0; i < N; i++) {
+    if (rank == 0) MPI_Isend(&data[i], 1, MPI_INT, 1, i, MPI_COMM_WORLD, &reqs[i]);
+    else MPI_Irecv(&data[i], 1, MPI_INT, 0, i, MPI_COMM_WORLD, &reqs[i]);
+  }
+  MPI_Waitall(N, reqs, MPI_STATUSES_IGNORE);
+  free(reqs);
+  free(data);
+  MPI_Finalize();
+  return 0;
+}
+`;
+
+test('a full handle table: the report names the check it turns off, on the rank where it filled, once', async () => {
+  const src = join(work, 'many-pending.c');
+  writeFileSync(src, MANY_PENDING);
+  for (const flavor of installedFlavors()) {
+    const exe = join(work, `many-pending-${flavor}`);
+    compileMpi(flavor, src, exe);
+    const json = join(work, `many-pending-${flavor}.json`);
+    const r = await runCli(['run', '--json', json, '--mpirun', `mpirun.${flavor}`, '-np', '2', exe], {
+      cwd: work,
+      timeoutMs: 120_000,
+      env: { MPISCOPE_TABLE_LEVELS: '1' },
+    });
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      findings: unknown[];
+      skippedChecks: { cause: string; checks: string[]; reason: string }[];
+    };
+    assert.deepEqual(report.findings, []);
+    assert.deepEqual(report.skippedChecks, [
+      {
+        cause: 'bound',
+        checks: ['send-buffer-modified (sends started while the bound was reached)'],
+        reason:
+          "on rank 0 more nonblocking sends were pending at once than the shim's table of pending sends holds.",
+      },
+    ]);
+    // With the tables' default levels nothing is left unchecked.
+    const again = await runCli(['run', '--mpirun', `mpirun.${flavor}`, '-np', '2', exe], {
+      cwd: work,
+      timeoutMs: 120_000,
+    });
+    assert.equal(again.code, 0, again.stderr + again.stdout);
+    assert.doesNotMatch(again.stdout, /Not checked/);
+  }
+});

@@ -49,3 +49,11 @@ test('an expectation may name the severity the finding must have', () => {
     /cannot read/,
   );
 });
+
+test('an expectation may name the ranks the finding must list', () => {
+  const h = parseCorpusHeader(
+    '/* mpiscope-test\n * ranks: 4\n * expect: invalid-argument lines 23 ranks 3,0, 2,1\n */\n',
+    'x.c',
+  );
+  assert.deepEqual(h.expect, [{ kind: 'invalid-argument', lines: [23], ranks: [0, 1, 2, 3] }]);
+});

@@ -8,6 +8,7 @@ import { humanReport } from '../../server/src/report/human-report';
 import { jsonReport } from '../../server/src/report/json-report';
 import { functionNamed } from '../../server/src/protocol/spec';
 import { INT, Job } from './engine-dsl';
+import { SUM, windows } from './rma-dsl';
 
 /** Two blocking sends that complete only because MPI buffers them: a potential deadlock. */
 function sendSend(): Job {
@@ -155,4 +156,52 @@ test("the shim's heap walks turned off on a rank: no finding, and the report nam
   assert.equal(skipped[0]?.cause, 'bound');
   assert.match(skipped[0]?.checks[0] ?? '', /heap-buffer-too-small/);
   assert.match(skipped[0]?.reason ?? '', /^on rank 1 finding the heap block/);
+});
+
+test('a fence epoch with more one-sided accesses than the analyzer keeps: rma-race is named as partial', () => {
+  const job = new Job(2);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  for (const x of w) x.fence();
+  // Accumulates of one op never race: the only thing to see is the bound (made 100 accesses an epoch here).
+  const [, x1] = w;
+  for (let i = 0; i <= 100; i++) x1?.accumulate(0, SUM, { disp: i % 50 });
+  for (const x of w) x.fence();
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
+  const engine = createEngine({ ranks: job.size, rmaAccesses: 100 });
+  for (const e of job.interleave(0)) engine.push(e);
+  assert.deepEqual([...engine.takeFindings(), ...engine.finish()], []);
+  const skipped = engine.skippedChecks();
+  assert.deepEqual(
+    skipped.map((s) => s.checks),
+    [['rma-race (accesses or pairs past the bound)']],
+  );
+  assert.match(skipped[0]?.reason ?? '', /more than 100 one-sided accesses/);
+});
+
+test('an all-to-all of more members than the pair check compares: the report names the pairs as not compared', () => {
+  const n = 257;
+  const job = new Job(n);
+  for (const r of job.ranks) {
+    const counts = job.ranks.map(() => 1);
+    r.call('MPI_Alltoallv', {
+      sendbuf: 0x100,
+      sendcounts: counts,
+      sdispls: counts.map(() => 0),
+      sendtype: INT,
+      recvbuf: 0x200,
+      recvcounts: counts,
+      rdispls: counts.map(() => 0),
+      recvtype: INT,
+      comm: r.handle('world'),
+    });
+  }
+  for (const r of job.ranks) r.finalize();
+  const { findings, skipped } = run(job);
+  assert.deepEqual(findings, []);
+  assert.deepEqual(
+    skipped.map((s) => s.checks),
+    [['count-mismatch and type-mismatch (pairs of allgather(v) and alltoall(v/w))']],
+  );
 });

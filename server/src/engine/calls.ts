@@ -337,6 +337,8 @@ export function onEnter(st: EngineState, e: Call): void {
       // below); what a later MPI_Start moves is what the initialization said.
       const coll = enterCollective(st, e, st.comms.lookup(e.rank, num(e, 0, 'comm')));
       if (coll !== undefined) cur.coll = coll;
+      // A collective's request (freeRequest: MPI_Request_free while it is active is request-misuse), persistent.
+      creates(t, cur, 'coll', true);
       break;
     }
     case C.COMM_CREATE: {
@@ -449,7 +451,7 @@ function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
     st.report({
       kind: 'request-misuse',
       severity: 'error',
-      message: `Rank ${t.rank} frees the request of ${fnName} with MPI_Request_free: MPI forbids freeing the request of a nonblocking collective${p.persistent(req) ? ' while it is active' : ''}. Complete it with MPI_Wait or MPI_Test instead.`,
+      message: `Rank ${t.rank} frees the request of ${fnName} with MPI_Request_free: MPI forbids freeing the request of ${p.persistent(req) ? 'a persistent collective while it is active' : 'a nonblocking collective'}. Complete it with MPI_Wait or MPI_Test instead.`,
       locations: [
         {
           rank: t.rank,

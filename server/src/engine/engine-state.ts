@@ -28,6 +28,8 @@ export interface EngineOptions {
   readonly ranks?: number;
   /** The replay's memory bound, in blocking steps (default 2,000,000); beyond it its checks are skipped. */
   readonly replaySteps?: number;
+  /** The one-sided accesses kept per epoch (default 200,000); beyond, rma-race is named as partial. */
+  readonly rmaAccesses?: number;
   /**
    * This engine is one shard of several (server/src/shards): the pairs and communicators whose checks it
    * runs, and whether it is the global shard. Absent: it owns everything.
@@ -61,7 +63,7 @@ export class EngineState implements CheckContext {
   readonly races: MessageRaces;
   readonly windows: WindowRegistry;
   readonly groups: Groups;
-  readonly rma = new RmaTracker();
+  readonly rma: RmaTracker;
   /** Checks that want to see every match (type and count checks). */
   readonly matchHooks: MatchHook[] = [];
   /** Records lost in transit: findings that depend on completeness are softened. */
@@ -75,6 +77,7 @@ export class EngineState implements CheckContext {
     this.worldSize = options.ranks ?? 0;
     const owns = (this.owns = options.owns ?? OWNS_ALL);
     this.replay = new Replay(this.worldSize, options.replaySteps);
+    this.rma = new RmaTracker(options.rmaAccesses);
     // Only the global shard replays the run (potential deadlocks, races, buffered-send space).
     if (!owns.global) this.replay.enabled = false;
     const peer = this.replay.peer;
@@ -145,6 +148,13 @@ export class EngineState implements CheckContext {
 
   /** Checks the shim stopped running, by id, and the ranks where it did (Engine.skippedChecks names them). */
   readonly shimChecksOff = new Map<string, Set<number>>();
+
+  /** Bounds of the engine that made a check partial, by id (Engine.skippedChecks names them). */
+  readonly boundsReached = new Set<string>();
+
+  boundReached(id: string): void {
+    this.boundsReached.add(id);
+  }
 
   shimCheckOff(check: string, rank: number): void {
     let ranks = this.shimChecksOff.get(check);

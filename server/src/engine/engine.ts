@@ -17,8 +17,10 @@ import { MAX_RANKS } from './causal-order/causal-clocks';
 import { MAX_OPEN } from './causal-order/races';
 import { MAX_STEPS } from './causal-order/replay';
 import { MAX_SENDS } from './point-to-point/bsend-space';
+import { MAX_PAIRS as RMA_MAX_PAIRS } from './one-sided/rma-races';
+import { MAX_MEMBERS as COLL_MAX_MEMBERS } from './collectives/coll-pairs';
 import { MAX_CANDIDATES } from './point-to-point/freed-send-reuse';
-import { shimFinding } from './lifecycle/shim-findings';
+import { SHIM_CHECKS_OFF, shimFinding } from './lifecycle/shim-findings';
 import { appendEvent } from '../protocol/append-event';
 import { eventAt } from '../protocol/build-event';
 import { RecordColumns } from '../protocol/columns';
@@ -291,15 +293,26 @@ class MpiEngine implements Engine, EngineRouting {
         checks: ['rma-race (passive target, different origins)'],
         reason: 'too many passive-target accesses to order them by vector clocks.',
       });
-    const heapOff = st.shimChecksOff.get('heap-slices-unchecked');
-    if (heapOff !== undefined) {
-      const ranks = [...heapOff].sort((a, b) => a - b);
+    if (st.boundsReached.has('coll-pairs'))
       out.push({
         cause: 'bound',
-        checks: [
-          'invalid-argument (heap-buffer-too-small: buffers inside a heap block, past the first calls)',
-        ],
-        reason: `on rank${ranks.length === 1 ? '' : 's'} ${ranks.join(', ')} finding the heap block that holds a buffer inside it cost more than the shim's bound of heap steps (or met a heap chunk it could not read), so from then on only buffers that begin their block were judged.`,
+        checks: ['count-mismatch and type-mismatch (pairs of allgather(v) and alltoall(v/w))'],
+        reason: `a communicator of more than ${n(COLL_MAX_MEMBERS)} members made an all-to-all collective: its pairs of members (the square of its size) were not compared, the bound of that check's cost.`,
+      });
+    if (st.rma.partial)
+      out.push({
+        cause: 'bound',
+        checks: ['rma-race (accesses or pairs past the bound)'],
+        reason: `an epoch (or the passive-target accesses of the run) held more than ${n(st.rma.maxAccesses)} one-sided accesses, or their race search more than ${n(RMA_MAX_PAIRS)} pairs to compare: the analyzer kept and compared only the first.`,
+      });
+    for (const [check, off] of SHIM_CHECKS_OFF) {
+      const on = st.shimChecksOff.get(check);
+      if (on === undefined) continue;
+      const ranks = [...on].sort((a, b) => a - b);
+      out.push({
+        cause: 'bound',
+        checks: [off.checks],
+        reason: `on rank${ranks.length === 1 ? '' : 's'} ${ranks.join(', ')} ${off.reason}`,
       });
     }
     if (this.concurrentRanks.length > 0)

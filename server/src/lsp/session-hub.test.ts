@@ -80,3 +80,32 @@ describe('session hub: replaying a race', () => {
     assert.match(shown[0] ?? '', /took the message of rank 1.*Replayed with rank 2's message: deadlock\./);
   });
 });
+
+describe('session hub: a finding that gains ranks', () => {
+  it('shows the ranks that came later at their lines, still as one finding', async () => {
+    const { hub: h, sessions, published } = hub();
+    await h.start({ program: '/w/app', args: [], np: 2 });
+    const [s] = sessions;
+    assert.ok(s);
+    const at = (rank: number) => ({
+      rank,
+      file: '/w/app.c',
+      line: 23,
+      function: 'main',
+      call: 'MPI_Send',
+      detail: 'MPI_Send: count is negative',
+    });
+    const first: Finding = {
+      kind: 'invalid-argument',
+      severity: 'error',
+      message: 'MPI_Send is called with an invalid argument: count is negative (count = -1).',
+      locations: [at(0)],
+    };
+    s.finding(first);
+    assert.equal([...published.values()].flat().length, 1);
+    s.findingRanks({ ...first, locations: [at(0), at(1)] }, [at(1)]);
+    // One diagnostic per location, as for any finding with several ranks; the count of findings is unchanged.
+    assert.equal([...published.values()].flat().length, 2);
+    assert.equal(h.status().findings, 1);
+  });
+});

@@ -58,6 +58,7 @@ export class SessionHub {
     this.state = { state: 'running', program: options.program, ranks: options.np, blocked: 0, findings: 0 };
     this.startTimeline(session, options);
     session.on('finding', (finding) => this.onFinding(session, finding));
+    session.on('finding-ranks', (finding) => this.onFindingRanks(session, finding));
     session.on('rank', (rank) => this.onRank(session, rank));
     session.on('end', (result) => this.onEnd(session, result));
     this.emit(true);
@@ -173,6 +174,25 @@ export class SessionHub {
     this.last?.findings.push(finding);
     this.record(finding);
     this.state = { ...this.state, findings: this.state.findings + 1 };
+    this.emit(true);
+  }
+
+  /** A finding shown already gained ranks: its diagnostics and hovers are made again, with them. */
+  private onFindingRanks(session: SessionPort, finding: Finding): void {
+    const last = this.last;
+    if (session !== this.current || last === undefined) return;
+    const at = last.findings.findIndex(
+      (f) =>
+        f.kind === finding.kind &&
+        f.message === finding.message &&
+        f.locations[0]?.file === finding.locations[0]?.file &&
+        f.locations[0]?.line === finding.locations[0]?.line,
+    );
+    if (at < 0) return;
+    last.findings[at] = finding;
+    this.diagnostics.clear();
+    this.hovers.clear();
+    for (const f of last.findings) this.record(f);
     this.emit(true);
   }
 

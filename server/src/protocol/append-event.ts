@@ -56,8 +56,13 @@ export function appendEvent(cols: RecordColumns, e: RankEvent): number {
       break;
     case 'comm':
       kind = KIND.COMM;
-      words.push(e.comm, e.size, e.myRank, e.parent, e.creatorSeq, e.isInter ? 1 : 0, e.remoteMembers.length);
-      words.push(...e.members, ...e.remoteMembers);
+      {
+        const topo = e.sources !== undefined && e.dests !== undefined;
+        const bits = (e.isInter ? 1 : 0) | (topo ? 2 : 0);
+        words.push(e.comm, e.size, e.myRank, e.parent, e.creatorSeq, bits, e.remoteMembers.length);
+        words.push(...e.members, ...e.remoteMembers);
+        if (topo) words.push(e.sources.length, e.dests.length, ...e.sources, ...e.dests);
+      }
       break;
     case 'datatype': {
       kind = KIND.DTYPE;

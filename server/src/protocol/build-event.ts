@@ -74,7 +74,18 @@ export function eventAt(cols: RecordColumns, row: number): RankEvent {
       };
     case KIND.COMM: {
       const size = w(1);
-      const inter = w(5) === 1;
+      const inter = (w(5) & 1) === 1;
+      // After the members (word 5 bit 1): this rank's neighbours in the communicator's process topology.
+      const at = 7 + size + (inter ? w(6) : 0);
+      const indeg = w(at);
+      const outdeg = w(at + 1);
+      const topo =
+        (w(5) & 2) !== 0 && n >= at + 2 + indeg + outdeg
+          ? {
+              sources: cols.slice(row, at + 2, indeg),
+              dests: cols.slice(row, at + 2 + indeg, outdeg),
+            }
+          : {};
       return {
         type: 'comm',
         rank,
@@ -88,6 +99,7 @@ export function eventAt(cols: RecordColumns, row: number): RankEvent {
         isInter: inter,
         members: cols.slice(row, 7, size),
         remoteMembers: inter ? cols.slice(row, 7 + size, w(6)) : [],
+        ...topo,
       };
     }
     case KIND.DTYPE:

@@ -34,9 +34,17 @@ export function wordsNeeded(
       const inter = words[base + 5] ?? 0;
       const remote = words[base + 6] ?? 0;
       if (size < 1 || size > MAX_ARRAY) return `communicator size ${size} out of range`;
-      if (inter !== 0 && inter !== 1) return `isInter ${inter} is not 0 or 1`;
+      // Bit 0: an intercommunicator; bit 1: the rank's topology neighbours follow the members (records.json).
+      if (!Number.isInteger(inter) || inter < 0 || inter > 3) return `isInter ${inter} is not 0 to 3`;
       if (remote < 0 || remote > MAX_ARRAY) return `remote size ${remote} out of range`;
-      return 7 + size + (inter === 1 ? remote : 0);
+      const members = 7 + size + ((inter & 1) === 1 ? remote : 0);
+      if ((inter & 2) === 0) return members;
+      if (count < members + 2) return members + 2;
+      const indeg = words[base + members] ?? 0;
+      const outdeg = words[base + members + 1] ?? 0;
+      if (indeg < 0 || indeg > MAX_ARRAY || outdeg < 0 || outdeg > MAX_ARRAY)
+        return `topology degrees ${indeg}, ${outdeg} out of range`;
+      return members + 2 + indeg + outdeg;
     }
     case KIND.DTYPE:
       return -1;

@@ -71,12 +71,18 @@ function checkRare(
       const size = wordAt(w, b, n, 1) ?? 0;
       const myRank = wordAt(w, b, n, 2) ?? 0;
       if (myRank < 0 || myRank >= size) return `COMM: my rank ${myRank} not in 0..${size - 1}`;
-      const inter = wordAt(w, b, n, 5) === 1;
+      const bits = wordAt(w, b, n, 5) ?? 0;
+      const inter = (bits & 1) === 1;
       const end = 7 + size + (inter ? (wordAt(w, b, n, 6) ?? 0) : 0);
       for (let i = 7; i < end; i++) {
         const m = wordAt(w, b, n, i) ?? 0;
         if (m < 0 || !Number.isInteger(m))
           return `COMM: ${i < 7 + size ? 'member' : 'remote'} world rank ${m}`;
+      }
+      // The rank's neighbours in its topology: communicator ranks, or -1 (MPI_PROC_NULL).
+      for (let i = end + 2; (bits & 2) !== 0 && i < n; i++) {
+        const r = wordAt(w, b, n, i) ?? 0;
+        if (r < -1 || r >= size || !Number.isInteger(r)) return `COMM: topology neighbour ${r}`;
       }
       return undefined;
     }

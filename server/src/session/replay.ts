@@ -7,6 +7,7 @@ import { parseHello } from './rank-server';
 import { UsageError, type Finding, type SessionResult, type SessionStart } from './session-api';
 import { isEndRecord, spillFilesOf, spillFrames, TraceTally } from './spill';
 import { SESSION_RANK, TraceReader, type TraceCut, type TraceFrame } from './trace-file';
+import { RankMerge } from './rank-merge';
 
 interface SessionRecord {
   readonly program?: string;
@@ -207,7 +208,8 @@ export async function replayTrace(
     // MPI's own errors and crashes inside calls that no finding of ours explained (as the live session, last).
     raw.push(...analysis.verdicts());
     const findings: Finding[] = [];
-    for (const f of raw) findings.push(await analysis.resolve(f));
+    const rankMerge = new RankMerge();
+    for (const f of raw) rankMerge.add(findings, await analysis.resolve(f), f.merge);
     await hooks?.sites?.((rank, address) => analysis.resolveSite(rank, address));
     const outcome = end.outcome ?? (killed ? 'deadlock' : 'completed');
     return {

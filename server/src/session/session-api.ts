@@ -135,6 +135,11 @@ export interface HeldRank {
 export interface SessionEvents {
   start: (info: SessionStart) => void;
   finding: (finding: Finding) => void;
+  /**
+   * A finding already emitted gained locations: another rank made the same call with the same invalid argument
+   * after the first was shown (session/rank-merge.ts). `finding` is the whole finding now; the result lists it so.
+   */
+  'finding-ranks': (finding: Finding, added: readonly Location[]) => void;
   rank: (state: RankState) => void;
   /** Process output; rank is undefined when it cannot be attributed. */
   output: (text: string, stream: 'stdout' | 'stderr', rank: number | undefined) => void;

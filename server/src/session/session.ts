@@ -33,6 +33,7 @@ import { memcheckMode } from './memcheck-mode';
 import { moduleAddressName, type SourcePosition } from './site-resolver';
 import { TraceWriter } from './trace-file';
 import { timingMark } from './timing';
+import { RankMerge } from './rank-merge';
 
 const TICK_MS = 100;
 const QUIET_MS = 200;
@@ -65,6 +66,8 @@ const INTERRUPT_GRACE_MS = 3000;
 export class Session {
   private readonly emitter = new EventEmitter();
   private readonly findings: Finding[] = [];
+  /** A later rank's part of a finding already emitted joins it (EngineFinding.merge). */
+  private readonly rankMerge = new RankMerge();
   private analysis: Analysis | undefined;
   private server: RankServer | undefined;
   private trace: TraceWriter | undefined;
@@ -865,8 +868,9 @@ export class Session {
     for (const f of found) {
       this.pending = this.pending.then(async () => {
         const finding = await analysis.resolve(f);
-        this.findings.push(finding);
-        this.emit('finding', finding);
+        const merged = this.rankMerge.add(this.findings, finding, f.merge);
+        if (merged === undefined) this.emit('finding', finding);
+        else this.emit('finding-ranks', merged.finding, merged.added);
       });
     }
   }

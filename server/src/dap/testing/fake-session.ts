@@ -4,6 +4,7 @@ import type {
   MessageQueueView,
   Finding,
   HeldRank,
+  Location,
   SessionEvents,
   SessionOptions,
   SessionResult,
@@ -102,6 +103,13 @@ export class FakeSession implements SessionPort {
   finding(finding: Finding): void {
     this.findings.push(finding);
     this.events.emit('finding', finding);
+  }
+
+  /** A finding emitted before gained locations (another rank's part of it: session/rank-merge.ts). */
+  findingRanks(finding: Finding, added: readonly Location[]): void {
+    const at = this.findings.findIndex((f) => f.kind === finding.kind && f.message === finding.message);
+    if (at >= 0) this.findings[at] = finding;
+    this.events.emit('finding-ranks', finding, added);
   }
 
   rankEvents(events: readonly RankEvent[]): void {

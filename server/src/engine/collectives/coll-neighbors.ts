@@ -4,9 +4,10 @@
  * in the topology's order of neighbours (MPI-3.1 §7.6). For each edge (i sends its k-th block to j, which takes it
  * as its block for i among its sources) the sent block must be what j expects: the same bytes (count-mismatch),
  * the same type signature (type-mismatch), judged as the all-to-all pairs are (coll-pairs.ts). Only where every
- * member's neighbours are known (comms.ts: MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create_adjacent and
- * their duplicates), and an edge repeated between one pair (a periodic dimension of 1 or 2 ranks, a doubled edge)
- * is left out: which of its blocks meets which is the library's business.
+ * member's neighbours are known (comms.ts: from the arguments of MPI_Cart_create, MPI_Graph_create,
+ * MPI_Dist_graph_create_adjacent and their duplicates; else from MPI, which the shim asks when it describes a new
+ * communicator: MPI_Cart_sub, MPI_Dist_graph_create), and an edge repeated between one pair (a periodic dimension
+ * of 1 or 2 ranks, a doubled edge) is left out: which of its blocks meets which is the library's business.
  */
 import { NO_NEIGHBOUR, type CollCall, type CommInfo, type Neighbours } from '../model/comms';
 import { list, num } from '../model/fn-roles';

@@ -4,14 +4,20 @@
  * must be what j expects from i — the same number of bytes (count-mismatch), then the same type signature
  * (type-mismatch; also when only the types make the bytes differ: as many elements on both sides). Per-pair counts and types come from the v/w arrays. With MPI_IN_PLACE a member's own block
  * is described by its receive arguments. Intercommunicators are left alone (their blocks go to the remote
- * group), and so are instances of more than MAX_MEMBERS members (the check is quadratic).
+ * group), and so are all-to-all instances of more than MAX_MEMBERS members (the check is quadratic; the report's
+ * "Not checked" names them: collectives.ts); a rooted one's pairs are one per member, checked at any size.
  */
 import type { CollCall, CommInfo } from '../model/comms';
 import { describeData, signatureMismatch, typeNotCount, type DtypeInfo } from '../model/datatypes';
 import { list, num } from '../model/fn-roles';
 import type { FindingKind, RawLocation } from '../model/types';
 
-const MAX_MEMBERS = 256;
+export const MAX_MEMBERS = 256;
+
+/** The collectives whose pairs are every member with every other: those the bound above stops. */
+export function allPairs(coll: string | undefined): boolean {
+  return coll === 'allgather' || coll === 'allgatherv' || (coll?.startsWith('alltoall') ?? false);
+}
 const IN_PLACE = -1;
 /** Pairs named in a finding's message; the rest are counted. */
 const SHOWN = 3;
@@ -78,7 +84,9 @@ export function checkPairs(
   coll: string,
   report: CollReport,
 ): void {
-  if (comm.remote !== undefined || calls.length > MAX_MEMBERS) return;
+  // Every member with every other is quadratic: past MAX_MEMBERS not checked, and named (collectives.ts). The
+  // rooted collectives' pairs are one per member: checked whatever the size.
+  if (comm.remote !== undefined || (calls.length > MAX_MEMBERS && allPairs(coll))) return;
   const self = (c: CollCall) => comm.members.indexOf(c.rank);
   const pairs = pairsOf(calls, coll, comm);
   if (pairs === undefined) return;
@@ -131,7 +139,7 @@ export function reportPairs(
   // The rooted collectives' byte counts are checked against the root in coll-checks.ts.
   if (counted.length > 0 && !rooted) {
     const advice = coll.startsWith('neighbor_')
-      ? "a rank's block for a destination is that neighbour's block for it as a source, in the topology's order of neighbours (MPI_Cart_create: per dimension the negative direction, then the positive; MPI_Graph_create: the node's edges; MPI_Dist_graph_create_adjacent: the sources and destinations as given)"
+      ? "a rank's block for a destination is that neighbour's block for it as a source, in the topology's order of neighbours (MPI_Cart_create: per dimension the negative direction, then the positive; MPI_Graph_create: the node's edges; MPI_Dist_graph_create_adjacent: the sources and destinations as given; MPI_Dist_graph_create: as MPI_Dist_graph_neighbors gives them)"
       : coll === 'alltoallv' || coll === 'alltoallw'
         ? "one rank's send counts are the others' receive counts (exchange them first, e.g. with MPI_Alltoall)"
         : 'make the counts and types agree';

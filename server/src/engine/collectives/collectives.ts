@@ -8,6 +8,7 @@ import type { CheckContext } from '../model/check-context';
 import { namesRoot, rootName } from '../model/describe';
 import { hasRole, num } from '../model/fn-roles';
 import { checkCollectiveData, typesAtEntry } from './coll-checks';
+import { allPairs, MAX_MEMBERS } from './coll-pairs';
 import { PROC_NULL, ROOT, type EngineFinding, type CallEnter, type RawLocation } from '../model/types';
 
 export interface CollRef {
@@ -56,6 +57,10 @@ export function enterCollective(st: CheckContext, e: CallEnter, comm: CommInfo):
     reportMismatch(st, comm, inst);
   if (inst.arrived === comm.size && !inst.mismatched) {
     comm.open.delete(index);
+    // The pairs of an all-to-all past the bound are not checked (coll-pairs.ts): every shard follows the
+    // instances, so the global one, which names skipped checks, sees it whatever shard owns the communicator.
+    if (comm.remote === undefined && comm.size > MAX_MEMBERS && allPairs(call.enter.fn.coll))
+      st.boundReached('coll-pairs');
     if (st.owns.comm(comm.key)) checkData(st, comm, inst);
   } else e.keepWords(); // the data checks read its words when the last member enters, in a later batch
   return { comm, index };

@@ -17,6 +17,13 @@ const SEVERITY: ReadonlyMap<string, Severity> = new Map(
   api.checks.map((c): [string, Severity] => [c.id, 'severity' in c ? (c.severity as Severity) : 'error']),
 );
 
+/**
+ * Notes of the shim that say one of its checks went off on the rank that sent them (a table full, a bound reached):
+ * not findings; the report's "Not checked" names `checks`, with the ranks, and `reason` after them.
+ */
+export const SHIM_CHECKS_OFF: ReadonlyMap<string, { readonly checks: string; readonly reason: string }> =
+  new Map(api.checks.flatMap((c) => ('off' in c && c.off !== undefined ? [[c.id, c.off] as const] : [])));
+
 /** How a finding of each severity calls the argument. */
 const WHAT: Readonly<Record<Severity, string>> = {
   error: 'an invalid argument',
@@ -94,7 +101,7 @@ function addInRankOrder(locations: RawLocation[], l: RawLocation): void {
   else locations.splice(at, 0, l);
 }
 
-type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[] }>;
+type Merged = Map<string, { finding: EngineFinding; locations: RawLocation[]; ranks: Set<number> }>;
 
 export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   // The memcheck mode's findings are about the program's loads and stores, not about a call's arguments.
@@ -106,7 +113,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
   // MPI's own error in the call, or a crash inside it: the call was not refused by the shim.
   if (isMpiVerdict(e.check)) return mpiVerdict(st, e);
   // Not a finding: the shim says one of its checks is off from here on, for the report's "Not checked".
-  if (e.check === 'heap-slices-unchecked') return st.shimCheckOff(e.check, e.rank);
+  if (SHIM_CHECKS_OFF.has(e.check)) return st.shimCheckOff(e.check, e.rank);
   const t = st.track(e.rank);
   // The offending call's arguments were refused: it matches no message (the ENTER precedes the FINDING).
   const call = t.call(e.seq);
@@ -160,7 +167,7 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
         `${e.fn.name} is called with ${WHAT[severity]} on ${comm.name}: ${e.message}${param ? ` (${param.name})` : ''}. ${severity === 'note' ? 'Check that this is what is meant' : 'Fix the argument'} on every rank.`,
       locations,
     };
-    byKey.set(key, { finding, locations });
+    byKey.set(key, { finding, locations, ranks: new Set([e.rank]) });
     // Taken by the session once every member has entered the call (each that makes the mistake has said so).
     const entered = comm.entered;
     st.reportWhen(finding, () => entered.every((n) => n > index));
@@ -177,22 +184,22 @@ export function shimFinding(st: CheckContext, e: ShimFindingEvent): void {
     const k = counts.get(countKey) ?? 0;
     counts.set(countKey, k + 1);
     const siteKey = `${e.check}|${e.fn.name}|#${k}`;
+    const message =
+      specific?.message ??
+      `${e.fn.name} is called with ${WHAT[severity]}: ${e.message}${param ? ` (${param.name}${valueText(e)})` : ''}.`;
     const prior = byKey.get(siteKey);
     if (prior !== undefined) {
-      if (st.isPending(prior.finding) && !prior.locations.some((l) => l.rank === e.rank))
-        addInRankOrder(prior.locations, location);
+      if (prior.ranks.has(e.rank)) return;
+      prior.ranks.add(e.rank);
+      if (st.isPending(prior.finding)) addInRankOrder(prior.locations, location);
+      // Taken already (the error showed at once): this rank's part goes on its own with the same key, and the
+      // session adds it to the first finding's locations.
+      else st.report({ kind, severity, message, locations: [location], merge: siteKey });
       return;
     }
     const locations = [location];
-    const finding: EngineFinding = {
-      kind,
-      severity,
-      message:
-        specific?.message ??
-        `${e.fn.name} is called with ${WHAT[severity]}: ${e.message}${param ? ` (${param.name}${valueText(e)})` : ''}.`,
-      locations,
-    };
-    byKey.set(siteKey, { finding, locations });
+    const finding: EngineFinding = { kind, severity, message, locations, merge: siteKey };
+    byKey.set(siteKey, { finding, locations, ranks: new Set([e.rank]) });
     st.report(finding);
     return;
   }

@@ -37,6 +37,8 @@ export interface CheckContext {
   reportWhen(f: EngineFinding, ripe: () => boolean): void;
   /** The shim stopped running one of its checks on `rank` (its id, e.g. heap-slices-unchecked): the report says so. */
   shimCheckOff(check: string, rank: number): void;
+  /** A bound of the engine's made a check partial (its id, e.g. coll-pairs): Engine.skippedChecks names it. */
+  boundReached(id: string): void;
   /** The finding was reported and not yet taken by the session: it can still take more locations. */
   isPending(f: EngineFinding): boolean;
   /**

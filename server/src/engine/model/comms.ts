@@ -93,9 +93,18 @@ interface Creation {
   readonly topo?: TopoSpec;
 }
 
+/** The neighbours the shim asked MPI for (CommEvent.sources/dests), when they are valid ranks of the communicator. */
+function askedNeighbours(e: CommEvent, size: number): Neighbours | undefined {
+  const { sources, dests } = e;
+  if (sources === undefined || dests === undefined) return undefined;
+  const valid = (r: number) => r === NO_NEIGHBOUR || (Number.isInteger(r) && r >= 0 && r < size);
+  return sources.every(valid) && dests.every(valid) ? { sources, dests } : undefined;
+}
+
 /**
  * A member's neighbours on a new communicator from its creating call's topology; undefined when not known
- * (MPI_Dist_graph_create, MPI_Cart_sub…: their neighbours are not in the call's own arguments) or not valid.
+ * (MPI_Dist_graph_create, MPI_Cart_sub…: their neighbours are not in the call's own arguments, and come from the
+ * shim's question to MPI instead: askedNeighbours) or not valid.
  */
 function neighboursOf(
   topo: TopoSpec,
@@ -310,10 +319,13 @@ export class CommRegistry {
     info.local?.set(e.rank, members);
     info.remote?.set(e.rank, e.remoteMembers);
     const creation = e.isInter ? undefined : this.creating.get(e.rank)?.get(e.creatorSeq);
-    if (creation?.topo !== undefined) {
-      const n = neighboursOf(creation.topo, creation.parent, e.rank, e.myRank, members.length);
-      if (n !== undefined) (info.topo ??= new Map()).set(e.rank, n);
-    }
+    // The creating call's own arguments first; else what MPI said when the shim asked (MPI_Cart_sub,
+    // MPI_Dist_graph_create, and any communicator the creating call of which does not name its neighbours).
+    const n =
+      (creation?.topo !== undefined
+        ? neighboursOf(creation.topo, creation.parent, e.rank, e.myRank, members.length)
+        : undefined) ?? (e.isInter ? undefined : askedNeighbours(e, members.length));
+    if (n !== undefined) (info.topo ??= new Map()).set(e.rank, n);
     this.bind(e.rank, e.comm, info);
     return info;
   }

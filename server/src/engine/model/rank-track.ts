@@ -121,9 +121,6 @@ export class Call implements CallEnter, CallState {
   }
 }
 
-/** sendCreators' packing: site * FN_SPAN + function id (exact while the site is below 2^53 / FN_SPAN). */
-const FN_SPAN = layouts.length;
-
 /** Stamps of earlyDone's requests start here: after those of the Map's (2^52, never reached by a count). */
 const EARLY_STAMPS = 2 ** 52;
 
@@ -189,12 +186,15 @@ export class RankTrack {
    * The call that made each send request (by the id the shim reports: the handle, or the made-up id of a request
    * MPI made already complete), kept after completion: the shim's send-buffer-modified finding comes from the
    * Wait that completed the send, after its COMPLETE, and points back at the send. Bounded (the last 4096).
-   * Only the call's site and function, packed in one number (`sendCreator` unpacks them), not the call: holding
+   * Only the call's site and function, as two numbers set together (so evicted together), not the call: holding
    * the last 4,096 send calls of every rank with their words kept each of them alive through one or two
    * young-generation collections (copied, then promoted, then swept in the old generation), where a call that
-   * nothing holds after its ring slot dies young and costs the collector nothing.
+   * nothing holds after its ring slot dies young and costs the collector nothing. Not one packed number: a site
+   * is a return address (up to 2^47), and site × the function count lost the function's id to rounding (the
+   * finding named MPI_Comm_dup for an MPI_Isend).
    */
   private readonly sendCreators = new RecentMap<number>(4096);
+  private readonly sendCreatorFns = new RecentMap<number>(4096);
   /**
    * Handles of requests completed and freed (by a Wait/Test or MPI_Request_free) → the call that did it; the
    * last 65536 (MPI recycles handles, so this only bounds a pathological program).
@@ -379,15 +379,17 @@ export class RankTrack {
 
   /** Remember the call that made send request `id` (see sendCreators). */
   rememberSend(id: Handle, created: { readonly site: number; readonly fn: FunctionSpec }): void {
-    this.sendCreators.set(id, created.site * FN_SPAN + created.fn.id);
+    this.sendCreators.set(id, created.site);
+    this.sendCreatorFns.set(id, created.fn.id);
   }
 
   /** The site and function of the call that made send request `id`, while remembered (see sendCreators). */
   sendCreator(id: Handle): { readonly site: number; readonly fn: FunctionSpec } | undefined {
-    const v = this.sendCreators.get(id);
-    if (v === undefined) return undefined;
-    const fn = (layouts[v % FN_SPAN] as (typeof layouts)[number]).spec;
-    return { site: Math.floor(v / FN_SPAN), fn };
+    const site = this.sendCreators.get(id);
+    const fnId = this.sendCreatorFns.get(id);
+    const layout = fnId === undefined ? undefined : layouts[fnId];
+    if (site === undefined || layout === undefined) return undefined;
+    return { site, fn: layout.spec };
   }
 
   /** Inside a call that has not returned. */

@@ -144,6 +144,13 @@ export interface CommEvent extends EventBase {
   /** World ranks of the members, in communicator rank order. */
   readonly members: readonly number[];
   readonly remoteMembers: readonly number[];
+  /**
+   * This rank's neighbours in the communicator's process topology, as MPI gave them when the communicator was made
+   * (communicator ranks in the order of its neighbourhood collectives' blocks, -1 for MPI_PROC_NULL); absent when
+   * it has no topology or the shim did not ask.
+   */
+  readonly sources?: readonly number[];
+  readonly dests?: readonly number[];
 }
 
 export interface DatatypeEvent extends EventBase {
@@ -294,6 +301,13 @@ export interface EngineFinding {
    * no other finding names (the same rank and call site), since a finding of ours at that call says more.
    */
   readonly mpiVerdict?: true;
+  /**
+   * One finding across ranks whose ranks may come after the session took it (a point-to-point call made with the
+   * same invalid argument at the same call site on several ranks, lifecycle/shim-findings.ts): each later rank's
+   * part comes as a finding of its own with the same key, which the session adds to the first one's locations
+   * (session/rank-merge.ts) when its message and resolved call site are the first one's.
+   */
+  readonly merge?: string;
 }
 
 /** A call's buffer in its caller's stack frame, as the shim described it (spec check stack-buffer-frame). */

@@ -81,8 +81,13 @@ export class PscwMatching {
   /** An access made in the origin's current access epoch. */
   onAccess(a: Access): void {
     const k = this.of(a.origin, a.win).startTargets?.get(a.target);
-    if (k !== undefined && this.accesses.length < MAX_ACCESSES) this.accesses.push({ a, k });
+    if (k === undefined) return;
+    if (this.accesses.length < MAX_ACCESSES) this.accesses.push({ a, k });
+    else this.dropped = true;
   }
+
+  /** Accesses were left out past MAX_ACCESSES (Engine.skippedChecks says so). */
+  dropped = false;
 
   /**
    * The memcheck mode: a target's own load or store of its window memory in its exposure epoch of the post-th
@@ -90,6 +95,7 @@ export class PscwMatching {
    */
   onLocal(a: Access, post: number): void {
     if (this.locals.length < MAX_ACCESSES) this.locals.push({ a, post });
+    else this.dropped = true;
   }
 
   /**

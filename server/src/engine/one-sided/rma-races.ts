@@ -6,12 +6,16 @@ import { bytesOf, conflicting, overlaps, verb, type Access, type Bytes } from '.
 import type { EngineFinding } from '../model/types';
 
 /** Pairs of accesses compared in one search: beyond, silence rather than a stalled analyzer. */
-const MAX_PAIRS = 2_000_000;
+export const MAX_PAIRS = 2_000_000;
 
 export type Pair = readonly [Access, Access];
 
 /** Racing pairs, each as (earlier, later) by (origin, order), sorted the same way: independent of interleaving. */
-export function racingPairs(list: readonly Access[], concurrent: (a: Access, b: Access) => boolean): Pair[] {
+export function racingPairs(
+  list: readonly Access[],
+  concurrent: (a: Access, b: Access) => boolean,
+  cut?: () => void,
+): Pair[] {
   const key = (a: Access, b: Access) => a.origin - b.origin || a.order - b.order;
   const out: Pair[] = [];
   const byTarget = new Map<number, { a: Access; x: Bytes }[]>();
@@ -29,7 +33,10 @@ export function racingPairs(list: readonly Access[], concurrent: (a: Access, b: 
     for (const q of l) {
       active = active.filter((p) => p.x.hi > q.x.lo);
       for (const p of active) {
-        if (--budget < 0) return out.sort((u, v) => key(u[0], v[0]) || key(u[1], v[1]));
+        if (--budget < 0) {
+          cut?.(); // the report names the check as partial (Engine.skippedChecks)
+          return out.sort((u, v) => key(u[0], v[0]) || key(u[1], v[1]));
+        }
         if (!overlaps(p.a, p.x, q.a, q.x) || !conflicting(p.a, q.a) || !concurrent(p.a, q.a)) continue;
         out.push(key(p.a, q.a) < 0 ? [p.a, q.a] : [q.a, p.a]);
       }

@@ -54,7 +54,7 @@ interface Sink {
  * Accesses kept per fence or PSCW epoch, and passive-target accesses kept for the end of the run: beyond, the check
  * looks at the first ones only (it may miss a race, never invent one).
  */
-const MAX_ACCESSES = 200_000;
+export const MAX_ACCESSES = 200_000;
 /** Vector-clock snapshots (points × ranks) the passive-target check may take: beyond, different origins are not compared. */
 export const MAX_CLOCK_CELLS = 20_000_000;
 const LOCK_EXCLUSIVE = 1;
@@ -93,6 +93,18 @@ export class RmaTracker {
    * MAX_CLOCK_CELLS): their races were not checked.
    */
   passiveUnordered = false;
+  constructor(
+    /** Accesses kept per fence epoch, access epoch, and of the run's passive target (MAX_ACCESSES). */
+    readonly maxAccesses = MAX_ACCESSES,
+  ) {}
+  /** Accesses left out past MAX_ACCESSES, or pairs left uncompared past the race search's bound. */
+  accessesCut = false;
+  get partial(): boolean {
+    return this.accessesCut || this.matching.dropped;
+  }
+  private readonly cut = (): void => {
+    this.accessesCut = true;
+  };
   /** Points (origin:steps) whose clock was asked for; beyond MAX_CLOCK_CELLS cells no more are. */
   private readonly watched = new Set<string>();
   private pointsCapped = false;
@@ -359,21 +371,26 @@ export class RmaTracker {
     };
     if (passive) {
       if (FETCHING.has(rma)) this.fetchedOn.add(win.id);
-      if (this.passive.length >= MAX_ACCESSES) return;
+      if (this.passive.length >= this.maxAccesses) {
+        this.accessesCut = true;
+        return;
+      }
       this.passive.push(a);
       s.open.push(a);
       this.watchClock(st, a);
     } else if (epoch.startsWith('pscw')) {
       const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
       const list = this.pscw.get(key) ?? [];
-      if (list.length < MAX_ACCESSES) list.push(a);
+      if (list.length < this.maxAccesses) list.push(a);
+      else this.accessesCut = true;
       this.pscw.set(key, list);
       this.matching.onAccess(a);
     } else {
       let m = this.fenceEpochs.get(win.id);
       if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
       const list = m.get(s.fences) ?? [];
-      if (list.length < MAX_ACCESSES) list.push(a);
+      if (list.length < this.maxAccesses) list.push(a);
+      else this.accessesCut = true;
       m.set(s.fences, list);
     }
   }
@@ -433,6 +450,7 @@ export class RmaTracker {
       for (const pair of racingPairs(
         [...done.list, a],
         (x, y) => (x === a || y === a) && this.sameEpoch(x, y),
+        this.cut,
       ))
         if (this.report(st, pair)) return;
       return;
@@ -440,7 +458,8 @@ export class RmaTracker {
     let m = this.fenceEpochs.get(win.id);
     if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
     const list = m.get(la.epoch) ?? [];
-    if (list.length < MAX_ACCESSES) list.push(a);
+    if (list.length < this.maxAccesses) list.push(a);
+    else this.accessesCut = true;
     m.set(la.epoch, list);
   }
 
@@ -514,7 +533,10 @@ export class RmaTracker {
         done: pos,
       },
     );
-    if (this.passive.length >= MAX_ACCESSES) return;
+    if (this.passive.length >= this.maxAccesses) {
+      this.accessesCut = true;
+      return;
+    }
     this.passive.push(a);
     this.watchClock(st, a);
   }
@@ -638,13 +660,13 @@ export class RmaTracker {
       byWin.set(a.win.id, l);
     }
     for (const list of byWin.values()) {
-      for (const pair of racingPairs(list, concurrent)) this.report(sink, pair);
+      for (const pair of racingPairs(list, concurrent, this.cut)) this.report(sink, pair);
     }
   }
 
   /** Reports the first race of one epoch, unless the same two call sites were reported on this window. */
   private reportFirst(sink: Sink, list: readonly Access[], concurrent: (a: Access, b: Access) => boolean) {
-    for (const pair of racingPairs(list, concurrent)) if (this.report(sink, pair)) return;
+    for (const pair of racingPairs(list, concurrent, this.cut)) if (this.report(sink, pair)) return;
   }
 
   /** One finding per window and pair of call sites; false when that pair was reported already. */

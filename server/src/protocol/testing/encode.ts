@@ -191,10 +191,13 @@ export function encodeEvent(e: RankEvent, format = FORMAT_VERSION): Uint8Array {
         e.myRank,
         e.parent,
         e.creatorSeq,
-        e.isInter ? 1 : 0,
+        (e.isInter ? 1 : 0) | (e.sources !== undefined && e.dests !== undefined ? 2 : 0),
         e.remoteMembers.length,
         ...e.members,
         ...e.remoteMembers,
+        ...(e.sources !== undefined && e.dests !== undefined
+          ? [e.sources.length, e.dests.length, ...e.sources, ...e.dests]
+          : []),
       ]);
     case 'datatype': {
       const fixed = [e.datatype, e.size, e.lb, e.extent, e.trueLb, e.trueExtent, e.committed ? 1 : 0];
