@@ -159,3 +159,12 @@ export function mpbResults(stdout: string): string[] {
 export function cp2kResults(stdout: string): string[] {
   return stdout.split('\n').filter((l) => /^ ENERGY\| Total FORCE_EVAL|^ +Total energy:/.test(l));
 }
+
+/**
+ * What an OpenFOAM solver computes: each linear solve's initial and final residuals and iteration count, and
+ * each time step's continuity errors (the solver log's "Solving for" and "time step continuity errors" lines) —
+ * not its "ExecutionTime" lines.
+ */
+export function openfoamResults(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => /Solving for |^time step continuity errors/.test(l));
+}
