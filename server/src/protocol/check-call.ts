@@ -6,6 +6,13 @@
  */
 import { basicTypes, checks, KIND, layouts, ops } from './spec';
 
+/**
+ * A COMPLETE's byte count the shim could not read: MPI_Get_count's MPI_UNDEFINED (more than INT_MAX bytes), or a
+ * status MPI left unset (Open MPI's for a neighbourhood collective's request, seen in PETSc's PetscSF of the
+ * neighbor type). A count that the shim says it does not know is no bad frame: the rank's other records count.
+ */
+const UNKNOWN_BYTES = -1;
+
 function isFlag(v: number | undefined): boolean {
   return v === 0 || v === 1;
 }
@@ -36,7 +43,7 @@ export function checkCall(
     const cancelled = n > 5 ? all[base + 5] : undefined;
     if (!isFlag(cancelled)) return `COMPLETE cancelled flag ${cancelled} is not 0 or 1`;
     const bytes = n > 3 ? (all[base + 3] as number) : 0;
-    return bytes < 0 ? `COMPLETE byte count ${bytes} is negative` : undefined;
+    return bytes < UNKNOWN_BYTES ? `COMPLETE byte count ${bytes} is below -1` : undefined;
   }
   return checkRare(kind, flags, func, all, base, n);
 }
@@ -57,7 +64,7 @@ function checkRare(
       if (layouts[func] === undefined) return `function id ${func} out of range`;
       if (!isFlag(wordAt(w, b, n, 5))) return `COMPLETE cancelled flag ${wordAt(w, b, n, 5)} is not 0 or 1`;
       const bytes = wordAt(w, b, n, 3) ?? 0;
-      return bytes < 0 ? `COMPLETE byte count ${bytes} is negative` : undefined;
+      return bytes < UNKNOWN_BYTES ? `COMPLETE byte count ${bytes} is below -1` : undefined;
     }
     case KIND.COMM: {
       const size = wordAt(w, b, n, 1) ?? 0;
