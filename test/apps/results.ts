@@ -168,3 +168,12 @@ export function cp2kResults(stdout: string): string[] {
 export function openfoamResults(stdout: string): string[] {
   return stdout.split('\n').filter((l) => /Solving for |^time step continuity errors/.test(l));
 }
+
+/**
+ * What a PETSc example prints before mpiscope's report: its star forests' graphs and data, or its solver's
+ * residual norms and iteration counts — every non-empty line (the examples print no timings).
+ */
+export function petscResults(stdout: string): string[] {
+  const own = stdout.split(/^mpiscope: /m)[0] ?? '';
+  return own.split('\n').filter((l) => l.trim() !== '');
+}

@@ -7,6 +7,7 @@ import {
   lineDiffers,
   nwchemResults,
   openfoamResults,
+  petscResults,
   pwscfResults,
   scalapackResults,
 } from '../apps/results';
@@ -134,5 +135,19 @@ test("an OpenFOAM solver's results: residuals and continuity errors of each step
     'smoothSolver:  Solving for Ux, Initial residual = 1, Final residual = 8.90511e-06, No Iterations 19',
     'DICPCG:  Solving for p, Initial residual = 1, Final residual = 0.0492854, No Iterations 12',
     'time step continuity errors : sum local = 0.000466513, global = -1.79995e-19, cumulative = -1.79995e-19',
+  ]);
+});
+
+test("a PETSc example's results: its own non-empty lines, not mpiscope's report after them", () => {
+  const out = [
+    '  0 SNES Function norm 1.036007954337e-02',
+    '',
+    '    0 KSP Residual norm 9.516444290077e-03',
+    'mpiscope: app, 2 ranks, Open MPI',
+    'no findings; the job completed',
+  ].join('\n');
+  assert.deepEqual(petscResults(out), [
+    '  0 SNES Function norm 1.036007954337e-02',
+    '    0 KSP Residual norm 9.516444290077e-03',
   ]);
 });
