@@ -7,7 +7,7 @@
 #                 iproute2 for the namespace hosts, Slurm and munge
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
 #                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers,
-#                 GROMACS, Quantum ESPRESSO and MPB
+#                 GROMACS, Quantum ESPRESSO, MPB, CP2K, OpenFOAM with its tutorials, and PETSc with its examples
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +49,10 @@ if [ "$with_apps" = 1 ]; then
   command -v pw.x >/dev/null 2>&1 || apps+=(quantum-espresso)
   command -v mpb-mpi >/dev/null 2>&1 || apps+=(mpb-mpi)
   command -v cp2k.popt >/dev/null 2>&1 || apps+=(cp2k)
+  command -v icoFoam >/dev/null 2>&1 || apps+=(openfoam)
+  [ -d /usr/share/doc/openfoam-examples/examples/incompressible/icoFoam/cavity ] || apps+=(openfoam-examples)
+  pkg-config --exists PETSc 2>/dev/null || apps+=(libpetsc-real3.18-dev)
+  [ -f /usr/share/petsc/3.18/share/petsc/examples/src/snes/tutorials/ex19.c ] || apps+=(libpetsc3.18-dev-examples)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -227,6 +227,13 @@ function roleFields() {
   const fields = new Map();
   const put = (name, type, where) => {
     const prev = fields.get(name);
+    // An output array (MPI_Type_get_contents' datatypes) shares the field of the input arrays of its role: the
+    // field is const, which a pointer to writable elements converts to.
+    const bare = (t) => t.replace(/^const /, '');
+    if (prev && bare(prev) === bare(type)) {
+      fields.set(name, prev.startsWith('const ') ? prev : type);
+      return;
+    }
     if (prev && prev !== type) fail(`${where}: field ${name} is ${type} here but ${prev} elsewhere`);
     fields.set(name, type);
   };

@@ -39,8 +39,32 @@ void msc_dtype_track(MPI_Datatype t, int state)
     if (!s) return;
     atomic_store(&s->v[0], state);
     atomic_store(&s->v[1], 0); /* not overlapping (msc_dtype_overlapping), until its commit says so */
+    atomic_store(&s->v[2], 0); /* references MPI_Type_get_contents handed out (msc_dtype_reference) */
     atomic_store(&n_dtypes, 1);
     if (state == MSC_DT_FREED) msc_layout_forget(t);
+}
+
+/* v[2]: references handed out by MPI_Type_get_contents and not yet freed; v[3]: the state before the type's
+ * own free, for a reference handed out after it (MPICH and Open MPI keep a type that another one was made of
+ * alive, and hand out its old handle). */
+void msc_dtype_reference(MPI_Datatype t)
+{
+    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    if (!s) return;
+    if (atomic_load(&s->v[0]) == MSC_DT_FREED) atomic_store(&s->v[0], atomic_load(&s->v[3]));
+    atomic_fetch_add(&s->v[2], 1);
+}
+
+void msc_dtype_free(MPI_Datatype t)
+{
+    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    if (s && atomic_load(&s->v[2]) > 0) {
+        atomic_fetch_sub(&s->v[2], 1);
+        return;
+    }
+    int64_t before = s ? atomic_load(&s->v[0]) : MSC_DT_COMMITTED;
+    msc_dtype_track(t, MSC_DT_FREED);
+    if ((s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t)))) atomic_store(&s->v[3], before);
 }
 
 void msc_dtype_overlapping(MPI_Datatype t)

@@ -321,8 +321,11 @@ void msc_post_comm_free(msc_call *c, msc_args *a, int rc)
 void msc_post_type_create(msc_call *c, msc_args *a, int rc)
 {
     if (rc != MPI_SUCCESS || !a->datatype_out || *a->datatype_out == MPI_DATATYPE_NULL) return;
-    msc_dtype_track(*a->datatype_out, MSC_DT_CREATED);
-    msc_describe_datatype(*a->datatype_out, 0, c->seq, msc_stamp());
+    /* MPI_Type_dup's type has the committed state of its old type (MPI-3.1 §4.1.10); a predefined one is committed. */
+    int committed = c->func == MSC_FN_MPI_Type_dup && msc_dtype_state(a->datatype) != MSC_DT_CREATED;
+    msc_dtype_track(*a->datatype_out, committed ? MSC_DT_COMMITTED : MSC_DT_CREATED);
+    if (committed && msc_type_overlaps(*a->datatype_out)) msc_dtype_overlapping(*a->datatype_out);
+    msc_describe_datatype(*a->datatype_out, committed, c->seq, msc_stamp());
 }
 void msc_post_type_commit(msc_call *c, msc_args *a, int rc)
 {
@@ -334,7 +337,20 @@ void msc_post_type_commit(msc_call *c, msc_args *a, int rc)
 void msc_post_type_free(msc_call *c, msc_args *a, int rc)
 {
     (void)c;
-    if (rc == MPI_SUCCESS) msc_dtype_track(a->datatype, MSC_DT_FREED);
+    if (rc == MPI_SUCCESS) msc_dtype_free(a->datatype);
+}
+
+/* MPI_Type_get_contents hands out the datatypes a derived type was made from. A derived one is the handle it
+ * was made with, one reference more (Open MPI and MPICH), and the program must free it with MPI_Type_free
+ * (MPI-3.1 §4.1.13): that free drops the reference, not the type, which stays usable (PETSc unwraps its
+ * MPI_Type_dup types that way). Only the first ntypes of the array are set (MPI_Type_get_envelope). */
+void msc_type_contents(msc_call *c, const msc_args *a, int rc)
+{
+    (void)c;
+    int ni, na, nt, combiner;
+    if (rc != MPI_SUCCESS || !a->types || PMPI_Type_get_envelope(a->datatype, &ni, &na, &nt, &combiner) != MPI_SUCCESS)
+        return;
+    for (int i = 0; i < nt && i < a->types_n; i++) msc_dtype_reference(a->types[i]);
 }
 void msc_post_op_create(msc_call *c, msc_args *a, int rc)
 {

@@ -471,6 +471,11 @@ void msc_win_track(MPI_Win win, MPI_Comm comm, int freed);
 void msc_win_epoch(MPI_Win win, int func);
 enum { MSC_DT_CREATED = 1, MSC_DT_COMMITTED = 2, MSC_DT_FREED = 3 };
 void msc_dtype_track(MPI_Datatype t, int state);
+/* MPI handed out one more reference to a derived datatype (MPI_Type_get_contents): its next MPI_Type_free
+ * drops that reference, not the type (msc_dtype_free). */
+void msc_dtype_reference(MPI_Datatype t);
+/* MPI_Type_free succeeded: the type is freed, or one of its references dropped. */
+void msc_dtype_free(MPI_Datatype t);
 void msc_comm_track(MPI_Comm comm, int freed);
 void msc_buffer_attached(int64_t size);
 /* A pending send's buffer: summed when the send starts, summed again when it completes. */
@@ -678,8 +683,15 @@ int msc_layout_blocks(MPI_Datatype t, int64_t count, int64_t *off, int64_t *len,
 #endif
 #define MSC_CLASS(name) MSC_PRE(name) MSC_POST(name)
 MSC_PRE_NOP(init) MSC_POST(init) MSC_CLASS(finalize) MSC_PRE(abort) MSC_POST_NOP(abort)
-/* Class other: a wrapper passes NULL for a (see gen/generate.mjs). */
-MSC_PRE_NOP(other) MSC_POST_NOP(other)
+/* Class other: a wrapper passes NULL for a (see gen/generate.mjs), except MPI_Type_get_contents, whose
+ * datatypes out (role types) are references to count (msc_type_contents). */
+void msc_type_contents(msc_call *c, const msc_args *a, int rc);
+MSC_PRE_NOP(other)
+static inline void msc_post_other(msc_call *c, msc_args *a, int rc)
+{
+    if (a && (c->func == MSC_FN_MPI_Type_get_contents || c->func == MSC_FN_MPI_Type_get_contents_c))
+        msc_type_contents(c, a, rc);
+}
 MSC_CLASS(send) MSC_CLASS(isend) MSC_CLASS(send_init) MSC_CLASS(recv) MSC_PRE(irecv) MSC_POST_MC(irecv)
 MSC_PRE(recv_init) MSC_POST_MC(recv_init) MSC_CLASS(sendrecv) MSC_CLASS(sendrecv_replace)
 MSC_CLASS(probe) MSC_CLASS(iprobe) MSC_CLASS(mprobe) MSC_CLASS(improbe) MSC_CLASS(mrecv) MSC_PRE(imrecv) MSC_POST_MC(imrecv)

@@ -159,3 +159,21 @@ export function mpbResults(stdout: string): string[] {
 export function cp2kResults(stdout: string): string[] {
   return stdout.split('\n').filter((l) => /^ ENERGY\| Total FORCE_EVAL|^ +Total energy:/.test(l));
 }
+
+/**
+ * What an OpenFOAM solver computes: each linear solve's initial and final residuals and iteration count, and
+ * each time step's continuity errors (the solver log's "Solving for" and "time step continuity errors" lines) —
+ * not its "ExecutionTime" lines.
+ */
+export function openfoamResults(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => /Solving for |^time step continuity errors/.test(l));
+}
+
+/**
+ * What a PETSc example prints before mpiscope's report: its star forests' graphs and data, or its solver's
+ * residual norms and iteration counts — every non-empty line (the examples print no timings).
+ */
+export function petscResults(stdout: string): string[] {
+  const own = stdout.split(/^mpiscope: /m)[0] ?? '';
+  return own.split('\n').filter((l) => l.trim() !== '');
+}

@@ -2,7 +2,15 @@
 // and when two runs' results are the same.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lammpsResults, lineDiffers, nwchemResults, pwscfResults, scalapackResults } from '../apps/results';
+import {
+  lammpsResults,
+  lineDiffers,
+  nwchemResults,
+  openfoamResults,
+  petscResults,
+  pwscfResults,
+  scalapackResults,
+} from '../apps/results';
 
 test('result lines agree up to two units in the last printed digit, integers and words exactly', () => {
   assert.equal(
@@ -110,5 +118,36 @@ test("pw.x's results: each iteration's energy and accuracy, the converged and Fe
     '     estimated scf accuracy    <       0.13183282 Ry',
     '     the Fermi energy is    13.4536 ev',
     '!    total energy              =     -22.63378020 Ry',
+  ]);
+});
+
+test("an OpenFOAM solver's results: residuals and continuity errors of each step; no times", () => {
+  const out = [
+    'Time = 0.005',
+    '',
+    'Courant Number mean: 0 max: 0',
+    'smoothSolver:  Solving for Ux, Initial residual = 1, Final residual = 8.90511e-06, No Iterations 19',
+    'DICPCG:  Solving for p, Initial residual = 1, Final residual = 0.0492854, No Iterations 12',
+    'time step continuity errors : sum local = 0.000466513, global = -1.79995e-19, cumulative = -1.79995e-19',
+    'ExecutionTime = 0.01 s  ClockTime = 0 s',
+  ].join('\n');
+  assert.deepEqual(openfoamResults(out), [
+    'smoothSolver:  Solving for Ux, Initial residual = 1, Final residual = 8.90511e-06, No Iterations 19',
+    'DICPCG:  Solving for p, Initial residual = 1, Final residual = 0.0492854, No Iterations 12',
+    'time step continuity errors : sum local = 0.000466513, global = -1.79995e-19, cumulative = -1.79995e-19',
+  ]);
+});
+
+test("a PETSc example's results: its own non-empty lines, not mpiscope's report after them", () => {
+  const out = [
+    '  0 SNES Function norm 1.036007954337e-02',
+    '',
+    '    0 KSP Residual norm 9.516444290077e-03',
+    'mpiscope: app, 2 ranks, Open MPI',
+    'no findings; the job completed',
+  ].join('\n');
+  assert.deepEqual(petscResults(out), [
+    '  0 SNES Function norm 1.036007954337e-02',
+    '    0 KSP Residual norm 9.516444290077e-03',
   ]);
 });

@@ -248,3 +248,29 @@ test('a fence with MPI_MODE_NOPRECEDE after accesses since the last fence is cal
     check(job, [{ kind: 'call-order', ranks: [0], message: ['MPI_MODE_NOPRECEDE', 'since the last fence'] }]);
   }
 });
+
+test('fences around lock epochs whose accesses all stay inside them are silent; one access outside is call-order', () => {
+  // PETSc's PetscSF (window type, lock synchronization): fence, accesses each inside a lock of its target (or a
+  // lock_all), fence with NOSUCCEED, and again. The fence epoch holds no access, so no epoch overlaps.
+  const { job, w } = setup(2);
+  for (let round = 0; round < 2; round++) {
+    for (const x of w) x.fence();
+    for (const x of w)
+      x.lock(SHARED, 1 - x.r.rank)
+        .put(1 - x.r.rank)
+        .unlock(1 - x.r.rank);
+    for (const x of w)
+      x.lockAll()
+        .put(1 - x.r.rank)
+        .unlockAll();
+    for (const x of w) x.fence();
+  }
+  // Rank 0 then puts to rank 1 while it holds a lock of itself only: that access is the fence epoch's.
+  for (const x of w) x.fence();
+  (w[0] as Rma).lock(EXCLUSIVE, 0).put(1).unlock(0);
+  for (const x of w) x.fence();
+  end(job, w);
+  check(job, [
+    { kind: 'call-order', ranks: [0], message: ['inside an access epoch opened by MPI_Win_fence'] },
+  ]);
+});

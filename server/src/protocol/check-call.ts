@@ -44,7 +44,8 @@ export function checkCall(
 /**
  * A COMPLETE's byte count is -1 when the status does not say it: more than INT_MAX bytes, or a status MPI leaves
  * undefined (Open MPI's for the request of MPI_Rput, MPI_Rget and the other request-based one-sided calls, whose
- * MPI_Wait the shim gives a status of its own). Only a count below that is malformed.
+ * MPI_Wait the shim gives a status of its own, and for a neighbourhood collective's request, seen in PETSc's
+ * PetscSF of the neighbor type). Only a count below that is malformed: the rank's other records count.
  */
 function badBytes(bytes: number): string | undefined {
   return bytes < -1 ? `COMPLETE byte count ${bytes} is below -1 (unknown)` : undefined;

@@ -350,6 +350,12 @@ test('bad frames are rejected with a reason', () => {
     ),
     /byte count -2/,
   );
+  // -1 is the shim's "the status does not say" (MPI_UNDEFINED, or a status MPI left unset): no bad frame.
+  assert.doesNotThrow(() =>
+    new RankDecoder(0).decode(
+      encodeCall({ kind: KIND.COMPLETE_EXIT, func: send.id, seq: 1 }, [0, 0, -1, 0, 0]),
+    ),
+  );
   const one = encodeCall(
     { kind: KIND.COMPLETE, func: send.id, seq: 1, flags: COMPLETE_PACKED },
     [0, 0, 0, 0],

@@ -12,10 +12,14 @@
  * - A fence with MPI_MODE_NOPRECEDE after one-sided accesses of the rank since the fence before it: the assertion
  *   says the fence completes none (MPI-3.1 §11.5.5), so they may never complete (bits as for NOSUCCEED).
  * - A lock, lock_all, start or post between two fences with
- *   one-sided accesses between them: the first fence opened an access epoch (MPI-3.1 §11.5.1: a fence starts one
- *   when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. A fence with
- *   MPI_MODE_NOSUCCEED opens none: its bit is 16 in Open MPI and 16384 in MPICH, and either bit counts (the
- *   engine does not know the library; a wrong reading only errs towards silence).
+ *   one-sided accesses of the fence epoch between them: the first fence opened an access epoch (MPI-3.1 §11.5.1: a
+ *   fence starts one when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. A fence
+ *   with MPI_MODE_NOSUCCEED opens none: its bit is 16 in Open MPI and 16384 in MPICH, and either bit counts (the
+ *   engine does not know the library; a wrong reading only errs towards silence). An access made inside a lock of
+ *   its target, a lock_all or a start epoch belongs to that epoch, not to the fence's: a fence followed only by
+ *   lock … unlock epochs and another fence opened no access epoch (MPICH takes a lock after a fence that no access
+ *   followed, and so does Open MPI; PETSc's PetscSF of the window type with lock synchronization fences around its
+ *   lock epochs that way).
  * - An epoch still open at MPI_Win_free or MPI_Finalize: its accesses may never complete, and MPI_Win_free is
  *   erroneous then. Reported at the call that opened it; a fence epoch with one-sided accesses since its fence and
  *   none after them, at the MPI_Win_free (the fence that is missing belongs before it).
@@ -50,8 +54,9 @@ interface EpochState {
   post: Where | undefined;
   /** The rank called a fence that opened an access epoch (not MPI_MODE_NOSUCCEED). */
   fenceOpen: boolean;
-  /** The first lock, lock_all or start since that fence, and whether an access was made since it. */
+  /** The first lock, lock_all or start since that fence. */
   inFence: (Where & { readonly rank: number }) | undefined;
+  /** An access of the fence epoch was made since that fence (one outside every lock, lock_all and start epoch). */
   accessed: boolean;
 }
 
@@ -271,10 +276,16 @@ export class EpochRules {
     else if (kind === 'wait' || (kind === 'test' && flag === 1)) s.post = undefined;
   }
 
-  /** A one-sided access (Put, Get, accumulates) returned. */
-  access(rank: number, win: WinInfo): void {
+  /**
+   * A one-sided access (Put, Get, accumulates) returned. `target`: the world rank it names. It belongs to the
+   * fence epoch unless a lock of its target, a lock_all or a start epoch of the rank holds it.
+   */
+  access(rank: number, win: WinInfo, target: number | undefined): void {
     const s = this.state.get(`${rank}:${win.id}`);
-    if (s !== undefined) s.accessed = true;
+    if (s === undefined) return;
+    const held =
+      (target !== undefined && s.locks.has(target)) || s.lockAll !== undefined || s.start !== undefined;
+    if (!held) s.accessed = true;
   }
 
   /**

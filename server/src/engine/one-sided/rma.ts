@@ -254,7 +254,7 @@ export class RmaTracker {
     if (win === undefined) return;
     if (e.fn.cls === 'win_free') st.windows.onFree(e.rank, handle);
     else if (e.fn.cls === 'rma') {
-      this.epochRules.access(e.rank, win);
+      this.epochRules.access(e.rank, win, this.target(enter, win));
       this.access(st, enter, win);
     } else if (e.fn.cls === 'win_sync') {
       this.epochRules.exit(enter, win, enter.fn.rma ?? '', this.target(enter, win), e.flag);
