@@ -49,7 +49,7 @@ void msc_dtype_track(MPI_Datatype t, int state)
  * alive, and hand out its old handle). */
 void msc_dtype_reference(MPI_Datatype t)
 {
-    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
     if (!s) return;
     if (atomic_load(&s->v[0]) == MSC_DT_FREED) atomic_store(&s->v[0], atomic_load(&s->v[3]));
     atomic_fetch_add(&s->v[2], 1);
@@ -57,14 +57,14 @@ void msc_dtype_reference(MPI_Datatype t)
 
 void msc_dtype_free(MPI_Datatype t)
 {
-    slot *s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t));
+    slot *s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t));
     if (s && atomic_load(&s->v[2]) > 0) {
         atomic_fetch_sub(&s->v[2], 1);
         return;
     }
     int64_t before = s ? atomic_load(&s->v[0]) : MSC_DT_COMMITTED;
     msc_dtype_track(t, MSC_DT_FREED);
-    if ((s = tbl_find(dtypes, (uint64_t)msc_w_MPI_Datatype(t)))) atomic_store(&s->v[3], before);
+    if ((s = tbl_find(&dtypes, (uint64_t)msc_w_MPI_Datatype(t)))) atomic_store(&s->v[3], before);
 }
 
 void msc_dtype_overlapping(MPI_Datatype t)
