@@ -15,11 +15,12 @@
  *   one-sided accesses of the fence epoch between them: the first fence opened an access epoch (MPI-3.1 §11.5.1: a
  *   fence starts one when another fence and RMA calls follow), which the passive or PSCW epoch overlaps. A fence
  *   with MPI_MODE_NOSUCCEED opens none: its bit is 16 in Open MPI and 16384 in MPICH, and either bit counts (the
- *   engine does not know the library; a wrong reading only errs towards silence). An access made inside a lock of
- *   its target, a lock_all or a start epoch belongs to that epoch, not to the fence's: a fence followed only by
- *   lock … unlock epochs and another fence opened no access epoch (MPICH takes a lock after a fence that no access
- *   followed, and so does Open MPI; PETSc's PetscSF of the window type with lock synchronization fences around its
- *   lock epochs that way).
+ *   engine does not know the library; a wrong reading only errs towards silence). An error when an access
+ *   outside every lock of its target, lock_all and start epoch was made between the fences. When every access is
+ *   inside such an epoch, a warning: the standard's text still makes the first fence open an access epoch (RMA
+ *   calls follow it before the next fence), so MPI-CorrBench counts fence; lock; put; unlock; fence erroneous, but
+ *   MPICH and Open MPI accept it, MPICH's own test suite does it (rma/mixedsync.c) and so does PETSc's PetscSF of
+ *   the window type with lock synchronization.
  * - An epoch still open at MPI_Win_free or MPI_Finalize: its accesses may never complete, and MPI_Win_free is
  *   erroneous then. Reported at the call that opened it; a fence epoch with one-sided accesses since its fence and
  *   none after them, at the MPI_Win_free (the fence that is missing belongs before it).
@@ -58,11 +59,14 @@ interface EpochState {
   inFence: (Where & { readonly rank: number }) | undefined;
   /** An access of the fence epoch was made since that fence (one outside every lock, lock_all and start epoch). */
   accessed: boolean;
+  /** An access inside a lock, lock_all or start epoch was made since that fence. */
+  heldAccessed: boolean;
 }
 
 type Rule =
   | 'overlap'
   | 'inside-fence'
+  | 'inside-fence-held'
   | 'fence-in-exposure'
   | 'open-at-free'
   | 'fence-open-at-free'
@@ -93,6 +97,7 @@ export class EpochRules {
         fenceOpen: false,
         inFence: undefined,
         accessed: false,
+        heldAccessed: false,
       };
       this.state.set(k, s);
     }
@@ -210,6 +215,15 @@ export class EpochRules {
             s.inFence.call,
             `${s.inFence.call} on ${win.name} between two MPI_Win_fence calls with one-sided accesses between them`,
           );
+        else if (s.inFence !== undefined && s.heldAccessed)
+          this.note(
+            'inside-fence-held',
+            win,
+            s.inFence.rank,
+            s.inFence,
+            s.inFence.call,
+            `${s.inFence.call} on ${win.name} between two MPI_Win_fence calls whose one-sided accesses are all inside it`,
+          );
         break;
       case 'free':
         // One-sided accesses since the last fence, which opened an access epoch, and no fence after them: they may
@@ -242,6 +256,7 @@ export class EpochRules {
       s.fenceOpen = (assert & NOSUCCEED_BITS) === 0;
       s.inFence = undefined;
       s.accessed = false;
+      s.heldAccessed = false;
     }
   }
 
@@ -286,6 +301,7 @@ export class EpochRules {
     const held =
       (target !== undefined && s.locks.has(target)) || s.lockAll !== undefined || s.start !== undefined;
     if (!held) s.accessed = true;
+    else s.heldAccessed = true;
   }
 
   /**
@@ -328,6 +344,8 @@ export class EpochRules {
       let message: string;
       if (rule === 'overlap')
         message = `${who} call${s} ${call} on ${win} while ${f.what} is still open on that window: MPI forbids overlapping access epochs of one rank on a window (MPI_ERR_RMA_SYNC, or a hang). Close the first epoch (MPI_Win_unlock, MPI_Win_unlock_all, MPI_Win_complete, or a fence) before opening another.`;
+      else if (rule === 'inside-fence-held')
+        message = `${who} call${s} ${call} on ${win} between two MPI_Win_fence calls, and every one-sided access between those fences is inside the passive or PSCW epoch. By the standard's text the first fence still opened an access epoch (MPI-3.1 §11.5.1: a fence starts one when another fence and RMA calls follow), which this epoch overlaps; MPICH and Open MPI accept it, other implementations need not. End the fence epoch with MPI_Win_fence(MPI_MODE_NOSUCCEED, …) before the lock, or use fences only.`;
       else if (rule === 'inside-fence')
         message = `${who} call${s} ${call} on ${win} inside an access epoch opened by MPI_Win_fence (another fence and one-sided accesses follow): the epochs overlap, which MPI forbids. End the fence epoch with MPI_Win_fence(MPI_MODE_NOSUCCEED, …) before the passive or PSCW epoch, or use fences only.`;
       else if (rule === 'fence-in-exposure')
@@ -346,7 +364,12 @@ export class EpochRules {
         message = `${who} open${s} an exposure epoch with MPI_Win_post on ${win} and never close${s} it before ${rule === 'open-at-free' ? 'MPI_Win_free' : 'MPI_Finalize'}: the origins' accesses to it may never complete, and freeing a window with an epoch open is erroneous. Close it with MPI_Win_wait (or MPI_Win_test until it returns true) first.`;
       else
         message = `${who} open${s} an access epoch with ${call} on ${win} and never close${s} it before ${rule === 'open-at-free' ? 'MPI_Win_free' : 'MPI_Finalize'}: its accesses may never complete, and freeing a window with an epoch open is erroneous. Close it with ${call === 'MPI_Win_lock' ? 'MPI_Win_unlock' : call === 'MPI_Win_lock_all' ? 'MPI_Win_unlock_all' : 'MPI_Win_complete'} first.`;
-      out.push({ kind: 'call-order', severity: 'error', message, locations });
+      out.push({
+        kind: 'call-order',
+        severity: rule === 'inside-fence-held' ? 'warning' : 'error',
+        message,
+        locations,
+      });
     }
     this.found.clear();
     return out;
