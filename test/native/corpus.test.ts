@@ -163,32 +163,27 @@ test('corpus', { concurrency: jobs }, async (t) => {
             }
             lap('run');
             assert.deepEqual(actual, expected, `findings differ${context}`);
-            // A header that names a severity (`expect: invalid-argument note lines 12`) is held to it.
-            for (const e of header.expect) {
-              if (e.severity === undefined) continue;
-              const key = findingKey(e.kind, e.lines);
-              const f = report.findings.find(
+            // The report's finding that an expected one names (its kind and its lines in this program).
+            const findingOf = (key: string) =>
+              report.findings.find(
                 (g) =>
                   findingKey(
                     g.kind,
                     g.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
                   ) === key,
               );
-              assert.equal(f?.severity, e.severity, `severity of ${key}${context}`);
+            // A header that names a severity (`expect: invalid-argument note lines 12`) is held to it.
+            for (const e of header.expect) {
+              if (e.severity === undefined) continue;
+              const key = findingKey(e.kind, e.lines);
+              assert.equal(findingOf(key)?.severity, e.severity, `severity of ${key}${context}`);
             }
             // A header that names ranks (`expect: invalid-argument lines 23 ranks 0,1,2,3`) is held to them: every
             // rank that made the call is listed, whenever its stream came.
             for (const e of header.expect) {
               if (e.ranks === undefined) continue;
               const key = findingKey(e.kind, e.lines);
-              const f = report.findings.find(
-                (g) =>
-                  findingKey(
-                    g.kind,
-                    g.locations.filter((l) => basename(l.file) === file).map((l) => l.line),
-                  ) === key,
-              );
-              const ranks = [...new Set(f?.locations.map((l) => l.rank))].sort((a, b) => a - b);
+              const ranks = [...new Set(findingOf(key)?.locations.map((l) => l.rank))].sort((a, b) => a - b);
               assert.deepEqual(ranks, e.ranks, `ranks of ${key}${context}`);
             }
             // A finding on a Fortran program names the MPI function as on its C twin (MPI_Recv, not mpi_recv_).
