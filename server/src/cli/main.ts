@@ -40,7 +40,7 @@ async function main(argv: readonly string[]): Promise<number> {
         for (const s of spill.skipped) process.stderr.write(`mpiscope: left out ${s}\n`);
       }
       writeReports({ ...input, ...(cmd.failOn !== undefined ? { failOn: cmd.failOn } : {}) }, cmd, cwd);
-      return exitStatusOf(input.result.findings, input.result.outcome, cmd.failOn);
+      return exitStatusOf(input.result, cmd.failOn);
     }
     case 'run':
       checkTargets(cmd, cwd);

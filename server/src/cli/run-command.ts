@@ -80,7 +80,7 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     if (cmd.trace !== undefined)
       await writeTraceIndex(resolvePath(cwd, cmd.trace), cmd.analyzers, RUN_INDEX_MAX_BYTES);
     if (interrupted !== undefined) return 128 + (osConstants.signals[interrupted] ?? 2);
-    return exitStatusOf(result.findings, result.outcome, cmd.failOn);
+    return exitStatusOf(result, cmd.failOn);
   } finally {
     for (const s of signals) process.off(s, onSignal);
   }

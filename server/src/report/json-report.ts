@@ -24,7 +24,7 @@ export function jsonReport(input: ReportInput): string {
       ...(f.race !== undefined ? { race: f.race } : {}),
     })),
     ranks: result.ranks,
-    exitCode: exitStatusOf(result.findings, result.outcome, input.failOn),
+    exitCode: exitStatusOf(result, input.failOn),
     jobExitCode: result.exitCode,
     outcome: result.outcome,
     lostRecords: result.lostRecords ?? 0,
