@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { humanReport } from '../report/human-report';
 import { jsonReport } from '../report/json-report';
@@ -41,9 +41,12 @@ export function writeReports(input: ReportInput, targets: ReportTargets, cwd: st
 }
 
 function writeFile(path: string, text: string, cwd: string): void {
+  const full = resolve(cwd, path);
   try {
-    writeFileSync(resolve(cwd, path), text);
+    writeFileSync(full, text);
   } catch (err) {
+    // A report cut short (a full disk) would read as a report with fewer findings, or as no JSON at all: none is left.
+    rmSync(full, { force: true });
     throw new UsageError(`cannot write ${path}: ${(err as Error).message}; choose a writable path`);
   }
 }

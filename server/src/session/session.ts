@@ -279,7 +279,14 @@ export class Session {
     timingMark('shim ready');
     try {
       if (o.traceFile !== undefined) {
-        this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
+        this.trace = new TraceWriter(resolvePath(cwd, o.traceFile), (why) =>
+          this.emit(
+            'output',
+            `mpiscope: stopped writing the trace ${o.traceFile ?? ''}: ${why}; the run and its analysis go on, and the trace holds every frame up to there (mpiscope report reads it)\n`,
+            'stderr',
+            undefined,
+          ),
+        );
         removeStaleSpills(this.trace.path);
       }
     } catch (err) {

@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -29,6 +39,37 @@ test('a trace reads back frame by frame, and a trace cut short keeps its whole f
     assert.equal(readTrace(path).length, 2);
     writeFileSync(path, 'not a trace at all');
     assert.throws(() => readTrace(path), /not an mpiscope trace/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a write that fails (a full disk) stops the trace, not the run: said once, the frames before it kept', () => {
+  if (!existsSync('/dev/full')) return;
+  const dir = mkdtempSync(join(tmpdir(), 'trace-'));
+  try {
+    const path = join(dir, 't.trace');
+    const said: string[] = [];
+    const w = new TraceWriter(path, (why) => said.push(why));
+    w.writeSession({ type: 'session', ranks: 2 });
+    w.write(0, 'binary', Buffer.alloc(64, 1));
+    // From here on every write fails as on a full disk: /dev/full answers each one with ENOSPC.
+    const field = w as unknown as { fd: number };
+    closeSync(field.fd);
+    field.fd = openSync('/dev/full', 'w');
+    w.write(0, 'binary', Buffer.alloc(64, 2));
+    w.write(1, 'binary', Buffer.alloc(64, 3));
+    w.writeSession({ type: 'end' });
+    w.close();
+    assert.deepEqual(said, ['no space left on the device, after 0.0 MB']);
+    assert.equal(w.stopped, said[0]);
+    assert.deepEqual(
+      readTrace(path).map((f) => [f.rank, f.kind, f.data[0]]),
+      [
+        [SESSION_RANK, 'session', '{'.charCodeAt(0)],
+        [0, 'binary', 1],
+      ],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

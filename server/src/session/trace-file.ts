@@ -12,7 +12,17 @@
  *             where a rank's connection closed
  * A trace cut short (the analyzer was killed) is still readable up to its last whole frame.
  */
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync, writevSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  writevSync,
+} from 'node:fs';
 
 export const TRACE_MAGIC = 'MSCTRACE';
 export const TRACE_VERSION = 1;
@@ -28,11 +38,22 @@ export interface TraceFrame {
   readonly data: Buffer;
 }
 
-/** Appends frames with synchronous writes: a frame is on disk before it is analysed, so a crash loses nothing. */
+/**
+ * Appends frames with synchronous writes: a frame is on disk before it is analysed, so a crash loses nothing.
+ * A write that fails (a full disk, a quota, a file system gone) stops the trace, never the run: the file is cut
+ * back to its last whole frame, closed, and `onStop` hears why, once; the analysis goes on without it.
+ */
 export class TraceWriter {
   private fd: number | undefined;
+  /** Bytes in the file: the end of its last whole frame. */
+  private bytes = 16;
+  /** Why the trace stopped before the run ended (a write failed); undefined while it is written. */
+  stopped: string | undefined;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly onStop?: (why: string) => void,
+  ) {
     // The file appears under its name with its header already in it (written under a temporary name, then
     // renamed; the descriptor follows the file): a reader that opens it as the run starts (the editor, a test
     // polling it) never finds an empty file and calls it no trace.
@@ -62,13 +83,42 @@ export class TraceWriter {
     head.writeUInt32LE(rank >>> 0, 0);
     head.writeUInt32LE(KIND_IDS[kind], 4);
     head.writeUInt32LE(payload.length, 8);
-    // Header and frame in one system call, the frame from the buffer it arrived in (no copy of every frame).
-    const written = writevSync(this.fd, [head, payload]);
-    // A short write (a full disk, a signal) leaves the rest: written in order, so the frame is whole or cut last.
-    if (written < head.length + payload.length) {
-      const rest = Buffer.concat([head, payload]).subarray(written);
-      writeSync(this.fd, rest);
+    const total = head.length + payload.length;
+    try {
+      // Header and frame in one system call, the frame from the buffer it arrived in (no copy of every frame).
+      const written = writevSync(this.fd, [head, payload]);
+      // A short write (a signal, a disk filling up) leaves the rest: written in order, so the frame is whole or
+      // the next write fails.
+      if (written < total) writeSync(this.fd, Buffer.concat([head, payload]).subarray(written));
+      this.bytes += total;
+    } catch (err) {
+      this.stop(err as NodeJS.ErrnoException);
     }
+  }
+
+  /** A write failed: cut the file back to its last whole frame, close it, and say why once. */
+  private stop(err: NodeJS.ErrnoException): void {
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.fd = undefined;
+    try {
+      ftruncateSync(fd, this.bytes);
+    } catch {
+      // Whatever is past the last whole frame, a reader stops before it (TraceReader's cut).
+    }
+    try {
+      closeSync(fd);
+    } catch {
+      // Closed or gone: nothing more to write either way.
+    }
+    const why =
+      err.code === 'ENOSPC'
+        ? 'no space left on the device'
+        : err.code === 'EDQUOT'
+          ? 'disk quota exceeded'
+          : err.message;
+    this.stopped = `${why}, after ${(this.bytes / 1e6).toFixed(1)} MB`;
+    this.onStop?.(this.stopped);
   }
 
   writeSession(record: object): void {
