@@ -212,6 +212,14 @@ test('deadlock on a duplicated communicator, where handles differ per rank', () 
         'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup) (rank 0 sent tag 1 on MPI_COMM_WORLD instead, with MPI_Send)',
       ],
     },
+    {
+      kind: 'message-mismatch',
+      ranks: [0, 1],
+      message: [
+        'rank 0 sent with MPI_Send to rank 1, tag 1 on MPI_COMM_WORLD is never received: its communicator does not match',
+      ],
+      details: ['never received (its communicator does not match the receive)', 'never satisfied'],
+    },
   ]);
 });
 
@@ -252,9 +260,12 @@ test('a receive its peer sent another tag to: the advice names both tags', () =>
     {
       kind: 'deadlock',
       ranks: [0, 1],
-      message: ['Rank 0 sent tag 12 with MPI_Isend where rank 1 receives tag 13: make the send'],
+      message: [
+        "Rank 0 sent tag 12 with MPI_Isend where rank 1 receives tag 13: make the send's and the receive's tag agree.",
+      ],
       details: ['', '(rank 0 sent tag 12 instead, with MPI_Isend)'],
     },
+    { kind: 'message-mismatch', ranks: [0, 1], message: ['its tag does not match', 'waits for it forever'] },
   ]);
 });
 
