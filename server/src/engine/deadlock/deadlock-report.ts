@@ -11,6 +11,7 @@ import {
   pairMismatches,
   type MismatchPair,
 } from '../point-to-point/envelope-mismatch';
+import { unstartedSendFindings } from './unstarted-send';
 import type { EngineFinding, RawLocation } from '../model/types';
 import {
   holdingItems,
@@ -240,13 +241,22 @@ function waitPhrase(st: DeadlockContext, node: Node, to: number | undefined): st
   return `rank ${node.b.track.rank} waits in ${call} for rank ${gone ?? '?'}, ${doing(gone === undefined ? undefined : st.tracks[gone])}`;
 }
 
-function advice(nodes: readonly Node[], pairs: readonly MismatchPair[]): string {
+function advice(
+  nodes: readonly Node[],
+  pairs: readonly MismatchPair[],
+  unstarted: readonly EngineFinding[],
+): string {
   const kinds = new Set(nodes.flatMap((n) => n.holding.map((it) => it.what.kind)));
   if (nodes.some((n) => n.holding.some((it) => it.what.kind === 'coll' && it.what.mismatch.length > 0))) {
     return 'Every rank of a communicator must call the same collectives, with the same root, in the same order.';
   }
   const miss = missAdvice(nodes, pairs);
   if (miss !== undefined) return miss;
+  const never = unstarted[0]?.locations[0];
+  if (never !== undefined) {
+    const to = unstarted[0]?.locations[1]?.rank ?? '?';
+    return `Rank ${never.rank}'s persistent send to rank ${to} (${never.call}) was never started: start it with MPI_Start before waiting for it.`;
+  }
   if (nodes.some((n) => n.b.track.cur?.enter.fn.cls === 'buffer_detach')) {
     return 'MPI_Buffer_detach waits until every buffered message has been received: detach the buffer only once the receivers are sure to post their receives (after the point where they wait for this rank), or receive before waiting.';
   }
@@ -310,6 +320,16 @@ export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFindin
   // finding beside it (taken with the deadlock: the session takes findings right after findDeadlock()).
   const pairs = mismatches(st, nodes.values(), g.inFlight);
   for (const f of mismatchFindings(pairs, true)) st.report(f);
+  // The held receives no mismatch explains, whose sender made a persistent send and never started it.
+  const paired = new Set(pairs.map((p) => p.recv));
+  const alone: RecvOp[] = [];
+  for (const n of nodes.values())
+    for (const it of n.holding)
+      if (it.what.kind === 'recv' && !paired.has(it.what.op) && !g.inFlight.has(it.what.op))
+        alone.push(it.what.op);
+  alone.sort((a, b) => a.rank - b.rank || a.order - b.order);
+  const unstarted = unstartedSendFindings(st, alone);
+  for (const f of unstarted) st.report(f);
 
   // Mark what is reported so that the end-of-run check does not report it again as unmatched.
   for (const n of nodes.values())
@@ -359,7 +379,7 @@ export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFindin
   return {
     kind: 'deadlock',
     severity: 'error',
-    message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(coreNodes, pairs)}`,
+    message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(coreNodes, pairs, unstarted)}`,
     locations: [
       ...ordered.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, pairs, false)),
       ...goneLocations,

@@ -112,7 +112,9 @@ export function mismatchFindings(pairs: readonly MismatchPair[], deadlock: boole
     groups.set(key, [...(groups.get(key) ?? []), p]);
   }
   const out: EngineFinding[] = [];
-  for (const ps of groups.values()) {
+  for (const group of groups.values()) {
+    // By receiving rank, then its program order: the same text whatever order the ranks' streams came in.
+    const ps = [...group].sort((a, b) => a.recv.rank - b.recv.rank || a.recv.order - b.recv.order);
     const p = ps[0] as MismatchPair;
     const what = diffName(p.diff);
     const verb = p.recv.kind === 'recv' ? 'receive' : 'probe';

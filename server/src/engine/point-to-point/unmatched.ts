@@ -8,6 +8,7 @@ import type { CheckContext } from '../model/check-context';
 import type { Matcher } from './matching';
 import type { RecvOp, SendOp } from '../model/ops';
 import type { EngineFinding, RawLocation } from '../model/types';
+import { ANY_SOURCE } from '../model/types';
 import { mismatchFindings, pairMismatches } from './envelope-mismatch';
 import { simulateMatching } from './simulate-matching';
 
@@ -60,7 +61,30 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
   const lost = new Map<string, SendOp[][]>();
   for (const sends of groups.values()) {
     const s = sends[0] as SendOp;
+    const n = sends.length === 1 ? 'a message' : `${sends.length} messages`;
     const tags = [...new Set(sends.map((x) => x.tag))].map(tagName).join('/');
+    // A pending receive whose envelope takes the message and still did not (a send MPI failed, a message the
+    // library could not deliver): both ends in one finding.
+    const recv = recvs.find(
+      (r) =>
+        !used.has(r) &&
+        r.rank === s.dest &&
+        r.comm === s.comm &&
+        (r.source === ANY_SOURCE || r.source === s.srcCommRank),
+    );
+    if (recv !== undefined) {
+      used.add(recv);
+      findings.push({
+        kind: 'unmatched-message',
+        severity: 'warning',
+        message: `Rank ${s.rank} sent ${n} (${tags}) with ${s.fn.name} to rank ${s.dest} that was never received, while rank ${s.dest}'s ${describeOp(recv)}, whose envelope accepts it, was never satisfied. Check what kept the message from arriving (an error of the send or of the receive).`,
+        locations: [
+          here(s, `${describeOp(s)}: never received`),
+          here(recv, `${describeOp(recv)}: never satisfied`),
+        ],
+      });
+      continue;
+    }
     const key = `${s.fn.name}|${s.comm.id}|${tags}`;
     lost.set(key, [...(lost.get(key) ?? []), sends]);
   }
