@@ -346,3 +346,14 @@ test('a probe for another tag than the message sent: a tag mismatch of the probe
     },
   ]);
 });
+
+test('a receive naming a source on a rank that also received from any source: a race, no source mismatch', () => {
+  // Rank 1's wildcard receive took rank 0's message; its receive from rank 0 then waits while rank 2's is left.
+  const job = new Job(3);
+  const [r0, r1, r2] = ranks(job);
+  r0?.send(1, { tag: 5 }).finalize();
+  r2?.send(1, { tag: 5 }).finalize();
+  r1?.recv(ANY, { tag: 5, got: [0, 5] });
+  r1?.recv(0, { tag: 5, hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [1, 0] }]);
+});

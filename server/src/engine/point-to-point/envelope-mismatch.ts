@@ -41,7 +41,8 @@ function count(d: EnvelopeDiff): number {
  * How `s` differs from what `r` accepts, or undefined when it is no plausible twin: another destination, a
  * communicator on which the sender could not be named, all three parts different, or a source that differs
  * while the named source could still send (another rank's message is then as likely meant for a later
- * receive). A send that `r` accepts has no difference: it is not a mismatch (the library pairs them).
+ * receive) or on a rank that also receives from MPI_ANY_SOURCE (a wildcard may have taken the named source's
+ * message). A send that `r` accepts has no difference: it is not a mismatch (the library pairs them).
  */
 export function envelopeDiff(s: SendOp, r: RecvOp, tracks: readonly RankTrack[]): EnvelopeDiff | undefined {
   if (s.dest !== r.rank) return undefined;
@@ -56,6 +57,9 @@ export function envelopeDiff(s: SendOp, r: RecvOp, tracks: readonly RankTrack[])
       // The named source can never send to it: the receiving rank itself, or a rank that ended or finalizes.
       const never = named === r.rank || t === undefined || t.ended !== undefined || t.inFinalize;
       if (!never) return undefined;
+      // A rank that also receives from MPI_ANY_SOURCE may have had the named source's messages taken by a
+      // wildcard receive, leaving another rank's message over: a message race (races.ts), not a wrong source.
+      if ((tracks[r.rank]?.wildcards ?? 0) > 0) return undefined;
       source = true;
     }
   }
