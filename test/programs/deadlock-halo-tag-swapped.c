@@ -1,6 +1,7 @@
 /* mpiscope-test
  * ranks: 4
- * expect: deadlock lines 37
+ * expect: deadlock lines 38
+ * expect: message-mismatch error lines 32,37
  */
 /* The 2-D Jacobi solver of ok-jacobi-cart-2d.c with a copy-paste slip: the column sent east
  * carries TAG_WEST, so the east neighbour's receive from the west (TAG_EAST) never matches it

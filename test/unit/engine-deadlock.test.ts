@@ -212,6 +212,14 @@ test('deadlock on a duplicated communicator, where handles differ per rank', () 
         'on communicator MPI_COMM_WORLD/1 (MPI_Comm_dup) (rank 0 sent tag 1 on MPI_COMM_WORLD instead, with MPI_Send)',
       ],
     },
+    {
+      kind: 'message-mismatch',
+      ranks: [0, 1],
+      message: [
+        'rank 0 sent with MPI_Send to rank 1, tag 1 on MPI_COMM_WORLD is never received: its communicator does not match',
+      ],
+      details: ['never received (its communicator does not match the receive)', 'never satisfied'],
+    },
   ]);
 });
 
@@ -252,9 +260,12 @@ test('a receive its peer sent another tag to: the advice names both tags', () =>
     {
       kind: 'deadlock',
       ranks: [0, 1],
-      message: ['Rank 0 sent tag 12 with MPI_Isend where rank 1 receives tag 13: make the send'],
+      message: [
+        "Rank 0 sent tag 12 with MPI_Isend where rank 1 receives tag 13: make the send's and the receive's tag agree.",
+      ],
       details: ['', '(rank 0 sent tag 12 instead, with MPI_Isend)'],
     },
+    { kind: 'message-mismatch', ranks: [0, 1], message: ['its tag does not match', 'waits for it forever'] },
   ]);
 });
 
@@ -275,4 +286,74 @@ test('no deadlock is claimed while a rank that aborted takes the job down', () =
     { kind: 'deadlock', ranks: [0, 1], message: ['which already ended (exit-without-finalize)'] },
     { kind: 'call-order', ranks: [1] },
   ]);
+});
+
+test('a receive naming a source that finalized, beside another rank message to it: a source mismatch', () => {
+  const job = new Job(3);
+  const [r0, r1, r2] = ranks(job);
+  r2?.send(1, { tag: 5 }).finalize();
+  r1?.recv(0, { tag: 5, hang: true });
+  r0?.finalize();
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [1, 0],
+      message: [
+        "Rank 2 sent tag 5 with MPI_Send where rank 1 receives from rank 0, tag 5: make the send's and the receive's source agree.",
+      ],
+    },
+    {
+      kind: 'message-mismatch',
+      ranks: [2, 1],
+      message: ['its source does not match', 'rank 1 waits for it forever'],
+    },
+  ]);
+});
+
+test('a receive naming a source that could still send is no mismatch of another rank message', () => {
+  // Ranks 0 and 1 receive from each other first; rank 2's message to rank 1 is meant for a later receive.
+  const job = new Job(3);
+  const [r0, r1, r2] = ranks(job);
+  r2?.send(1, { tag: 0 });
+  r2?.recv(0, { hang: true });
+  r0?.recv(1, { hang: true });
+  r1?.recv(0, { hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [0, 1, 2] }]);
+});
+
+test('a wildcard receive for another tag than the message its peer sent: a tag mismatch', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.send(1, { tag: 1 }).finalize();
+  r1?.recv(ANY, { tag: 2, hang: true });
+  check(job, [
+    { kind: 'deadlock', ranks: [1] },
+    { kind: 'message-mismatch', ranks: [0, 1], message: ['its tag does not match'] },
+  ]);
+});
+
+test('a probe for another tag than the message sent: a tag mismatch of the probe', () => {
+  const job = new Job(2);
+  const [r0, r1] = ranks(job);
+  r0?.send(1, { tag: 7 }).finalize();
+  r1?.probe(0, { tag: 8, hang: true });
+  check(job, [
+    { kind: 'deadlock', ranks: [1, 0] },
+    {
+      kind: 'message-mismatch',
+      ranks: [0, 1],
+      message: ['its tag does not match', "the send's and the probe's tag"],
+    },
+  ]);
+});
+
+test('a receive naming a source on a rank that also received from any source: a race, no source mismatch', () => {
+  // Rank 1's wildcard receive took rank 0's message; its receive from rank 0 then waits while rank 2's is left.
+  const job = new Job(3);
+  const [r0, r1, r2] = ranks(job);
+  r0?.send(1, { tag: 5 }).finalize();
+  r2?.send(1, { tag: 5 }).finalize();
+  r1?.recv(ANY, { tag: 5, got: [0, 5] });
+  r1?.recv(0, { tag: 5, hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [1, 0] }]);
 });

@@ -105,9 +105,14 @@ test('a message with the wrong tag is paired with the receive that waited for it
   r1?.finalize();
   check(job, [
     {
-      kind: 'unmatched-message',
+      kind: 'message-mismatch',
       ranks: [0, 1],
-      message: ['tag 7', 'MPI_Irecv from rank 0, tag 8', 'Make the tags'],
+      message: [
+        'tag 7',
+        'its tag does not match',
+        'MPI_Irecv from rank 0, tag 8',
+        'still pending at the end of the run',
+      ],
     },
     { kind: 'resource-leak', ranks: [1], message: ['MPI_Irecv', 'MPI_Wait'] },
   ]);

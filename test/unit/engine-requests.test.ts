@@ -188,3 +188,48 @@ test('requests leaked by one call site on one rank: one location that counts the
     },
   ]);
 });
+
+function sendInit(r: Rank, h: number, dest: number, tag: number): void {
+  r.call(
+    'MPI_Send_init',
+    { buf: 0x9200, count: 1, datatype: INT, dest, tag, comm: r.handle('world'), request: 0 },
+    { site: 0x5e1 },
+    [],
+    { request: h },
+  );
+}
+
+test('a receive a deadlock holds, whose sender never started its persistent send: request-misuse at both', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  sendInit(r0, 0x77, 1, 4);
+  // Waiting on the inactive request returns at once; rank 0 goes on to wait for rank 1's answer.
+  r0.call('MPI_Wait', { request: 0x77, status: 0 });
+  r0.recv(1, { tag: 5, hang: true });
+  r1.recv(0, { tag: 4, hang: true });
+  check(job, [
+    {
+      kind: 'deadlock',
+      ranks: [0, 1],
+      message: ["Rank 0's persistent send to rank 1 (MPI_Send_init) was never started"],
+    },
+    {
+      kind: 'request-misuse',
+      ranks: [0, 1],
+      message: ["Rank 0's persistent send (MPI_Send_init to rank 1, tag 4) was never started"],
+      details: ['never started', 'never satisfied'],
+    },
+  ]);
+});
+
+test('a persistent send started once and not again is not reported as never started', () => {
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  sendInit(r0, 0x77, 1, 4);
+  r0.call('MPI_Start', { request: 0x77 });
+  r0.call('MPI_Wait', { request: 0x77, status: 0 }, {}, [[0x77, 0, 0]]);
+  r0.call('MPI_Request_free', { request: 0x77 });
+  r0.finalize();
+  r1.recv(0, { tag: 4 }).recv(0, { tag: 4, hang: true });
+  check(job, [{ kind: 'deadlock', ranks: [1, 0] }]);
+});

@@ -243,6 +243,7 @@ class MpiEngine implements Engine, EngineRouting {
         cause: 'lost-records',
         checks: [
           'unmatched-message',
+          'message-mismatch',
           'resource-leak',
           'potential-deadlock',
           'message-race',

@@ -19,6 +19,7 @@ export const FINDING_KINDS: readonly FindingKind[] = [
   'collective-mismatch',
   'resource-leak',
   'unmatched-message',
+  'message-mismatch',
   'invalid-argument',
   'request-misuse',
   'call-order',

@@ -16,6 +16,8 @@ const RULES: Record<FindingKind, string> = {
   'collective-mismatch': 'Ranks call different collectives, roots or ops, or in a different order',
   'resource-leak': 'MPI objects not freed at MPI_Finalize',
   'unmatched-message': 'A message never received, or a receive never satisfied',
+  'message-mismatch':
+    'A message never received because its tag, communicator or source does not match the receive meant for it',
   'invalid-argument': 'An argument MPI forbids',
   'request-misuse': 'A request used in a way MPI forbids',
   'call-order': 'MPI called before MPI_Init or after MPI_Finalize, or MPI_Finalize missing',
@@ -42,6 +44,8 @@ const MEANING: Record<FindingKind, string> = {
     'Requests, communicators, datatypes, groups, ops, windows or attached buffers are not freed at MPI_Finalize.',
   'unmatched-message':
     'A message was sent and never received, or a receive was never satisfied, by the end of the run.',
+  'message-mismatch':
+    'A message that is never received beside a receive that is never satisfied (held by a deadlock, or pending at the end of the run), whose tag, communicator or source differs from the message: the receive the message was meant for.',
   'invalid-argument':
     'An argument MPI forbids: negative count, rank or root out of range, bad tag, freed or uncommitted datatype, null communicator, too small a Bsend buffer.',
   'request-misuse':

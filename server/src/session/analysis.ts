@@ -31,6 +31,7 @@ const { SIGSEGV, SIGBUS } = constants.signals;
 /** Finding kinds about how ranks interact, which a rank whose calls never arrived makes meaningless. */
 const NEEDS_EVERY_RANK: ReadonlySet<string> = new Set([
   'unmatched-message',
+  'message-mismatch',
   'potential-deadlock',
   'message-race',
   'collective-mismatch',
@@ -44,6 +45,7 @@ const NEEDS_EVERY_RANK: ReadonlySet<string> = new Set([
  */
 const CONSEQUENCES: ReadonlySet<string> = new Set([
   'unmatched-message',
+  'message-mismatch',
   'deadlock',
   'potential-deadlock',
   'resource-leak',

@@ -59,6 +59,7 @@ const MISMATCH: ReadonlySet<string> = new Set([
   'count-mismatch',
   'type-mismatch',
   'unmatched-message',
+  'message-mismatch',
   'collective-mismatch',
 ]);
 

@@ -220,6 +220,7 @@ export class ShardedEngine implements Engine {
           'potential-deadlock',
           'message-race',
           'unmatched-message',
+          'message-mismatch',
           'resource-leak',
           'call-order',
           'buffer-overlap',

@@ -3,9 +3,15 @@
  * waiting on a rank that ended) in order, then the ranks stuck only behind them, each with its blocking call
  * and what it waits for, and a sentence on what to change.
  */
-import { describeOp, doing, namesRoot, ranksName, rootName, tagName } from '../model/describe';
+import { describeOp, doing, namesRoot, peerName, ranksName, rootName, tagName } from '../model/describe';
 import type { RecvOp, SendOp } from '../model/ops';
-import { peerWorld } from '../model/comms';
+import {
+  diffName,
+  mismatchFindings,
+  pairMismatches,
+  type MismatchPair,
+} from '../point-to-point/envelope-mismatch';
+import { unstartedSendFindings } from './unstarted-send';
 import type { EngineFinding, RawLocation } from '../model/types';
 import {
   holdingItems,
@@ -97,35 +103,53 @@ function groupByDoing(st: DeadlockContext, ranks: readonly number[]): string {
     .join(', ');
 }
 
-/** A message from the awaited peer that the receive cannot take (other tag or communicator): the likely bug. */
-function missedSend(st: DeadlockContext, r: RecvOp, inFlight: ReadonlySet<unknown>): SendOp | undefined {
-  const src = peerWorld(r.comm, r.rank, r.source);
-  for (const s of st.matcher.unmatchedTo(r.rank)) if (s.rank === src && !inFlight.has(s)) return s;
-  return undefined;
+/**
+ * The unreceived sends that the blocked receives most likely meant (`envelope-mismatch.ts`): every receive the
+ * deadlock holds, with the sends to its rank that nothing will receive (not in flight, not cancelled).
+ */
+function mismatches(
+  st: DeadlockContext,
+  nodes: Iterable<Node>,
+  inFlight: ReadonlySet<unknown>,
+): MismatchPair[] {
+  const recvs: RecvOp[] = [];
+  for (const n of nodes)
+    for (const it of n.holding)
+      if (it.what.kind === 'recv' && !inFlight.has(it.what.op)) recvs.push(it.what.op);
+  recvs.sort((a, b) => a.order - b.order);
+  const sends: SendOp[] = [];
+  for (const dst of new Set(recvs.map((r) => r.rank)))
+    for (const s of st.matcher.unmatchedTo(dst))
+      if (!s.matched && !inFlight.has(s) && s.cancelCalled !== true) sends.push(s);
+  return pairMismatches(recvs, sends, st.tracks);
 }
 
-function sentInstead(st: DeadlockContext, r: RecvOp, inFlight: ReadonlySet<unknown>): string {
-  const s = missedSend(st, r, inFlight);
-  if (s === undefined) return '';
+function sentInstead(r: RecvOp, pairs: readonly MismatchPair[]): string {
+  const p = pairs.find((x) => x.recv === r);
+  if (p === undefined) return '';
+  const s = p.send;
   const where = s.comm === r.comm ? '' : ` on ${s.comm.name}`;
   return ` (rank ${s.rank} sent ${tagName(s.tag)}${where} instead, with ${s.fn.name})`;
 }
 
 /** Advice for the first blocked receive whose peer sent it a message it cannot take. */
-function missAdvice(
-  st: DeadlockContext,
-  nodes: readonly Node[],
-  inFlight: ReadonlySet<unknown>,
-): string | undefined {
+function missAdvice(nodes: readonly Node[], pairs: readonly MismatchPair[]): string | undefined {
   for (const n of nodes)
     for (const it of n.holding) {
-      if (it.what.kind !== 'recv' || it.what.op.kind !== 'recv' || it.any) continue;
+      if (it.what.kind !== 'recv') continue;
       const r = it.what.op;
-      const s = missedSend(st, r, inFlight);
-      if (s === undefined) continue;
+      const p = pairs.find((x) => x.recv === r);
+      if (p === undefined) continue;
+      const s = p.send;
       const theirs = s.comm === r.comm ? tagName(s.tag) : `${tagName(s.tag)} on ${s.comm.name}`;
-      const mine = s.comm === r.comm ? tagName(r.tag) : `${tagName(r.tag)} on ${r.comm.name}`;
-      return `Rank ${s.rank} sent ${theirs} with ${s.fn.name} where rank ${r.rank} receives ${mine}: make the send's and the receive's tags (and communicators) agree.`;
+      const mine = [
+        p.diff.source ? `from ${peerName(r.comm, r.source, r.rank)},` : '',
+        tagName(r.tag),
+        s.comm === r.comm ? '' : `on ${r.comm.name}`,
+      ]
+        .filter((x) => x !== '')
+        .join(' ');
+      return `Rank ${s.rank} sent ${theirs} with ${s.fn.name} where rank ${r.rank} ${r.kind === 'recv' ? 'receives' : 'probes for'} ${mine}: make the send's and the receive's ${diffName(p.diff)} agree.`;
     }
   return undefined;
 }
@@ -134,7 +158,7 @@ function itemDetail(
   st: DeadlockContext,
   item: WaitItem,
   canAct: readonly boolean[],
-  inFlight: ReadonlySet<unknown>,
+  pairs: readonly MismatchPair[],
 ): string {
   const w = item.what;
   const track = (r: number) => st.tracks[r];
@@ -148,8 +172,7 @@ function itemDetail(
         const t = track(peer);
         const gone = t !== undefined && (t.ended !== undefined || t.inFinalize);
         return (
-          (gone ? `${base}, ${doing(t)}` : base) +
-          (w.op.kind === 'recv' ? sentInstead(st, w.op, inFlight) : '')
+          (gone ? `${base}, ${doing(t)}` : base) + (w.op.kind !== 'send' ? sentInstead(w.op, pairs) : '')
         );
       }
       return `${base}; every rank that could send is blocked or gone (${ranksName(stuck)})`;
@@ -177,14 +200,14 @@ function locationOf(
   st: DeadlockContext,
   node: Node,
   canAct: readonly boolean[],
-  inFlight: ReadonlySet<unknown>,
+  pairs: readonly MismatchPair[],
   behind: boolean,
 ): RawLocation {
   const cur = node.b.track.cur;
   const call = cur?.enter.fn.name ?? 'MPI';
   let viaRequest = false;
   const parts = node.holding.map((it) => {
-    const d = itemDetail(st, it, canAct, inFlight);
+    const d = itemDetail(st, it, canAct, pairs);
     if (it.requestPos >= 0) {
       viaRequest = true;
       return `request ${it.requestPos} (${d}) never ${it.what.kind === 'send' ? 'received' : 'matched'}`;
@@ -218,13 +241,22 @@ function waitPhrase(st: DeadlockContext, node: Node, to: number | undefined): st
   return `rank ${node.b.track.rank} waits in ${call} for rank ${gone ?? '?'}, ${doing(gone === undefined ? undefined : st.tracks[gone])}`;
 }
 
-function advice(st: DeadlockContext, nodes: readonly Node[], inFlight: ReadonlySet<unknown>): string {
+function advice(
+  nodes: readonly Node[],
+  pairs: readonly MismatchPair[],
+  unstarted: readonly EngineFinding[],
+): string {
   const kinds = new Set(nodes.flatMap((n) => n.holding.map((it) => it.what.kind)));
   if (nodes.some((n) => n.holding.some((it) => it.what.kind === 'coll' && it.what.mismatch.length > 0))) {
     return 'Every rank of a communicator must call the same collectives, with the same root, in the same order.';
   }
-  const miss = missAdvice(st, nodes, inFlight);
+  const miss = missAdvice(nodes, pairs);
   if (miss !== undefined) return miss;
+  const never = unstarted[0]?.locations[0];
+  if (never !== undefined) {
+    const to = unstarted[0]?.locations[1]?.rank ?? '?';
+    return `Rank ${never.rank}'s persistent send to rank ${to} (${never.call}) was never started: start it with MPI_Start before waiting for it.`;
+  }
   if (nodes.some((n) => n.b.track.cur?.enter.fn.cls === 'buffer_detach')) {
     return 'MPI_Buffer_detach waits until every buffered message has been received: detach the buffer only once the receivers are sure to post their receives (after the point where they wait for this rank), or receive before waiting.';
   }
@@ -284,6 +316,21 @@ export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFindin
   for (const [r, n] of nodes) if (n.hopeless) core.add(r);
   if (core.size === 0) for (const r of inSet) core.add(r); // cannot happen with a finite graph; stay safe
 
+  // The messages the held receives cannot take: named in the deadlock's words, and reported as their own
+  // finding beside it (taken with the deadlock: the session takes findings right after findDeadlock()).
+  const pairs = mismatches(st, nodes.values(), g.inFlight);
+  for (const f of mismatchFindings(pairs, true)) st.report(f);
+  // The held receives no mismatch explains, whose sender made a persistent send and never started it.
+  const paired = new Set(pairs.map((p) => p.recv));
+  const alone: RecvOp[] = [];
+  for (const n of nodes.values())
+    for (const it of n.holding)
+      if (it.what.kind === 'recv' && !paired.has(it.what.op) && !g.inFlight.has(it.what.op))
+        alone.push(it.what.op);
+  alone.sort((a, b) => a.rank - b.rank || a.order - b.order);
+  const unstarted = unstartedSendFindings(st, alone);
+  for (const f of unstarted) st.report(f);
+
   // Mark what is reported so that the end-of-run check does not report it again as unmatched.
   for (const n of nodes.values())
     for (const it of n.holding)
@@ -332,11 +379,11 @@ export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFindin
   return {
     kind: 'deadlock',
     severity: 'error',
-    message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(st, coreNodes, g.inFlight)}`,
+    message: `Deadlock: ${phrases.join(', ')}${tail}${others} ${advice(coreNodes, pairs, unstarted)}`,
     locations: [
-      ...ordered.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, g.inFlight, false)),
+      ...ordered.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, pairs, false)),
       ...goneLocations,
-      ...behind.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, g.inFlight, true)),
+      ...behind.map((r) => locationOf(st, nodes.get(r) as Node, g.canAct, pairs, true)),
     ],
   };
 }

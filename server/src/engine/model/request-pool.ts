@@ -4,7 +4,7 @@
  * indexed under) grown by doubling and reused through a free list. The holders (the rank's handle table, its
  * pending-buffer indexes, orphans, earlyDone, a call's `creates`) keep the row. A request object lived from its
  * nonblocking call to its Wait — through one or two young-generation collections (copied, promoted) when many are
- * pending — and was 136 bytes plus a heap number for its handle; a row is 54 bytes in columns the collector does
+ * pending — and was 136 bytes plus a heap number for its handle; a row is 55 bytes in columns the collector does
  * not trace.
  *
  * What stays in object columns: the operation (`op`, a SendOp/RecvOp, until those are rows too), the creating call of
@@ -37,6 +37,8 @@ const ACTIVE = 16;
 const MISUSED = 32;
 const STATUS_SEEN = 64;
 const LIVE = 128;
+/** A persistent request that MPI_Start posted at least once (deadlock/unstarted-send.ts). */
+const STARTED = 256;
 
 /** Which pending-buffer index of the rank holds the row (RankTrack.pendingReads / pendingWrites). */
 export const NOT_INDEXED = 0;
@@ -62,7 +64,7 @@ export class RequestPool {
   private fns = new Int32Array(16);
   /** The free list's link of a released row. */
   private next = new Int32Array(16);
-  private bits = new Uint8Array(16);
+  private bits = new Uint16Array(16);
   private indexed = new Uint8Array(16);
   private ops: (SendOp | RecvOp | undefined)[] = new Array<SendOp | RecvOp | undefined>(16).fill(undefined);
   private templates: (CallEnter | undefined)[] = new Array<CallEnter | undefined>(16).fill(undefined);
@@ -167,7 +169,11 @@ export class RequestPool {
     return ((this.bits[r] as number) & ACTIVE) !== 0;
   }
   setActive(r: ReqId, on: boolean): void {
-    this.flag(r, ACTIVE, on);
+    this.flag(r, on ? ACTIVE | STARTED : ACTIVE, on);
+  }
+  /** A persistent request MPI_Start has posted at least once (a nonblocking one: always). */
+  everStarted(r: ReqId): boolean {
+    return ((this.bits[r] as number) & (STARTED | ACTIVE)) !== 0;
   }
   op(r: ReqId): SendOp | RecvOp | undefined {
     return this.ops[r];

@@ -261,6 +261,7 @@ export type FindingKind =
   | 'collective-mismatch'
   | 'resource-leak'
   | 'unmatched-message'
+  | 'message-mismatch'
   | 'invalid-argument'
   | 'request-misuse'
   | 'call-order'

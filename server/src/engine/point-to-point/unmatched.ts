@@ -1,7 +1,7 @@
 /**
- * End of run: messages sent and never received, receives never satisfied. One finding per sending call
- * site and receiver, pairing a lost message with the receive that probably meant it (same ranks and
- * communicator, different tag) so the user sees both ends.
+ * End of run: messages sent and never received, receives never satisfied. A lost message beside a receive that
+ * probably meant it (other tag, communicator or source) is a message-mismatch with both ends
+ * (`envelope-mismatch.ts`); the rest is one finding per sending call site and receiver.
  */
 import { describeOp, ranksName, tagName } from '../model/describe';
 import type { CheckContext } from '../model/check-context';
@@ -9,6 +9,7 @@ import type { Matcher } from './matching';
 import type { RecvOp, SendOp } from '../model/ops';
 import type { EngineFinding, RawLocation } from '../model/types';
 import { ANY_SOURCE } from '../model/types';
+import { mismatchFindings, pairMismatches } from './envelope-mismatch';
 import { simulateMatching } from './simulate-matching';
 
 /** What the end-of-run check reads: the model and the messages still in the matcher. */
@@ -36,12 +37,21 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
   // for is a leak, reported as such).
   const inFlight = simulateMatching(st);
   const recvs = pendingReceives(st).filter((r) => !inFlight.has(r));
-  const used = new Set<RecvOp>();
-  const groups = new Map<string, SendOp[]>();
+  const sends: SendOp[] = [];
   for (const s of st.matcher.unmatched()) {
     // A send MPI_Cancel was called on and whose request was freed: the cancel may have succeeded (MPICH cancels an
     // unmatched MPI_Issend); the program cannot tell, and no receive is owed to it.
     if (s.reported || inFlight.has(s) || s.cancelCalled === true) continue;
+    sends.push(s);
+  }
+  // A lost message beside a receive that probably meant it (other tag, communicator or source): the mismatch,
+  // with both ends.
+  const pairs = pairMismatches(recvs, sends, st.tracks);
+  findings.push(...mismatchFindings(pairs, false));
+  const used = new Set<RecvOp | SendOp>(pairs.flatMap((p) => [p.send, p.recv]));
+  const groups = new Map<string, SendOp[]>();
+  for (const s of sends) {
+    if (used.has(s)) continue;
     const key = `${s.rank}:${s.site}:${s.dest}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
@@ -53,6 +63,8 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
     const s = sends[0] as SendOp;
     const n = sends.length === 1 ? 'a message' : `${sends.length} messages`;
     const tags = [...new Set(sends.map((x) => x.tag))].map(tagName).join('/');
+    // A pending receive whose envelope takes the message and still did not (a send MPI failed, a message the
+    // library could not deliver): both ends in one finding.
     const recv = recvs.find(
       (r) =>
         !used.has(r) &&
@@ -65,7 +77,7 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
       findings.push({
         kind: 'unmatched-message',
         severity: 'warning',
-        message: `Rank ${s.rank} sent ${n} (${tags}) with ${s.fn.name} to rank ${s.dest} that was never received, while rank ${s.dest}'s ${describeOp(recv)} was never satisfied. Make the tags (and communicators) of the send and the receive agree.`,
+        message: `Rank ${s.rank} sent ${n} (${tags}) with ${s.fn.name} to rank ${s.dest} that was never received, while rank ${s.dest}'s ${describeOp(recv)}, whose envelope accepts it, was never satisfied. Check what kept the message from arriving (an error of the send or of the receive).`,
         locations: [
           here(s, `${describeOp(s)}: never received`),
           here(recv, `${describeOp(recv)}: never satisfied`),
