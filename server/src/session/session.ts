@@ -279,7 +279,9 @@ export class Session {
     timingMark('shim ready');
     try {
       if (o.traceFile !== undefined) {
-        this.trace = new TraceWriter(resolvePath(cwd, o.traceFile));
+        this.trace = new TraceWriter(resolvePath(cwd, o.traceFile), (why) =>
+          this.emit('output', `mpiscope: ${why}\n`, 'stderr', undefined),
+        );
         removeStaleSpills(this.trace.path);
       }
     } catch (err) {

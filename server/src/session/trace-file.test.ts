@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -130,6 +139,32 @@ test('a trace read a chunk at a time gives the frames and the cut of the whole f
       assert.deepEqual(reader.cut, all.cut);
     }
     assert.ok(all.cut !== undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a write the disk refuses ends the trace at its last whole frame, says why once, and throws nothing', (t) => {
+  if (!existsSync('/dev/full')) return t.skip('no /dev/full here');
+  const dir = mkdtempSync(join(tmpdir(), 'mpiscope-trace-full-'));
+  try {
+    const path = join(dir, 'run.trace');
+    const said: string[] = [];
+    const w = new TraceWriter(path, (why) => said.push(why));
+    w.write(0, 'binary', Buffer.alloc(64, 1));
+    // The disk fills: every write to /dev/full fails with ENOSPC.
+    Object.assign(w, { fd: openSync('/dev/full', 'w') });
+    w.write(1, 'binary', Buffer.alloc(64, 2));
+    w.writeSession({ type: 'closed', rank: 1 });
+    w.close();
+    assert.equal(said.length, 1);
+    assert.match(said[0] ?? '', /^stopped writing the trace .*run\.trace: ENOSPC/);
+    const { frames, cut } = readTraceUpToCut(path);
+    assert.deepEqual(
+      frames.map((f) => f.rank),
+      [0],
+    );
+    assert.equal(cut, undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -32,7 +32,15 @@ export interface TraceFrame {
 export class TraceWriter {
   private fd: number | undefined;
 
-  constructor(readonly path: string) {
+  /**
+   * onFail: told once, in a sentence, when a write failed (a full disk: ESyS-Particle's 55 GB trace filled one, and
+   * the exception from the socket's close handler ended the analyzer with a stack trace while the job ran on). The
+   * trace then ends at its last whole frame and the run goes on without it: the analysis never reads it back.
+   */
+  constructor(
+    readonly path: string,
+    private readonly onFail?: (why: string) => void,
+  ) {
     // The file appears under its name with its header already in it (written under a temporary name, then
     // renamed; the descriptor follows the file): a reader that opens it as the run starts (the editor, a test
     // polling it) never finds an empty file and calls it no trace.
@@ -62,12 +70,26 @@ export class TraceWriter {
     head.writeUInt32LE(rank >>> 0, 0);
     head.writeUInt32LE(KIND_IDS[kind], 4);
     head.writeUInt32LE(payload.length, 8);
-    // Header and frame in one system call, the frame from the buffer it arrived in (no copy of every frame).
-    const written = writevSync(this.fd, [head, payload]);
-    // A short write (a full disk, a signal) leaves the rest: written in order, so the frame is whole or cut last.
-    if (written < head.length + payload.length) {
-      const rest = Buffer.concat([head, payload]).subarray(written);
-      writeSync(this.fd, rest);
+    try {
+      // Header and frame in one system call, the frame from the buffer it arrived in (no copy of every frame).
+      const written = writevSync(this.fd, [head, payload]);
+      // A short write (a signal) leaves the rest: written in order, so the frame is whole or cut last.
+      if (written < head.length + payload.length) {
+        const rest = Buffer.concat([head, payload]).subarray(written);
+        writeSync(this.fd, rest);
+      }
+    } catch (err) {
+      // A frame cut here is where a reader stops (TraceReader): the frames before it stay readable.
+      const fd = this.fd;
+      this.fd = undefined;
+      try {
+        if (fd !== undefined) closeSync(fd);
+      } catch {
+        // The descriptor is released either way; the reason given is the write's.
+      }
+      this.onFail?.(
+        `stopped writing the trace ${this.path}: ${(err as Error).message}; the run goes on, and the trace ends there`,
+      );
     }
   }
 
