@@ -7,7 +7,8 @@
 #                 iproute2 for the namespace hosts, Slurm and munge
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
 #                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers,
-#                 GROMACS, Quantum ESPRESSO, MPB, CP2K, OpenFOAM with its tutorials, and PETSc with its examples
+#                 GROMACS, Quantum ESPRESSO, MPB, CP2K, OpenFOAM with its tutorials, PETSc with its examples, and
+#                 ESyS-Particle
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +54,7 @@ if [ "$with_apps" = 1 ]; then
   [ -d /usr/share/doc/openfoam-examples/examples/incompressible/icoFoam/cavity ] || apps+=(openfoam-examples)
   pkg-config --exists PETSc 2>/dev/null || apps+=(libpetsc-real3.18-dev)
   [ -f /usr/share/petsc/3.18/share/petsc/examples/src/snes/tutorials/ex19.c ] || apps+=(libpetsc3.18-dev-examples)
+  command -v esysparticle >/dev/null 2>&1 || apps+=(esys-particle)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

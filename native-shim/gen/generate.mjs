@@ -600,7 +600,11 @@ function genRecordingBody(f, forward, lang = 'c') {
       L.push(`    if (rc == MPI_SUCCESS && ${name} && *${name}) c.xflags |= MSC_FLAG_TRUE;`);
   }
   L.push(noArgs ? `    msc_post_${cls}(&c, NULL, rc);` : `    msc_post_${cls}(&c, &c_args, rc);`);
-  L.push(local ? '    msc_exit_local(&c);' : '    msc_exit(&c);');
+  // A quiet call (spec/mpi-api.json) that emitted nothing of its own is sampled: msc_exit_quiet in msc_shim.h.
+  if (f.quiet === true && !local) fail(`${f.name}: quiet, but its class ${cls} is not in localClasses`);
+  L.push(
+    f.quiet === true ? '    msc_exit_quiet(&c);' : local ? '    msc_exit_local(&c);' : '    msc_exit(&c);',
+  );
   return L;
 }
 

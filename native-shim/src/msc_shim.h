@@ -316,6 +316,34 @@ static inline __attribute__((always_inline)) void msc_exit_local(msc_call *c)
     msc_exit(c);
 }
 
+/* Quiet calls (spec/mpi-api.json "quiet": MPI_Pack, MPI_Unpack, MPI_Comm_rank, MPI_Type_size, MPI_Cart_shift…):
+ * purely local, creating nothing, with no buffer or handle the analyzer follows once the shim checked their
+ * arguments. Some programs make them in inner loops (ESyS-Particle packs each particle one double at a time with
+ * MPI_Pack: tens of millions of calls a run, which the analyzer cannot take; the ring fills and the job ran over
+ * 15 times as long as bare). So, like a poll that found nothing, a quiet call whose ENTER is still held at its exit
+ * (nothing was emitted in between: no FINDING, no crash) and that succeeded is not recorded, except the first
+ * MSC_QUIET_FIRST of each thread (a short program is recorded whole) and one in MSC_QUIET_KEEP after that (a rank
+ * in such a loop is still seen). Every call is recorded while a thread other than MPI_Init's has called MPI
+ * (msc_other_threads: the thread-level checks compare the calls of threads) or a debugger is attached (then the
+ * ENTER is not held). Its seq is simply missing from the stream, as a forgotten poll's. */
+#define MSC_QUIET_FIRST 64u
+#define MSC_QUIET_KEEP 1024u
+extern __thread unsigned msc_tls_quiet __attribute__((tls_model("initial-exec")));
+extern _Atomic int msc_other_threads;
+static inline __attribute__((always_inline)) void msc_exit_quiet(msc_call *c)
+{
+    if (msc_held_call == c && c->x[0] == MPI_SUCCESS && msc_tls_thread_kind == 1 &&
+        !atomic_load_explicit(&msc_other_threads, memory_order_relaxed) && ++msc_tls_quiet > MSC_QUIET_FIRST &&
+        msc_tls_quiet % MSC_QUIET_KEEP != 0) {
+        msc_held_call = NULL;
+        c->held = MSC_HELD_NONE;
+        msc_tls_call = NULL;
+        msc_tls_depth = 0;
+        return;
+    }
+    msc_exit_local(c);
+}
+
 /* ---- sender (msc_sender.c) ---- */
 int msc_sender_connect(const char *url, const char *token, char *why, size_t whylen);
 int msc_launcher_rank(void);

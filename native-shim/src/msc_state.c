@@ -34,6 +34,9 @@ __thread msc_call *msc_tls_call __attribute__((tls_model("initial-exec")));
  * thread. Computed once per thread (on its first recorded call after MPI_Init returned) so the hot path pays one
  * TLS load. */
 __thread uint8_t msc_tls_thread_kind __attribute__((tls_model("initial-exec")));
+/* msc_exit_quiet (msc_shim.h): quiet calls of this thread so far; set once a thread other than MPI_Init's called MPI. */
+__thread unsigned msc_tls_quiet __attribute__((tls_model("initial-exec")));
+_Atomic int msc_other_threads;
 static pthread_t init_thread;
 static _Atomic int init_thread_known;
 
@@ -118,6 +121,7 @@ uint8_t msc_thread_kind_slow(void)
     /* Before MPI_Init returned nothing is known (and nothing is cached: the answer comes later). */
     if (!atomic_load_explicit(&init_thread_known, memory_order_acquire)) return 0;
     msc_tls_thread_kind = pthread_equal(pthread_self(), init_thread) ? 1 : 2;
+    if (msc_tls_thread_kind == 2) atomic_store_explicit(&msc_other_threads, 1, memory_order_relaxed);
     return msc_tls_thread_kind;
 }
 

@@ -111,6 +111,13 @@ export function elkResults(_stdout: string, dir: string): string[] {
   );
 }
 
+/** ESyS-Particle's floor force series (the field saver's file in its folder): one force vector per line. */
+export function esysResults(_stdout: string, dir: string): string[] {
+  return readFileSync(join(dir, 'floor_force.dat'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+}
+
 /**
  * A ScaLAPACK test driver's table (xdlu and its siblings): each test's sizes, blocking, process grid and verdict
  * (PASSED / FAILED), without its times and MFLOPS; and the totals under "Finished … tests".

@@ -18,8 +18,9 @@ import { compileMpi, installedFlavors } from '../lib/mpiscope-cli';
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-ring-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-// Every rank makes N MPI_Comm_rank calls and N/10 exchanges with its neighbours (Irecv, Isend, Waitall), the
-// call pattern whose records were lost under load.
+// Every rank makes N MPI_Initialized calls and N/10 exchanges with its neighbours (Irecv, Isend, Waitall), the
+// call pattern whose records were lost under load (with MPI_Comm_rank, which the shim now samples in a loop:
+// native-shim/spec/README.md, "quiet"; MPI_Initialized is as cheap and recorded whole).
 const source = `#include <mpi.h>
 #include <stdlib.h>
 int main(int argc, char **argv)
@@ -29,7 +30,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int i = 0; i < n; i++) MPI_Comm_rank(MPI_COMM_WORLD, &q);
+    for (int i = 0; i < n; i++) MPI_Initialized(&q);
     for (int i = 0; i < n / 10; i++) {
         MPI_Request req[2];
         MPI_Irecv(r, 8, MPI_CHAR, (rank + size - 1) % size, 0, MPI_COMM_WORLD, &req[0]);
@@ -182,7 +183,7 @@ for (const flavor of installedFlavors()) {
         assert.ok(c, `rank ${rank} never connected`);
         assert.equal(c.lost, 0, `rank ${rank}: LOST records`);
         assert.equal(c.endDropped, 0, `rank ${rank}: END says records were dropped (or no END)`);
-        assert.equal(c.calls.get('MPI_Comm_rank'), n + 1, `rank ${rank}: MPI_Comm_rank ENTER records`);
+        assert.equal(c.calls.get('MPI_Initialized'), n, `rank ${rank}: MPI_Initialized ENTER records`);
         for (const f of ['MPI_Irecv', 'MPI_Isend', 'MPI_Waitall'])
           assert.equal(c.calls.get(f), n / 10, `rank ${rank}: ${f} ENTER records`);
         assert.equal(c.calls.get('MPI_Finalize'), 1, `rank ${rank}: MPI_Finalize`);
