@@ -106,7 +106,7 @@ row 'end-to-end many-calls wall time' "$(grep -E '^program: many-calls|^wall-tim
 # shim-overhead's table: kernel calls | base passthru ratio record ratio | Ir-base Ir-pass Ir-rec Ir-added |
 # cpu-base cpu-rec (the application thread's CPU time, which a loaded machine does not inflate)
 row 'shim cost per call (ns bare -> recorded, thread CPU, callgrind Ir added)' "$(awk '/^shim overhead, /{mpi=$3; sub(":", "", mpi)}
-  /^(comm_rank|irecv-isend-waitall) /{printf "%s %s %s -> %s ns (+%.1f), CPU %s -> %s ns, +%s Ir; ", mpi, $1, $4, $7, $7 - $4, $15, $16, $13}' "$log" |
+  /^(comm_rank|initialized|irecv-isend-waitall) /{printf "%s %s %s -> %s ns (+%.1f), CPU %s -> %s ns, +%s Ir; ", mpi, $1, $4, $7, $7 - $4, $15, $16, $13}' "$log" |
   sed 's/; $//')" '<= 15 ns added'
 row '8-byte ping-pong per round trip' "$(pick 'ping-pong, 2 ranks, per round trip' 's|^([a-z]+): .*bare ([0-9.]+ us), mpiscope ([0-9.]+ us), ratio ([0-9.]+x).*|\1 \2 -> \3 (\4)|')" '<= 1.10x'
 row 'stress: records lost, wall, analyzer memory' "$(pick 'stress Isend' 's|^([a-z]+): stress [^,]*, ([0-9]+ ranks)([^:]*): .*ratio ([0-9.]+x), records lost ([0-9/NaN]+), analyzer peak ([0-9]+ MiB)|\1 \2\3: lost \5, \4, \6|')" 'none lost; <= 2x, flat memory'
