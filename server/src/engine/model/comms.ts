@@ -345,6 +345,30 @@ export class CommRegistry {
   }
 
   /**
+   * A rank freed a communicator (MPI_Comm_free returned): its handle is forgotten, and once every member freed it
+   * (each announced it before), so is the communicator — unless a collective of it is still open, which the end of
+   * the run judges. A job that duplicates and frees a communicator per solve keeps what is live, not every one it
+   * made (its key is never made again: a creation's index grows).
+   */
+  onFreed(rank: number, handle: Handle): void {
+    const info = this.handles.get(rank)?.get(handle);
+    this.onFree(rank, handle);
+    if (info === undefined) return;
+    const n = (this.frees.get(info.id) ?? 0) + 1;
+    if (n < info.size) this.frees.set(info.id, n);
+    else this.forget(info);
+  }
+
+  /** Every member is done with this communicator or communicator-like object (a freed window's group). */
+  forget(info: CommInfo): void {
+    this.frees.delete(info.id);
+    if (info.open.size === 0 && this.byKey.get(info.key) === info) this.byKey.delete(info.key);
+  }
+
+  /** MPI_Comm_free calls so far by communicator id, until every member made one. */
+  private readonly frees = new Map<number, number>();
+
+  /**
    * Each rank's last lookup (handle → communicator), dropped whenever one of the rank's handles is bound or
    * freed. Arrays by world rank.
    */
