@@ -47,6 +47,16 @@ function fenceJob(ranks: number, n: number, body: (w: Rma[], job: Job) => void):
   return job;
 }
 
+/**
+ * Calls that change nothing (MPI_Comm_rank), so that every rank makes as many calls per iteration: the ranks are
+ * interleaved one call at a time, and a rank with fewer calls would run ahead of the others, its steps and
+ * messages pending for the whole run — the lag of this interleaving, not what the engine keeps.
+ */
+function pad(r: Rank, calls: number): void {
+  for (let i = 0; i < calls; i++)
+    r.call('MPI_Comm_rank', { comm: r.handle('world'), rank: 0 }, {}, [], { rank: r.rank });
+}
+
 const PUT_SITE = 0x501;
 const ACC_SITE = 0x502;
 const GET_SITE = 0x503;
@@ -102,6 +112,7 @@ const patterns: Pattern[] = [
       for (let i = 0; i < n; i++) {
         for (const x of w) x.fence();
         w[1]?.put(0, { disp: i % 100, site: PUT_SITE });
+        pad(job.ranks[0] as Rank, 1);
       }
       for (const x of w) x.fence();
       for (const x of w) x.free();
@@ -353,6 +364,7 @@ const patterns: Pattern[] = [
         });
         r0.call('MPI_Buffer_detach', { buffer_addr: 0, size: 0 }, { site: 0xb03 });
         r1.recv(0, { count: 100, site: 0xb04 });
+        pad(r1, 2);
       }
       for (const r of job.ranks) r.finalize();
       return job;
