@@ -116,6 +116,19 @@ test('a loop of accesses into a few places keeps two of each call site and place
   );
 });
 
+test('accesses alike but for their target are kept apart: the third of a loop, to another target, still races there', () => {
+  const { job, w } = setup(4);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) {
+      x.accumulate(0, SUM, { disp: 0, site: 0x610 }).accumulate(0, SUM, { disp: 0, site: 0x610 });
+      x.accumulate(2, SUM, { disp: 0, site: 0x610 });
+    }
+    if (x.r.rank === 3) x.put(2, { disp: 0, site: 0x611 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 3], message: ["target rank 2's window"] }]);
+});
+
 test('accumulates of one op into one place from every rank, thousands of them, are legal and all compared', () => {
   const { job, w } = setup(4);
   fenced(w, (x) => {

@@ -50,7 +50,7 @@ function describe(a: Access, types: Map<DtypeInfo, number>): string {
   }
   const l = a.local;
   return (
-    `${a.origin}|${a.site}|${a.win.id}|${a.fn.name}|${a.kind}|${a.op ?? ''}|${a.disp}|${a.count}|${t}|` +
+    `${a.origin}|${a.target}|${a.site}|${a.win.id}|${a.fn.name}|${a.kind}|${a.op ?? ''}|${a.disp}|${a.count}|${t}|` +
     `${a.epoch}|${a.passive ? 1 : 0}|${a.exclusive ? 1 : 0}|${a.flushes}|` +
     (l === undefined ? '' : `${l.lo}:${l.hi}:${l.store ? 1 : 0}:${l.atomic ? 1 : 0}`)
   );
