@@ -20,7 +20,6 @@ import {
   type Bytes,
 } from './rma-conflict';
 import type { EngineFinding } from '../model/types';
-import type { DtypeInfo } from '../model/datatypes';
 
 /** Pairs of classes compared in one search: beyond, silence rather than a stalled analyzer. */
 export const MAX_PAIRS = 2_000_000;
@@ -29,51 +28,84 @@ export type Pair = readonly [Access, Access];
 
 /** One class of equal accesses: the first two by (origin, order) — the only ones a first pair can take. */
 interface Class {
-  readonly a: Access;
+  a: Access;
   b: Access | undefined;
   readonly x: Bytes;
   readonly group: string | undefined;
+  /** What `classOf` said of its accesses. */
+  readonly k: string;
 }
 
 const key = (a: Access, b: Access) => a.origin - b.origin || a.order - b.order;
 
 /**
- * Everything the race rules read of an access made in a fence or access epoch, but its order and replay position:
- * two accesses with the same description race with the same others. `types` numbers the datatypes by identity.
+ * Equal in everything the race rules read of an access made in a fence or access epoch but its order and replay
+ * position: two alike accesses race with the same others.
  */
-function describe(a: Access, types: Map<DtypeInfo, number>): string {
-  let t = -1;
-  if (a.dtype !== undefined) {
-    const id = types.get(a.dtype);
-    if (id === undefined) types.set(a.dtype, (t = types.size));
-    else t = id;
-  }
+function alike(a: Access, b: Access): boolean {
   const l = a.local;
+  const m = b.local;
   return (
-    `${a.origin}|${a.target}|${a.site}|${a.win.id}|${a.fn.name}|${a.kind}|${a.op ?? ''}|${a.disp}|${a.count}|${t}|` +
-    `${a.epoch}|${a.passive ? 1 : 0}|${a.exclusive ? 1 : 0}|${a.flushes}|` +
-    (l === undefined ? '' : `${l.lo}:${l.hi}:${l.store ? 1 : 0}:${l.atomic ? 1 : 0}`)
+    a.origin === b.origin &&
+    a.target === b.target &&
+    a.disp === b.disp &&
+    a.site === b.site &&
+    a.win === b.win &&
+    a.fn.name === b.fn.name &&
+    a.kind === b.kind &&
+    a.op === b.op &&
+    a.count === b.count &&
+    a.dtype === b.dtype &&
+    a.epoch === b.epoch &&
+    a.passive === b.passive &&
+    a.exclusive === b.exclusive &&
+    a.flushes === b.flushes &&
+    (l === undefined
+      ? m === undefined
+      : m !== undefined && l.lo === m.lo && l.hi === m.hi && l.store === m.store && l.atomic === m.atomic)
   );
 }
 
 /**
- * The accesses of one fence or access epoch, kept for its race search: the first two of each class (equal but for
- * their order, describe()), which are all the search can take, so a loop into one place keeps two accesses, not one
- * per iteration. At most `max` are kept; beyond, `add` says false (the check is then partial).
+ * Values by an access's target and displacement (alike accesses share both): one value, or several, per place. No
+ * string key per access: an epoch of puts to distinct places holds a map entry per place, not a description.
+ */
+class ByPlace<T extends object> {
+  private readonly m = new Map<number, Map<number, T | T[]>>();
+
+  /** The values at the access's place (none: an empty list). */
+  at(a: Access): readonly T[] {
+    const here = this.m.get(a.target)?.get(a.disp);
+    return here === undefined ? [] : Array.isArray(here) ? here : [here];
+  }
+
+  add(a: Access, v: T): void {
+    let m = this.m.get(a.target);
+    if (m === undefined) this.m.set(a.target, (m = new Map<number, T | T[]>()));
+    const here = m.get(a.disp);
+    if (here === undefined) m.set(a.disp, v);
+    else if (Array.isArray(here)) here.push(v);
+    else m.set(a.disp, [here, v]);
+  }
+}
+
+/**
+ * The accesses of one fence or access epoch, kept for its race search: the first two of each class (alike but for
+ * their order), which are all the search can take, so a loop into one place keeps two accesses, not one per
+ * iteration. At most `max` are kept; beyond, `add` says false (the check is then partial).
  */
 export class EpochAccesses {
-  private readonly types = new Map<DtypeInfo, number>();
-  private readonly classes = new Map<string, number>();
+  private readonly places = new ByPlace<Access>();
   readonly list: Access[] = [];
   constructor(private readonly max: number) {}
 
   /** False when the access was not kept for want of room. */
   add(a: Access): boolean {
-    const k = describe(a, this.types);
-    const n = this.classes.get(k) ?? 0;
+    let n = 0;
+    for (const x of this.places.at(a)) if (alike(x, a)) n++;
     if (n >= 2) return true; // a third of its class: a race it takes part in, the first two take part in
     if (this.list.length >= this.max) return false;
-    this.classes.set(k, n + 1);
+    this.places.add(a, a);
     this.list.push(a);
     return true;
   }
@@ -99,19 +131,29 @@ export function racingPairs(
   cut?: () => void,
   classOf?: (a: Access) => string,
 ): Pair[] {
-  const types = new Map<DtypeInfo, number>();
-  // Classes by target (the sweep's unit), each class by its description.
-  const byTarget = new Map<number, Map<string, Class>>();
+  // Classes by target (the sweep's unit), found by place.
+  const places = new ByPlace<Class>();
+  const byTarget = new Map<number, Class[]>();
   for (const a of list) {
     const x = bytesOf(a);
     if (x === undefined) continue;
-    const k = `${describe(a, types)}|${classOf?.(a) ?? ''}`;
-    let m = byTarget.get(a.target);
-    if (m === undefined) byTarget.set(a.target, (m = new Map<string, Class>()));
-    const c = m.get(k);
-    if (c === undefined) m.set(k, { a, b: undefined, x, group: compatibleGroup(a, x) });
-    else if (key(a, c.a) < 0) m.set(k, { ...c, a, b: c.a });
-    else if (c.b === undefined || key(a, c.b) < 0) c.b = a;
+    const k = classOf?.(a) ?? '';
+    let c: Class | undefined;
+    for (const y of places.at(a))
+      if (y.k === k && alike(y.a, a)) {
+        c = y;
+        break;
+      }
+    if (c === undefined) {
+      c = { a, b: undefined, x, group: compatibleGroup(a, x), k };
+      places.add(a, c);
+      const l = byTarget.get(a.target);
+      if (l === undefined) byTarget.set(a.target, [c]);
+      else l.push(c);
+    } else if (key(a, c.a) < 0) {
+      c.b = c.a;
+      c.a = a;
+    } else if (c.b === undefined || key(a, c.b) < 0) c.b = a;
   }
   const first = new Map<string, Pair>();
   const consider = (p: Access, q: Access) => {
@@ -123,8 +165,8 @@ export function racingPairs(
   };
   const done = () => [...first.values()].sort((u, v) => key(u[0], v[0]) || key(u[1], v[1]));
   let budget = MAX_PAIRS;
-  for (const m of byTarget.values()) {
-    const classes = [...m.values()].sort((p, q) => p.x.lo - q.x.lo || key(p.a, q.a));
+  for (const classes of byTarget.values()) {
+    classes.sort((p, q) => p.x.lo - q.x.lo || key(p.a, q.a));
     // The classes whose span the sweep is in, by group ('' for those compared with every other).
     const active = new Map<string, { list: Class[]; kept: number }>();
     for (const q of classes) {
