@@ -67,25 +67,33 @@ function alike(a: Access, b: Access): boolean {
 }
 
 /**
- * Values by an access's target and displacement (alike accesses share both): one value, or several, per place. No
- * string key per access: an epoch of puts to distinct places holds a map entry per place, not a description.
+ * Values by a hash of an access's target, displacement, origin and call site (alike accesses share all four; a
+ * collision only lengthens a list): one value, or several, per key. No string per access (an epoch of puts to
+ * distinct places holds a map entry each), and no walk over the other origins' or sites' classes at a place (a
+ * thousand ranks accumulating into one place).
  */
 class ByPlace<T extends object> {
-  private readonly m = new Map<number, Map<number, T | T[]>>();
+  private readonly m = new Map<number, T | T[]>();
 
-  /** The values at the access's place (none: an empty list). */
+  private static hash(a: Access): number {
+    let h = Math.imul(a.target | 0, 0x01000193);
+    h = Math.imul(h ^ ((a.disp % 0x7fffffff) | 0), 0x01000193);
+    h = Math.imul(h ^ (a.origin | 0), 0x01000193);
+    return Math.imul(h ^ ((a.site % 0x7fffffff) | 0), 0x01000193);
+  }
+
+  /** The values at the access's key (none: an empty list). */
   at(a: Access): readonly T[] {
-    const here = this.m.get(a.target)?.get(a.disp);
+    const here = this.m.get(ByPlace.hash(a));
     return here === undefined ? [] : Array.isArray(here) ? here : [here];
   }
 
   add(a: Access, v: T): void {
-    let m = this.m.get(a.target);
-    if (m === undefined) this.m.set(a.target, (m = new Map<number, T | T[]>()));
-    const here = m.get(a.disp);
-    if (here === undefined) m.set(a.disp, v);
+    const h = ByPlace.hash(a);
+    const here = this.m.get(h);
+    if (here === undefined) this.m.set(h, v);
     else if (Array.isArray(here)) here.push(v);
-    else m.set(a.disp, [here, v]);
+    else this.m.set(h, [here, v]);
   }
 }
 
