@@ -67,8 +67,8 @@ function alike(a: Access, b: Access): boolean {
 }
 
 /**
- * Values by a hash of an access's target, displacement, origin and call site (alike accesses share all four; a
- * collision only lengthens a list): one value, or several, per key. No string per access (an epoch of puts to
+ * Values by a hash of an access's target, displacement, origin, call site and epoch (alike accesses share all five;
+ * a collision only lengthens a list): one value, or several, per key. No string per access (an epoch of puts to
  * distinct places holds a map entry each), and no walk over the other origins' or sites' classes at a place (a
  * thousand ranks accumulating into one place).
  */
@@ -79,7 +79,10 @@ class ByPlace<T extends object> {
     let h = Math.imul(a.target | 0, 0x01000193);
     h = Math.imul(h ^ ((a.disp % 0x7fffffff) | 0), 0x01000193);
     h = Math.imul(h ^ (a.origin | 0), 0x01000193);
-    return Math.imul(h ^ ((a.site % 0x7fffffff) | 0), 0x01000193);
+    h = Math.imul(h ^ ((a.site % 0x7fffffff) | 0), 0x01000193);
+    // The epoch: passive-target accesses of one origin into one place over a run are each in their own epoch.
+    for (let i = 0; i < a.epoch.length; i++) h = Math.imul(h ^ a.epoch.charCodeAt(i), 0x01000193);
+    return h;
   }
 
   /** The values at the access's key (none: an empty list). */
