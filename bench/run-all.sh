@@ -10,6 +10,8 @@
 #                                     the hour, so they can run on their own while the machine is busy with other work)
 # Rows and where they come from:
 #   decode + engine events per second               bench/engine-throughput/run.mjs
+#   cost per operation at N and 10N, per pattern whose state could grow (ratio 1x = linear)
+#                                                   bench/engine-scale/run.mjs
 #   LAMMPS melt wall time at 2 and 4 ranks, CPU added per CPU-second, analyzer peak memory
 #                                                   bench/lammps/run.mjs
 #   frame fuzzer: 10^6 mutated inputs, no failure    bench/fuzz/run.mjs (CI: a 4000-input smoke, unit tier)
@@ -53,17 +55,20 @@ bench() {
 }
 
 if [ $quick = 1 ]; then
-  engine_steps=2000 lammps=(--quick) e2e=(--iterations 5000 --repeat 1) shim=(all 5000)
+  engine_steps=2000 scale_n=2000 lammps=(--quick) e2e=(--iterations 5000 --repeat 1) shim=(all 5000)
   ring=(--flavor all --ranks 8 --iterations 5000 --pingpong 5000) curve_minutes=0.5
   # The long fuzz runs take an hour on this machine: a smoke of each in the quick mode.
   fuzz=(--inputs 20000) fuzz_count="2x10^4"
 else
-  engine_steps=8000 lammps=() e2e=() shim=(all 20000) ring=(--flavor all --ranks 8,16,32 --repeat 3)
+  engine_steps=8000 scale_n=10000 lammps=() e2e=() shim=(all 20000) ring=(--flavor all --ranks 8,16,32 --repeat 3)
   curve_minutes=2 fuzz=() fuzz_count="10^6"
 fi
 
 section "decode + engine throughput (bench/engine-throughput)"
 bench 1800 node bench/engine-throughput/run.mjs "$engine_steps"
+
+section "analyses whose cost could grow faster than the events, N and 10N operations (bench/engine-scale)"
+bench 1800 node bench/engine-scale/run.mjs "$scale_n"
 
 section "LAMMPS melt, 2 and 4 ranks (bench/lammps)"
 bench 3600 node bench/lammps/run.mjs "${lammps[@]}"
@@ -99,6 +104,10 @@ pick() { grep -E "$1" "$log" | sed -E "$2" | paste -sd '\t' | sed 's/\t/; /g'; }
 row() { printf '| %s | %s | %s |\n' "$1" "${2:-not measured}" "$3"; }
 printf '\n==== issue 12, side by side (this run)\n\n| what | this run | goal |\n| --- | --- | --- |\n'
 row 'decode + engine, events/s on one core' "$(pick '^decode\+engine' 's|^decode\+engine: ||')" '>= 5 M'
+# engine-scale's table marks a ratio above 2x with '**': those patterns, 'none' when the bench ran and marked none.
+scale_over=$(grep -E '^\| [a-z0-9-]+ \|.*x \*\* \|' "$log" | awk -F'|' '{gsub(/ /, "", $2); gsub(/[ *]/, "", $5); print $2 " " $5}' | paste -sd ';' | sed 's/;/; /g')
+[ -z "$scale_over" ] && grep -q '^engine-scale: N = ' "$log" && scale_over=none
+row 'engine cost per operation, 10N against N (patterns above 2x)' "$scale_over" 'none above 2x'
 row 'LAMMPS melt wall time' "$(pick '^lammps melt, [0-9]+ ranks: wall' 's|^lammps melt, ([0-9]+ ranks): wall bare ([0-9.]+ s), mpiscope ([0-9.]+ s), ratio ([0-9.]+x).*|\1 \2 -> \3 (\4)|')" '<= 1.25x'
 row 'LAMMPS CPU added per CPU-second' "$(pick '^lammps melt, [0-9]+ ranks: CPU' 's|^lammps melt, ([0-9]+ ranks): CPU .*added ([0-9.-]+) s.*|\1 \2 s|')" '<= 0.1 s'
 row 'LAMMPS analyzer peak memory' "$(pick '^lammps melt, [0-9]+ ranks: analyzer' 's|^lammps melt, ([0-9]+ ranks): analyzer peak ([0-9]+ MiB).*|\1 \2|')" '<= 150 MiB, flat'

@@ -456,7 +456,11 @@ export class Job {
 
   /** Every rank's events, interleaved in an order chosen by `seed` (0: rank by rank, round robin). */
   interleave(seed: number): RankEvent[] {
-    const queues = this.ranks.map((r) => [...r.events]);
+    const queues = this.ranks.map((r) => r.events);
+    // Each rank's next event by index, and the ranks with events left in rank order: linear in the events (a
+    // filter of the queues and an Array.shift per event made a 600,000-event job take 80 s).
+    const next = queues.map(() => 0);
+    const live = queues.map((_, i) => i).filter((i) => (queues[i] as RankEvent[]).length > 0);
     const out: RankEvent[] = [];
     let state = seed * 2654435761 + 1;
     const rand = () => {
@@ -464,13 +468,14 @@ export class Job {
       return state / 2147483648;
     };
     let turn = 0;
-    while (queues.some((q) => q.length > 0)) {
-      const live = queues.filter((q) => q.length > 0);
-      const q =
-        seed === 0
-          ? (live[turn++ % live.length] as RankEvent[])
-          : (live[Math.floor(rand() * live.length)] as RankEvent[]);
-      out.push(q.shift() as RankEvent);
+    while (live.length > 0) {
+      const at = seed === 0 ? turn++ % live.length : Math.floor(rand() * live.length);
+      const i = live[at] as number;
+      const q = queues[i] as RankEvent[];
+      const k = next[i] as number;
+      out.push(q[k] as RankEvent);
+      next[i] = k + 1;
+      if (k + 1 >= q.length) live.splice(at, 1);
     }
     return out;
   }

@@ -92,6 +92,52 @@ test('accumulates with different ops on one location race; MPI_NO_OP reads do no
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['MPI_SUM', 'MPI_MAX', 'displacement 2'] }]);
 });
 
+/** Every finding of the job in one interleaving, and the checks the engine names as not run. */
+function withBound(job: Job, rmaAccesses: number) {
+  const engine = createEngine({ ranks: job.size, rmaAccesses });
+  for (const e of job.interleave(0)) engine.push(e);
+  const findings = [...engine.takeFindings(), ...engine.finish()];
+  return { findings, skipped: engine.skippedChecks().flatMap((s) => s.checks) };
+}
+
+test('a loop of accesses into a few places keeps two of each call site and place: the bound is not reached, the race is the first', () => {
+  const { job, w } = setup(3);
+  // 400 puts of two origins into 5 elements, each origin from one call site: 10 kinds of access, 20 kept.
+  fenced(w, (x) => {
+    if (x.r.rank > 0) for (let i = 0; i < 200; i++) x.put(0, { disp: i % 5, site: 0x600 + x.r.rank });
+  });
+  end(job, w);
+  const { findings, skipped } = withBound(job, 20);
+  assert.deepEqual(skipped, []);
+  // The first racing pair by origin and order: rank 1's first put and its own put into the same element after it.
+  assert.deepEqual(
+    findings.map((f) => [f.kind, f.locations.map((l) => l.rank), f.message.includes('its later MPI_Put')]),
+    [['rma-race', [1, 1], true]],
+  );
+});
+
+test('accesses alike but for their target are kept apart: the third of a loop, to another target, still races there', () => {
+  const { job, w } = setup(4);
+  fenced(w, (x) => {
+    if (x.r.rank === 1) {
+      x.accumulate(0, SUM, { disp: 0, site: 0x610 }).accumulate(0, SUM, { disp: 0, site: 0x610 });
+      x.accumulate(2, SUM, { disp: 0, site: 0x610 });
+    }
+    if (x.r.rank === 3) x.put(2, { disp: 0, site: 0x611 });
+  });
+  end(job, w);
+  check(job, [{ kind: 'rma-race', ranks: [1, 3], message: ["target rank 2's window"] }]);
+});
+
+test('accumulates of one op into one place from every rank, thousands of them, are legal and all compared', () => {
+  const { job, w } = setup(4);
+  fenced(w, (x) => {
+    for (let i = 0; i < 2000; i++) x.accumulate(0, SUM, { disp: i % 10, site: 0x700 });
+  });
+  end(job, w);
+  assert.deepEqual(withBound(job, 100), { findings: [], skipped: [] });
+});
+
 test('disjoint target locations, and one location in successive fence epochs, are no race', () => {
   const { job, w } = setup(3);
   fenced(w, (x) => {

@@ -71,13 +71,15 @@ export class Rma {
     });
   }
 
-  create(dispUnit = 4, o: { site?: number; fn?: string } = {}): this {
+  /** The window's part on this rank: `size` bytes (400 unless given). */
+  create(dispUnit = 4, o: { site?: number; fn?: string; size?: number } = {}): this {
     const comm = this.r.handle('world');
     const fn = o.fn ?? 'MPI_Win_create';
+    const size = o.size ?? 400;
     const args: Record<string, number> =
       fn === 'MPI_Win_allocate' || fn === 'MPI_Win_allocate_shared'
-        ? { size: 400, disp_unit: dispUnit, info: 0, comm, baseptr: 0x100, win: 0 }
-        : { base: 0x100, size: 400, disp_unit: dispUnit, info: 0, comm, win: 0 };
+        ? { size, disp_unit: dispUnit, info: 0, comm, baseptr: 0x100, win: 0 }
+        : { base: 0x100, size, disp_unit: dispUnit, info: 0, comm, win: 0 };
     this.r.call(fn, args, o.site !== undefined ? { site: o.site } : {}, [], { win: this.win });
     return this;
   }

@@ -529,7 +529,7 @@ export function onExit(st: EngineState, e: ExitRow): void {
       if (cur.recv && code === C.IMPROBE && e.flag === 1) st.replay.wait(cur.recv);
       break;
     case C.COMM_FREE:
-      st.comms.onFree(e.rank, num(cur.enter, 0, 'comm'));
+      st.comms.onFreed(e.rank, num(cur.enter, 0, 'comm'));
       break;
     case C.REQUEST_GET_STATUS: {
       // flag true: the program knows the operation completed, although the request is still to be freed.

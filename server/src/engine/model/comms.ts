@@ -259,11 +259,6 @@ export class CommRegistry {
     m.set(seq, topo === undefined ? { parent, index, fn } : { parent, index, fn, topo });
   }
 
-  /** The exit of a creating call: its bookkeeping is no longer needed. */
-  onCreateExit(rank: number, seq: number): void {
-    this.creating.get(rank)?.delete(seq);
-  }
-
   onComm(e: CommEvent): CommInfo {
     const members = e.members;
     const sorted = this.memberKeys.text(members);
@@ -326,6 +321,9 @@ export class CommRegistry {
         ? neighboursOf(creation.topo, creation.parent, e.rank, e.myRank, members.length)
         : undefined) ?? (e.isInter ? undefined : askedNeighbours(e, members.length));
     if (n !== undefined) (info.topo ??= new Map()).set(e.rank, n);
+    // The creating call made its communicator on this rank: its bookkeeping is done (kept, one per call, it held
+    // 250 bytes for every MPI_Comm_dup of a run: bench/engine-scale's comms).
+    if (!e.isInter && e.creatorSeq !== 0) this.creating.get(e.rank)?.delete(e.creatorSeq);
     this.bind(e.rank, e.comm, info);
     return info;
   }
@@ -343,6 +341,30 @@ export class CommRegistry {
     this.handles.get(rank)?.delete(handle);
     this.lastInfo[rank] = undefined;
   }
+
+  /**
+   * A rank freed a communicator (MPI_Comm_free returned): its handle is forgotten, and once every member freed it
+   * (each announced it before), so is the communicator — unless a collective of it is still open, which the end of
+   * the run judges. A job that duplicates and frees a communicator per solve keeps what is live, not every one it
+   * made (its key is never made again: a creation's index grows).
+   */
+  onFreed(rank: number, handle: Handle): void {
+    const info = this.handles.get(rank)?.get(handle);
+    this.onFree(rank, handle);
+    if (info === undefined) return;
+    const n = (this.frees.get(info.id) ?? 0) + 1;
+    if (n < info.size) this.frees.set(info.id, n);
+    else this.forget(info);
+  }
+
+  /** Every member is done with this communicator or communicator-like object (a freed window's group). */
+  forget(info: CommInfo): void {
+    this.frees.delete(info.id);
+    if (info.open.size === 0 && this.byKey.get(info.key) === info) this.byKey.delete(info.key);
+  }
+
+  /** MPI_Comm_free calls so far by communicator id, until every member made one. */
+  private readonly frees = new Map<number, number>();
 
   /**
    * Each rank's last lookup (handle → communicator), dropped whenever one of the rank's handles is bound or

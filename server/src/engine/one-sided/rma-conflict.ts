@@ -124,6 +124,26 @@ export function conflicting(a: Access, b: Access): boolean {
   return true;
 }
 
+/**
+ * A name shared by accesses that never conflict with each other (conflicting() is false for any two of them), or
+ * undefined when the access may conflict with one like it (a Put, a store). Reads ('r': Gets, loads, MPI_NO_OP
+ * accumulates); accumulates whose op or type is unknown ('u', never judged against another accumulate); and
+ * accumulates of one op on one basic type whose elements start at the same offset modulo the element size (the
+ * contiguous ones; 'n' for types with gaps, never misaligned()). The race search compares an access with the
+ * accesses of the other groups only: the accumulates of one op into one place, however many, cost nothing.
+ */
+export function compatibleGroup(a: Access, x: Bytes): string | undefined {
+  if (!writes(a)) return 'r';
+  if (a.kind !== 'acc') return undefined;
+  if (a.op === undefined || a.dtype === undefined) return 'u';
+  const t = uniformBasic(a.dtype);
+  if (t === undefined) return 'u';
+  if (!x.contiguous) return `${a.op}:${t}:n`;
+  const e = elementSize(a.dtype);
+  if (e === undefined) return undefined;
+  return `${a.op}:${t}:${e > 1 ? (((x.lo % e) + e) % e).toString() : '0'}`;
+}
+
 /** The size of one basic element of a type made of one basic type, or undefined. */
 function elementSize(t: DtypeInfo): number | undefined {
   let n = 0;

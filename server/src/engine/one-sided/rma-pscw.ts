@@ -111,15 +111,26 @@ export class PscwMatching {
       epochs.set(key, list);
     }
     this.locals.length = 0;
-    for (const { a, k } of this.accesses) {
-      const posts = this.posts.get(`${a.win.id}:${a.target}`) ?? [];
-      let seen = 0;
-      let at = -1;
-      for (let p = 0; p < posts.length && at < 0; p++) {
-        const origins = posts[p];
+    // Each target's posts naming each origin, in order, up to its first post with an unknown group (the posts after
+    // it cannot be counted): the k-th start of an origin naming the target matches the k-th of them.
+    const naming = new Map<string, Map<number, number[]>>();
+    const postsNaming = (win: number, target: number): Map<number, number[]> => {
+      const k = `${win}:${target}`;
+      let m = naming.get(k);
+      if (m !== undefined) return m;
+      naming.set(k, (m = new Map<number, number[]>()));
+      for (const [p, origins] of (this.posts.get(k) ?? []).entries()) {
         if (origins === undefined) break;
-        if (origins.includes(a.origin) && ++seen === k) at = p;
+        for (const o of new Set(origins)) {
+          const l = m.get(o) ?? [];
+          l.push(p);
+          m.set(o, l);
+        }
       }
+      return m;
+    };
+    for (const { a, k } of this.accesses) {
+      const at = postsNaming(a.win.id, a.target).get(a.origin)?.[k - 1] ?? -1;
       if (at < 0) continue;
       const key = `${a.win.id}:${a.target}:${at}`;
       const list = epochs.get(key) ?? [];

@@ -33,7 +33,7 @@ import { EpochRules } from './rma-epochs';
 import { AccessBounds } from './rma-bounds';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
-import { raceFinding, racingPairs } from './rma-races';
+import { EpochAccesses, raceFinding, racingPairs } from './rma-races';
 import { PROC_NULL, type EngineFinding, type CallEnter, type ExitView } from '../model/types';
 import type { WindowRegistry, WinInfo } from './windows';
 import type { LocalWindowAccess } from '../lifecycle/memory-access';
@@ -85,8 +85,10 @@ interface RankWin {
 export class RmaTracker {
   private readonly state = new Map<string, RankWin>();
   /** Fence epochs by window id and epoch number (1 = after the first fence). */
-  private readonly fenceEpochs = new Map<number, Map<number, Access[]>>();
+  private readonly fenceEpochs = new Map<number, Map<number, EpochAccesses>>();
   private readonly fenceClosed = new Map<string, number>();
+  /** MPI_Win_free calls so far by window id, until every member made one. */
+  private readonly frees = new Map<number, number>();
   private readonly passive: Access[] = [];
   /**
    * Passive-target accesses of different origins could not be ordered (no replay, or more clock cells than
@@ -108,7 +110,7 @@ export class RmaTracker {
   /** Points (origin:steps) whose clock was asked for; beyond MAX_CLOCK_CELLS cells no more are. */
   private readonly watched = new Set<string>();
   private pointsCapped = false;
-  private readonly pscw = new Map<string, Access[]>();
+  private readonly pscw = new Map<string, EpochAccesses>();
   private readonly matching = new PscwMatching();
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
   private readonly fetchedOn = new Set<number>();
@@ -234,7 +236,7 @@ export class RmaTracker {
       return;
     }
     this.fenceClosed.delete(key);
-    const list = this.fenceEpochs.get(win.id)?.get(k);
+    const list = this.fenceEpochs.get(win.id)?.get(k)?.list;
     this.fenceEpochs.get(win.id)?.delete(k);
     if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
     this.lastFence.set(win.id, { k, list: list ?? [] });
@@ -252,14 +254,36 @@ export class RmaTracker {
     const handle = num(enter, 0, 'win');
     const win = st.windows.lookup(e.rank, handle);
     if (win === undefined) return;
-    if (e.fn.cls === 'win_free') st.windows.onFree(e.rank, handle);
-    else if (e.fn.cls === 'rma') {
+    if (e.fn.cls === 'win_free') {
+      st.windows.onFree(e.rank, handle);
+      this.freed(st, win);
+    } else if (e.fn.cls === 'rma') {
       this.epochRules.access(e.rank, win, this.target(enter, win));
       this.access(st, enter, win);
     } else if (e.fn.cls === 'win_sync') {
       this.epochRules.exit(enter, win, enter.fn.rma ?? '', this.target(enter, win), e.flag);
       this.sync(st, enter, win);
     }
+  }
+
+  /**
+   * A member freed the window; once every member did, what was kept of it for its epochs is dropped (a job that
+   * creates and frees a window per step keeps the live ones only). Kept: what the end of the run still judges —
+   * fence epochs some member never closed, and the passive-target and PSCW accesses with their matching.
+   */
+  private freed(st: RmaContext, win: WinInfo): void {
+    const n = (this.frees.get(win.id) ?? 0) + 1;
+    if (n < win.comm.size) {
+      this.frees.set(win.id, n);
+      return;
+    }
+    this.frees.delete(win.id);
+    for (const r of win.comm.members) this.state.delete(`${r}:${win.id}`);
+    if (this.fenceEpochs.get(win.id)?.size === 0) this.fenceEpochs.delete(win.id);
+    for (const k of [...this.fenceClosed.keys()]) if (k.startsWith(`${win.id}:`)) this.fenceClosed.delete(k);
+    this.lastFence.delete(win.id);
+    st.windows.forget(win);
+    st.comms.forget(win.group);
   }
 
   private sync(st: RmaContext, e: CallEnter, win: WinInfo): void {
@@ -312,7 +336,7 @@ export class RmaTracker {
         break;
       case 'complete': {
         const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
-        const list = this.pscw.get(key);
+        const list = this.pscw.get(key)?.list;
         this.pscw.delete(key);
         this.matching.onComplete(e.rank, win);
         s.start = undefined;
@@ -380,19 +404,11 @@ export class RmaTracker {
       this.watchClock(st, a);
     } else if (epoch.startsWith('pscw')) {
       const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
-      const list = this.pscw.get(key) ?? [];
-      if (list.length < this.maxAccesses) list.push(a);
-      else this.accessesCut = true;
-      this.pscw.set(key, list);
+      let list = this.pscw.get(key);
+      if (list === undefined) this.pscw.set(key, (list = new EpochAccesses(this.maxAccesses)));
+      if (!list.add(a)) this.accessesCut = true;
       this.matching.onAccess(a);
-    } else {
-      let m = this.fenceEpochs.get(win.id);
-      if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
-      const list = m.get(s.fences) ?? [];
-      if (list.length < this.maxAccesses) list.push(a);
-      else this.accessesCut = true;
-      m.set(s.fences, list);
-    }
+    } else this.fenceAccess(win, s.fences, a);
   }
 
   /**
@@ -451,16 +467,21 @@ export class RmaTracker {
         [...done.list, a],
         (x, y) => (x === a || y === a) && this.sameEpoch(x, y),
         this.cut,
+        (x) => (x === a ? 'new' : ''), // never one class with an access of the list
       ))
         if (this.report(st, pair)) return;
       return;
     }
+    this.fenceAccess(win, la.epoch, a);
+  }
+
+  /** An access of fence epoch k of the window, kept for the epoch's race search. */
+  private fenceAccess(win: WinInfo, k: number, a: Access): void {
     let m = this.fenceEpochs.get(win.id);
-    if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, Access[]>()));
-    const list = m.get(la.epoch) ?? [];
-    if (list.length < this.maxAccesses) list.push(a);
-    else this.accessesCut = true;
-    m.set(la.epoch, list);
+    if (m === undefined) this.fenceEpochs.set(win.id, (m = new Map<number, EpochAccesses>()));
+    let list = m.get(k);
+    if (list === undefined) m.set(k, (list = new EpochAccesses(this.maxAccesses)));
+    if (!list.add(a)) this.accessesCut = true;
   }
 
   /**
@@ -586,9 +607,9 @@ export class RmaTracker {
     const found: EngineFinding[] = [];
     const sink: Sink = { report: (f) => found.push(f) };
     for (const m of this.fenceEpochs.values())
-      for (const list of m.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
+      for (const { list } of m.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
     this.fenceEpochs.clear();
-    for (const list of this.pscw.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
+    for (const { list } of this.pscw.values()) this.reportFirst(sink, list, (a, b) => this.sameEpoch(a, b));
     this.pscw.clear();
     // PSCW, different origins: the accesses matched to one post of a target are concurrent.
     for (const list of this.matching.exposureEpochs())
@@ -653,6 +674,10 @@ export class RmaTracker {
       const ba = before(b, a);
       return ab === false && ba === false;
     };
+    // What `concurrent` reads beyond an access's description: its replay position and completion, and its order
+    // where fetching atomics make it matter (pollMayOrder).
+    const passiveClass = (a: Access) =>
+      `${a.pos}|${a.done ?? ''}${this.fetchedOn.has(a.win.id) ? `|${a.order}` : ''}`;
     const byWin = new Map<number, Access[]>();
     for (const a of this.passive) {
       const l = byWin.get(a.win.id) ?? [];
@@ -660,7 +685,7 @@ export class RmaTracker {
       byWin.set(a.win.id, l);
     }
     for (const list of byWin.values()) {
-      for (const pair of racingPairs(list, concurrent, this.cut)) this.report(sink, pair);
+      for (const pair of racingPairs(list, concurrent, this.cut, passiveClass)) this.report(sink, pair);
     }
   }
 

@@ -28,6 +28,8 @@ export interface WinInfo {
 
 export class WindowRegistry {
   private readonly byKey = new Map<string, WinInfo>();
+  /** Each live window's key in byKey, by id. */
+  private readonly keys = new Map<number, string>();
   private readonly handles = new Map<number, Map<Handle, WinInfo>>();
   private readonly counts = new Map<string, number>();
   /** Creating calls entered and not yet returned, by rank and seq. */
@@ -62,6 +64,7 @@ export class WindowRegistry {
         shared,
       };
       this.byKey.set(key, win);
+      this.keys.set(win.id, key);
     }
     win.dispUnit.set(rank, dispUnit > 0 ? dispUnit : 1);
     if (size !== undefined && size >= 0) win.size.set(rank, size);
@@ -87,5 +90,12 @@ export class WindowRegistry {
 
   onFree(rank: number, handle: Handle): void {
     this.handles.get(rank)?.delete(handle);
+  }
+
+  /** Every member freed the window: its key is never made again (a creation's index grows). */
+  forget(win: WinInfo): void {
+    const key = this.keys.get(win.id);
+    this.keys.delete(win.id);
+    if (key !== undefined && this.byKey.get(key) === win) this.byKey.delete(key);
   }
 }
