@@ -27,7 +27,7 @@
 #define FRAME_RECORDS (BATCH * 4 + BATCH * 16)
 /* The longest the sender waits between takes while records flow (sender_main). */
 #ifndef MSC_SENDER_FLOW_MS
-#define MSC_SENDER_FLOW_MS 16
+#define MSC_SENDER_FLOW_MS 4
 #endif
 #define FLOW_MS MSC_SENDER_FLOW_MS
 /* A frame's worst case: the pump sends at a call boundary once a frame has more than FRAME_RECORDS, so one holds
