@@ -104,19 +104,16 @@ function groupByDoing(st: DeadlockContext, ranks: readonly number[]): string {
 }
 
 /**
- * The unreceived sends that the blocked receives most likely meant (`envelope-mismatch.ts`): every receive the
- * deadlock holds, with the sends to its rank that nothing will receive (not in flight, not cancelled).
+ * The unreceived sends that the blocked receives most likely meant (`envelope-mismatch.ts`): the receives the
+ * deadlock holds (`held`, none in flight), with the sends to their ranks that nothing will receive (not in flight,
+ * not cancelled).
  */
 function mismatches(
   st: DeadlockContext,
-  nodes: Iterable<Node>,
+  held: readonly RecvOp[],
   inFlight: ReadonlySet<unknown>,
 ): MismatchPair[] {
-  const recvs: RecvOp[] = [];
-  for (const n of nodes)
-    for (const it of n.holding)
-      if (it.what.kind === 'recv' && !inFlight.has(it.what.op)) recvs.push(it.what.op);
-  recvs.sort((a, b) => a.order - b.order);
+  const recvs = [...held].sort((a, b) => a.order - b.order);
   const sends: SendOp[] = [];
   for (const dst of new Set(recvs.map((r) => r.rank)))
     for (const s of st.matcher.unmatchedTo(dst))
@@ -318,16 +315,15 @@ export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFindin
 
   // The messages the held receives cannot take: named in the deadlock's words, and reported as their own
   // finding beside it (taken with the deadlock: the session takes findings right after findDeadlock()).
-  const pairs = mismatches(st, nodes.values(), g.inFlight);
+  const held: RecvOp[] = [];
+  for (const n of nodes.values())
+    for (const it of n.holding)
+      if (it.what.kind === 'recv' && !g.inFlight.has(it.what.op)) held.push(it.what.op);
+  const pairs = mismatches(st, held, g.inFlight);
   for (const f of mismatchFindings(pairs, true)) st.report(f);
   // The held receives no mismatch explains, whose sender made a persistent send and never started it.
   const paired = new Set(pairs.map((p) => p.recv));
-  const alone: RecvOp[] = [];
-  for (const n of nodes.values())
-    for (const it of n.holding)
-      if (it.what.kind === 'recv' && !paired.has(it.what.op) && !g.inFlight.has(it.what.op))
-        alone.push(it.what.op);
-  alone.sort((a, b) => a.rank - b.rank || a.order - b.order);
+  const alone = held.filter((r) => !paired.has(r)).sort((a, b) => a.rank - b.rank || a.order - b.order);
   const unstarted = unstartedSendFindings(st, alone);
   for (const f of unstarted) st.report(f);
 

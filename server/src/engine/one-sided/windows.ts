@@ -11,6 +11,8 @@ import type { Handle } from '../model/types';
 export interface WinInfo {
   /** Small dense id. */
   readonly id: number;
+  /** Its global identity (the communicator's key and the creation's index), its key in the registry. */
+  readonly key: string;
   readonly name: string;
   readonly comm: CommInfo;
   /** The window's group, for its collectives (fence, free); same members as comm. */
@@ -28,8 +30,6 @@ export interface WinInfo {
 
 export class WindowRegistry {
   private readonly byKey = new Map<string, WinInfo>();
-  /** Each live window's key in byKey, by id. */
-  private readonly keys = new Map<number, string>();
   private readonly handles = new Map<number, Map<Handle, WinInfo>>();
   private readonly counts = new Map<string, number>();
   /** Creating calls entered and not yet returned, by rank and seq. */
@@ -56,6 +56,7 @@ export class WindowRegistry {
       const name = `window ${index + 1} of ${comm.name}`;
       win = {
         id: this.nextId++,
+        key,
         name,
         comm,
         group: this.comms.derived(comm, `win${index}`, name),
@@ -64,7 +65,6 @@ export class WindowRegistry {
         shared,
       };
       this.byKey.set(key, win);
-      this.keys.set(win.id, key);
     }
     win.dispUnit.set(rank, dispUnit > 0 ? dispUnit : 1);
     if (size !== undefined && size >= 0) win.size.set(rank, size);
@@ -94,8 +94,6 @@ export class WindowRegistry {
 
   /** Every member freed the window: its key is never made again (a creation's index grows). */
   forget(win: WinInfo): void {
-    const key = this.keys.get(win.id);
-    this.keys.delete(win.id);
-    if (key !== undefined && this.byKey.get(key) === win) this.byKey.delete(key);
+    if (this.byKey.get(win.key) === win) this.byKey.delete(win.key);
   }
 }
