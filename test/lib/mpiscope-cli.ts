@@ -1,6 +1,9 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { RankEvent } from '../../server/src/engine/model/types';
+import { RankDecoder } from '../../server/src/protocol/decoder';
+import { readTrace } from '../../server/src/session/trace-file';
 
 /** The repository root, found from this bundled test file (dist/test/<tier>/x.js) or its source. */
 export function repoRoot(): string {
@@ -245,4 +248,15 @@ export interface JsonReport {
 
 export function readReport(file: string): JsonReport {
   return JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+}
+
+/** Every event of a trace's binary frames (`--trace`), decoded by a decoder per rank, in the trace's order. */
+export function* traceEvents(trace: string): Generator<RankEvent> {
+  const decoders = new Map<number, RankDecoder>();
+  for (const f of readTrace(trace)) {
+    if (f.kind !== 'binary') continue;
+    let d = decoders.get(f.rank);
+    if (d === undefined) decoders.set(f.rank, (d = new RankDecoder(f.rank)));
+    yield* d.decode(f.data);
+  }
 }

@@ -6,9 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { RankDecoder } from '../../server/src/protocol/decoder';
-import { readTrace } from '../../server/src/session/trace-file';
-import { compileMpi, installedFlavors, runCli } from '../lib/mpiscope-cli';
+import { compileMpi, installedFlavors, runCli, traceEvents } from '../lib/mpiscope-cli';
 
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-polls-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -73,19 +71,13 @@ for (const flavor of installedFlavors()) {
     assert.ok(m, cli.stdout);
     const [probes, tests, somes] = [Number(m[1]), Number(m[2]), Number(m[3])];
     const calls = new Map<string, { enter: number; found: number }>();
-    const decoders = new Map<number, RankDecoder>();
-    for (const f of readTrace(trace)) {
-      if (f.kind !== 'binary') continue;
-      let d = decoders.get(f.rank);
-      if (d === undefined) decoders.set(f.rank, (d = new RankDecoder(f.rank)));
-      for (const e of d.decode(f.data)) {
-        if (e.type !== 'enter' && e.type !== 'exit') continue;
-        const c = calls.get(e.fn.name) ?? { enter: 0, found: 0 };
-        if (e.type === 'enter') c.enter++;
-        else if (e.outputs['flag'] === 1 || (e.fn.name === 'MPI_Testsome' && e.outputs['outcount'] === 1))
-          c.found++;
-        calls.set(e.fn.name, c);
-      }
+    for (const e of traceEvents(trace)) {
+      if (e.type !== 'enter' && e.type !== 'exit') continue;
+      const c = calls.get(e.fn.name) ?? { enter: 0, found: 0 };
+      if (e.type === 'enter') c.enter++;
+      else if (e.outputs['flag'] === 1 || (e.fn.name === 'MPI_Testsome' && e.outputs['outcount'] === 1))
+        c.found++;
+      calls.set(e.fn.name, c);
     }
     const iprobe = calls.get('MPI_Iprobe') ?? { enter: 0, found: 0 };
     const mpiTest = calls.get('MPI_Test') ?? { enter: 0, found: 0 };

@@ -7,9 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { RankDecoder } from '../../server/src/protocol/decoder';
-import { readTrace } from '../../server/src/session/trace-file';
-import { compileMpi, installedFlavors, readReport, runCli } from '../lib/mpiscope-cli';
+import { compileMpi, installedFlavors, readReport, runCli, traceEvents } from '../lib/mpiscope-cli';
 
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-quiet-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -64,14 +62,8 @@ for (const flavor of installedFlavors()) {
     assert.deepEqual(found, [`invalid-argument 0:${BAD_PACK_LINE},1:${BAD_PACK_LINE}`]);
 
     const packs = new Map<number, number>();
-    const decoders = new Map<number, RankDecoder>();
-    for (const f of readTrace(trace)) {
-      if (f.kind !== 'binary') continue;
-      let d = decoders.get(f.rank);
-      if (d === undefined) decoders.set(f.rank, (d = new RankDecoder(f.rank)));
-      for (const e of d.decode(f.data))
-        if (e.type === 'enter' && e.fn.name === 'MPI_Pack') packs.set(f.rank, (packs.get(f.rank) ?? 0) + 1);
-    }
+    for (const e of traceEvents(trace))
+      if (e.type === 'enter' && e.fn.name === 'MPI_Pack') packs.set(e.rank, (packs.get(e.rank) ?? 0) + 1);
     for (const rank of [0, 1]) {
       const n = packs.get(rank) ?? 0;
       // Every pack after the thread; of the loop, the first 64, one in 1024 of the rest, and the wrong one.
