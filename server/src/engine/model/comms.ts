@@ -7,6 +7,7 @@
  */
 import type { DtypeInfo } from './datatypes';
 import type { CommEvent, CallEnter, Handle } from './types';
+import { LastFree } from './last-free';
 
 /** The datatypes a collective call named, by handle (collectives/coll-checks.ts typesAtEntry). */
 export interface TypesAt {
@@ -351,20 +352,17 @@ export class CommRegistry {
   onFreed(rank: number, handle: Handle): void {
     const info = this.handles.get(rank)?.get(handle);
     this.onFree(rank, handle);
-    if (info === undefined) return;
-    const n = (this.frees.get(info.id) ?? 0) + 1;
-    if (n < info.size) this.frees.set(info.id, n);
-    else this.forget(info);
+    if (info !== undefined && this.frees.freed(info.id, info.size)) this.forget(info);
   }
 
   /** Every member is done with this communicator or communicator-like object (a freed window's group). */
   forget(info: CommInfo): void {
-    this.frees.delete(info.id);
+    this.frees.drop(info.id);
     if (info.open.size === 0 && this.byKey.get(info.key) === info) this.byKey.delete(info.key);
   }
 
-  /** MPI_Comm_free calls so far by communicator id, until every member made one. */
-  private readonly frees = new Map<number, number>();
+  /** MPI_Comm_free calls so far, until every member made one. */
+  private readonly frees = new LastFree();
 
   /**
    * Each rank's last lookup (handle → communicator), dropped whenever one of the rank's handles is bound or

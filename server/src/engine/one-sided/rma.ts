@@ -38,6 +38,7 @@ import { PROC_NULL, type EngineFinding, type CallEnter, type ExitView } from '..
 import type { WindowRegistry, WinInfo } from './windows';
 import type { LocalWindowAccess } from '../lifecycle/memory-access';
 import type { FunctionSpec } from '../model/types';
+import { LastFree } from '../model/last-free';
 
 /** What one-sided checks read: the model, the windows, and the replay (happened-before for passive target). */
 export interface RmaContext extends CheckContext {
@@ -87,8 +88,8 @@ export class RmaTracker {
   /** Fence epochs by window id and epoch number (1 = after the first fence). */
   private readonly fenceEpochs = new Map<number, Map<number, EpochAccesses>>();
   private readonly fenceClosed = new Map<string, number>();
-  /** MPI_Win_free calls so far by window id, until every member made one. */
-  private readonly frees = new Map<number, number>();
+  /** MPI_Win_free calls so far, until every member made one. */
+  private readonly frees = new LastFree();
   private readonly passive: Access[] = [];
   /**
    * Passive-target accesses of different origins could not be ordered (no replay, or more clock cells than
@@ -272,12 +273,7 @@ export class RmaTracker {
    * fence epochs some member never closed, and the passive-target and PSCW accesses with their matching.
    */
   private freed(st: RmaContext, win: WinInfo): void {
-    const n = (this.frees.get(win.id) ?? 0) + 1;
-    if (n < win.comm.size) {
-      this.frees.set(win.id, n);
-      return;
-    }
-    this.frees.delete(win.id);
+    if (!this.frees.freed(win.id, win.comm.size)) return;
     for (const r of win.comm.members) this.state.delete(`${r}:${win.id}`);
     if (this.fenceEpochs.get(win.id)?.size === 0) this.fenceEpochs.delete(win.id);
     for (const k of [...this.fenceClosed.keys()]) if (k.startsWith(`${win.id}:`)) this.fenceClosed.delete(k);
