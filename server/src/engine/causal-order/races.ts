@@ -156,16 +156,19 @@ export class MessageRaces implements ClockListener {
   received(op: RecvOp, time: number, index: number): void {
     const rr = this.of(op.rank);
     if (rr.found !== undefined) return;
-    const took = this.peer.get(op);
-    if (op.source === ANY_SOURCE && took?.kind === 'send') {
-      if (rr.open.length >= MAX_OPEN) this.unchecked++;
-      else {
-        // Every send already run is concurrent with this receive: no rank could have heard of it yet.
-        const windows = concurrentSends(rr, took.rank);
-        rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
+    if (op.source === ANY_SOURCE) {
+      const took = this.peer.get(op);
+      if (took?.kind === 'send') {
+        if (rr.open.length >= MAX_OPEN) this.unchecked++;
+        else {
+          // Every send already run is concurrent with this receive: no rank could have heard of it yet.
+          const windows = concurrentSends(rr, took.rank);
+          rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
+        }
       }
     }
-    this.decide(op.rank, rr, false);
+    // Most receives find nothing undecided on their rank.
+    if (rr.open.length > 0) this.decide(op.rank, rr, false);
   }
 
   progress(): void {
