@@ -25,7 +25,10 @@ import {
   type StepKind,
 } from './steps';
 
-/** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
+/**
+ * Vector clocks cost a copy per send that follows a merge (a receive, a collective) and a merge per receive, each
+ * as long as the job: beyond this many ranks the checks that need them are skipped.
+ */
 export const MAX_RANKS = 512;
 
 /** What the checks built on happened-before hear, in causal order. Clocks are the run's: copy what you keep. */
