@@ -58,3 +58,44 @@ test('message clocks: merged at the receive, recycled, and laid out again as the
   run.add(1, WAIT, r);
   assert.deepEqual([...run.clock(1)], [3, 5, 7]);
 });
+
+test("message clocks: a rank's sends share a row until its clock takes another's, each carrying its own component", () => {
+  const run = new ClockRun(3);
+  const pair = (from: number, to: number): [SendOp, RecvOp] => {
+    const s = op<SendOp>('send', from);
+    const r = op<RecvOp>('recv', to);
+    s.peer = r;
+    r.peer = s;
+    return [s, r];
+  };
+  // Rank 0 sends twice with nothing between (its clock moves only in its own component): one row for both.
+  const [s1, r1] = pair(0, 1);
+  const [s2, r2] = pair(0, 2);
+  run.add(0, POST, s1);
+  run.add(0, POST, s2);
+  assert.equal(s1.sentClock, s2.sentClock, 'the second send copies no clock');
+  // Rank 2 takes the second first: it hears of rank 0's second post (own component 2), not of the first only.
+  run.add(2, POST, r2);
+  run.matched(s2, r2);
+  run.add(2, WAIT, r2);
+  assert.deepEqual([...run.clock(2)], [2, 0, 2]);
+  // Rank 1 takes the first: component 1, although the row was written by the same copy.
+  run.add(1, POST, r1);
+  run.matched(s1, r1);
+  run.add(1, WAIT, r1);
+  assert.deepEqual([...run.clock(1)], [1, 2, 0]);
+  // Rank 2 sends to rank 0, and rank 0 takes it: rank 0's clock took rank 2's, so its next send is a new copy.
+  const [t, u] = pair(2, 0);
+  run.add(2, POST, t);
+  run.add(0, POST, u);
+  run.matched(t, u);
+  run.add(0, WAIT, u);
+  const [s3, r3] = pair(0, 1);
+  run.add(0, POST, s3);
+  run.add(1, POST, r3);
+  run.matched(s3, r3);
+  run.add(1, WAIT, r3);
+  // Rank 0 heard of rank 2's post (its component 3); rank 1 hears of it through rank 0's third send (the old
+  // row would say 0).
+  assert.deepEqual([...run.clock(1)], [5, 4, 3]);
+});

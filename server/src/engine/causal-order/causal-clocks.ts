@@ -25,7 +25,10 @@ import {
   type StepKind,
 } from './steps';
 
-/** Vector clocks cost a copy per send: beyond this many ranks the checks that need them are skipped. */
+/**
+ * Vector clocks cost a copy per send that follows a merge (a receive, a collective) and a merge per receive, each
+ * as long as the job: beyond this many ranks the checks that need them are skipped.
+ */
 export const MAX_RANKS = 512;
 
 /** What the checks built on happened-before hear, in causal order. Clocks are the run's: copy what you keep. */
@@ -72,7 +75,10 @@ export class ClockRun implements CausalVisitor {
       c[m] = (c[m] as number) + 1;
       merge(joined, c);
     }
-    for (const m of members) merge(this.clock(m), joined);
+    for (const m of members) {
+      merge(this.clock(m), joined);
+      this.moved(m);
+    }
   }
 
   /** Steps held (added, not run): the memory this run holds besides its clocks. */
@@ -93,6 +99,7 @@ export class ClockRun implements CausalVisitor {
     const grown = new Int32Array(this.n);
     if (c !== undefined) grown.set(c);
     this.vc[r] = grown;
+    while (this.lastRow.length < this.n) this.lastRow.push(-1);
     return grown;
   }
 
@@ -134,13 +141,48 @@ export class ClockRun implements CausalVisitor {
   /**
    * The clocks of the messages in flight: rows of `stride` components in one slab (the op's `sentClock` is its
    * row), not an Int32Array each — 184 bytes of objects for the 8 bytes of a 2-rank clock, per pending send.
-   * Rows come back through a free list once their receive merged them; the slab doubles when full and is
-   * laid out again when the job grows (`stride` follows `n`). Read only here, and once.
+   * Rows come back through a free list once no message and no rank refers to them (`refs`); the slab doubles
+   * when full and is laid out again when the job grows (`stride` follows `n`). Read only here.
+   *
+   * A rank's sends share a row until its clock takes another's (a receive, a collective, the end of a
+   * nonblocking one): in between, only its own component moves, and that is kept on each send (`doneTime`
+   * of a send, read when its receive merges the row). A halo exchange's two sends copy one clock, not two.
    */
   private slab = new Int32Array(0);
   private stride = 0;
   private rows = 0;
   private readonly freeRows: number[] = [];
+  /** Per row: the messages in flight that carry it, plus one while it is its rank's `lastRow`. */
+  private refs = new Int32Array(0);
+  /** Each rank's row holding its clock as of its last send, -1 once its clock took another's (by world rank). */
+  private readonly lastRow: number[] = [];
+
+  /** The rank's clock took another's (components other than its own may have grown): its row is not its clock. */
+  private moved(r: number): void {
+    const row = this.lastRow[r] ?? -1;
+    if (row < 0) return;
+    this.lastRow[r] = -1;
+    this.unref(row);
+  }
+
+  private unref(row: number): void {
+    const left = (this.refs[row] as number) - 1;
+    this.refs[row] = left;
+    if (left === 0) this.freeRows.push(row);
+  }
+
+  /** The send `op` of rank `r`, whose clock is `c`, carries the rank's row (copied now if it has none). */
+  private sent(op: P2pOp, r: number, c: Int32Array): void {
+    let row = this.lastRow[r] ?? -1;
+    if (row < 0) {
+      row = this.sentRow(c);
+      this.refs[row] = 1;
+      this.lastRow[r] = row;
+    }
+    this.refs[row] = (this.refs[row] as number) + 1;
+    op.sentClock = row;
+    op.doneTime = c[r];
+  }
 
   /** A free row holding the clock `c` (its first `stride` components, the rest zero). */
   private sentRow(c: Int32Array): number {
@@ -158,14 +200,31 @@ export class ClockRun implements CausalVisitor {
     return row;
   }
 
-  /** Merges row `row` into the clock `c` and frees the row. */
-  private takeRow(c: Int32Array, row: number): void {
+  /**
+   * Rank `r`'s clock `c` takes the clock of the send `s` (its row, and its sender's component when it was
+   * posted) and lets go of the row.
+   */
+  private took(r: number, c: Int32Array, s: P2pOp): void {
+    const row = s.sentClock;
     const at = row * this.stride;
     const k = Math.min(c.length, this.stride);
     const slab = this.slab;
+    let grew = false;
     for (let i = 0; i < k; i++)
-      if ((slab[at + i] as number) > (c[i] as number)) c[i] = slab[at + i] as number;
-    this.freeRows.push(row);
+      if ((slab[at + i] as number) > (c[i] as number)) {
+        c[i] = slab[at + i] as number;
+        grew = true;
+      }
+    const from = s.rank;
+    const t = s.doneTime as number;
+    if (from < c.length && t > (c[from] as number)) {
+      c[from] = t;
+      grew = true;
+    }
+    // Each message is received once: its send's clock is not needed again.
+    s.sentClock = -1;
+    this.unref(row);
+    if (grew) this.moved(r);
   }
 
   /** Room for `capacity` rows of `stride` components, the rows so far copied (padded with zeros). */
@@ -177,6 +236,11 @@ export class ClockRun implements CausalVisitor {
     else for (let r = 0; r < this.rows; r++) slab.set(old.subarray(r * s0, (r + 1) * s0), r * stride);
     this.slab = slab;
     this.stride = stride;
+    if (this.refs.length < capacity) {
+      const refs = new Int32Array(capacity);
+      refs.set(this.refs);
+      this.refs = refs;
+    }
   }
 
   /** A step runs (called by the causal run): the rank's clock ticks, and the checks hear what it did. */
@@ -191,21 +255,19 @@ export class ClockRun implements CausalVisitor {
       if (k === ISTART) inst.clocks.push(c.slice());
       else {
         for (const at of inst.clocks) merge(c, at);
+        this.moved(r);
         if (++inst.done >= s.comm.size) this.started.delete(key);
       }
     } else if (k === POST) {
       const op = item as P2pOp;
-      // A row per message in flight, recycled once its receive merged it: no object per send.
-      if (op.kind === 'send') op.sentClock = this.sentRow(c);
+      // A row shared by the rank's sends since its clock last took another's, recycled once no message
+      // carries it: no object per send, and no copy for a send that follows another.
+      if (op.kind === 'send') this.sent(op, r, c);
       for (const l of this.listeners) l.posted?.(op, c);
     } else if (k === WAIT && (item as P2pOp).kind !== 'send') {
       const op = item as RecvOp;
       const p = op.peer;
-      if (p !== undefined && p.sentClock >= 0) {
-        this.takeRow(c, p.sentClock);
-        // Each message is received once: its send's clock is not needed again.
-        p.sentClock = -1;
-      }
+      if (p !== undefined && p.sentClock >= 0) this.took(r, c, p);
       const time = c[r] ?? 0;
       op.doneTime = time;
       op.doneIndex = i;

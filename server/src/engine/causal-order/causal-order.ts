@@ -62,15 +62,20 @@ interface RankRun {
 /** What a rank's reused park objects point at before their first use. */
 const NO_OP = { rank: -1 } as unknown as P2pOp;
 
-/** Each causal run's bit in `P2pOp.ran` (an operation whose post that run ran). */
+/**
+ * Each causal run's two bits in `P2pOp.ran`: the low one set when that run ran the operation's post, the high one
+ * when a rank of that run parked waiting for that post (only then does the post look for a rank to wake).
+ */
 let nextBit = 1;
 
 export class CausalRun {
   /** By world rank. */
   private readonly ranks: (RankRun | undefined)[] = [];
   private readonly ready: RankRun[] = [];
-  /** This run's bit in `P2pOp.ran`. */
+  /** This run's bit in `P2pOp.ran`: the operation's post ran. */
   private readonly bit: number;
+  /** This run's other bit in `P2pOp.ran`: a rank parked on the operation's post (`blocked`). */
+  private readonly waitBit: number;
   /**
    * Posted sends whose receive had not been posted when they ran (the zero-buffering replay's only), kept for the
    * potential-deadlock finding's wildcard check, which reads them once at the end (`openSends()`). An array
@@ -98,9 +103,10 @@ export class CausalRun {
     private readonly visit: CausalVisitor = {},
   ) {
     // Two runs per engine (zero-buffering, clocks), a few engines per process in tests: the bits wrap around
-    // after 30, which only matters if runs of two engines shared operations (they never do).
+    // after 15 runs, which only matters if runs of two engines shared operations (they never do).
     this.bit = nextBit;
-    nextBit = nextBit === 1 << 30 ? 1 : nextBit << 1;
+    this.waitBit = nextBit << 1;
+    nextBit = nextBit === 1 << 28 ? 1 : nextBit << 2;
   }
 
   private of(rank: number): RankRun {
@@ -127,7 +133,7 @@ export class CausalRun {
     // run(), which empties the queue): run() would take this rank first and run this step now. It runs here,
     // and is stored only if it blocks — most steps, in a run whose ranks keep up, are never stored.
     if (q.steps.size === 0 && q.park === undefined && !q.queued && this.ready.length === 0) {
-      const park = this.blocked(q, kind, item);
+      const park = kind === POST ? undefined : this.blocked(q, kind, item);
       if (park === undefined) {
         this.ranStep(q, kind, item);
         return;
@@ -212,7 +218,7 @@ export class CausalRun {
 
   /** Whether the post of this operation ran. */
   posted(op: P2pOp): boolean {
-    return ((op.ran ?? 0) & this.bit) !== 0;
+    return ((op.ran as number) & this.bit) !== 0;
   }
 
   /**
@@ -272,7 +278,8 @@ export class CausalRun {
     while (q.steps.size !== 0) {
       const k = q.steps.firstKind();
       const item = q.steps.firstItem() as StepItem;
-      const park = this.blocked(q, k, item);
+      // A post never waits: the runs of posts a parked rank queued go through without a decision.
+      const park = k === POST ? undefined : this.blocked(q, k, item);
       if (park !== undefined) {
         if (park !== true) q.park = park;
         break;
@@ -288,18 +295,25 @@ export class CausalRun {
     this.visit.step?.(q.rank, k, item, q.ran);
     if (k === POST) {
       const op = item as P2pOp;
-      op.ran = (op.ran ?? 0) | this.bit;
-      const p = op.peer;
-      if (this.synchronousSends && op.kind === 'send' && (p === undefined || !this.posted(p))) {
-        this.sendsRun.push(op);
-        // Bounded by twice what is open (plus a constant): most of these receives are posted soon.
-        if (this.sendsRun.length >= 2 * this.sendsKept + 1024) this.compactSends();
+      const ran = op.ran as number;
+      op.ran = ran | this.bit;
+      if (this.synchronousSends && op.kind === 'send') {
+        const p = op.peer;
+        if (p === undefined || !this.posted(p)) {
+          this.sendsRun.push(op);
+          // Bounded by twice what is open (plus a constant): most of these receives are posted soon.
+          if (this.sendsRun.length >= 2 * this.sendsKept + 1024) this.compactSends();
+        }
       }
-      // The partner's rank may be waiting for this post.
-      const w = p === undefined ? undefined : this.ranks[p.rank];
-      if (w?.park?.k === 'post' && w.park.op === op) {
-        w.park = undefined;
-        this.schedule(w);
+      // The partner's rank may be waiting for this post: only if it said so (its park set the bit), which
+      // spares every other post a read of the partner's rank and its park.
+      if ((ran & this.waitBit) !== 0) {
+        const p = op.peer;
+        const w = p === undefined ? undefined : this.ranks[p.rank];
+        if (w?.park?.k === 'post' && w.park.op === op) {
+          w.park = undefined;
+          this.schedule(w);
+        }
       }
     } else if (k === ISTART && !this.synchronousSends) {
       const s = item as CollStep;
@@ -340,6 +354,7 @@ export class CausalRun {
         return q.onMatch;
       }
       if (this.posted(p)) return undefined;
+      p.ran = (p.ran as number) | this.waitBit;
       q.onPost.op = p;
       q.onPost.by = p.rank;
       return q.onPost;

@@ -22,6 +22,7 @@ import { ANY_SOURCE, ANY_TAG } from '../model/types';
 /**
  * How many of each sender's concurrent sends are looked at as rivals of a wildcard receive: the latest ones,
  * which are the ones still in flight when it chose. Bounds the check on long runs of many wildcard receives.
+ * A power of two (SendWindow masks its indices with it).
  */
 const RIVAL_WINDOW = 64;
 
@@ -30,6 +31,9 @@ const RIVAL_WINDOW = 64;
  * rank's later wildcard receives are not checked, and the check is named as skipped for them.
  */
 export const MAX_OPEN = 4096;
+
+/** Ranks whose races are found by index (`MessageRaces.dense`); the rest through the Map only. */
+const DENSE_RANKS = 4096;
 
 interface Wild {
   readonly recv: RecvOp;
@@ -64,17 +68,17 @@ class SendWindow {
   private count = 0;
 
   push(s: SendOp): void {
-    if (this.count < RIVAL_WINDOW) this.slots[(this.head + this.count++) % RIVAL_WINDOW] = s;
+    if (this.count < RIVAL_WINDOW) this.slots[(this.head + this.count++) & (RIVAL_WINDOW - 1)] = s;
     else {
       this.slots[this.head] = s;
-      this.head = (this.head + 1) % RIVAL_WINDOW;
+      this.head = (this.head + 1) & (RIVAL_WINDOW - 1);
     }
   }
 
   /** The sends, oldest first. */
   toArray(): SendOp[] {
     const out = new Array<SendOp>(this.count);
-    for (let i = 0; i < this.count; i++) out[i] = this.slots[(this.head + i) % RIVAL_WINDOW] as SendOp;
+    for (let i = 0; i < this.count; i++) out[i] = this.slots[(this.head + i) & (RIVAL_WINDOW - 1)] as SendOp;
     return out;
   }
 }
@@ -101,6 +105,11 @@ function concurrentSends(rr: RankRaces, tookFrom: number): Map<number, SendOp[]>
 export class MessageRaces implements ClockListener {
   /** By world rank (a Map: a destination comes from a communicator's members, not from a rank we heard). */
   private readonly ranks = new Map<number, RankRaces>();
+  /**
+   * The same for ranks below DENSE_RANKS, by index: every send posted looks up its destination here (the Map's
+   * lookup was a third of `posted`). Bounded, because a corrupt stream can name a rank of 2^40.
+   */
+  private readonly dense: (RankRaces | undefined)[] = [];
   /** Wildcard receives not checked because MAX_OPEN were undecided on their rank. */
   unchecked = 0;
 
@@ -111,8 +120,14 @@ export class MessageRaces implements ClockListener {
   ) {}
 
   private of(rank: number): RankRaces {
+    const near = rank < DENSE_RANKS ? this.dense[rank] : undefined;
+    if (near !== undefined) return near;
     let rr = this.ranks.get(rank);
     if (rr === undefined) this.ranks.set(rank, (rr = { recent: [], open: [], found: undefined }));
+    if (rank >= 0 && rank < DENSE_RANKS && (rank | 0) === rank) {
+      while (this.dense.length <= rank) this.dense.push(undefined);
+      this.dense[rank] = rr;
+    }
     return rr;
   }
 
@@ -141,16 +156,19 @@ export class MessageRaces implements ClockListener {
   received(op: RecvOp, time: number, index: number): void {
     const rr = this.of(op.rank);
     if (rr.found !== undefined) return;
-    const took = this.peer.get(op);
-    if (op.source === ANY_SOURCE && took?.kind === 'send') {
-      if (rr.open.length >= MAX_OPEN) this.unchecked++;
-      else {
-        // Every send already run is concurrent with this receive: no rank could have heard of it yet.
-        const windows = concurrentSends(rr, took.rank);
-        rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
+    if (op.source === ANY_SOURCE) {
+      const took = this.peer.get(op);
+      if (took?.kind === 'send') {
+        if (rr.open.length >= MAX_OPEN) this.unchecked++;
+        else {
+          // Every send already run is concurrent with this receive: no rank could have heard of it yet.
+          const windows = concurrentSends(rr, took.rank);
+          rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
+        }
       }
     }
-    this.decide(op.rank, rr, false);
+    // Most receives find nothing undecided on their rank.
+    if (rr.open.length > 0) this.decide(op.rank, rr, false);
   }
 
   progress(): void {

@@ -20,9 +20,10 @@ interface OpBase {
   cancelCalled?: boolean;
   /**
    * The causal-order analyses' facts (causal-order/), kept on the operation so that they cost no lookup and are
-   * forgotten with it: its partner in the run's matching; the causal runs whose post of it ran (a bit each); a
-   * send's vector clock at posting, until its receive took it (its row in the clock run's slab, -1 when none); a
-   * receive's completion on its rank's clock and its step index there.
+   * forgotten with it: its partner in the run's matching; the causal runs whose post of it ran and whose ranks
+   * wait for that post (two bits each); a send's vector clock at posting, until its receive took it (its row in
+   * the clock run's slab, -1 when none, shared with its rank's other sends between two merges, and its rank's
+   * own component then in `doneTime`); a receive's completion on its rank's clock and its step index there.
    */
   peer?: P2pOp;
   ran?: number;
