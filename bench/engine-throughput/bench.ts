@@ -4,7 +4,7 @@
  * columns). Prints events per CPU-second (decode alone; decode + engine fed raw frames by pushRecords), the
  * garbage collector's share, and the heap the engine holds per record. A benchmark, not a test.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createEngine } from '../../server/src/engine/engine';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -122,12 +122,14 @@ gcWatch.observe({ entryTypes: ['gc'] });
 collect();
 const heap0 = process.memoryUsage().heapUsed;
 const engine = createEngine({ ranks: RANKS, ...(process.env['NOREPLAY'] ? { replaySteps: 0 } : {}) });
+const threads0 = threadCpu();
 cpu0 = process.cpuUsage();
 t0 = performance.now();
 const windowFrom = t0;
 for (const f of order) engine.pushRecords(f.rank, f.data);
 const pushMs = performance.now() - t0;
 const pushCpu = cpuMsSince(cpu0);
+const threads1 = threadCpu();
 // What the engine holds once every record went in (after a full collection): its pending state and the
 // replay's steps, not garbage.
 const windowHeld0 = performance.now();
@@ -256,6 +258,13 @@ function report(): void {
   console.log(
     `decode+engine, warm (engines 4-6 over the same frames, median): ${rate(rows, warmCpu)} events per CPU-second, CPU ${warmCpu.toFixed(0)} ms`,
   );
+  if (threads0 !== undefined && threads1 !== undefined) {
+    const main = (threads1.main - threads0.main) * 10;
+    const others = (threads1.others - threads0.others) * 10;
+    console.log(
+      `decode+engine, first pass, push by thread (/proc, 10 ms ticks): main thread ${main} ms, V8's other threads (the JIT's compilers, the collector's helpers) ${others} ms`,
+    );
+  }
   console.log(
     `garbage collection during push and finish: ${gcMs.toFixed(0)} ms, ${((gcMs / (pushMs + finishMs)) * 100).toFixed(0)}% of the engine's wall time (${minors.length} young-generation collections, ${minors.reduce((a, g) => a + g.ms, 0).toFixed(0)} ms; ${inWindow.length - minors.length} others)`,
   );
@@ -268,6 +277,27 @@ function report(): void {
   console.log(
     `CPU per operation posted while others are pending (Isends then Irecvs, never matched): ${postFew.toFixed(1)} µs with up to ${(2 * POSTED_FEW).toLocaleString('en-US')} pending, ${postMany.toFixed(1)} µs with up to ${(2 * POSTED_MANY).toLocaleString('en-US')}: ${(postMany / postFew).toFixed(1)}× (1× = independent of what is pending)`,
   );
+}
+
+/**
+ * Clock ticks (user + system) of this process's main thread and of all its other threads, from /proc (Linux; else
+ * undefined): where the first pass's extra CPU goes (the JIT compiles on V8's background threads).
+ */
+function threadCpu(): { main: number; others: number } | undefined {
+  try {
+    let main = 0;
+    let others = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(f[11]) + Number(f[12]);
+      if (Number(tid) === process.pid) main += ticks;
+      else others += ticks;
+    }
+    return { main, others };
+  } catch {
+    return undefined;
+  }
 }
 
 function cpuMsSince(from: NodeJS.CpuUsage): number {

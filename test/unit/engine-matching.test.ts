@@ -52,7 +52,7 @@ const recv = (seq: number): RecvOp => ({
 
 test('non-overtaking: a wildcard receive takes the oldest send of the tag it reports', () => {
   const pairs: [number, number][] = [];
-  const m = new Matcher((s, r) => pairs.push([s.seq, r.seq]));
+  const m = new Matcher({ matched: (s, r) => void pairs.push([s.seq, r.seq]) });
   m.post(send(1, 10));
   m.post(send(2, 11));
   m.post(send(1, 12));
@@ -69,7 +69,7 @@ test('non-overtaking: a wildcard receive takes the oldest send of the tag it rep
 
 test('a receive that completes before its send is seen waits for it', () => {
   const pairs: [number, number][] = [];
-  const m = new Matcher((s, r) => pairs.push([s.seq, r.seq]));
+  const m = new Matcher({ matched: (s, r) => void pairs.push([s.seq, r.seq]) });
   m.complete(recv(30), 0, 7);
   m.post(send(8, 40)); // another tag: stays unmatched
   m.post(send(7, 41));

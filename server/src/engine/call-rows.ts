@@ -34,9 +34,13 @@ export class ExitRow implements ExitView {
   private row = 0;
   rank = 0;
   seq = 0;
-  time = 0;
+  // Doubles from the start (NaN until the first row): the time and the return code read from the columns are
+  // doubles, and a field born a small integer that is given one moves its class to a new map; the engine's field
+  // holding this view then took another engine's view as a new class, and the code compiled for it was thrown
+  // away (--trace-generalization, --trace-deopt: a second engine in the process recompiled pushColumns).
+  time = NaN;
   fn: FunctionSpec = NO_FN;
-  returnCode = 0;
+  returnCode = NaN;
   flag = 0;
 
   at(cols: RecordColumns, row: number): this {
@@ -70,13 +74,14 @@ export class CompleteRow {
     type: 'complete',
     rank: 0,
     seq: 0,
-    time: 0,
+    // Doubles from the start, as ExitRow's (the words are doubles): NaN until the first row.
+    time: NaN,
     fn: NO_FN,
-    request: 0,
-    source: 0,
-    tag: 0,
-    bytes: 0,
-    error: 0,
+    request: NaN,
+    source: NaN,
+    tag: NaN,
+    bytes: NaN,
+    error: NaN,
     cancelled: false,
   };
 

@@ -22,8 +22,9 @@ import { WindowRegistry } from './one-sided/windows';
 import type { CheckContext } from './model/check-context';
 import { OWNS_ALL, type Ownership } from './model/ownership';
 import type { EngineFinding } from './model/types';
+import { objectArray } from './model/elements';
+import type { P2pOp, RecvOp, SendOp } from './model/ops';
 import type { ClockListener } from './causal-order/causal-clocks';
-import type { P2pOp, RecvOp } from './model/ops';
 
 export interface EngineOptions {
   /** Number of ranks in the job (MPI_COMM_WORLD's size), when known before the first event. */
@@ -41,11 +42,11 @@ export interface EngineOptions {
 
 export type MatchHook = MatchListener;
 
-export class EngineState implements CheckContext {
+export class EngineState implements CheckContext, MatchListener {
   readonly comms: CommRegistry;
   readonly matcher: Matcher;
-  readonly tracks: RankTrack[] = [];
-  readonly findings: EngineFinding[] = [];
+  readonly tracks: RankTrack[] = objectArray();
+  readonly findings: EngineFinding[] = objectArray();
   readonly resources = new Resources();
   readonly dtypes = new Datatypes();
   readonly replay: Replay;
@@ -106,19 +107,22 @@ export class EngineState implements CheckContext {
     // records lost), which takes the oldest send its envelope accepts on any channel, is paired there as one
     // engine pairs it (ARCHITECTURE.md, "Shards"). The checks of a matched message run in the shard that
     // owns its pair.
-    this.matcher = new Matcher((s, r) => {
-      this.replay.matched(s, r);
-      this.recvOverlaps.matched(s, r);
-      if (this.matchHooks.length === 0 || !owns.pair(s.rank, r.rank)) return;
-      // asOwner's bracket written out: a closure per matched message was the most allocated object left.
-      this.owning++;
-      try {
-        for (let i = 0; i < this.matchHooks.length; i++) (this.matchHooks[i] as MatchListener)(s, r);
-      } finally {
-        this.owning--;
-      }
-    });
+    this.matcher = new Matcher(this);
     for (let r = 0; r < this.worldSize; r++) this.tracks.push(new RankTrack(r));
+  }
+
+  /** A send and its receive were matched (the matcher's listener). */
+  matched(s: SendOp, r: RecvOp): void {
+    this.replay.matched(s, r);
+    this.recvOverlaps.matched(s, r);
+    if (this.matchHooks.length === 0 || !this.owns.pair(s.rank, r.rank)) return;
+    // asOwner's bracket written out: a closure per matched message was the most allocated object left.
+    this.owning++;
+    try {
+      for (let i = 0; i < this.matchHooks.length; i++) (this.matchHooks[i] as MatchListener).matched(s, r);
+    } finally {
+      this.owning--;
+    }
   }
 
   track(rank: number): RankTrack {

@@ -29,6 +29,7 @@ import { KIND } from '../protocol/spec';
 import { CompleteRow, enterOf, ExitRow } from './call-rows';
 import { localWindowAccess } from './lifecycle/memory-access';
 import { WordBatch } from './model/rank-track';
+import { objectArray } from './model/elements';
 
 export type { EngineOptions } from './engine-state';
 
@@ -53,7 +54,7 @@ class MpiEngine implements Engine, EngineRouting {
   }
 
   /** Per rank: a call may straddle two frames. */
-  private readonly decoders: RankDecoder[] = [];
+  private readonly decoders: RankDecoder[] = objectArray();
   /** Rows of the frame being fed (pushRecords), and of one pushed event (push); reused. */
   private readonly batch = new RecordColumns(1024);
   private readonly one = new RecordColumns(4);

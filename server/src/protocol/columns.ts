@@ -120,7 +120,10 @@ export class RecordColumns {
     const start = this.wordsUsed;
     this.wordStart[row] = start;
     this.wordCount[row] = n;
-    this.wordsUsed = start + n;
+    // A small integer whatever `n` is: a count the decoder computed from the words (doubles) came as a heap number,
+    // which turned this field into a double field at some row of the first engine, a new map for RecordColumns,
+    // and the code compiled against the old one thrown away (`--trace-generalization`: wordsUsed s->d).
+    this.wordsUsed = (start + n) | 0;
     this.length = row + 1;
     return row;
   }

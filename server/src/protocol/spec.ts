@@ -116,8 +116,21 @@ function packedOf(params: readonly ParamSpec[]): Uint8Array | undefined {
   return words + Math.ceil(narrow / 2) <= HEAD_WORDS ? kinds : undefined;
 }
 
+/**
+ * `list`, or when it is empty an empty array of V8's object kind, as the non-empty lists are: an empty `map()` or
+ * `filter()` result is a small-integer array, another class for the code that reads the lists of every function
+ * (`scalars.length` per ENTER row in the decoder), which was compiled for the object kind and thrown away at the first
+ * call of a function without parameters (a job's MPI_Finalize: `--trace-deopt`, "wrong map").
+ */
+function objectKind<T>(list: T[]): T[] {
+  if (list.length > 0) return list;
+  const empty = [undefined] as unknown as T[];
+  empty.pop();
+  return empty;
+}
+
 function layoutOf(raw: RawFunction, id: number): FunctionLayout {
-  const params = raw.params.map((p) => toParam(p));
+  const params = objectKind(raw.params.map((p) => toParam(p)));
   // Every field present, in one order (undefined when the function has none): one hidden class for all 521
   // specs. Spread in only where set, they had five shapes, and every `fn.cls`, `fn.id` or `fn.name` read of
   // the engine's per-call handlers, which see them all in a real run, was a megamorphic property load.
@@ -154,9 +167,9 @@ function layoutOf(raw: RawFunction, id: number): FunctionLayout {
   return {
     spec,
     packed: packedOf(params),
-    scalars: scalars.map((p) => p.name),
-    arrays: arrays.map((p) => p.name),
-    outHandles,
+    scalars: objectKind(scalars.map((p) => p.name)),
+    arrays: objectKind(arrays.map((p) => p.name)),
+    outHandles: objectKind(outHandles),
     roleSlot,
     nameSlot,
     outWord,

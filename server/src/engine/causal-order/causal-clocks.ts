@@ -12,6 +12,7 @@
  */
 import { CausalRun, type CausalVisitor } from './causal-order';
 import type { P2pOp, RecvOp } from '../model/ops';
+import { objectArray } from '../model/elements';
 import {
   COLL,
   IDONE,
@@ -51,7 +52,7 @@ const merge = (into: Int32Array, from: Int32Array): void => {
 export class ClockRun implements CausalVisitor {
   private readonly run: CausalRun;
   /** Each rank's clock now, by world rank. */
-  private readonly vc: (Int32Array | undefined)[] = [];
+  private readonly vc: (Int32Array | undefined)[] = objectArray();
   /** Nonblocking collective instance → the clock of each member that started it (until all completed it). */
   private readonly started = new Map<InstanceKey, { clocks: Int32Array[]; done: number }>();
   /** Points (rank, steps run) whose clock a check asked for, and the clock once reached. */

@@ -14,6 +14,7 @@
  * are not kept (its blocking step is, for the finding that names it).
  */
 import type { P2pOp } from '../model/ops';
+import { objectArray } from '../model/elements';
 import {
   IDONE,
   instanceKey,
@@ -70,8 +71,8 @@ let nextBit = 1;
 
 export class CausalRun {
   /** By world rank. */
-  private readonly ranks: (RankRun | undefined)[] = [];
-  private readonly ready: RankRun[] = [];
+  private readonly ranks: (RankRun | undefined)[] = objectArray();
+  private readonly ready: RankRun[] = objectArray();
   /** This run's bit in `P2pOp.ran`: the operation's post ran. */
   private readonly bit: number;
   /** This run's other bit in `P2pOp.ran`: a rank parked on the operation's post (`blocked`). */
@@ -82,7 +83,7 @@ export class CausalRun {
    * appended to and compacted when it doubles, not a Set: a Set added and deleted every send (~1.4% of the
    * engine) for a question asked once. Whether a send is still open is read off its receive (`posted`).
    */
-  private readonly sendsRun: P2pOp[] = [];
+  private readonly sendsRun: P2pOp[] = objectArray();
   /** `sendsRun`'s length after its last compaction: the next one comes when it has doubled. */
   private sendsKept = 0;
   /** Collective instance → the members that arrived (until all did). */

@@ -11,6 +11,7 @@ import type { CommInfo } from '../model/comms';
 import { describeOp } from '../model/describe';
 import { ANY_SOURCE, ANY_TAG, type EngineFinding, type RawLocation } from '../model/types';
 import type { P2pOp, RecvOp, SendOp } from '../model/ops';
+import { objectArray } from '../model/elements';
 import {
   COLL,
   IDONE,
@@ -34,6 +35,13 @@ export type { Step } from './steps';
 export const MAX_STEPS = 2_000_000;
 
 /**
+ * Send ↔ receive, read off the operations. One object for every engine, not one per Replay: code the JIT
+ * compiled for the first engine of a process calls these functions, and another engine's own closures were
+ * other call targets (a deopt and a recompilation of each caller).
+ */
+const PEER: PeerOf = { get: (op) => op.peer, has: (op) => op.peer !== undefined };
+
+/**
  * Each rank's blocking steps, run as they come by two causal runs: with standard sends synchronous (the
  * zero-buffering replay, for potential deadlocks) and with vector clocks (causal-clocks.ts, for the checks
  * that ask what happened before what). A step is held until both ran it; then only what the checks chose to
@@ -41,7 +49,7 @@ export const MAX_STEPS = 2_000_000;
  */
 export class Replay {
   /** Send ↔ receive, as matched in the run (on the operations: `P2pOp.peer`). */
-  readonly peer: PeerOf = { get: (op) => op.peer, has: (op) => op.peer !== undefined };
+  readonly peer: PeerOf = PEER;
   private sync: CausalRun | undefined;
   /** Happened-before; undefined beyond MAX_RANKS ranks, or once the replay is given up. */
   clocks: ClockRun | undefined;
@@ -50,7 +58,7 @@ export class Replay {
    * run learn what they need about a call at its ENTER and EXIT (a buffered send's size, its failure), after
    * its steps were recorded.
    */
-  private staged: (StepItem | undefined)[] = [];
+  private staged: (StepItem | undefined)[] = objectArray();
   /** The kind of each rank's staged step (steps are (kind, item) pairs, steps.ts). */
   private stagedKind: StepKind[] = [];
   /** Steps recorded per rank: a point in its history (one-sided races ask for clocks there). By world rank. */
@@ -120,7 +128,7 @@ export class Replay {
       this.enabled = false;
       this.sync = undefined;
       this.clocks = undefined;
-      this.staged = [];
+      this.staged = objectArray();
       this.stagedKind = [];
       return;
     }

@@ -3,8 +3,9 @@
  * buffers; requests are in RankTrack), and the order of MPI_Init / MPI_Finalize. Reported at the end of the run.
  */
 import type { CheckContext } from '../model/check-context';
+import { objectArray } from '../model/elements';
 import { num, paramName } from '../model/fn-roles';
-import { layouts } from '../../protocol/spec';
+import { functions } from '../../protocol/spec';
 import type { EndHow, EngineFinding, CallEnter, ExitView, FunctionSpec, RawLocation } from '../model/types';
 
 interface Created {
@@ -23,33 +24,27 @@ const OUT_ROLES: readonly (readonly [string, string])[] = [
 ];
 
 /**
- * Per function id (not a Map keyed by the spec object, nor a keyed lookup by class per call: each cost ~40
- * bytes of garbage per call in bench/engine-throughput's sampling heap profile, 10% of the engine's bytes).
- */
-const outCache = new Array<readonly (readonly [string, string])[] | undefined>(layouts.length).fill(
-  undefined,
-);
-
-/**
- * (parameter name, resource) of the handles a function creates; cached, as exits are the hot path. The cache is
- * read here and filled by `findOutHandles`: a function whose closure captures a parameter (`fn` in the flatMap's
- * callback) allocates its context at every call, even when it returns before making the closure: 13 of the
- * ~180 bytes per row in bench/engine-throughput's heap profile when this function held the flatMap itself.
+ * (parameter name, resource) of the handles a function creates, by function id (not a Map keyed by the spec
+ * object, nor a keyed lookup by class per call: each cost ~40 bytes of garbage per call in
+ * bench/engine-throughput's sampling heap profile, 10% of the engine's bytes). Filled for every function when the
+ * module loads, not at a function's first call: a function first called after the JIT had compiled the EXIT path
+ * (a job's first collective, its MPI_Finalize) took the cache's fill path the compiled code had never seen, and
+ * the code was thrown away and compiled again (`--trace-deopt`: onExit, "insufficient type feedback for call").
+ * `findOutHandles` is a function of its own: a function whose closure captures a parameter (`fn` in the
+ * flatMap's callback) allocates its context at every call, even when it returns before making the closure.
  */
 function outHandles(fn: FunctionSpec): readonly (readonly [string, string])[] {
-  const l = fn.id >= 0 ? outCache[fn.id] : undefined;
-  return l ?? findOutHandles(fn);
+  return (fn.id >= 0 ? outCache[fn.id] : undefined) ?? findOutHandles(fn);
 }
 
 function findOutHandles(fn: FunctionSpec): readonly (readonly [string, string])[] {
-  // Packed arrays filled at once (an element stored far past the end of an empty array makes it a dictionary).
-  const l = OUT_ROLES.flatMap(([role, what]) => {
+  return OUT_ROLES.flatMap(([role, what]) => {
     const name = paramName(fn, role);
     return name === undefined ? [] : [[name, what] as const];
   });
-  if (fn.id >= 0) outCache[fn.id] = l;
-  return l;
 }
+
+const outCache: readonly (readonly (readonly [string, string])[])[] = functions.map(findOutHandles);
 
 const FREES: Readonly<Record<string, string>> = {
   comm_free: 'comm',
@@ -64,16 +59,15 @@ const FREES_COLL: Readonly<Record<string, string>> = {
   file_close: 'file',
 };
 
-/** The parameter whose handle the function frees (FREES, FREES_COLL), null for none: by function id, as outCache. */
-const freedCache = new Array<string | null | undefined>(layouts.length).fill(undefined);
+/** The parameter whose handle each function frees (FREES, FREES_COLL), null for none: by function id, filled once. */
+const freedCache: readonly (string | null)[] = functions.map(findFreed);
+
+function findFreed(fn: FunctionSpec): string | null {
+  return FREES[fn.cls] ?? (fn.coll !== undefined ? FREES_COLL[fn.coll] : undefined) ?? null;
+}
 
 function freedParam(fn: FunctionSpec): string | undefined {
-  let p = fn.id >= 0 ? freedCache[fn.id] : undefined;
-  if (p === undefined) {
-    p = FREES[fn.cls] ?? (fn.coll !== undefined ? FREES_COLL[fn.coll] : undefined) ?? null;
-    if (fn.id >= 0) freedCache[fn.id] = p;
-  }
-  return p ?? undefined;
+  return (fn.id >= 0 ? freedCache[fn.id] : findFreed(fn)) ?? undefined;
 }
 
 /** The call that frees each kind of handle, for the advice. */
@@ -93,7 +87,7 @@ export class Resources {
   private readonly live = new Map<number, Map<number, Created>>();
   private readonly initSite = new Map<number, number>();
   /** initSite's ranks by rank (asked at every call: an array index, not a Map lookup). */
-  private readonly inited: boolean[] = [];
+  private readonly inited: boolean[] = objectArray();
 
   private of(rank: number): Map<number, Created> {
     let m = this.live.get(rank);

@@ -8,6 +8,7 @@
 import type { DtypeInfo } from './datatypes';
 import type { CommEvent, CallEnter, Handle } from './types';
 import { LastFree } from './last-free';
+import { doubleArray, objectArray } from './elements';
 
 /** The datatypes a collective call named, by handle (collectives/coll-checks.ts typesAtEntry). */
 export interface TypesAt {
@@ -368,8 +369,8 @@ export class CommRegistry {
    * Each rank's last lookup (handle → communicator), dropped whenever one of the rank's handles is bound or
    * freed. Arrays by world rank.
    */
-  private readonly lastHandle: number[] = [];
-  private readonly lastInfo: (CommInfo | undefined)[] = [];
+  private readonly lastHandle: number[] = doubleArray();
+  private readonly lastInfo: (CommInfo | undefined)[] = objectArray();
 
   private remember(rank: number, handle: Handle, info: CommInfo): void {
     while (this.lastInfo.length <= rank) {

@@ -6,6 +6,7 @@ import api from '../../../../native-shim/spec/mpi-api.json';
 import { datatypeAt } from '../../protocol/build-event';
 import type { RecordColumns } from '../../protocol/columns';
 import type { DatatypeEvent, OpEvent } from './types';
+import { doubleArray, objectArray } from './elements';
 
 export interface DtypeInfo {
   readonly size: number;
@@ -94,8 +95,8 @@ export class Datatypes {
    * Each rank's last lookup (handle and answer), by rank: every send and receive asks for its datatype, and a
    * rank mostly sends one type after another (two Map lookups per operation before). NaN: none.
    */
-  private readonly lastHandle: number[] = [];
-  private readonly lastInfo: (DtypeInfo | undefined)[] = [];
+  private readonly lastHandle: number[] = doubleArray();
+  private readonly lastInfo: (DtypeInfo | undefined)[] = objectArray();
 
   onDatatype(e: DatatypeEvent): DtypeInfo {
     const [first] = e.signature;
@@ -123,7 +124,7 @@ export class Datatypes {
    * type's signature, layout and facts (never changed once made), instead of the event, the arrays of pairs and
    * the facts made for each (~0.6 kB per DTYPE row, the most bytes `mpiscope report` of such a run allocated).
    */
-  private readonly recentRows: (KeptRow[] | undefined)[] = [];
+  private readonly recentRows: (KeptRow[] | undefined)[] = objectArray();
 
   /** A DTYPE row of the columns (the engine's path; `onDatatype` takes the event form). */
   onDatatypeRow(cols: RecordColumns, row: number): void {

@@ -11,6 +11,7 @@ import { RecentMap } from './recent-map';
 import { SpanIndex } from './span-index';
 import { IN_READS, IN_WRITES, NOT_INDEXED, RequestPool, type ReqId } from './request-pool';
 import type { EndHow, CallEnter, FunctionSpec, Handle } from './types';
+import { objectArray } from './elements';
 
 /**
  * What the engine tracks of a call from its ENTER: the calls in flight and the recently exited ones (the ring
@@ -53,6 +54,10 @@ export class WordBatch {
  * are gone with the batch, and reading them throws (a holder that forgot to keep them), rather than reading
  * another row's.
  */
+/** Placeholders of the state a call gets after its ENTER (Call's constructor). */
+const NO_COLL = { comm: undefined as unknown as CommInfo, index: -1 };
+const NO_HANDLES: readonly Handle[] = [];
+
 export class Call implements CallEnter, CallState {
   exited = false;
   send: SendOp | undefined = undefined;
@@ -73,7 +78,19 @@ export class Call implements CallEnter, CallState {
     readonly otherThread: boolean,
     /** The batch whose columns hold the words; undefined once they are the call's own. */
     private batch: WordBatch | undefined,
-  ) {}
+  ) {
+    // The state set after the ENTER is mutable from the first call on. V8 keeps a field constant until its value
+    // first changes, and that change throws away the code compiled meanwhile against the constant: `coll` is first
+    // set at a job's first collective, often thousands of calls in, and pushColumns (which builds the call) was
+    // compiled again (`--trace-generalization`: coll const -> mutable, then `--trace-deopt`). Two stores of
+    // different values here make that change at the process's first call, before anything is compiled.
+    this.rejected = false;
+    this.rejected = undefined;
+    this.coll = NO_COLL;
+    this.coll = undefined;
+    this.waits = NO_HANDLES;
+    this.waits = undefined;
+  }
 
   get enter(): CallEnter {
     return this;
@@ -149,7 +166,7 @@ export class RankTrack {
    */
   private readonly displaced = new Map<number, CallState>();
   /** Calls in flight in the order they entered (one, or one per thread in MPI at once). */
-  private readonly flying: CallState[] = [];
+  private readonly flying: CallState[] = objectArray();
   private inFlight = 0;
   /**
    * Several threads called MPI under MPI_THREAD_MULTIPLE (two calls in flight at once, or a call from

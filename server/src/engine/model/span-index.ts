@@ -21,7 +21,13 @@ export class SpanIndex<T> {
   private to = new Float64Array(8);
   private items: (T | undefined)[] = new Array<T | undefined>(8).fill(undefined);
   private n = 0;
-  private longest = 0;
+  /**
+   * Minus zero, not 0: a double from the index's birth (spans of addresses are doubles; a field born a small
+   * integer and given a double moves the class to a new map, and the code compiled for the rank tracks holding
+   * an index of the old one was thrown away when the next engine of the process made one). Compares and
+   * subtracts as 0.
+   */
+  private longest = -0;
 
   get size(): number {
     return this.n;

@@ -50,14 +50,22 @@ class Channel {
   ) {}
 }
 
-export type MatchListener = (send: SendOp, recv: RecvOp) => void;
+/**
+ * What hears of every match: an object with a method, not a closure, so that the function called is the same in
+ * every engine of a process (code the JIT compiled for the first engine called that engine's closure by identity;
+ * the next engine's closure was another target: a deopt and a recompilation of the callers, `--trace-deopt`'s
+ * `wrong call target`).
+ */
+export interface MatchListener {
+  matched(send: SendOp, recv: RecvOp): void;
+}
 
 const RANK_SPACE = 65536;
 
 export class Matcher {
   private readonly channels = new Map<number, Channel>();
 
-  constructor(private readonly onMatch: MatchListener) {}
+  constructor(private readonly listener: MatchListener) {}
 
   private channel(comm: CommInfo, src: number, dst: number): Channel {
     const key = (comm.id * RANK_SPACE + src) * RANK_SPACE + dst;
@@ -140,7 +148,7 @@ export class Matcher {
 
   private match(send: SendOp, recv: RecvOp): void {
     send.matched = true;
-    this.onMatch(send, recv);
+    this.listener.matched(send, recv);
   }
 
   /** Every send not yet received, oldest first per channel (deadlock and end-of-run questions only). */

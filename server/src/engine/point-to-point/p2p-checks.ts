@@ -17,21 +17,34 @@ export interface P2pContext extends CheckContext {
 }
 
 export function installP2pChecks(st: P2pContext): void {
-  const seen = new Set<string>();
-  const once = (kind: string, s: SendOp, r: RecvOp): boolean => {
+  st.matchHooks.push(new MessageChecks(st));
+}
+
+/**
+ * The checks of one engine's matched messages. A class, not a closure pushed per engine: the JIT calls the same
+ * function for every engine of a process (`MatchListener`).
+ */
+class MessageChecks implements MatchListener {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly st: P2pContext) {}
+
+  private once(kind: string, s: SendOp, r: RecvOp): boolean {
     const key = `${kind}|${s.rank}:${s.site}|${r.rank}:${r.site}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
     return true;
-  };
-  st.matchHooks.push((s, r) => {
+  }
+
+  matched(s: SendOp, r: RecvOp): void {
     if (r.kind !== 'recv' || s.dtype === undefined || r.dtype === undefined) return;
+    const st = this.st;
     const bytes = s.count * s.dtype.size;
     const room = r.count * r.dtype.size;
     if (bytes > room) {
       const typed = typeNotCount(s.dtype, s.count, r.dtype, r.count);
       if (typed !== undefined) {
-        if (once('type', s, r))
+        if (this.once('type', s, r))
           st.report(
             typeFinding(
               s,
@@ -43,7 +56,7 @@ export function installP2pChecks(st: P2pContext): void {
               ` (${bytes} bytes into ${room}: MPI_ERR_TRUNCATE)`,
             ),
           );
-      } else if (once('count', s, r)) {
+      } else if (this.once('count', s, r)) {
         st.report({
           kind: 'count-mismatch',
           severity: 'error',
@@ -54,9 +67,9 @@ export function installP2pChecks(st: P2pContext): void {
       return;
     }
     const diff = signatureMismatch(s.dtype, s.count, r.dtype, r.count);
-    if (diff !== undefined && once('type', s, r))
+    if (diff !== undefined && this.once('type', s, r))
       st.report(typeFinding(s, r, s.dtype, r.dtype, diff, locations(s, r, bytes, room), ''));
-  });
+  }
 }
 
 /**
