@@ -25,11 +25,20 @@
 #define BATCH MSC_SENDER_BATCH
 /* Room for one batch, the tail of a call that straddles it, and the SITE records in front of them. */
 #define FRAME_RECORDS (BATCH * 4 + BATCH * 16)
-/* The longest the sender waits between takes while records flow (sender_main). */
+/* The sender's wait policy (sender_main). The oldest record waits at most FLOW_MS for a fuller frame; SLICE_MS is
+ * how often the sender looks while the rank makes MPI calls (a rank blocked in a call has its ENTER sent within two
+ * slices); the mark wakes it when FILL_RECORDS are waiting. LEGACY_FLOW_MS: the bound of the plain timed wait kept
+ * for threads other than MPI_Init's calling MPI and for an attached debugger. */
 #ifndef MSC_SENDER_FLOW_MS
-#define MSC_SENDER_FLOW_MS 4
+#define MSC_SENDER_FLOW_MS 32
 #endif
 #define FLOW_MS MSC_SENDER_FLOW_MS
+#ifndef MSC_SENDER_SLICE_MS
+#define MSC_SENDER_SLICE_MS 2
+#endif
+#define SLICE_MS MSC_SENDER_SLICE_MS
+#define FILL_RECORDS BATCH
+#define LEGACY_FLOW_MS 4
 /* A frame's worst case: the pump sends at a call boundary once a frame has more than FRAME_RECORDS, so one holds
  * at most that, one call's new SITE records and the call itself (a batch is at most FRAME_RECORDS records). */
 #define FRAME_BUF_RECORDS (FRAME_RECORDS * 2 + 128)
@@ -77,7 +86,16 @@ void msc_sender_queue_text(const char *text)
     msc_sender_wake();
 }
 
+/* Set with every msc_sender_wake: the sender sends at once. A nudge (the ring's mark) only makes it look. */
+static _Atomic int wake_urgent;
+
 void msc_sender_wake(void)
+{
+    atomic_store_explicit(&wake_urgent, 1, memory_order_relaxed);
+    msc_sender_nudge();
+}
+
+void msc_sender_nudge(void)
 {
     if (wake_fd >= 0) {
         uint64_t one = 1;
@@ -496,18 +514,26 @@ static void send_text_locking(const char *text)
     pthread_mutex_unlock(&send_mu);
 }
 
+/* Whether the rank is inside an MPI call by its newest record: anything but an EXIT (a blocking call's ENTER, a
+ * FINDING before it, a description) says so; -1 (not committed yet) says the rank is writing records. */
+static int in_call(int kind) { return kind != MSC_KIND_EXIT && kind != MSC_KIND_COMPLETE_EXIT; }
+
 static void *sender_main(void *arg)
 {
     (void)arg;
-    int idle_ms = 1;
+    int timeout_ms = 1, legacy_ms = 1;
+    /* The ring's head at the previous look, and when the oldest record not sent yet was first seen (0: none). */
+    uint64_t last_head = 0, pending_since = 0;
     for (;;) {
         struct pollfd p[2] = { { sock, POLLIN, 0 }, { wake_fd, POLLIN, 0 } };
-        poll(p, 2, idle_ms);
+        poll(p, 2, timeout_ms);
+        msc_ring_arm(UINT64_MAX);
         if (p[1].revents & POLLIN) {
             uint64_t v;
             ssize_t k = read(wake_fd, &v, sizeof v);
             (void)k;
         }
+        int urgent = atomic_exchange_explicit(&wake_urgent, 0, memory_order_relaxed);
         pthread_mutex_lock(&send_mu);
         /* TLS may hold a control frame it already decrypted, which poll() does not see. */
         if (sock >= 0 && ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || msc_ws_pending())) {
@@ -519,7 +545,27 @@ static void *sender_main(void *arg)
                 lost_locked("its connection dropped");
         }
         msc_control_probe_poll();
-        int n = pump_locked();
+        /* While records trickle in, wait for fuller frames: the analyzer pays per frame (a wake-up, a socket read, a
+         * WebSocket parse, a decode call: ~20-30 us, bench/transport) and this thread per send. A frame goes out
+         * when asked (a full ring, a flush, a control text), when FILL_RECORDS wait (the producer that reaches the
+         * mark wakes this thread: a flooding rank never waits for the timer), when the oldest record waited
+         * FLOW_MS, or when the rank stayed inside an MPI call for a whole slice: a rank blocked in a call has its
+         * ENTER at the analyzer within two slices, for live deadlock detection and the debugger. With threads
+         * other than MPI_Init's calling MPI (the newest record is then one thread's) or a debugger attached, the
+         * plain timed wait of before: every look sends, the wait doubling up to LEGACY_FLOW_MS. */
+        int legacy = atomic_load_explicit(&msc_other_threads, memory_order_relaxed) ||
+                     atomic_load_explicit(&msc_attention, memory_order_relaxed);
+        uint64_t now = msc_now(), head = msc_ring_head();
+        int kind = msc_ring_newest_kind(head);
+        int moved = head != last_head || kind < 0;
+        if (head == taken)
+            pending_since = 0;
+        else if (!pending_since)
+            pending_since = now;
+        int send = legacy || urgent || head - taken >= FILL_RECORDS ||
+                   (pending_since && now - pending_since >= (uint64_t)FLOW_MS * 1000000u) ||
+                   (head != taken && !moved && in_call(kind));
+        int n = send ? pump_locked() : 0;
         sender_wakeups++;
         if (n) pumps_with_records++;
         uint32_t gen = atomic_load(&req_gen);
@@ -531,6 +577,8 @@ static void *sender_main(void *arg)
             pthread_mutex_unlock(&send_mu);
             break;
         }
+        if (send) pending_since = msc_ring_head() != taken ? now : 0;
+        uint64_t left = taken;
         pthread_mutex_unlock(&send_mu);
         msc_sites_work(send_text_locking);
         if (atomic_load(&terminate_requested)) {
@@ -544,18 +592,35 @@ static void *sender_main(void *arg)
             kill(getpid(), SIGKILL);
             break;
         }
-        /* While records trickle in, wait for fuller frames: the analyzer pays per frame (a wake-up, a socket read, a
-         * WebSocket parse, a decode call: ~20-30 us, bench/transport) and this thread per send, so a take of
-         * fewer than a quarter frame doubles the wait, up to FLOW_MS; a fuller one goes back to 1 ms, and a full
-         * one was followed by the next at once (pump_locked). A rank that blocks has its ENTER out within
-         * FLOW_MS, far below what deadlock detection waits; a full ring wakes this thread at once. Back off to
-         * 10 ms when idle: an idle rank should cost next to nothing. */
-        if (n == 0)
-            idle_ms = idle_ms < 10 ? idle_ms * 2 : 10;
-        else if (n < BATCH / 4)
-            idle_ms = idle_ms * 2 < FLOW_MS ? idle_ms * 2 : FLOW_MS;
-        else
-            idle_ms = 1;
+        if (legacy) {
+            /* A take of fewer than a quarter frame doubles the wait, up to LEGACY_FLOW_MS; a fuller one goes back to
+             * 1 ms; 10 ms when idle. */
+            if (n == 0)
+                legacy_ms = legacy_ms < 10 ? legacy_ms * 2 : 10;
+            else if (n < BATCH / 4)
+                legacy_ms = legacy_ms * 2 < LEGACY_FLOW_MS ? legacy_ms * 2 : LEGACY_FLOW_MS;
+            else
+                legacy_ms = 1;
+            timeout_ms = legacy_ms;
+            last_head = head;
+            continue;
+        }
+        legacy_ms = 1;
+        /* The rank wrote records since the last look: look again in a slice (sooner when FILL_RECORDS wait). It
+         * stayed outside MPI (computing), or blocked in a call whose ENTER went out: sleep until the oldest record's
+         * FLOW_MS is up (FLOW_MS when none waits), or until the rank's next record, whose reservation reaches the
+         * mark at head (one eventfd write by the rank when it comes back to MPI, once). */
+        int deadline_ms = FLOW_MS;
+        if (pending_since) {
+            uint64_t age = (msc_now() - pending_since) / 1000000u;
+            deadline_ms = age < FLOW_MS ? FLOW_MS - (int)age : 0;
+        }
+        uint64_t at = moved ? left + FILL_RECORDS : head;
+        timeout_ms = moved && SLICE_MS < deadline_ms ? SLICE_MS : deadline_ms;
+        msc_ring_arm(at);
+        /* A reservation that passed the mark before it was armed woke nobody: look again at once. */
+        if (msc_ring_head() > at) timeout_ms = 0;
+        last_head = head;
     }
     return NULL;
 }
