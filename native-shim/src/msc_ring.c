@@ -498,7 +498,7 @@ int msc_ring_take(msc_record *out, int max, int cap)
     return n;
 }
 
-int msc_ring_newest_kind(uint64_t head)
+int msc_ring_newest(uint64_t head, uint64_t *stamp)
 {
     /* Back over the EXT records of the newest call (a few; bounded all the same) to its head record. Positions
      * already taken still hold their records until producers lap the ring, which the marks would show. */
@@ -506,7 +506,12 @@ int msc_ring_newest_kind(uint64_t head)
         uint64_t idx = pos & ring.mask;
         if (atomic_load_explicit(&ring.mark[idx], memory_order_acquire) != pos + 1) return -1;
         int kind = ring.buf[idx].head.kind;
-        if (kind != MSC_KIND_EXT) return kind;
+        if (kind != MSC_KIND_EXT) {
+            /* Taken records hold nanoseconds already (msc_ring_take converts them): only a record not taken yet
+             * has a raw stamp. The caller asks about those only. */
+            *stamp = ring.buf[idx].head.time;
+            return kind;
+        }
     }
     return -1;
 }

@@ -251,9 +251,10 @@ void msc_ring_stats(uint64_t *waits, uint64_t *wait_ns);
 int msc_ring_take(msc_record *out, int max, int cap);
 /* The next record to take is an EXT record: the last take stopped inside a call (one larger than its cap). */
 int msc_ring_mid_call(void);
-/* The kind of the head record of the newest call below position head (MSC_KIND_*), or -1 when it is not committed
- * yet. Consumer side: whether the rank is inside an MPI call (its last record is no EXIT) or outside. */
-int msc_ring_newest_kind(uint64_t head);
+/* The kind of the head record of the newest call below position head (MSC_KIND_*) and its stamp, or -1 when it is
+ * not committed yet. Consumer side: whether the rank is inside an MPI call (its last record is no EXIT), since
+ * when. */
+int msc_ring_newest(uint64_t head, uint64_t *stamp);
 /* The sender's mark: the first reservation that reaches position at wakes the sender (msc_sender_nudge) and
  * disarms it; UINT64_MAX disarms. */
 void msc_ring_arm(uint64_t at);
