@@ -172,6 +172,8 @@ function run(cmd, args, analyzed) {
     // -o: time's numbers go to a file, not mixed with the program's stderr.
     const child = spawn('/usr/bin/time', ['-o', timesFile, '-f', '%U %S %M', cmd, ...args], {
       cwd: work,
+      // Each rank prints its transport's line at its END (records, frames, the sender's wake-ups): read below.
+      env: analyzed ? { ...process.env, MPISCOPE_RING_STATS: '1' } : process.env,
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true, // a process group of its own, so that an interruption can end the whole job
     });
@@ -216,7 +218,16 @@ function run(cmd, args, analyzed) {
         console.log(`note: ${cmd} exited with ${code}: ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`);
       const parts = Object.fromEntries(PARTS.map((p) => [p, 0]));
       for (const t of threads.values()) parts[t.part] += t.cpu;
-      resolve({ ms, cpu, maxrss, hwm, code, ...parts });
+      // MPISCOPE_RING_STATS lines (native-shim/README.md): records and frames of each rank.
+      const ranks = [
+        ...stderr.matchAll(
+          /transport over [\d.]+ ms: (\d+) records in (\d+) frames, sender woke (\d+) times/g,
+        ),
+      ].map((m) => ({ records: Number(m[1]), frames: Number(m[2]), wakeups: Number(m[3]) }));
+      const frames = ranks.length ? median(ranks.map((r) => r.frames)) : NaN;
+      const records = ranks.length ? median(ranks.map((r) => r.records)) : NaN;
+      const wakeups = ranks.length ? median(ranks.map((r) => r.wakeups)) : NaN;
+      resolve({ ms, cpu, maxrss, hwm, code, frames, records, wakeups, ...parts });
     });
   });
 }
@@ -271,6 +282,9 @@ try {
     const own = (r) => r.analyzerMain + r.analyzerOther + r.ranksOther;
     console.log(
       `lammps melt, ${np} ranks: mpiscope's own threads (analyzer and senders) ${(median(scoped.map(own)) / bc).toFixed(2)} s per CPU-second of the bare application; the rest of the added CPU is in the ranks' main threads (the shim's wrappers, and MPI waiting longer for ranks that share the cores with the analyzer)`,
+    );
+    console.log(
+      `lammps melt, ${np} ranks: frames per rank ${m(scoped, 'frames')} (${(m(scoped, 'records') / m(scoped, 'frames')).toFixed(0)} records a frame), sender wake-ups per rank ${m(scoped, 'wakeups')} (medians over the ranks, then the runs)`,
     );
     console.log(
       `lammps melt, ${np} ranks: analyzer peak ${(m(scoped, 'hwm') / 1024).toFixed(0)} MiB (goal <= 150), largest bare process ${(m(bare, 'maxrss') / 1024).toFixed(0)} MiB`,

@@ -22,6 +22,10 @@ typedef struct msc_ring {
     _Atomic uint64_t *mark;
     uint64_t cap, mask;
     _Alignas(64) _Atomic uint64_t head; /* next position to reserve */
+    /* The sender's mark (msc_ring_arm): the producer whose reservation reaches it wakes the sender, once. On head's
+     * line, which a producer already holds for its CAS: one compare per reservation, no extra cache miss. Written
+     * by the sender at most once per wake-up. UINT64_MAX: disarmed. */
+    _Atomic uint64_t nudge_at;
     _Alignas(64) _Atomic uint64_t tail; /* next position the consumer takes */
     _Alignas(64) _Atomic uint64_t dropped;
     /* A full ring: producers sleep on room (a futex word bumped by the consumer whenever it frees room while
@@ -50,6 +54,7 @@ int msc_ring_init(unsigned records)
     ring.mark = m;
     ring.cap = cap;
     ring.mask = cap - 1;
+    atomic_store_explicit(&ring.nudge_at, UINT64_MAX, memory_order_relaxed);
     return 1;
 }
 
@@ -149,8 +154,18 @@ void msc_ring_wake_all(void)
     futex(&ring.room, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL);
 }
 
+void msc_ring_arm(uint64_t at) { atomic_store_explicit(&ring.nudge_at, at, memory_order_seq_cst); }
+
+/* A reservation reached the sender's mark: the first producer to see it disarms it and wakes the sender (one
+ * eventfd write per mark, never per call). Before the records are written: the sender takes them at its next
+ * look, or finds them committed by then. */
+static __attribute__((noinline)) void ring_nudge(void)
+{
+    if (atomic_exchange_explicit(&ring.nudge_at, UINT64_MAX, memory_order_relaxed) != UINT64_MAX) msc_sender_nudge();
+}
+
 /* Reserves n consecutive positions; returns the first, or UINT64_MAX when dropped. Out of line: the ring
- * looks full (or the CAS lost a race with another thread). */
+ * looks full, the reservation reaches the sender's mark, or the CAS lost a race with another thread. */
 static __attribute__((noinline)) uint64_t ring_reserve_slow(uint64_t n)
 {
     uint64_t head = atomic_load_explicit(&ring.head, memory_order_relaxed);
@@ -167,16 +182,19 @@ static __attribute__((noinline)) uint64_t ring_reserve_slow(uint64_t n)
             continue;
         }
         if (atomic_compare_exchange_weak_explicit(&ring.head, &head, head + n, memory_order_acq_rel,
-                                                  memory_order_relaxed))
+                                                  memory_order_relaxed)) {
+            if (head + n > atomic_load_explicit(&ring.nudge_at, memory_order_relaxed)) ring_nudge();
             return head;
+        }
     }
 }
 
-/* The common case inline: room by the cached tail, and one CAS that wins. */
+/* The common case inline: room by the cached tail, short of the sender's mark, and one CAS that wins. */
 static inline uint64_t ring_reserve(uint64_t n)
 {
     uint64_t head = atomic_load_explicit(&ring.head, memory_order_relaxed);
     if (MSC_LIKELY(head + n - seen_tail <= ring.cap) &&
+        MSC_LIKELY(head + n <= atomic_load_explicit(&ring.nudge_at, memory_order_relaxed)) &&
         atomic_compare_exchange_strong_explicit(&ring.head, &head, head + n, memory_order_acq_rel,
                                                 memory_order_relaxed))
         return head;
@@ -478,6 +496,24 @@ int msc_ring_take(msc_record *out, int max, int cap)
         msc_clock_convert(out, n);
     }
     return n;
+}
+
+int msc_ring_newest(uint64_t head, uint64_t *stamp)
+{
+    /* Back over the EXT records of the newest call (a few; bounded all the same) to its head record. Positions
+     * already taken still hold their records until producers lap the ring, which the marks would show. */
+    for (uint64_t pos = head, k = 0; pos-- > 0 && k < 256; k++) {
+        uint64_t idx = pos & ring.mask;
+        if (atomic_load_explicit(&ring.mark[idx], memory_order_acquire) != pos + 1) return -1;
+        int kind = ring.buf[idx].head.kind;
+        if (kind != MSC_KIND_EXT) {
+            /* Taken records hold nanoseconds already (msc_ring_take converts them): only a record not taken yet
+             * has a raw stamp. The caller asks about those only. */
+            *stamp = ring.buf[idx].head.time;
+            return kind;
+        }
+    }
+    return -1;
 }
 
 int msc_ring_mid_call(void)

@@ -25,11 +25,19 @@
 #define BATCH MSC_SENDER_BATCH
 /* Room for one batch, the tail of a call that straddles it, and the SITE records in front of them. */
 #define FRAME_RECORDS (BATCH * 4 + BATCH * 16)
-/* The longest the sender waits between takes while records flow (sender_main). */
+/* The sender's wait policy (sender_main). The oldest record waits at most FLOW_MS for a fuller frame; the sender
+ * looks every SLICE_MS while records wait (IDLE_MS when none do), and sends at a look where the rank has been
+ * inside one MPI call for IN_CALL_MS or more; the ring's mark wakes it when FILL_RECORDS wait. LEGACY_FLOW_MS: the
+ * bound of the plain timed wait kept for threads other than MPI_Init's calling MPI and for an attached debugger. */
 #ifndef MSC_SENDER_FLOW_MS
-#define MSC_SENDER_FLOW_MS 4
+#define MSC_SENDER_FLOW_MS 32
 #endif
 #define FLOW_MS MSC_SENDER_FLOW_MS
+#define SLICE_MS 4
+#define IN_CALL_MS 2
+#define FILL_RECORDS BATCH
+#define IDLE_MS 10
+#define LEGACY_FLOW_MS 4
 /* A frame's worst case: the pump sends at a call boundary once a frame has more than FRAME_RECORDS, so one holds
  * at most that, one call's new SITE records and the call itself (a batch is at most FRAME_RECORDS records). */
 #define FRAME_BUF_RECORDS (FRAME_RECORDS * 2 + 128)
@@ -52,6 +60,9 @@ static uint64_t taken;             /* ring positions taken so far; owned by whoe
  * (the ranks waiting for an analyzer that is behind, or not). Counted whether printed or not; none on the
  * application's path. */
 static uint64_t stats_since, sender_wakeups, pumps_with_records;
+/* Why the sender's looks sent (sender_main): asked (a full ring, a flush, a control text, or the plain timed wait of
+ * threads and debuggers), FILL_RECORDS waiting, the oldest record FLOW_MS old, the rank inside a call for a slice. */
+static uint64_t sent_asked, sent_full, sent_aged, sent_in_call;
 
 /* Requests to the sender thread: END (after MPI_Finalize the connection stays open, so that calls made after
  * it still reach the analyzer) and close. req_gen counts requests, done_gen the ones carried out. */
@@ -77,7 +88,16 @@ void msc_sender_queue_text(const char *text)
     msc_sender_wake();
 }
 
+/* Set with every msc_sender_wake: the sender sends at once. A nudge (the ring's mark) only makes it look. */
+static _Atomic int wake_urgent;
+
 void msc_sender_wake(void)
+{
+    atomic_store_explicit(&wake_urgent, 1, memory_order_relaxed);
+    msc_sender_nudge();
+}
+
+void msc_sender_nudge(void)
 {
     if (wake_fd >= 0) {
         uint64_t one = 1;
@@ -398,11 +418,13 @@ static void print_stats(void)
     fprintf(stderr,
             "mpiscope: rank %d transport over %.1f ms: %llu records in %llu frames, sender woke %llu times (%llu found "
             "records) and used %.1f ms of CPU; the ring was full %llu times, the rank waited %.1f ms for room; %llu "
-            "records dropped\n",
+            "records dropped; the sender sent when asked %llu times, %llu with a frame's worth waiting, %llu for the "
+            "oldest record's age, %llu for a rank inside a call\n",
             msc_world_rank, (double)(msc_now() - stats_since) / 1e6, (unsigned long long)taken,
             (unsigned long long)atomic_load(&frames_sent), (unsigned long long)sender_wakeups,
             (unsigned long long)pumps_with_records, cpu_ms, (unsigned long long)waits, (double)wait_ns / 1e6,
-            (unsigned long long)msc_ring_dropped());
+            (unsigned long long)msc_ring_dropped(), (unsigned long long)sent_asked, (unsigned long long)sent_full,
+            (unsigned long long)sent_aged, (unsigned long long)sent_in_call);
 }
 
 /* Sends END unless already sent, and with close_after closes the connection. */
@@ -496,18 +518,26 @@ static void send_text_locking(const char *text)
     pthread_mutex_unlock(&send_mu);
 }
 
+/* Whether the rank is inside an MPI call by its newest record: anything but an EXIT (a blocking call's ENTER, a
+ * FINDING before it, a description) says so. */
+static int in_call(int kind) { return kind >= 0 && kind != MSC_KIND_EXIT && kind != MSC_KIND_COMPLETE_EXIT; }
+
 static void *sender_main(void *arg)
 {
     (void)arg;
-    int idle_ms = 1;
+    int timeout_ms = 1, legacy_ms = 1, idle_ms = SLICE_MS;
+    /* When the oldest record not sent yet was first seen (0: none). */
+    uint64_t pending_since = 0;
     for (;;) {
         struct pollfd p[2] = { { sock, POLLIN, 0 }, { wake_fd, POLLIN, 0 } };
-        poll(p, 2, idle_ms);
+        poll(p, 2, timeout_ms);
+        msc_ring_arm(UINT64_MAX);
         if (p[1].revents & POLLIN) {
             uint64_t v;
             ssize_t k = read(wake_fd, &v, sizeof v);
             (void)k;
         }
+        int urgent = atomic_exchange_explicit(&wake_urgent, 0, memory_order_relaxed);
         pthread_mutex_lock(&send_mu);
         /* TLS may hold a control frame it already decrypted, which poll() does not see. */
         if (sock >= 0 && ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || msc_ws_pending())) {
@@ -519,7 +549,35 @@ static void *sender_main(void *arg)
                 lost_locked("its connection dropped");
         }
         msc_control_probe_poll();
-        int n = pump_locked();
+        /* While records trickle in, wait for fuller frames: the analyzer pays per frame (a wake-up, a socket read, a
+         * WebSocket parse, a decode call: ~20-30 us, bench/transport) and this thread per send. A look sends when
+         * asked (a full ring, a flush, a control text), when FILL_RECORDS wait (the producer that reaches the mark
+         * wakes this thread: a flooding rank never waits for the timer), when the oldest record waited FLOW_MS,
+         * or when the rank's newest record is a call's ENTER at least IN_CALL_MS old: a rank blocked in a call has
+         * its ENTER at the analyzer within IN_CALL_MS + SLICE_MS, for live deadlock detection and the debugger.
+         * With threads other than MPI_Init's calling MPI (the newest record is then one thread's) or a debugger
+         * attached, the plain timed wait of before: every look sends, the wait doubling up to LEGACY_FLOW_MS. */
+        int legacy = atomic_load_explicit(&msc_other_threads, memory_order_relaxed) ||
+                     atomic_load_explicit(&msc_attention, memory_order_relaxed);
+        uint64_t now = msc_now(), head = msc_ring_head(), stamp = 0;
+        if (head == taken)
+            pending_since = 0;
+        else if (!pending_since)
+            pending_since = now;
+        int kind = head != taken ? msc_ring_newest(head, &stamp) : -1;
+        int send = 1;
+        if (legacy || urgent)
+            sent_asked++;
+        else if (head - taken >= FILL_RECORDS)
+            sent_full++;
+        else if (pending_since && now - pending_since >= (uint64_t)FLOW_MS * 1000000u)
+            sent_aged++;
+        else if (in_call(kind) &&
+                 (int64_t)(msc_clock_peek_ns(msc_stamp()) - msc_clock_peek_ns(stamp)) >= IN_CALL_MS * 1000000)
+            sent_in_call++;
+        else
+            send = 0;
+        int n = send ? pump_locked() : 0;
         sender_wakeups++;
         if (n) pumps_with_records++;
         uint32_t gen = atomic_load(&req_gen);
@@ -531,6 +589,8 @@ static void *sender_main(void *arg)
             pthread_mutex_unlock(&send_mu);
             break;
         }
+        if (send) pending_since = msc_ring_head() != taken ? now : 0;
+        uint64_t left = taken;
         pthread_mutex_unlock(&send_mu);
         msc_sites_work(send_text_locking);
         if (atomic_load(&terminate_requested)) {
@@ -544,18 +604,38 @@ static void *sender_main(void *arg)
             kill(getpid(), SIGKILL);
             break;
         }
-        /* While records trickle in, wait for fuller frames: the analyzer pays per frame (a wake-up, a socket read, a
-         * WebSocket parse, a decode call: ~20-30 us, bench/transport) and this thread per send, so a take of
-         * fewer than a quarter frame doubles the wait, up to FLOW_MS; a fuller one goes back to 1 ms, and a full
-         * one was followed by the next at once (pump_locked). A rank that blocks has its ENTER out within
-         * FLOW_MS, far below what deadlock detection waits; a full ring wakes this thread at once. Back off to
-         * 10 ms when idle: an idle rank should cost next to nothing. */
-        if (n == 0)
-            idle_ms = idle_ms < 10 ? idle_ms * 2 : 10;
-        else if (n < BATCH / 4)
-            idle_ms = idle_ms * 2 < FLOW_MS ? idle_ms * 2 : FLOW_MS;
+        if (legacy) {
+            /* A take of fewer than a quarter frame doubles the wait, up to LEGACY_FLOW_MS; a fuller one goes back to
+             * 1 ms; 10 ms when idle. */
+            if (n == 0)
+                legacy_ms = legacy_ms < 10 ? legacy_ms * 2 : 10;
+            else if (n < BATCH / 4)
+                legacy_ms = legacy_ms * 2 < LEGACY_FLOW_MS ? legacy_ms * 2 : LEGACY_FLOW_MS;
+            else
+                legacy_ms = 1;
+            timeout_ms = legacy_ms;
+            continue;
+        }
+        legacy_ms = 1;
+        /* A slice while records wait; when none do, the wait doubles up to IDLE_MS (an idle rank should cost next to
+         * nothing); never past the oldest record's FLOW_MS. The mark wakes this thread sooner when FILL_RECORDS
+         * wait. No look more often than SLICE_MS and no wake-up for a quiet rank's next record: on an
+         * oversubscribed machine every wake-up of this thread can take the rank's core, and one as the rank entered
+         * MPI, where its peers wait for it, made LAMMPS's ranks spin up to a third longer (native-shim/README.md). */
+        int deadline_ms = FLOW_MS;
+        if (pending_since) {
+            uint64_t age = (msc_now() - pending_since) / 1000000u;
+            deadline_ms = age < FLOW_MS ? FLOW_MS - (int)age : 0;
+        }
+        if (msc_ring_head() != left)
+            idle_ms = SLICE_MS;
         else
-            idle_ms = 1;
+            idle_ms = idle_ms * 2 < IDLE_MS ? idle_ms * 2 : IDLE_MS;
+        timeout_ms = idle_ms < deadline_ms ? idle_ms : deadline_ms;
+        uint64_t at = left + FILL_RECORDS;
+        msc_ring_arm(at);
+        /* A reservation that passed the mark before it was armed woke nobody: look again at once. */
+        if (msc_ring_head() > at) timeout_ms = 0;
     }
     return NULL;
 }

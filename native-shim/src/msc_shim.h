@@ -251,6 +251,13 @@ void msc_ring_stats(uint64_t *waits, uint64_t *wait_ns);
 int msc_ring_take(msc_record *out, int max, int cap);
 /* The next record to take is an EXT record: the last take stopped inside a call (one larger than its cap). */
 int msc_ring_mid_call(void);
+/* The kind of the head record of the newest call below position head (MSC_KIND_*) and its stamp, or -1 when it is
+ * not committed yet. Consumer side: whether the rank is inside an MPI call (its last record is no EXIT), since
+ * when. */
+int msc_ring_newest(uint64_t head, uint64_t *stamp);
+/* The sender's mark: the first reservation that reaches position at wakes the sender (msc_sender_nudge) and
+ * disarms it; UINT64_MAX disarms. */
+void msc_ring_arm(uint64_t at);
 extern _Atomic int msc_connected;
 /* Wakes every producer sleeping on a full ring (the connection is gone: they drop and go on). */
 void msc_ring_wake_all(void);
@@ -366,7 +373,11 @@ void msc_attention_update(void);
  * failed a check, because MPI may abort on it. */
 void msc_sender_flush(int timeout_ms);
 void msc_sender_queue_text(const char *text);
+/* Wakes the sender thread for something it must do now: send what is in the ring (a full ring, a flush, a
+ * control text). */
 void msc_sender_wake(void);
+/* Wakes the sender thread to look at the ring (its mark was reached): it decides whether to send. */
+void msc_sender_nudge(void);
 void msc_sender_forget(void);
 extern int msc_world_rank, msc_world_size, msc_thread_level;
 
