@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DRAIN_MAX_MS, DRAIN_QUIET_MS, drainWaitMs, keepDraining } from './drain';
+import { DRAIN_MAX_MS, DRAIN_QUIET_MS, drainWaitMs, keepDraining, lastLookDue } from './drain';
 
 test('the drain ends when every connection closed', () => {
   assert.equal(keepDraining({ open: 0, now: 10, since: 0, lastFrameAt: 10 }), false);
@@ -49,4 +49,17 @@ test('the drain sleeps until the silence bound at the latest, and never 0 ms', (
   const now = since + 700;
   assert.equal(keepDraining({ ...s, now: now + drainWaitMs({ ...s, now }) }), false);
   assert.equal(keepDraining({ ...s, now: now + drainWaitMs({ ...s, now }) - 1 }), true);
+});
+
+test('a connection silent past the bound gets one more look before it is given up; a closed or overlong drain none', () => {
+  const since = 1000;
+  // Still delivering: no look due, the drain goes on.
+  assert.equal(lastLookDue({ open: 1, now: since + 100, since, lastFrameAt: since + 50 }), false);
+  // Silent for DRAIN_QUIET_MS on the session's clock: look once more (the silence may be the session's own).
+  assert.equal(lastLookDue({ open: 1, now: since + DRAIN_QUIET_MS, since, lastFrameAt: 0 }), true);
+  // Every connection closed: nothing to look at.
+  assert.equal(lastLookDue({ open: 0, now: since + DRAIN_QUIET_MS, since, lastFrameAt: 0 }), false);
+  // Past DRAIN_MAX_MS the drain ends whatever the look would bring.
+  const end = since + DRAIN_MAX_MS;
+  assert.equal(lastLookDue({ open: 1, now: end, since, lastFrameAt: end - DRAIN_QUIET_MS }), false);
 });

@@ -39,3 +39,21 @@ export function drainWaitMs(s: DrainState): number {
   const maxEnds = s.since + DRAIN_MAX_MS;
   return Math.max(1, Math.min(quietEnds, maxEnds) - s.now);
 }
+
+/**
+ * How long the drain's last look waits for reads (lastLookDue): a turn of the event loop reads what the kernel
+ * holds, so this is a margin, not a wait for the rank.
+ */
+export const LAST_LOOK_MS = 50;
+
+/**
+ * True when keepDraining() turned false for silence alone (connections still open, within DRAIN_MAX_MS). The
+ * silence is measured on the session's clock, between its reads: on a starved machine the timer that ends the
+ * drain can run before the reads that were due with it (a read every READ_EVERY_MS, a rank held back for being
+ * ahead), and a rank's last frames, whole in the kernel's buffers, were cut (ok-threads-two-comms at load 37: its
+ * records stopped at a mid-run MPI_Allreduce and the run was reported as only partly observed). So before giving a
+ * silent connection up, the drain reads every connection once more; only a look that brings nothing ends it.
+ */
+export function lastLookDue(s: DrainState): boolean {
+  return !keepDraining(s) && s.open > 0 && s.now - s.since < DRAIN_MAX_MS;
+}

@@ -202,6 +202,22 @@ export class RankServer {
     if (this.reading.size > 0) this.queueTurnEnd();
   }
 
+  /**
+   * Reads every open connection in this turn, whatever the gate and the hold on a rank ahead say: the drain's last
+   * look before it gives a silent connection up (drain.ts lastLookDue).
+   */
+  readEveryNow(): void {
+    for (const [rank, ws] of this.sockets) {
+      const socket = rawSocket(ws);
+      if (socket === undefined || socket.destroyed) continue;
+      this.heldSince.delete(rank);
+      if (socket.isPaused()) socket.resume();
+      this.brought.set(rank, 0);
+      this.reading.add(rank);
+    }
+    if (this.reading.size > 0) this.queueTurnEnd();
+  }
+
   /** The oldest position among the streams that brought a frame in the last DELIVERING_MS. */
   private oldestDelivering(now: number): number {
     const position = this.position;

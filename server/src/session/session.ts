@@ -9,7 +9,7 @@ import { Analysis } from './analysis';
 import { removeStaleSpills } from './spill';
 import { makeSessionCert, type SessionCert } from './tls-cert';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
-import { drainWaitMs, keepDraining, type DrainState } from './drain';
+import { drainWaitMs, keepDraining, lastLookDue, LAST_LOOK_MS, type DrainState } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
@@ -720,7 +720,16 @@ export class Session {
       since,
       lastFrameAt: this.lastFrameAt,
     });
-    for (let s = state(); keepDraining(s); s = state()) {
+    // The last frame seen when the drain last looked at every connection (lastLookDue).
+    let looked = -1;
+    for (let s = state(); ; s = state()) {
+      if (!keepDraining(s)) {
+        if (!lastLookDue(s) || looked === this.lastFrameAt) break;
+        looked = this.lastFrameAt;
+        server.readEveryNow();
+        await new Promise<void>((wake) => setTimeout(wake, LAST_LOOK_MS));
+        continue;
+      }
       // Until a connection closes, or until the silence bound could have been reached.
       await new Promise<void>((wake) => {
         const timer = setTimeout(wake, drainWaitMs(s));
