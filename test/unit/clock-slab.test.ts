@@ -12,17 +12,18 @@ import type { RecvOp, SendOp } from '../../server/src/engine/model/ops';
 const op = <T extends SendOp | RecvOp>(kind: T['kind'], rank: number): T =>
   ({ kind, rank, sentClock: -1, ran: 0, peer: undefined }) as unknown as T;
 
+/** A message from `from` to `to`: its send and receive, matched (as the replay sets `peer`). */
+const pair = (from: number, to: number): [SendOp, RecvOp] => {
+  const s = op<SendOp>('send', from);
+  const r = op<RecvOp>('recv', to);
+  s.peer = r;
+  r.peer = s;
+  return [s, r];
+};
+
 test('message clocks: merged at the receive, recycled, and laid out again as the job grows with rows in flight', () => {
   // Made for one rank: ranks 1 and 2 appear while rank 0's sends are in flight.
   const run = new ClockRun(1);
-  /** A message from `from` to `to`: its send and receive, matched (as the replay sets `peer`). */
-  const pair = (from: number, to: number): [SendOp, RecvOp] => {
-    const s = op<SendOp>('send', from);
-    const r = op<RecvOp>('recv', to);
-    s.peer = r;
-    r.peer = s;
-    return [s, r];
-  };
   const sends = [pair(0, 1), pair(0, 2), pair(0, 2)];
   // Rank 0 posts three sends (its own component 1, 2, 3 at each): three rows of one component.
   for (const [s] of sends) run.add(0, POST, s);
@@ -61,13 +62,6 @@ test('message clocks: merged at the receive, recycled, and laid out again as the
 
 test("message clocks: a rank's sends share a row until its clock takes another's, each carrying its own component", () => {
   const run = new ClockRun(3);
-  const pair = (from: number, to: number): [SendOp, RecvOp] => {
-    const s = op<SendOp>('send', from);
-    const r = op<RecvOp>('recv', to);
-    s.peer = r;
-    r.peer = s;
-    return [s, r];
-  };
   // Rank 0 sends twice with nothing between (its clock moves only in its own component): one row for both.
   const [s1, r1] = pair(0, 1);
   const [s2, r2] = pair(0, 2);
