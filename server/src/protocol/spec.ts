@@ -5,6 +5,7 @@
 import api from '../../../native-shim/spec/mpi-api.json';
 import records from '../../../native-shim/spec/records.json';
 import type { FunctionSpec, ParamSpec } from '../engine/model/types';
+import { objectArray } from '../engine/model/elements';
 
 /**
  * Roles whose values travel in the ARRAY section of an ENTER call instead of a word of their own
@@ -123,10 +124,7 @@ function packedOf(params: readonly ParamSpec[]): Uint8Array | undefined {
  * call of a function without parameters (a job's MPI_Finalize: `--trace-deopt`, "wrong map").
  */
 function objectKind<T>(list: T[]): T[] {
-  if (list.length > 0) return list;
-  const empty = [undefined] as unknown as T[];
-  empty.pop();
-  return empty;
+  return list.length > 0 ? list : objectArray<T>();
 }
 
 function layoutOf(raw: RawFunction, id: number): FunctionLayout {

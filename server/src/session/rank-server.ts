@@ -182,14 +182,15 @@ export class RankServer {
    * One read of every rank's connection: resumed now, the connections are read in this turn of the event loop,
    * each up to TURN_BYTES, and at the turn's end (setImmediate runs after the turn's reads) those that brought
    * less are paused until the next read, those that reached it read again in the next turn (endTurn). A rank
-   * ahead of the others (heldBack) is left paused. While `promptly` says so, none is paused. ws pauses and
+   * ahead of the others (heldBack) is left paused, unless `everyRank` (readEveryNow). While `promptly` says so, none is paused. ws pauses and
    * resumes the socket itself while it parses a large chunk; a resume of its coming after ours only reads sooner.
    * A paused connection that closes is seen at the next read.
    */
-  private readAll(): void {
+  private readAll(everyRank = false): void {
     const prompt = this.promptly();
     const now = Date.now();
-    const floor = prompt ? Infinity : this.oldestDelivering(now);
+    // No floor: no rank is ahead of it, so none is held back (and none stays marked as held).
+    const floor = prompt || everyRank ? Infinity : this.oldestDelivering(now);
     for (const [rank, ws] of this.sockets) {
       const socket = rawSocket(ws);
       if (socket === undefined || socket.destroyed) continue;
@@ -207,15 +208,7 @@ export class RankServer {
    * look before it gives a silent connection up (drain.ts lastLookDue).
    */
   readEveryNow(): void {
-    for (const [rank, ws] of this.sockets) {
-      const socket = rawSocket(ws);
-      if (socket === undefined || socket.destroyed) continue;
-      this.heldSince.delete(rank);
-      if (socket.isPaused()) socket.resume();
-      this.brought.set(rank, 0);
-      this.reading.add(rank);
-    }
-    if (this.reading.size > 0) this.queueTurnEnd();
+    this.readAll(true);
   }
 
   /** The oldest position among the streams that brought a frame in the last DELIVERING_MS. */
