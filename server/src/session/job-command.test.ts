@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jobCommand, type JobCommandInput, type LauncherSyntax } from './job-command';
+import {
+  hydraBindsEachRank,
+  jobCommand,
+  type BindingInput,
+  type JobCommandInput,
+  type LauncherSyntax,
+} from './job-command';
 import type { MpiFlavor } from './mpi-flavor';
 
 const rankEnv = { MPISCOPE_URL: 'ws://198.18.0.1:4000/', LD_PRELOAD: '/s/libmpiscope.so' };
@@ -128,4 +134,46 @@ test('srun: the MPI plugin of each MPI, stdin to task 0, -n, hosts as --nodelist
   const comma = jobCommand(input('srun', 'mpich', { rankEnv: { ...rankEnv, LD_PRELOAD: '/a,b/s.so' } }));
   assert.equal(comma.env.LD_PRELOAD, '/a,b/s.so');
   assert.ok(!comma.args.some((a) => a.startsWith('--export')));
+});
+
+test('Hydra: -bind-to core when asked, after the hosts and before the rank variables', () => {
+  const c = jobCommand(input('hydra', 'mpich', { bindEachRank: true })).args;
+  assert.deepEqual(c.slice(0, 3), ['-bind-to', 'core', '-genv']);
+  assert.ok(!jobCommand(input('hydra', 'mpich')).args.includes('-bind-to'));
+});
+
+test('Hydra binds each rank to a core only on one host, when the ranks fit the cores and the user chose nothing', () => {
+  const fits: BindingInput = {
+    np: 2,
+    cores: 2,
+    userArgs: [],
+    env: {},
+    oneHost: true,
+    ldd: 'libmpich.so.12 => /x',
+  };
+  assert.equal(hydraBindsEachRank(fits), true);
+  assert.equal(hydraBindsEachRank({ ...fits, np: 3 }), false, 'more ranks than cores: some must share');
+  assert.equal(hydraBindsEachRank({ ...fits, cores: undefined }), false, 'unknown cores');
+  assert.equal(hydraBindsEachRank({ ...fits, oneHost: false }), false, 'several hosts');
+  for (const userArgs of [
+    ['-bind-to', 'none'],
+    ['--bind-to=numa'],
+    ['-binding', 'rr'],
+    ['-map-by', 'socket'],
+    ['-f', 'hf'],
+    ['-hosts', 'a'],
+  ])
+    assert.equal(hydraBindsEachRank({ ...fits, userArgs }), false, userArgs.join(' '));
+  for (const k of ['HYDRA_BINDING', 'HYDRA_MAPPING', 'HYDRA_HOST_FILE', 'SLURM_JOB_ID', 'PBS_JOBID'])
+    assert.equal(hydraBindsEachRank({ ...fits, env: { [k]: 'x' } }), false, k);
+  assert.equal(
+    hydraBindsEachRank({ ...fits, env: { HYDRA_BINDING: '' } }),
+    true,
+    'an empty variable chooses nothing',
+  );
+  // A program with threads of its own (OpenMP, TBB) keeps every core for them.
+  assert.equal(hydraBindsEachRank({ ...fits, env: { OMP_NUM_THREADS: '4' } }), false, 'OMP_NUM_THREADS=4');
+  assert.equal(hydraBindsEachRank({ ...fits, env: { OMP_NUM_THREADS: '1' } }), true, 'OMP_NUM_THREADS=1');
+  for (const lib of ['libgomp.so.1', 'libomp.so.5', 'libiomp5.so', 'libtbb.so.12'])
+    assert.equal(hydraBindsEachRank({ ...fits, ldd: `${fits.ldd}\n\t${lib} => /y` }), false, lib);
 });

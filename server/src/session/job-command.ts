@@ -36,6 +36,8 @@ export interface JobCommandInput {
    * are told to use it (btl_tcp_if_include, oob_tcp_if_include) unless the user already chose.
    */
   readonly tcpSubnet?: string;
+  /** Hydra only: ask it to bind each rank to a core of its own (`-bind-to core`; see hydraBindsEachRank). */
+  readonly bindEachRank?: boolean;
 }
 
 /** The launcher's arguments, and variables to add to the launcher's own environment. */
@@ -49,6 +51,52 @@ export const SRUN_MPI_PLUGIN: Record<MpiFlavor, string> = { openmpi: 'pmix', mpi
 
 function mentions(args: readonly string[], pattern: RegExp): boolean {
   return args.some((a) => pattern.test(a));
+}
+
+/** What decides whether Hydra binds each rank to a core (hydraBindsEachRank). */
+export interface BindingInput {
+  readonly np: number;
+  /** The physical cores the session may run on (cpu-cores.ts); undefined when unknown. */
+  readonly cores: number | undefined;
+  /** Every launcher argument the user gave. */
+  readonly userArgs: readonly string[];
+  /** The launcher's environment. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The job runs on this host only (no --host, no --hostfile, the analyzer on loopback). */
+  readonly oneHost: boolean;
+  /** `ldd PROGRAM`, when known. */
+  readonly ldd: string | undefined;
+}
+
+/**
+ * Whether mpiscope asks Hydra (MPICH's mpiexec) to bind each rank to a core of its own, as Open MPI's mpirun does
+ * by default for a job that fits the cores (bench/ring-stress/README.md, "Why MPICH's ranks ran slower"): MPICH's
+ * ranks spin while they wait, and Hydra binds nothing, so once the analyzer and the ranks' sender threads share
+ * the cores with them, the scheduler can put two spinning ranks on one core, where each message waits for the
+ * other rank's time slice (round trips of 0.2-1 ms instead of 0.3 us). Only on one host, when every rank can have
+ * a core, when the user chose no binding, mapping or hosts of their own (options or Hydra's variables), outside a
+ * resource manager's allocation (it places the ranks), and never for a program linked with an OpenMP or TBB
+ * runtime or run with OMP_NUM_THREADS above 1, whose threads would then share their rank's one core.
+ */
+export function hydraBindsEachRank(b: BindingInput): boolean {
+  if (!b.oneHost || b.cores === undefined || b.np < 1 || b.np > b.cores) return false;
+  if (
+    mentions(b.userArgs, /^--?(bind-to|binding|map-by|membind|hosts?|f|hostfile|machinefile|configfile)(=|$)/)
+  )
+    return false;
+  const env = [
+    'HYDRA_BINDING',
+    'HYDRA_MAPPING',
+    'HYDRA_HOST_FILE',
+    'HYDRA_CONFIG_FILE',
+    'SLURM_JOB_ID',
+    'PBS_JOBID',
+  ];
+  if (env.some((k) => b.env[k] !== undefined && b.env[k] !== '')) return false;
+  // Threads the program asks for although ldd shows no runtime for them (one loaded with dlopen).
+  const omp = b.env.OMP_NUM_THREADS;
+  if (omp !== undefined && omp !== '' && omp.trim() !== '1') return false;
+  return !/\blib(gomp|omp|iomp5|tbb)\.so/.test(b.ldd ?? '');
 }
 
 /**
@@ -81,6 +129,7 @@ export function jobCommand(input: JobCommandInput): JobCommand {
     }
     case 'hydra':
       if (hosts.length > 0) out.push('-hosts', hosts.join(','));
+      if (input.bindEachRank === true) out.push('-bind-to', 'core');
       if (input.hostfile !== undefined) out.push('-f', input.hostfile);
       for (const [k, v] of Object.entries(input.rankEnv)) out.push('-genv', k, v);
       // Hydra passes its whole environment by default; when the user turned that off, the secret must be
