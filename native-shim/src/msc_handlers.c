@@ -43,7 +43,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
     /* A shared, already-complete request was reported complete when it was created; its send, if it was one,
      * is known by the variable that holds it. */
     if (msc_request_shared(req)) {
-        if (atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed)) msc_checksum_complete(c, req, where);
+        if (atomic_load_explicit(&msc_checksums_used, memory_order_relaxed)) msc_checksum_complete(c, req, where);
         MSC_MC(msc_mc_completed(req, where, 0);)
         return;
     }
@@ -60,7 +60,7 @@ static void complete(msc_call *c, MPI_Request req, const MPI_Request *where, con
     }
     msc_complete_deferred(c, flags, w);
     MSC_MC(msc_mc_completed(req, where, 0);)
-    if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_pending, memory_order_relaxed))
+    if (req != MPI_REQUEST_NULL && atomic_load_explicit(&msc_checksums_used, memory_order_relaxed))
         msc_checksum_complete(c, req, where);
     if (req != MPI_REQUEST_NULL && err == MPI_SUCCESS &&
         atomic_load_explicit(&msc_tracked_requests, memory_order_relaxed))

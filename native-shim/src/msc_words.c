@@ -12,10 +12,8 @@ static __thread int scratch_statuses_n;
 static __thread MPI_Request *scratch_requests;
 static __thread int scratch_requests_n;
 
-MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local)
+MPI_Status *msc_statuses_scratch(int n)
 {
-    if (user) return user;
-    if (n <= MSC_LOCAL_STATUSES) return local;
     if (n > scratch_statuses_n) {
         MPI_Status *p = realloc(scratch_statuses, (size_t)n * sizeof *p);
         /* Out of memory: let MPI ignore the statuses, as the user asked. */
@@ -26,21 +24,16 @@ MPI_Status *msc_statuses_for(MPI_Status *user, int n, MPI_Status *local)
     return scratch_statuses;
 }
 
-MPI_Request *msc_copy_requests(const MPI_Request *reqs, int n, MPI_Request *local)
+MPI_Request *msc_copy_requests_scratch(const MPI_Request *reqs, int n)
 {
-    if (!reqs || n <= 0) return NULL;
-    MPI_Request *dst = local;
-    if (n > MSC_LOCAL_REQUESTS) {
-        if (n > scratch_requests_n) {
-            MPI_Request *p = realloc(scratch_requests, (size_t)n * sizeof *p);
-            if (!p) return NULL;
-            scratch_requests = p;
-            scratch_requests_n = n;
-        }
-        dst = scratch_requests;
+    if (n > scratch_requests_n) {
+        MPI_Request *p = realloc(scratch_requests, (size_t)n * sizeof *p);
+        if (!p) return NULL;
+        scratch_requests = p;
+        scratch_requests_n = n;
     }
-    memcpy(dst, reqs, (size_t)n * sizeof *dst);
-    return dst;
+    memcpy(scratch_requests, reqs, (size_t)n * sizeof *scratch_requests);
+    return scratch_requests;
 }
 
 /* Arrays sized "by the communicator": the remote group's size on an intercommunicator. */
@@ -122,13 +115,28 @@ int msc_len_graph_edges(int nnodes, const int *index)
 }
 
 MPI_Request msc_shared_request = MPI_REQUEST_NULL;
+/* Ids of shared requests, taken by each thread 64 at a time (like call seqs): a locked add per such request was the
+ * one locked instruction of an 8-byte MPI_Isend to itself under Open MPI besides the ring's CAS. */
 static _Atomic uint32_t shared_ids;
+static __thread uint32_t tls_shared_next __attribute__((tls_model("initial-exec")));
+static __thread uint32_t tls_shared_end __attribute__((tls_model("initial-exec")));
+
+static inline uint32_t next_shared_id(void)
+{
+    uint32_t n = tls_shared_next;
+    if (MSC_UNLIKELY(n == tls_shared_end)) {
+        n = atomic_fetch_add(&shared_ids, 64) + 1;
+        tls_shared_end = n + 64;
+    }
+    tls_shared_next = n + 1;
+    return n;
+}
 
 int64_t msc_w_new_request(msc_call *c, MPI_Request r)
 {
     if (!msc_request_shared(r)) return msc_w_MPI_Request(r);
     /* Bit 62 set, a counter above the handle's bits: cannot collide with a pointer or an MPICH handle. */
-    int64_t id = (int64_t)(1ull << 62 | (uint64_t)(atomic_fetch_add(&shared_ids, 1) + 1) << 32 | (uint32_t)(uintptr_t)r);
+    int64_t id = (int64_t)(1ull << 62 | (uint64_t)next_shared_id() << 32 | (uint32_t)(uintptr_t)r);
     /* Complete the moment it was made: the call's own stamp, no second clock read. A held local call writes the
      * COMPLETE with its ENTER and EXIT, in the same reservation (msc_emit_pair). */
     if (c->held == MSC_HELD_LOCAL && msc_held_call == c && !c->done_id) {
@@ -140,13 +148,4 @@ int64_t msc_w_new_request(msc_call *c, MPI_Request r)
     return id;
 }
 
-void msc_status_init(MPI_Status *st, int n)
-{
-    if (!st || st == MPI_STATUS_IGNORE || st == MPI_STATUSES_IGNORE) return;
-    for (int i = 0; i < n; i++) {
-        memset(&st[i], 0, sizeof st[i]);
-        st[i].MPI_SOURCE = MPI_ANY_SOURCE;
-        st[i].MPI_TAG = MPI_ANY_TAG;
-        st[i].MPI_ERROR = MPI_SUCCESS;
-    }
-}
+const MPI_Status msc_status_empty = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG, .MPI_ERROR = MPI_SUCCESS };
