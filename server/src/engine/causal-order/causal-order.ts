@@ -327,14 +327,16 @@ export class CausalRun {
           this.schedule(w);
         }
       }
-    } else if (k === ISTART && !this.synchronousSends) {
-      const s = item as CollStep;
-      const key = instanceKey(s.comm, s.index);
-      const count = (this.started.get(key) ?? 0) + 1;
-      this.started.set(key, count);
-      if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
-    }
+    } else if (k === ISTART && !this.synchronousSends) this.startedColl(item as CollStep);
     q.ran++;
+  }
+
+  /** A member started a nonblocking collective (the clock run's): once all did, its waiting members go on. */
+  private startedColl(s: CollStep): void {
+    const key = instanceKey(s.comm, s.index);
+    const count = (this.started.get(key) ?? 0) + 1;
+    this.started.set(key, count);
+    if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
   }
 
   private wakeAll<K>(waiting: Map<K, RankRun[]>, key: K): void {
@@ -371,7 +373,14 @@ export class CausalRun {
       q.onPost.by = p.rank;
       return q.onPost;
     }
-    const s = item as CollStep;
+    return this.blockedColl(q, k, item as CollStep);
+  }
+
+  /**
+   * `blocked` for the collective kinds (COLL, IDONE), out of line: `blocked` runs for every wait of both runs
+   * and is inlined where it is small (see ClockRun's `nonblockingColl`).
+   */
+  private blockedColl(q: RankRun, k: StepKind, s: CollStep): Park | true | undefined {
     const key = instanceKey(s.comm, s.index);
     if (k === IDONE) {
       if (this.synchronousSends) return undefined;
