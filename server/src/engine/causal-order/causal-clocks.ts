@@ -248,18 +248,8 @@ export class ClockRun implements CausalVisitor {
   step(r: number, k: StepKind, item: StepItem, i: number): void {
     const c = this.clock(r);
     if (k !== COLL) c[r] = (c[r] as number) + 1;
-    if (k === ISTART || k === IDONE) {
-      const s = item as CollStep;
-      const key = instanceKey(s.comm, s.index);
-      let inst = this.started.get(key);
-      if (inst === undefined) this.started.set(key, (inst = { clocks: [], done: 0 }));
-      if (k === ISTART) inst.clocks.push(c.slice());
-      else {
-        for (const at of inst.clocks) merge(c, at);
-        this.moved(r);
-        if (++inst.done >= s.comm.size) this.started.delete(key);
-      }
-    } else if (k === POST) {
+    if (k === ISTART || k === IDONE) this.nonblockingColl(r, c, k, item as CollStep);
+    else if (k === POST) {
       const op = item as P2pOp;
       // A row shared by the rank's sends since its clock last took another's, recycled once no message
       // carries it: no object per send, and no copy for a send that follows another.
@@ -275,11 +265,33 @@ export class ClockRun implements CausalVisitor {
       for (const l of this.listeners) l.received?.(op, time, i);
     }
     // Most runs ask for no point (one-sided passive-target accesses do): no Map lookup per step then.
-    if (this.points.size !== 0) {
-      const m = this.points.get(r);
-      if (m !== undefined && m.has(i + 1)) m.set(i + 1, c.slice());
-    }
+    if (this.points.size !== 0) this.reached(r, c, i + 1);
     if (++this.steps % 4096 === 0) for (const l of this.listeners) l.progress?.();
+  }
+
+  /*
+   * The rare kinds of step out of line (`nonblockingColl`, `reached`): `step` runs for every step and is
+   * inlined by the causal run's `ranStep` as far as TurboFan's budget goes; what it never runs on most jobs
+   * took that budget (callgrind of the warm engine, engine README `races64`).
+   */
+
+  /** The start (ISTART) or completion (IDONE) of a nonblocking collective by rank `r`, whose clock is `c`. */
+  private nonblockingColl(r: number, c: Int32Array, k: StepKind, s: CollStep): void {
+    const key = instanceKey(s.comm, s.index);
+    let inst = this.started.get(key);
+    if (inst === undefined) this.started.set(key, (inst = { clocks: [], done: 0 }));
+    if (k === ISTART) inst.clocks.push(c.slice());
+    else {
+      for (const at of inst.clocks) merge(c, at);
+      this.moved(r);
+      if (++inst.done >= s.comm.size) this.started.delete(key);
+    }
+  }
+
+  /** Rank `r` ran `k` steps, its clock now `c`: the point's clock, if a check asked for it. */
+  private reached(r: number, c: Int32Array, k: number): void {
+    const m = this.points.get(r);
+    if (m !== undefined && m.has(k)) m.set(k, c.slice());
   }
 }
 

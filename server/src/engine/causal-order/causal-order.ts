@@ -37,15 +37,25 @@ export interface CausalVisitor {
   collective?(members: readonly number[]): void;
 }
 
+/** What a rank's reused parks point at before their first use. */
+const NO_OP = { rank: -1 } as unknown as P2pOp;
+
 /**
- * Why a rank is not running: what wakes it. A rank waits on one thing at a time, so the match and post parks
- * are one object each per rank, refilled (`RankRun.onMatch`, `onPost`): a wait that blocks allocates nothing.
+ * Why a rank is not running: what wakes it. A rank waits on one thing at a time, so each rank has one park of
+ * each kind, refilled when it waits (`RankRun.onMatch`, `onPost`, `onColl`, `onStart`): a wait that blocks
+ * allocates nothing. One class for the four kinds: code that reads a rank's park (`unparkMatch`, `ranStep`,
+ * `blocked`, `schedule`) sees one map, where four object literals of four shapes made the first collective's
+ * park throw that code away in the first engine (a "wrong map" deopt, and a recompilation of each).
  */
-type Park =
-  | { readonly k: 'match'; op: P2pOp }
-  | { readonly k: 'post'; op: P2pOp; by: number }
-  | { readonly k: 'coll'; readonly key: InstanceKey }
-  | { readonly k: 'start'; readonly key: InstanceKey };
+class Park {
+  /** The operation waited for: its match (`match`) or its post (`post`). */
+  op: P2pOp = NO_OP;
+  /** The rank that posts `op` (`post`). */
+  by = -1;
+  /** The collective instance waited on (`coll`: its members' arrival; `start`: its members' start). */
+  key: InstanceKey = 0;
+  constructor(readonly k: 'match' | 'post' | 'coll' | 'start') {}
+}
 
 interface RankRun {
   readonly rank: number;
@@ -56,12 +66,11 @@ interface RankRun {
   park: Park | undefined;
   queued: boolean;
   dead: boolean;
-  readonly onMatch: { readonly k: 'match'; op: P2pOp };
-  readonly onPost: { readonly k: 'post'; op: P2pOp; by: number };
+  readonly onMatch: Park;
+  readonly onPost: Park;
+  readonly onColl: Park;
+  readonly onStart: Park;
 }
-
-/** What a rank's reused park objects point at before their first use. */
-const NO_OP = { rank: -1 } as unknown as P2pOp;
 
 /**
  * Each causal run's two bits in `P2pOp.ran`: the low one set when that run ran the operation's post, the high one
@@ -120,8 +129,10 @@ export class CausalRun {
         park: undefined,
         queued: false,
         dead: false,
-        onMatch: { k: 'match', op: NO_OP },
-        onPost: { k: 'post', op: NO_OP, by: -1 },
+        onMatch: new Park('match'),
+        onPost: new Park('post'),
+        onColl: new Park('coll'),
+        onStart: new Park('start'),
       };
     return q;
   }
@@ -316,14 +327,16 @@ export class CausalRun {
           this.schedule(w);
         }
       }
-    } else if (k === ISTART && !this.synchronousSends) {
-      const s = item as CollStep;
-      const key = instanceKey(s.comm, s.index);
-      const count = (this.started.get(key) ?? 0) + 1;
-      this.started.set(key, count);
-      if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
-    }
+    } else if (k === ISTART && !this.synchronousSends) this.startedColl(item as CollStep);
     q.ran++;
+  }
+
+  /** A member started a nonblocking collective (the clock run's): once all did, its waiting members go on. */
+  private startedColl(s: CollStep): void {
+    const key = instanceKey(s.comm, s.index);
+    const count = (this.started.get(key) ?? 0) + 1;
+    this.started.set(key, count);
+    if (count >= s.comm.size) this.wakeAll(this.waitingStart, key);
   }
 
   private wakeAll<K>(waiting: Map<K, RankRun[]>, key: K): void {
@@ -360,7 +373,14 @@ export class CausalRun {
       q.onPost.by = p.rank;
       return q.onPost;
     }
-    const s = item as CollStep;
+    return this.blockedColl(q, k, item as CollStep);
+  }
+
+  /**
+   * `blocked` for the collective kinds (COLL, IDONE), out of line: `blocked` runs for every wait of both runs
+   * and is inlined where it is small (see ClockRun's `nonblockingColl`).
+   */
+  private blockedColl(q: RankRun, k: StepKind, s: CollStep): Park | true | undefined {
     const key = instanceKey(s.comm, s.index);
     if (k === IDONE) {
       if (this.synchronousSends) return undefined;
@@ -374,7 +394,8 @@ export class CausalRun {
         return undefined;
       }
       this.park(this.waitingStart, key, q);
-      return { k: 'start', key };
+      q.onStart.key = key;
+      return q.onStart;
     }
     const left = this.open.get(key);
     if (left !== undefined) {
@@ -386,7 +407,8 @@ export class CausalRun {
     if (who === undefined) this.arrived.set(key, (who = []));
     who.push(q);
     if (who.length < s.comm.size) {
-      q.park = { k: 'coll', key };
+      q.onColl.key = key;
+      q.park = q.onColl;
       return true;
     }
     this.arrived.delete(key);

@@ -11,6 +11,14 @@ import { grown } from '../../protocol/grown';
  * after `hi`: entries are visited only near the span. `longest` is the longest span held since the index was last
  * empty (not shrunk on removal: exact shrinking would need a heap, and an overestimate only widens the search).
  */
+/**
+ * Entries moved by a loop, not by `copyWithin`, when an add or a removal shifts at most this many: a typed
+ * array's `copyWithin` is a call into V8's runtime (~2% of the warm engine on the halo exchange of
+ * bench/engine-throughput, whose Waitall removes each of four pending requests from a handful), and a rank's
+ * pending requests are nearly always a handful.
+ */
+const SHORT_MOVE = 32;
+
 export class SpanIndex<T> {
   /**
    * Typed columns with a count, grown by doubling and never shrunk, not plain arrays kept at their length: V8 drops
@@ -39,8 +47,17 @@ export class SpanIndex<T> {
     if (this.n === this.from.length) this.grow();
     const n = this.n;
     if (i < n) {
-      this.from.copyWithin(i + 1, i, n);
-      this.to.copyWithin(i + 1, i, n);
+      const f = this.from;
+      const t = this.to;
+      if (n - i <= SHORT_MOVE)
+        for (let k = n; k > i; k--) {
+          f[k] = f[k - 1] as number;
+          t[k] = t[k - 1] as number;
+        }
+      else {
+        f.copyWithin(i + 1, i, n);
+        t.copyWithin(i + 1, i, n);
+      }
       const items = this.items;
       for (let k = n; k > i; k--) items[k] = items[k - 1];
     }
@@ -57,8 +74,17 @@ export class SpanIndex<T> {
     for (let i = this.firstAtOrAfter(from); i < n && this.from[i] === from; i++) {
       if (this.items[i] !== item) continue;
       if (i < n - 1) {
-        this.from.copyWithin(i, i + 1, n);
-        this.to.copyWithin(i, i + 1, n);
+        const f = this.from;
+        const t = this.to;
+        if (n - i <= SHORT_MOVE)
+          for (let k = i; k < n - 1; k++) {
+            f[k] = f[k + 1] as number;
+            t[k] = t[k + 1] as number;
+          }
+        else {
+          f.copyWithin(i, i + 1, n);
+          t.copyWithin(i, i + 1, n);
+        }
         const items = this.items;
         for (let k = i; k < n - 1; k++) items[k] = items[k + 1];
       }

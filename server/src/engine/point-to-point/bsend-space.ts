@@ -131,7 +131,12 @@ export class BsendSpace {
 
   /** The clock run reached a buffered send: does it fit with the messages that may still be pending? */
   onPosted(op: P2pOp, clock: Int32Array): void {
-    if (op.kind !== 'send' || sendMode(op) !== 'buffered' || !this.enabled) return;
+    if (op.kind !== 'send' || !this.any || !this.enabled || sendMode(op) !== 'buffered') return;
+    this.postedBuffered(op, clock);
+  }
+
+  /** `onPosted` of a buffered send (out of line: the clock run's step inlines only the test). */
+  private postedBuffered(op: SendOp, clock: Int32Array): void {
     const s = this.bySend.get(op);
     const b = this.ranks.get(op.rank);
     if (s === undefined || b === undefined) return;
@@ -159,7 +164,10 @@ export class BsendSpace {
   /** The clock run reached a receive: if it took a buffered message, that message's time is known. */
   onReceived(recv: RecvOp, time: number): void {
     // Every receive comes here: without a buffered send, nothing to look up.
-    if (!this.any) return;
+    if (this.any) this.receivedBuffered(recv, time);
+  }
+
+  private receivedBuffered(recv: RecvOp, time: number): void {
     const send = this.peer.get(recv);
     const s = send === undefined ? undefined : this.bySend.get(send);
     if (s?.entry === undefined || send === undefined) return;

@@ -98,7 +98,11 @@ export class FreedSendReuse {
   /** The clock run reached the posting of a receive: decide its candidates. */
   onPosted(op: P2pOp, clock: Int32Array): void {
     // Every posting comes here: without a candidate, no WeakMap lookup.
-    if (this.undecided === 0) return;
+    if (this.undecided !== 0) this.decideWrite(op, clock);
+  }
+
+  /** `onPosted` with candidates undecided (out of line: the clock run's step inlines only the test). */
+  private decideWrite(op: P2pOp, clock: Int32Array): void {
     const l = this.byWrite.get(op);
     if (l === undefined) return;
     this.byWrite.delete(op);

@@ -76,8 +76,16 @@ export class RecvBufferReads implements ClockListener {
     w.watching++;
   }
 
+  /**
+   * Every post of the clock run comes here (and `received`, every receive), nearly always to nothing: the guard
+   * here, the work out of line, so that the clock run's step inlines a few loads (engine README, `races64`).
+   */
   posted(op: P2pOp, clock: Int32Array): void {
     if (op.kind !== 'send' || (this.bySend.size === 0 && this.into.size === 0)) return;
+    this.postedSend(op, clock);
+  }
+
+  private postedSend(op: SendOp, clock: Int32Array): void {
     const j = this.bySend.get(op);
     if (j !== undefined) {
       j.tick = clock[op.rank] ?? 0;
@@ -87,7 +95,10 @@ export class RecvBufferReads implements ClockListener {
   }
 
   received(op: RecvOp): void {
-    if (this.into.size === 0) return;
+    if (this.into.size !== 0) this.receivedInto(op);
+  }
+
+  private receivedInto(op: RecvOp): void {
     const w = this.into.get(op.rank);
     if (w === undefined) return;
     const peer = op.peer;
