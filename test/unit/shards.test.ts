@@ -621,3 +621,35 @@ test("the coordinator's routing model names communicators as the engine does, an
     );
   }
 });
+
+test("the coordinator's routing model keeps the communicators still live, not every one the job made", () => {
+  const n = 4;
+  const job = new Job(n);
+  const world = job.ranks.map((x) => x.rank);
+  const solves = 300;
+  for (let i = 0; i < solves; i++)
+    for (const r of job.ranks) {
+      r.commCreate('MPI_Comm_dup', 'world', 'solve', world);
+      r.barrier({ comm: 'solve' });
+      r.commFree('solve');
+    }
+  // One still live at the end: kept.
+  for (const r of job.ranks) r.commCreate('MPI_Comm_dup', 'world', 'last', world);
+  const model = new RouteModel(n);
+  const cols = new RecordColumns(8);
+  const kept: number[] = [];
+  let rows = 0;
+  for (const e of job.interleave(1)) {
+    cols.clear();
+    appendEvent(cols, e);
+    model.take(cols, 0);
+    if (++rows % 250 === 0) kept.push(model.communicatorsKept());
+  }
+  const end = model.communicatorsKept();
+  assert.ok(kept.length > 10, `${rows} rows`);
+  // At the end: world, each rank's self and the live one. Over the run: those and the solves some member has not
+  // freed yet (the interleaving lets a rank run ahead of the others), far fewer than the job made.
+  assert.equal(end, 1 + n + 1, `kept at the end`);
+  assert.ok(Math.max(...kept) < solves / 5, `kept over the run: ${kept.join(' ')}`);
+  for (const r of job.ranks) assert.ok(model.commKey(r.rank, r.handle('last')) !== undefined, 'the live one');
+});

@@ -93,8 +93,19 @@ export class RouteModel implements EngineRouting {
     const handle = m.get(seq);
     if (handle === undefined) return;
     m.delete(seq);
-    // Forgotten even when the free failed: an unknown handle only costs (its calls go to every shard).
-    this.comms.onFree(rank, handle);
+    // A free that returned success counts toward the last member's, as in the engine (calls.ts, COMM_FREE): then
+    // the communicator itself is forgotten, so that a job that duplicates and frees a communicator per solve
+    // keeps here what is live, not every one it made. The handle is forgotten even when the free failed: an
+    // unknown handle only costs (its calls go to every shard).
+    if (cols.word(row, 0) === 0) this.comms.onFreed(rank, handle);
+    else this.comms.onFree(rank, handle);
+  }
+
+  /** How many communicators the model keeps (every member has not freed them yet). */
+  communicatorsKept(): number {
+    let n = 0;
+    for (const _ of this.comms.all()) n++;
+    return n;
   }
 
   private comm(e: CommEvent): void {
