@@ -7,8 +7,8 @@
 #                 iproute2 for the namespace hosts, Slurm and munge
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
 #                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers,
-#                 GROMACS, Quantum ESPRESSO, MPB, CP2K, OpenFOAM with its tutorials, PETSc with its examples, and
-#                 ESyS-Particle
+#                 GROMACS, Quantum ESPRESSO with its examples, MPB, CP2K, OpenFOAM with its tutorials, PETSc with its
+#                 examples, and ESyS-Particle
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,6 +48,8 @@ if [ "$with_apps" = 1 ]; then
   [ -x /usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdlu ] || apps+=(scalapack-mpi-test)
   command -v gmx_mpi >/dev/null 2>&1 || apps+=(gromacs)
   command -v pw.x >/dev/null 2>&1 || apps+=(quantum-espresso)
+  # The pseudopotential the test uses comes with the examples, a package quantum-espresso only recommends.
+  [ -f /usr/share/doc/quantum-espresso/examples/EPW/diamond/pp/C_3.98148.UPF.gz ] || apps+=(quantum-espresso-data)
   command -v mpb-mpi >/dev/null 2>&1 || apps+=(mpb-mpi)
   command -v cp2k.popt >/dev/null 2>&1 || apps+=(cp2k)
   command -v icoFoam >/dev/null 2>&1 || apps+=(openfoam)
