@@ -73,7 +73,7 @@ function slowSink(
             decoder = new RankDecoder(msg.rank);
             counts[msg.rank] = c;
             // Takes nothing more: the rank's socket and ring fill and stay full.
-            if (delayMs < 0) ws.pause();
+            if (delayMs === -1) ws.pause();
           }
           return;
         }
