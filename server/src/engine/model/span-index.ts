@@ -1,6 +1,14 @@
 import { grown } from '../../protocol/grown';
 
 /**
+ * Entries moved by a loop, not by `copyWithin`, when an add or a removal shifts at most this many: a typed
+ * array's `copyWithin` is a call into V8's runtime (~2% of the warm engine on the halo exchange of
+ * bench/engine-throughput, whose Waitall removes each of four pending requests from a handful), and a rank's
+ * pending requests are nearly always a handful.
+ */
+const SHORT_MOVE = 32;
+
+/**
  * Spans [from, to) of memory, sorted by `from`, each with its item: which of them meet a given span, without
  * walking them all. The buffer-overlap check asks this for every send and receive a rank posts while others are
  * pending; a walk of every pending request made that quadratic in what is pending.
@@ -11,14 +19,6 @@ import { grown } from '../../protocol/grown';
  * after `hi`: entries are visited only near the span. `longest` is the longest span held since the index was last
  * empty (not shrunk on removal: exact shrinking would need a heap, and an overestimate only widens the search).
  */
-/**
- * Entries moved by a loop, not by `copyWithin`, when an add or a removal shifts at most this many: a typed
- * array's `copyWithin` is a call into V8's runtime (~2% of the warm engine on the halo exchange of
- * bench/engine-throughput, whose Waitall removes each of four pending requests from a handful), and a rank's
- * pending requests are nearly always a handful.
- */
-const SHORT_MOVE = 32;
-
 export class SpanIndex<T> {
   /**
    * Typed columns with a count, grown by doubling and never shrunk, not plain arrays kept at their length: V8 drops
