@@ -7,7 +7,7 @@ import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
 import type { Analysis } from './analysis';
 import { removeStaleSpills } from './spill';
-import { makeSessionCert, type SessionCert } from './tls-cert';
+import type { SessionCert } from './tls-cert';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { drainWaitMs, keepDraining, lastLookDue, LAST_LOOK_MS, type DrainState } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
@@ -20,7 +20,7 @@ import { expandHostlist, listenFor, readHostfile, type ListenChoice } from './li
 import { planLaunch, type LaunchPlan } from './launch-plan';
 import { endJob, killNow } from './process-tree';
 import { RankControl } from './rank-control';
-import { RankServer, type Hello } from './rank-server';
+import type { Hello, RankServer } from './rank-server';
 import {
   UsageError,
   type Finding,
@@ -264,7 +264,11 @@ export class Session {
       );
     const env = { ...process.env, ...o.env };
     timingMark('session starts');
-    const plan = await planLaunch(o.program, cwd, o.mpirun, o.launcher, env);
+    const planned = planLaunch(o.program, cwd, o.mpirun, o.launcher, env);
+    // The rank server's modules (ws, http, https, crypto: ~10 ms of CPU) load while the checks' tools run, which
+    // planLaunch has started by now, instead of before them (bench/end-to-end/README.md, "Start-up and end").
+    const serving = import('./rank-server');
+    const plan = await planned;
     timingMark('program and launcher checked');
     const hostfile = o.hostfile === undefined ? undefined : resolvePath(cwd, o.hostfile);
     const fileHosts = hostfile === undefined ? [] : readHostfile(hostfile);
@@ -305,7 +309,7 @@ export class Session {
       cwd,
       started: new Date().toISOString(),
     });
-    if (o.tls === true) this.cert = makeSessionCert();
+    if (o.tls === true) this.cert = (await import('./tls-cert')).makeSessionCert();
     const watch = new HangWatch(
       {
         quietMs: QUIET_MS,
@@ -314,7 +318,8 @@ export class Session {
       },
       Date.now(),
     );
-    const server = (this.server = await this.listen(watch));
+    const { RankServer } = await serving;
+    const server = (this.server = await this.listen(watch, RankServer));
     timingMark('listening');
     try {
       return await this.runJob(plan, shim, cwd, analyzers, server, watch, timeout);
@@ -335,10 +340,10 @@ export class Session {
     return analysis;
   }
 
-  private async listen(watch: HangWatch): Promise<RankServer> {
+  private async listen(watch: HangWatch, server: typeof RankServer): Promise<RankServer> {
     const where = this.layout?.where ?? { bind: '127.0.0.1', advertise: '127.0.0.1', port: 0 };
     try {
-      return await this.listenAt(watch, where);
+      return await this.listenAt(watch, where, server);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       throw new UsageError(
@@ -350,9 +355,10 @@ export class Session {
   private async listenAt(
     watch: HangWatch,
     where: { bind: string; advertise: string; port: number },
+    server: typeof RankServer,
   ): Promise<RankServer> {
     const cert = this.cert;
-    return RankServer.listen(
+    return server.listen(
       this.options.np,
       {
         hello: (rank: number, hello: Hello, raw: string) => {
