@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { hasProgramInterpreter } from './elf-interp';
 import type { LauncherSyntax } from './job-command';
 import { UsageError } from './session-api';
 import {
@@ -74,15 +75,18 @@ export async function checkProgram(
     throw new UsageError(`${program} is not a file; give the path of the MPI executable to run`);
   if (!isExecutableFile(path))
     throw new UsageError(`${program} is not executable; build it with mpicc or run chmod +x ${program}`);
-  // Both at once: every tool run before the launch adds to the start-up of every job (bench/end-to-end).
-  const [ldd, elfHeader] = await Promise.all([capture('ldd', [path]), capture('readelf', ['-lW', path])]);
+  // ldd runs while the rest of the start-up goes on: every tool run before the launch adds to the start-up of
+  // every job (bench/end-to-end).
+  const lddRun = capture('ldd', [path]);
   // A static executable has no program interpreter: the dynamic loader never runs, so LD_PRELOAD (how the
-  // shim gets into the ranks) cannot work.
-  if (elfHeader?.code === 0 && !/Requesting program interpreter/.test(elfHeader.out)) {
+  // shim gets into the ranks) cannot work. Read from the file's headers, not by running readelf -lW.
+  if (hasProgramInterpreter(path) === false) {
+    await lddRun;
     throw new UsageError(
       `${program} is statically linked, so mpiscope cannot observe it: its shim is loaded with LD_PRELOAD, which a static executable ignores; build it without -static (mpicc links MPI dynamically by default)`,
     );
   }
+  const ldd = await lddRun;
   let libs = ldd?.code === 0 ? ldd.out : '';
   if (!linksMpi(libs)) {
     const elf = await capture('readelf', ['-d', path]);
