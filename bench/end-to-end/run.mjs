@@ -98,6 +98,9 @@ function phases(stderr) {
   };
   if (Object.values(t).some((v) => v === undefined)) return undefined;
   const cpu = /^mpiscope: timing cpu (\d+) ms/m.exec(stderr);
+  // The CPU the analyzer's process had spent when it spawned the launcher (the marks carry it): its start-up, less
+  // moved by the machine's load than the milestones' wall times.
+  const cpuAtSpawn = /^mpiscope: timing \+[\d.]+ ms launcher started \(cpu ([\d.]+) ms\)/m.exec(stderr);
   return {
     load: t.loaded,
     checks: t.checked - t.loaded,
@@ -107,6 +110,7 @@ function phases(stderr) {
     exit: t.exited - t.lastEnd,
     end: t.exit - t.exited,
     cpu: cpu ? Number(cpu[1]) : NaN,
+    cpuAtSpawn: cpuAtSpawn ? Number(cpuAtSpawn[1]) : NaN,
   };
 }
 
@@ -174,7 +178,7 @@ try {
   if (phases1.length > 0) {
     const m = (k) => median(phases1.map((p) => p[k])).toFixed(0);
     console.log(
-      `start-up and end  (medians of the 1-iteration runs' milestones) Node's start and loading the CLI ${m('load')} ms, checking the program and the launcher ${m('checks')} ms, shim and listening ${m('listen')} ms, starting the launcher ${m('spawn')} ms, then the job until the last END ${m('job')} ms; last END to the launcher's exit ${m('exit')} ms, then mpiscope's end (drain, end-of-run checks, call sites, report) ${m('end')} ms; analyzer CPU ${m('cpu')} ms`,
+      `start-up and end  (medians of the 1-iteration runs' milestones) Node's start and loading the CLI ${m('load')} ms, checking the program and the launcher ${m('checks')} ms, shim and listening ${m('listen')} ms, starting the launcher ${m('spawn')} ms, then the job until the last END ${m('job')} ms; last END to the launcher's exit ${m('exit')} ms, then mpiscope's end (drain, end-of-run checks, call sites, report) ${m('end')} ms; analyzer CPU ${m('cpu')} ms, ${m('cpuAtSpawn')} ms of it before the launcher started`,
     );
   }
   const plainCalls = median(plain) - median(plain1);
