@@ -14,8 +14,14 @@ const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 const cli = join(__dirname, '..', 'dist', 'cli.js');
-/** The cache's header: the bundle's size and modification time it was made from. */
+/** The cache's header: the bundle's size and modification time it was made from, and whether it is whole. */
 const KEY_BYTES = 64;
+/**
+ * The commands that load the engine and the report (server/src/cli/main.ts loads each command's modules only
+ * when it runs): a cache made by one of them, unless it ended with exit status 2 (refused before its job), holds
+ * their functions compiled; one made by `--version` or a tool does not.
+ */
+const ANALYZES = new Set(['run', 'report']);
 if (!existsSync(cli)) {
   process.stderr.write(
     'mpiscope: not built yet (dist/cli.js is missing); run `npm run setup` in the mpiscope checkout first\n',
@@ -32,25 +38,38 @@ load(cli);
  * starts with the bundle's size and modification time, and is used only for that very file: V8 itself checks
  * only the source's length, so a rebuild of the same length would otherwise run the old code. A cache V8
  * rejects (another Node) is made again; a folder we cannot write leaves every run without one, as before.
+ * A cache made by a command that does not analyze ("part") is used, and replaced at the end of the first `run` or
+ * `report` by a whole one: compiling from source the functions it lacks cost that run ~17 ms of CPU each time
+ * (bench/end-to-end/README.md, "What runs before the launcher").
  */
 function load(file) {
   const cacheFile = `${file}.cache`;
   const st = statSync(file);
-  const key = Buffer.from(`${st.size}:${st.mtimeMs}`.padEnd(KEY_BYTES), 'latin1');
+  const stamp = `${st.size}:${st.mtimeMs}`;
+  const key = (whole) => Buffer.from(`${stamp} ${whole ? 'whole' : 'part'}`.padEnd(KEY_BYTES), 'latin1');
   let cachedData;
+  let cachedWhole = false;
   try {
     const bytes = readFileSync(cacheFile);
-    if (bytes.length > KEY_BYTES && bytes.subarray(0, KEY_BYTES).equals(key))
+    const head = bytes.subarray(0, KEY_BYTES);
+    if (bytes.length > KEY_BYTES && (head.equals(key(true)) || head.equals(key(false)))) {
       cachedData = bytes.subarray(KEY_BYTES);
+      cachedWhole = head.equals(key(true));
+    }
   } catch {
     cachedData = undefined;
   }
   const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected === true)
-    process.once('exit', () => {
+  const analyzes = ANALYZES.has(process.argv[2] ?? '');
+  const usable = cachedData !== undefined && script.cachedDataRejected !== true;
+  if (!usable || (analyzes && !cachedWhole))
+    process.once('exit', (code) => {
+      const whole = analyzes && code !== 2;
+      // A part cache in use is replaced only by a whole one.
+      if (usable && !whole) return;
       const fresh = `${cacheFile}.${process.pid}`;
       try {
-        writeFileSync(fresh, Buffer.concat([key, script.createCachedData()]));
+        writeFileSync(fresh, Buffer.concat([key(whole), script.createCachedData()]));
         renameSync(fresh, cacheFile);
       } catch {
         rmSync(fresh, { force: true });

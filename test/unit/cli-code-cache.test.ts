@@ -48,3 +48,36 @@ test('the CLI runs the same from its code cache, and a rebuilt bundle of the sam
     rmSync(c.dir, { recursive: true, force: true });
   }
 });
+
+test('a cache made by a command that does not analyze is replaced by the first run or report that ends its job, once', () => {
+  const c = checkout();
+  try {
+    const cache = `${c.bundle}.cache`;
+    // The stand-in exits with the status the test asks for: 2 is a run refused before its job.
+    writeFileSync(c.bundle, `'use strict';\nprocess.exitCode = Number(process.env.STAND_IN_STATUS ?? 0);\n`);
+    const cli = (command: string, status = 0): void => {
+      try {
+        execFileSync(process.execPath, [join(c.dir, 'bin', 'mpiscope.js'), command], {
+          env: { ...process.env, STAND_IN_STATUS: String(status) },
+          stdio: 'ignore',
+        });
+      } catch (err) {
+        assert.equal((err as { status?: number }).status, status);
+      }
+    };
+    const head = (): string => readFileSync(cache).subarray(0, 64).toString('latin1').trimEnd();
+    cli('--version');
+    assert.match(head(), / part$/, '--version made a part cache');
+    const part = statSync(cache).mtimeMs;
+    cli('run', 2);
+    assert.equal(statSync(cache).mtimeMs, part, 'a run refused before its job does not replace it');
+    cli('run', 1);
+    assert.match(head(), / whole$/, 'the first run that ended its job made it whole');
+    const whole = statSync(cache).mtimeMs;
+    cli('report');
+    cli('--version');
+    assert.equal(statSync(cache).mtimeMs, whole, 'a whole cache is not written again');
+  } finally {
+    rmSync(c.dir, { recursive: true, force: true });
+  }
+});

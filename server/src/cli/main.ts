@@ -1,18 +1,19 @@
 import { exitStatusOf } from '../report/report-model';
-import { replayTrace } from '../session/replay';
 import { UsageError } from '../session/session-api';
 import { timingCpu, timingMark } from '../session/timing';
 import { HELP, parseArgs } from './args';
 import { PERF_COMMANDS } from './perf-commands';
-import { runCommand } from './run-command';
-import { compilerCommand } from './compiler-command';
-import { checkTargets, toolVersion, writeReports } from './write-reports';
+import { checkTargets, toolVersion } from './report-targets';
+
+// Each command's modules are loaded when it runs (`import()`, which the bundle turns into a call of the module's
+// initializer): `run` starts its launcher before the engine's modules, and their tables, are made
+// (session.ts, Session.run); `--version` and `--help` load none of them.
 
 /** Exit statuses: 0 no finding at or above --fail-on, 1 such findings, 2 mpiscope could not do its job, 3 the job failed (report-model.ts). */
 async function main(argv: readonly string[]): Promise<number> {
   timingMark('the CLI is loaded');
   const tool = PERF_COMMANDS[argv[0] ?? ''];
-  if (tool !== undefined) return tool(argv.slice(1), process.cwd());
+  if (tool !== undefined) return (await tool())(argv.slice(1), process.cwd());
   const cmd = parseArgs(argv);
   const cwd = process.cwd();
   switch (cmd.command) {
@@ -24,6 +25,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case 'report': {
       checkTargets(cmd, cwd);
+      const { replayTrace } = await import('../session/replay');
+      const { writeReports } = await import('./write-reports');
       const input = await replayTrace(cmd.trace, cmd.analyzers);
       // A trace cut short (the analyzer was killed while writing it) is reported up to the cut, and says so.
       if (input.cut !== undefined)
@@ -44,11 +47,11 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'run':
       checkTargets(cmd, cwd);
-      return runCommand(cmd, cwd);
+      return (await import('./run-command')).runCommand(cmd, cwd);
     case 'cc':
     case 'cxx':
     case 'fc':
-      return compilerCommand(cmd.command, cmd.args);
+      return (await import('./compiler-command')).compilerCommand(cmd.command, cmd.args);
   }
 }
 

@@ -1,12 +1,11 @@
 import { constants as osConstants } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
-import { writeTraceIndex } from '../timeline/trace-index';
 import { Session } from '../session/session';
 import type { RunCommand } from './args';
 import { exitStatusOf } from '../report/report-model';
-import { writeReports } from './write-reports';
 import { replayOutcome } from '../session/replay-race';
 import type { SessionStart } from '../session/session-api';
+import type * as WriteReports from './write-reports';
 
 /**
  * The largest trace whose timeline index the run writes as it ends (~2 M events). The index is made by reading
@@ -37,7 +36,13 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     ...(cmd.replayRace !== undefined ? { replayRace: cmd.replayRace } : {}),
   });
   let start: SessionStart | undefined;
-  session.on('start', (s) => (start = s));
+  // The report's modules are loaded once the launcher runs, while the job starts (loaded before it, they added
+  // to every job's start-up; after it, to its end): bench/end-to-end/README.md, "Start-up and end".
+  let reports: Promise<typeof WriteReports> | undefined;
+  session.on('start', (s) => {
+    start = s;
+    reports = import('./write-reports');
+  });
   // The job's own output goes straight to ours (inheritStdio); these are mpiscope's messages.
   session.on('output', (text, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(text));
   if (cmd.keepAlive) {
@@ -61,6 +66,7 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
   try {
     const result = await session.run();
     const replay = cmd.replayRace !== undefined ? replayOutcome(cmd.replayRace, result) : undefined;
+    const { writeReports } = await (reports ?? import('./write-reports'));
     writeReports(
       {
         start: start ?? { program: cmd.program, ranks: cmd.np, mpi: '', command: [], pid: 0 },
@@ -77,8 +83,10 @@ export async function runCommand(cmd: RunCommand, cwd: string): Promise<number> 
     // The trace's timeline index (TRACE.timeline), so that opening the trace in the editor reads its timeline
     // instead of decoding every record (~0.9 s of CPU per million events, paid here once instead of at the first
     // opening). Quiet: without it the editor decodes the trace and writes it then, as for older traces.
-    if (cmd.trace !== undefined)
+    if (cmd.trace !== undefined) {
+      const { writeTraceIndex } = await import('../timeline/trace-index');
       await writeTraceIndex(resolvePath(cwd, cmd.trace), cmd.analyzers, RUN_INDEX_MAX_BYTES);
+    }
     if (interrupted !== undefined) return 128 + (osConstants.signals[interrupted] ?? 2);
     return exitStatusOf(result, cmd.failOn);
   } finally {

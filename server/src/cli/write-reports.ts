@@ -1,33 +1,13 @@
 import { pathToFileURL } from 'node:url';
-import { accessSync, constants, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { humanReport } from '../report/human-report';
 import { jsonReport } from '../report/json-report';
 import type { ReportInput } from '../report/report-model';
 import { sarifReport } from '../report/sarif';
 import { UsageError } from '../session/session-api';
 import { repoRoot } from '../session/shim-locator';
-
-export interface ReportTargets {
-  readonly json?: string;
-  readonly sarif?: string;
-}
-
-/** Fails at once (before a run) when a report file cannot be written: its folder is missing or read-only. */
-export function checkTargets(targets: ReportTargets, cwd: string): void {
-  for (const path of [targets.json, targets.sarif]) {
-    if (path === undefined) continue;
-    const dir = dirname(resolve(cwd, path));
-    let ok: boolean;
-    try {
-      ok = statSync(dir).isDirectory();
-      accessSync(dir, constants.W_OK);
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new UsageError(`cannot write ${path}: folder ${dir} does not exist or is not writable`);
-  }
-}
+import { toolVersion, type ReportTargets } from './report-targets';
 
 /** Print the human report on stdout and write the requested JSON/SARIF files. */
 export function writeReports(input: ReportInput, targets: ReportTargets, cwd: string): void {
@@ -49,24 +29,6 @@ function writeFile(path: string, text: string, cwd: string): void {
     rmSync(full, { force: true });
     throw new UsageError(`cannot write ${path}: ${(err as Error).message}; choose a writable path`);
   }
-}
-
-interface PackageJson {
-  readonly version?: string;
-}
-
-function packageJson(): PackageJson {
-  const root = repoRoot();
-  if (root === undefined) return {};
-  try {
-    return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
-  } catch {
-    return {};
-  }
-}
-
-export function toolVersion(): string {
-  return packageJson().version ?? '0.0.0';
 }
 
 /**

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { defaultLauncher } from './launch-plan';
+import { programInterpreter } from './elf-interp';
+import { defaultLauncher, listLibraries } from './launch-plan';
 
 test('srun is the default launcher inside a Slurm allocation with srun on PATH, mpirun otherwise', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mpiscope-launcher-'));
@@ -16,4 +18,23 @@ test('srun is the default launcher inside a Slurm allocation with srun on PATH, 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the program's libraries are ldd's lines, listed by its own loader (addresses aside)", async () => {
+  const program = process.execPath;
+  const interpreter = programInterpreter(program);
+  let ldd: string;
+  try {
+    ldd = execFileSync('ldd', [program], { encoding: 'utf8' });
+  } catch {
+    return; // no ldd here: nothing to compare with
+  }
+  const listed = await listLibraries(program, interpreter);
+  const lines = (text: string): string[] =>
+    text
+      .split('\n')
+      .map((l) => l.replace(/\(0x[0-9a-f]+\)/, '').trim())
+      .filter((l) => l !== '');
+  assert.equal(listed?.code, 0);
+  assert.deepEqual(lines(listed?.out ?? ''), lines(ldd));
 });

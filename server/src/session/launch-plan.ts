@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { programInterpreter } from './elf-interp';
 import type { LauncherSyntax } from './job-command';
 import { UsageError } from './session-api';
 import {
@@ -74,15 +75,19 @@ export async function checkProgram(
     throw new UsageError(`${program} is not a file; give the path of the MPI executable to run`);
   if (!isExecutableFile(path))
     throw new UsageError(`${program} is not executable; build it with mpicc or run chmod +x ${program}`);
-  // Both at once: every tool run before the launch adds to the start-up of every job (bench/end-to-end).
-  const [ldd, elfHeader] = await Promise.all([capture('ldd', [path]), capture('readelf', ['-lW', path])]);
+  // The program's libraries (ldd's answer) are listed while the rest of the start-up goes on: every tool run
+  // before the launch adds to the start-up of every job (bench/end-to-end).
+  const interpreter = programInterpreter(path);
+  const lddRun = listLibraries(path, interpreter);
   // A static executable has no program interpreter: the dynamic loader never runs, so LD_PRELOAD (how the
-  // shim gets into the ranks) cannot work.
-  if (elfHeader?.code === 0 && !/Requesting program interpreter/.test(elfHeader.out)) {
+  // shim gets into the ranks) cannot work. Read from the file's headers, not by running readelf -lW.
+  if (interpreter === null) {
+    await lddRun;
     throw new UsageError(
       `${program} is statically linked, so mpiscope cannot observe it: its shim is loaded with LD_PRELOAD, which a static executable ignores; build it without -static (mpicc links MPI dynamically by default)`,
     );
   }
+  const ldd = await lddRun;
   let libs = ldd?.code === 0 ? ldd.out : '';
   if (!linksMpi(libs)) {
     const elf = await capture('readelf', ['-d', path]);
@@ -101,6 +106,27 @@ export async function checkProgram(
     );
   }
   return { path, flavor, ...(ldd?.code === 0 ? { ldd: ldd.out } : {}) };
+}
+
+/** The system's dynamic loaders (glibc's ld-linux*.so.N, musl's ld-musl-*.so.1), where ldd finds them too. */
+const SYSTEM_LOADER = /^\/(usr\/)?lib(64|32|x32)?\/ld-[A-Za-z0-9_.-]+\.so(\.\d+)*$/;
+
+/**
+ * What `ldd PROGRAM` prints, from the program's own dynamic loader run with --list, when it names one of the
+ * system's: the same lines, without ldd's shell script and its second run of the loader (--verify). Measured on
+ * many-calls (Open MPI), one after the other at load ~19: ldd 42-120 ms, the loader 9-25 ms; ldd is the longest
+ * of the checks before the launch (bench/end-to-end/README.md, "What runs before the launcher"). Anything else (a
+ * loader elsewhere, which ldd would not run either, no answer, a failure) asks ldd, as before.
+ */
+export async function listLibraries(
+  path: string,
+  interpreter: string | null | undefined,
+): Promise<{ code: number; out: string } | undefined> {
+  if (interpreter !== undefined && interpreter !== null && SYSTEM_LOADER.test(interpreter)) {
+    const listed = await capture(interpreter, ['--list', path]);
+    if (listed?.code === 0 && listed.out.includes('=>')) return listed;
+  }
+  return capture('ldd', [path]);
 }
 
 /** Interpreters whose MPI bindings load MPI themselves (mpi4py, Rmpi, MPI.jl…): not an MPI executable. */

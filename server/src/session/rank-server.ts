@@ -9,7 +9,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { isIP, type AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { FORMAT_VERSION } from '../protocol/spec';
+import records from '../../../native-shim/spec/records.json';
 
 /** The first text frame of every rank (native-shim/spec/records.json "control"). */
 export interface Hello {
@@ -37,6 +37,11 @@ export interface RankServerHandlers {
   rejected(reason: string): void;
 }
 
+/**
+ * The newest record format this analyzer reads (protocol/spec.ts FORMAT_VERSION, from the same file): read here
+ * from records.json itself, so that listening does not load the spec's tables (built once the engine loads).
+ */
+const FORMAT_VERSION: number = records.version;
 const POLICY_VIOLATION = 1008;
 const GOING_AWAY = 1001;
 

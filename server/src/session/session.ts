@@ -5,9 +5,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { hostname } from 'node:os';
 import { basename, resolve as resolvePath } from 'node:path';
 import type { EngineFinding, RankState, SkippedCheck } from '../engine/model/types';
-import { Analysis } from './analysis';
+import type { Analysis } from './analysis';
 import { removeStaleSpills } from './spill';
-import { makeSessionCert, type SessionCert } from './tls-cert';
+import type { SessionCert } from './tls-cert';
 import { analyzersProblem, DEFAULT_ANALYZERS } from '../shards/analyzers';
 import { drainWaitMs, keepDraining, lastLookDue, LAST_LOOK_MS, type DrainState } from './drain';
 import { HangWatch, noProgressFinding } from './hang-watch';
@@ -20,7 +20,7 @@ import { expandHostlist, listenFor, readHostfile, type ListenChoice } from './li
 import { planLaunch, type LaunchPlan } from './launch-plan';
 import { endJob, killNow } from './process-tree';
 import { RankControl } from './rank-control';
-import { RankServer, type Hello } from './rank-server';
+import type { Hello, RankServer } from './rank-server';
 import {
   UsageError,
   type Finding,
@@ -264,7 +264,11 @@ export class Session {
       );
     const env = { ...process.env, ...o.env };
     timingMark('session starts');
-    const plan = await planLaunch(o.program, cwd, o.mpirun, o.launcher, env);
+    const planned = planLaunch(o.program, cwd, o.mpirun, o.launcher, env);
+    // The rank server's modules (ws, http, https, crypto: ~10 ms of CPU) load while the checks' tools run, which
+    // planLaunch has started by now, instead of before them (bench/end-to-end/README.md, "Start-up and end").
+    const serving = import('./rank-server');
+    const plan = await planned;
     timingMark('program and launcher checked');
     const hostfile = o.hostfile === undefined ? undefined : resolvePath(cwd, o.hostfile);
     const fileHosts = hostfile === undefined ? [] : readHostfile(hostfile);
@@ -305,8 +309,7 @@ export class Session {
       cwd,
       started: new Date().toISOString(),
     });
-    if (o.tls === true) this.cert = makeSessionCert();
-    const analysis = (this.analysis = new Analysis(o.np, cwd, analyzers));
+    if (o.tls === true) this.cert = (await import('./tls-cert')).makeSessionCert();
     const watch = new HangWatch(
       {
         quietMs: QUIET_MS,
@@ -315,25 +318,32 @@ export class Session {
       },
       Date.now(),
     );
-    const server = (this.server = await this.listen(analysis, watch).catch(async (err: unknown) => {
-      // No job will run: the engine's shard threads end here rather than with the session's language server.
-      await analysis.dispose();
-      throw err;
-    }));
+    const { RankServer } = await serving;
+    const server = (this.server = await this.listen(watch, RankServer));
     timingMark('listening');
     try {
-      return await this.runJob(plan, shim, cwd, analysis, server, watch, timeout);
+      return await this.runJob(plan, shim, cwd, analyzers, server, watch, timeout);
     } finally {
       await server.close();
       this.trace?.close();
-      await analysis.dispose();
+      await this.analysis?.dispose();
     }
   }
 
-  private async listen(analysis: Analysis, watch: HangWatch): Promise<RankServer> {
+  /**
+   * The run's analysis, made in runJob right after the launcher is spawned and before this process reads any
+   * socket again: the rank server's callbacks below run from socket events only, never before it exists.
+   */
+  private made(): Analysis {
+    const analysis = this.analysis;
+    if (analysis === undefined) throw new Error('a rank was heard from before the analysis was made');
+    return analysis;
+  }
+
+  private async listen(watch: HangWatch, server: typeof RankServer): Promise<RankServer> {
     const where = this.layout?.where ?? { bind: '127.0.0.1', advertise: '127.0.0.1', port: 0 };
     try {
-      return await this.listenAt(analysis, watch, where);
+      return await this.listenAt(watch, where, server);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       throw new UsageError(
@@ -343,18 +353,18 @@ export class Session {
   }
 
   private async listenAt(
-    analysis: Analysis,
     watch: HangWatch,
     where: { bind: string; advertise: string; port: number },
+    server: typeof RankServer,
   ): Promise<RankServer> {
     const cert = this.cert;
-    return RankServer.listen(
+    return server.listen(
       this.options.np,
       {
         hello: (rank: number, hello: Hello, raw: string) => {
           timingMark(`hello of rank ${rank}`);
           this.trace?.write(rank, 'text', raw);
-          analysis.open(rank);
+          this.made().open(rank);
           this.hold.connected(rank);
           if (hello.pid > 0 && (hello.host === '' || hello.host === hostname()))
             this.rankPids.set(rank, hello.pid);
@@ -364,6 +374,7 @@ export class Session {
         frame: (rank: number, data: Buffer) => {
           this.lastFrameAt = Date.now();
           this.trace?.write(rank, 'binary', data);
+          const analysis = this.made();
           const fed = analysis.frame(rank, data, this.eventsWanted);
           if (fed.calls > 0) {
             watch.activity(Date.now());
@@ -377,6 +388,7 @@ export class Session {
         },
         closed: (rank: number, reason: string | undefined) => {
           timingMark(`connection of rank ${rank} closed`);
+          const analysis = this.made();
           if (reason !== undefined) {
             this.emit(
               'output',
@@ -403,7 +415,9 @@ export class Session {
         ...(cert !== undefined ? { tls: cert } : {}),
         promptly: () => this.hold.interactive,
         // One host, one clock: a rank far ahead of the others waits for them (rank-server.ts, AHEAD_NS).
-        ...(where.advertise === '127.0.0.1' ? { position: (rank: number) => analysis.position(rank) } : {}),
+        ...(where.advertise === '127.0.0.1'
+          ? { position: (rank: number) => this.made().position(rank) }
+          : {}),
       },
     );
   }
@@ -412,7 +426,7 @@ export class Session {
     plan: LaunchPlan,
     shim: string,
     cwd: string,
-    analysis: Analysis,
+    analyzers: number,
     server: RankServer,
     watch: HangWatch,
     timeout: number,
@@ -514,6 +528,21 @@ export class Session {
       throw new UsageError(`could not start ${plan.mpirun}; check that it runs (${plan.mpirun} --version)`);
     }
     timingMark('launcher started');
+    // The engine's modules are loaded, and their tables made, only now (~30 ms of CPU: the spec's layouts, the
+    // engine's readers by role; bench/end-to-end/README.md, "Start-up and end"), while the launcher starts the
+    // ranks, instead of before it. Nothing is lost by it: in the bundle, import() runs the modules' initializers in
+    // a microtask, so the analysis exists before this process returns to its event loop, i.e. before it reads the
+    // first hello or frame (made() says so loudly otherwise).
+    let analysis: Analysis;
+    try {
+      const { Analysis } = await import('./analysis');
+      analysis = this.analysis = new Analysis(o.np, cwd, analyzers);
+    } catch (err) {
+      // No analysis, no job: it was made before the launch until the launch came first.
+      killNow(child.pid, []);
+      throw err;
+    }
+    timingMark('engine loaded');
     this.emit('start', {
       program: plan.program,
       ranks: o.np,

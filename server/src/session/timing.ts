@@ -5,9 +5,16 @@
  */
 const on = process.env.MPISCOPE_TIMING === '1';
 
+/**
+ * The mark, and this process's CPU so far: the wall time of a start-up moves with the machine's load, its CPU
+ * much less, so the CPU spent before the launcher starts is what tells two builds apart on a shared machine.
+ */
 export function timingMark(what: string): void {
   if (!on) return;
-  process.stderr.write(`mpiscope: timing +${(process.uptime() * 1000).toFixed(1)} ms ${what}\n`);
+  const cpu = process.cpuUsage();
+  process.stderr.write(
+    `mpiscope: timing +${(process.uptime() * 1000).toFixed(1)} ms ${what} (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms)\n`,
+  );
 }
 
 /** The analyzer process's CPU so far (every thread: V8's helpers and shard threads too), on the timing line. */

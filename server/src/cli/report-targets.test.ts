@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { checkTargets } from './write-reports';
+import { checkTargets } from './report-targets';
 
 test('report files whose folder is missing are refused before the run, in one line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mpiscope-targets-'));
