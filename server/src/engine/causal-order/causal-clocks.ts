@@ -266,7 +266,12 @@ export class ClockRun implements CausalVisitor {
     }
     // Most runs ask for no point (one-sided passive-target accesses do): no Map lookup per step then.
     if (this.points.size !== 0) this.reached(r, c, i + 1);
-    if (++this.steps % 4096 === 0) for (const l of this.listeners) l.progress?.();
+    // At step 256 and every 4,096 after it (4,352, 8,448, ...): early enough that the call runs before TurboFan
+    // compiles `step`, late enough that `step` has its feedback vector by then (V8 makes it after a function's
+    // first few calls; what runs before collects no type feedback). Called first at step 4,096, it came after that
+    // compile and threw the code away ("Insufficient type feedback", --trace-deopt): `step`, the largest function
+    // of the replay, was compiled twice in every process (engine README, `engine5m`).
+    if ((++this.steps & 4095) === 256) for (const l of this.listeners) l.progress?.();
   }
 
   /*

@@ -93,8 +93,13 @@ export class CausalRun {
    * engine) for a question asked once. Whether a send is still open is read off its receive (`posted`).
    */
   private readonly sendsRun: P2pOp[] = objectArray();
-  /** `sendsRun`'s length after its last compaction: the next one comes when it has doubled. */
-  private sendsKept = 0;
+  /**
+   * `sendsRun`'s length after its last compaction: the next one comes when it has doubled (plus 1,024). -1 until
+   * the first, which comes at 16 sends: early, while `ranStep` still runs in the interpreter, so that the compaction
+   * has type feedback when TurboFan compiles `ranStep` and `advance`; at 1,024 it came after that compile and
+   * threw the code away (--trace-deopt: `advance` compiled again in every process; engine README, `engine5m`).
+   */
+  private sendsKept = -1;
   /** Collective instance → the members that arrived (until all did). */
   private readonly arrived = new Map<InstanceKey, RankRun[]>();
   /** Collective instances every member reached → members still to run the step. */
@@ -314,7 +319,8 @@ export class CausalRun {
         if (p === undefined || !this.posted(p)) {
           this.sendsRun.push(op);
           // Bounded by twice what is open (plus a constant): most of these receives are posted soon.
-          if (this.sendsRun.length >= 2 * this.sendsKept + 1024) this.compactSends();
+          if (this.sendsRun.length >= (this.sendsKept < 0 ? 16 : 2 * this.sendsKept + 1024))
+            this.compactSends();
         }
       }
       // The partner's rank may be waiting for this post: only if it said so (its park set the bit), which

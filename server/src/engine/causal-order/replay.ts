@@ -100,19 +100,9 @@ export class Replay {
   }
 
   private release(rank: number, kind: StepKind, item: StepItem): void {
-    // A clock has a component per rank: beyond MAX_RANKS (or a communicator naming such a rank) none is kept.
-    // Asked only while clocks are kept, and a communicator's members once in a row (every member's step of
-    // every collective asked it: a walk of the whole job per rank per collective on MPI_COMM_WORLD).
-    if (this.clocks !== undefined) {
-      if (rank >= MAX_RANKS) this.clocks = undefined;
-      else if (kind !== POST && kind !== WAIT) {
-        const comm = (item as CollStep).comm;
-        if (comm !== this.narrowComm) {
-          if (comm.members.some((m) => m >= MAX_RANKS)) this.clocks = undefined;
-          else this.narrowComm = comm;
-        }
-      }
-    }
+    // A clock has a component per rank: beyond MAX_RANKS none is kept (a communicator naming such a rank:
+    // `collStaged`).
+    if (this.clocks !== undefined && rank >= MAX_RANKS) this.clocks = undefined;
     this.sync?.add(rank, kind, item);
     this.sync?.run();
     this.clocks?.add(rank, kind, item);
@@ -180,13 +170,29 @@ export class Replay {
 
   collective(rank: number, comm: CommInfo, index: number, site: number, call: string): void {
     const coll: CollStep = { comm, index, site, call };
+    this.collStaged(comm);
     this.add(rank, COLL, coll);
   }
 
   /** A nonblocking collective: `done` false when the call starts it, true when its request completes. */
   icollective(rank: number, comm: CommInfo, index: number, done: boolean): void {
     const coll: CollStep = { comm, index, site: 0, call: '' };
+    this.collStaged(comm);
     this.add(rank, done ? IDONE : ISTART, coll);
+  }
+
+  /**
+   * A collective step on `comm` is staged: no clocks are kept if a member is beyond MAX_RANKS. Asked only while
+   * clocks are kept, and a communicator's members once in a row (every member's step of every collective asked
+   * it: a walk of the whole job per rank per collective on MPI_COMM_WORLD). Here and not in `release`, which runs
+   * for every step: there this branch first ran at the job's first collective, after TurboFan had compiled
+   * `release` without it, and threw that code away (--trace-deopt; engine README, `engine5m`). The clocks are
+   * now given up when the step is staged rather than when it is released, one step of its rank earlier.
+   */
+  private collStaged(comm: CommInfo): void {
+    if (this.clocks === undefined || comm === this.narrowComm) return;
+    if (comm.members.some((m) => m >= MAX_RANKS)) this.clocks = undefined;
+    else this.narrowComm = comm;
   }
 
   matched(s: SendOp, r: RecvOp): void {
