@@ -268,6 +268,8 @@ void msc_emit_pair(const msc_call *c, int enter_flags);
 /* The call's kept-back COMPLETE records, and with with_exit its EXIT (at most MSC_HEAD_WORDS words, no array)
  * after them, in one reservation (msc_ring.c). */
 void msc_emit_completes(const msc_call *c, int with_exit);
+/* A held poll's ENTER, its kept-back COMPLETE records and its EXIT in one reservation (msc_ring.c). */
+void msc_emit_call(const msc_call *c, int enter_flags);
 /* The call this thread is in, between msc_enter and msc_exit (NULL outside). */
 extern __thread msc_call *msc_tls_call __attribute__((tls_model("initial-exec")));
 /* After MPI_Init: MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD and MPI_COMM_SELF becomes a handler that records the
