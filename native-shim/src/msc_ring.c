@@ -201,6 +201,12 @@ static inline uint64_t ring_reserve(uint64_t n)
     return ring_reserve_slow(n);
 }
 
+/* A call's record's first 8 bytes from its id word (msc_call.idw: func and seq in place). */
+static inline uint64_t call_word(int kind, int flags, const msc_call *c)
+{
+    return c->idw | (uint64_t)(uint8_t)kind | (uint64_t)(uint8_t)flags << 8;
+}
+
 /* The first 8 bytes of a record: kind, flags, func, seq (little-endian), as one store. */
 static inline uint64_t head_word(int kind, int flags, int func, uint32_t seq)
 {
@@ -432,7 +438,7 @@ static inline void write_complete_exit(uint64_t pos, const msc_call *c, const in
     d[2] = w[3];
     d[3] = pack2(w[4], c->x[0]);
     d[4] = c->nx > 1 ? c->x[1] : 0;
-    write_one(pos, head_word(MSC_KIND_COMPLETE_EXIT, flags, c->func, c->seq), time, c->site, d);
+    write_one(pos, call_word(MSC_KIND_COMPLETE_EXIT, flags, c), time, c->site, d);
 }
 
 /* Calls with arrays, an ENTER of more than one record, or a COMPLETE: out of line, so that the simplest case
@@ -454,14 +460,14 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
         if (ne == 1)
             write_one(pos, ehw, c->time, c->site, c->w);
         else
-            write_two(pos, ehw, head_word(MSC_KIND_EXT, 0, c->func, c->seq), c->time, c->site, c->w, c->nw);
+            write_two(pos, ehw, call_word(MSC_KIND_EXT, 0, c), c->time, c->site, c->w, c->nw);
         if (merge)
             write_complete_exit(pos + ne, c, done, 0, c->time);
         else {
             if (nc) {
                 int64_t cw[MSC_HEAD_WORDS];
                 pack_complete(cw, done);
-                write_one(pos + ne, head_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c->func, c->seq), c->time,
+                write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time,
                           c->site, cw);
             }
             write_one(pos + ne + nc, xhw, c->time, c->site, c->x);
@@ -481,7 +487,7 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
         if (nc) {
             int64_t cw[MSC_HEAD_WORDS];
             pack_complete(cw, done);
-            write_one(pos + ne, head_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c->func, c->seq), c->time,
+            write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time,
                       c->site, cw);
         }
         write_records(pos + ne + nc, nx - nc, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
@@ -495,8 +501,8 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
  * first. */
 void msc_emit_pair(const msc_call *c, int enter_flags)
 {
-    uint64_t ehw = head_word(MSC_KIND_ENTER, enter_flags | c->eflags, c->func, c->seq);
-    uint64_t xhw = head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq);
+    uint64_t ehw = call_word(MSC_KIND_ENTER, enter_flags | c->eflags, c);
+    uint64_t xhw = call_word(MSC_KIND_EXIT, c->xflags, c);
     if (MSC_UNLIKELY((c->narr | c->xarr_n) != 0 || c->nw > MSC_HEAD_WORDS || c->nx > MSC_HEAD_WORDS ||
                      c->done_id)) {
         emit_pair_more(c, ehw, xhw);
@@ -588,7 +594,7 @@ static inline void write_completes(uint64_t pos, const msc_call *c, int merge)
     for (int i = 0; i < packed; i++) {
         pack_complete(d, c->comp[i]);
         write_one(pos + (uint64_t)i,
-                  head_word(MSC_KIND_COMPLETE, c->comp_flags[i] | MSC_COMPLETE_PACKED, c->func, c->seq), c->xtime,
+                  call_word(MSC_KIND_COMPLETE, c->comp_flags[i] | MSC_COMPLETE_PACKED, c), c->xtime,
                   c->site, d);
     }
     if (merge) write_complete_exit(pos + (uint64_t)packed, c, c->comp[packed], c->comp_flags[packed], c->xtime);
@@ -599,6 +605,14 @@ static inline void write_completes(uint64_t pos, const msc_call *c, int merge)
  * COMPLETE_EXIT record: the two records of a COMPLETE and the EXIT's were three before format 2. */
 void msc_emit_completes(const msc_call *c, int with_exit)
 {
+    if (MSC_LIKELY(with_exit && c->ncomp == 1) && mergeable(c)) {
+        /* The common blocking call (Send, Recv, Wait, a Waitall that completed one request): one record. */
+        uint64_t pos = ring_reserve(1);
+        if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+        write_complete_exit(pos, c, c->comp[0], c->comp_flags[0], c->xtime);
+        commit(pos, 1);
+        return;
+    }
     int merge = with_exit && c->ncomp > 0 && mergeable(c);
     uint64_t n = (uint64_t)c->ncomp + (with_exit && !merge ? 1 : 0);
     if (n == 0) return;
@@ -606,7 +620,7 @@ void msc_emit_completes(const msc_call *c, int with_exit)
     if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
     write_completes(pos, c, merge);
     if (with_exit && !merge)
-        write_one(pos + n - 1, head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq), c->xtime, c->site, c->x);
+        write_one(pos + n - 1, call_word(MSC_KIND_EXIT, c->xflags, c), c->xtime, c->site, c->x);
     commit(pos, n);
 }
 
@@ -626,18 +640,18 @@ void msc_emit_call(const msc_call *c, int enter_flags)
     uint64_t n = ne + nd + (uint64_t)c->ncomp + nx;
     uint64_t pos = ring_reserve(n);
     if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
-    write_records(pos, ne, head_word(MSC_KIND_ENTER, enter_flags | c->eflags, c->func, c->seq), c->func, c->seq,
+    write_records(pos, ne, call_word(MSC_KIND_ENTER, enter_flags | c->eflags, c), c->func, c->seq,
                   c->time, c->site, c->w, c->nw, c->arr, c->narr);
     if (nd) {
         const int64_t done[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
         int64_t cw[MSC_HEAD_WORDS];
         pack_complete(cw, done);
-        write_one(pos + ne, head_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c->func, c->seq), c->time, c->site,
+        write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time, c->site,
                   cw);
     }
     write_completes(pos + ne + nd, c, merge);
     if (!merge)
-        write_records(pos + ne + nd + (uint64_t)c->ncomp, nx, head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq),
+        write_records(pos + ne + nd + (uint64_t)c->ncomp, nx, call_word(MSC_KIND_EXIT, c->xflags, c),
                       c->func, c->seq, c->xtime, c->site, c->x, c->nx, &xa, nxa);
     commit(pos, n);
 }
