@@ -605,14 +605,6 @@ static inline void write_completes(uint64_t pos, const msc_call *c, int merge)
  * COMPLETE_EXIT record: the two records of a COMPLETE and the EXIT's were three before format 2. */
 void msc_emit_completes(const msc_call *c, int with_exit)
 {
-    if (MSC_LIKELY(with_exit && c->ncomp == 1) && mergeable(c)) {
-        /* The common blocking call (Send, Recv, Wait, a Waitall that completed one request): one record. */
-        uint64_t pos = ring_reserve(1);
-        if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
-        write_complete_exit(pos, c, c->comp[0], c->comp_flags[0], c->xtime);
-        commit(pos, 1);
-        return;
-    }
     int merge = with_exit && c->ncomp > 0 && mergeable(c);
     uint64_t n = (uint64_t)c->ncomp + (with_exit && !merge ? 1 : 0);
     if (n == 0) return;
