@@ -1,7 +1,7 @@
 /* libFuzzer target for the shim's record encoder: the ring's writers (msc_emit with words and arrays,
- * msc_emit_pair for a call's ENTER, COMPLETE and EXIT, msc_emit_completes), the sender's frame building (batches,
- * SITE records before the first record of a call site, module texts, frames cut at call boundaries) and the
- * WebSocket framing, all of it the shim's own code, linked from native-shim/src.
+ * msc_emit_pair for a call's ENTER, COMPLETE and EXIT or ENTER and COMPLETE_EXIT, msc_emit_completes), the
+ * sender's frame building (batches, SITE records before the first record of a call site, module texts, frames cut
+ * at call boundaries) and the WebSocket framing, all of it the shim's own code, linked from native-shim/src.
  *
  * Each input is a little program of operations; the harness runs them, drains the ring through the sender into a
  * socketpair, reads the frames back as the analyzer would and checks them against a model written here from the
@@ -429,6 +429,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             n = flatten(c.w, c.nw, c.arr, c.narr);
             make_room(records_of(n) + (c.done_id ? 1 : 0) + nexit);
             want_call(MSC_KIND_ENTER, enter_flags | c.eflags, func, seq, site, flat, n);
+            /* The done request's COMPLETE and an EXIT of at most two words, no indices and only flags bit0 are one
+             * COMPLETE_EXIT record (records.json), as a blocking call's last COMPLETE and EXIT are. */
+            if (c.done_id && c.nx <= 2 && c.xarr_n == 0 && !(c.xflags & ~1)) {
+                int64_t m[5] = { c.done_id, halves(-1, -1), 0, halves(MPI_SUCCESS, c.nx ? c.x[0] : 0),
+                                 c.nx > 1 ? c.x[1] : 0 };
+                want_call(MSC_KIND_COMPLETE_EXIT, c.xflags, func, seq, site, m, 5);
+                msc_emit_pair(&c, enter_flags);
+                break;
+            }
             if (c.done_id) {
                 int64_t cw[6] = { c.done_id, -1, -1, 0, MPI_SUCCESS, 0 };
                 want_complete(0, func, seq, site, cw);

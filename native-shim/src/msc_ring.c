@@ -201,6 +201,12 @@ static inline uint64_t ring_reserve(uint64_t n)
     return ring_reserve_slow(n);
 }
 
+/* A call's record's first 8 bytes from its id word (msc_call.idw: func and seq in place). */
+static inline uint64_t call_word(int kind, int flags, const msc_call *c)
+{
+    return c->idw | (uint64_t)(uint8_t)kind | (uint64_t)(uint8_t)flags << 8;
+}
+
 /* The first 8 bytes of a record: kind, flags, func, seq (little-endian), as one store. */
 static inline uint64_t head_word(int kind, int flags, int func, uint32_t seq)
 {
@@ -415,39 +421,78 @@ static inline void write_two(uint64_t pos, uint64_t hw, uint64_t ext_hw, uint64_
     write_ext_words(e->w, w + MSC_HEAD_WORDS, nw - MSC_HEAD_WORDS);
 }
 
+/* Whether a call's EXIT (its xflags, nx words, xarr_n indices) fits a COMPLETE_EXIT record (records.json): at most
+ * two words, no indices, flags the merged record has bits for. */
+static inline int exit_mergeable(const msc_call *c)
+{
+    return c->nx <= 2 && c->xarr_n == 0 && (c->xflags & ~MSC_FLAG_TRUE) == 0;
+}
+
+/* A COMPLETE's six words w (flags cflags: send, probe) and the call's EXIT as one COMPLETE_EXIT record at pos. */
+static inline void write_complete_exit(uint64_t pos, const msc_call *c, const int64_t *w, int cflags, uint64_t time)
+{
+    int64_t d[MSC_HEAD_WORDS];
+    int flags = cflags | (c->xflags & MSC_FLAG_TRUE) | (w[5] ? MSC_COMPLETE_EXIT_CANCELLED : 0);
+    d[0] = w[0];
+    d[1] = pack2(w[1], w[2]);
+    d[2] = w[3];
+    d[3] = pack2(w[4], c->x[0]);
+    d[4] = c->nx > 1 ? c->x[1] : 0;
+    write_one(pos, call_word(MSC_KIND_COMPLETE_EXIT, flags, c), time, c->site, d);
+}
+
 /* Calls with arrays, an ENTER of more than one record, or a COMPLETE: out of line, so that the simplest case
- * below needs few saved registers. */
+ * below needs few saved registers. The COMPLETE of a request MPI handed out already complete (an Isend that
+ * completed at once, Open MPI's MPI_PROC_NULL requests, MPICH's builtin ones) and an EXIT of at most two words
+ * are one COMPLETE_EXIT record: such a call is its ENTER and that record, like a blocking Send (three records
+ * before). */
 static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t ehw, uint64_t xhw)
 {
     const int64_t done[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
-    int64_t cw[MSC_HEAD_WORDS];
-    pack_complete(cw, done);
-    uint64_t chw = head_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c->func, c->seq);
     uint64_t nc = c->done_id ? 1 : 0;
+    int merge = nc && exit_mergeable(c);
     if ((c->narr | c->xarr_n) == 0 && c->nw <= MSC_HEAD_WORDS + MSC_EXT_WORDS && c->nx <= MSC_HEAD_WORDS) {
         /* Isend, Irecv, Put…: ENTER in two records, written in place like the rest. */
         uint64_t ne = c->nw > MSC_HEAD_WORDS ? 2 : 1;
-        uint64_t pos = ring_reserve(ne + nc + 1);
+        uint64_t n = ne + (merge ? 1 : nc + 1);
+        uint64_t pos = ring_reserve(n);
         if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
-        uint64_t ext = head_word(MSC_KIND_EXT, 0, c->func, c->seq);
         if (ne == 1)
             write_one(pos, ehw, c->time, c->site, c->w);
         else
-            write_two(pos, ehw, ext, c->time, c->site, c->w, c->nw);
-        if (nc) write_one(pos + ne, chw, c->time, c->site, cw);
-        write_one(pos + ne + nc, xhw, c->time, c->site, c->x);
-        commit(pos, ne + nc + 1);
+            write_two(pos, ehw, call_word(MSC_KIND_EXT, 0, c), c->time, c->site, c->w, c->nw);
+        if (merge)
+            write_complete_exit(pos + ne, c, done, 0, c->time);
+        else {
+            if (nc) {
+                int64_t cw[MSC_HEAD_WORDS];
+                pack_complete(cw, done);
+                write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time,
+                          c->site, cw);
+            }
+            write_one(pos + ne + nc, xhw, c->time, c->site, c->x);
+        }
+        commit(pos, n);
         return;
     }
     msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
     int nxa = c->xarr ? 1 : 0;
-    uint64_t ne = records_for(c->nw, c->arr, c->narr), nx = records_for(c->nx, &xa, nxa);
-    uint64_t pos = ring_reserve(ne + nc + nx);
+    uint64_t ne = records_for(c->nw, c->arr, c->narr), nx = merge ? 1 : nc + records_for(c->nx, &xa, nxa);
+    uint64_t pos = ring_reserve(ne + nx);
     if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
     write_records(pos, ne, ehw, c->func, c->seq, c->time, c->site, c->w, c->nw, c->arr, c->narr);
-    if (nc) write_one(pos + ne, chw, c->time, c->site, cw);
-    write_records(pos + ne + nc, nx, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
-    commit(pos, ne + nc + nx);
+    if (merge)
+        write_complete_exit(pos + ne, c, done, 0, c->time);
+    else {
+        if (nc) {
+            int64_t cw[MSC_HEAD_WORDS];
+            pack_complete(cw, done);
+            write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time,
+                      c->site, cw);
+        }
+        write_records(pos + ne + nc, nx - nc, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
+    }
+    commit(pos, ne + nx);
 }
 
 /* A held call's ENTER and EXIT (msc_state.c), with the COMPLETE of a request MPI handed out already complete
@@ -456,8 +501,8 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
  * first. */
 void msc_emit_pair(const msc_call *c, int enter_flags)
 {
-    uint64_t ehw = head_word(MSC_KIND_ENTER, enter_flags | c->eflags, c->func, c->seq);
-    uint64_t xhw = head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq);
+    uint64_t ehw = call_word(MSC_KIND_ENTER, enter_flags | c->eflags, c);
+    uint64_t xhw = call_word(MSC_KIND_EXIT, c->xflags, c);
     if (MSC_UNLIKELY((c->narr | c->xarr_n) != 0 || c->nw > MSC_HEAD_WORDS || c->nx > MSC_HEAD_WORDS ||
                      c->done_id)) {
         emit_pair_more(c, ehw, xhw);
@@ -537,9 +582,22 @@ void msc_emit_complete(int flags, int func, uint32_t seq, uint64_t time, uint64_
 static inline int mergeable(const msc_call *c)
 {
     const int64_t *last = c->comp[c->ncomp - 1];
-    return c->nx <= 2 && c->xarr_n == 0 && (c->xflags & ~MSC_FLAG_TRUE) == 0 &&
-           (c->comp_flags[c->ncomp - 1] & ~(MSC_COMPLETE_SEND | MSC_COMPLETE_PROBE)) == 0 &&
+    return exit_mergeable(c) && (c->comp_flags[c->ncomp - 1] & ~(MSC_COMPLETE_SEND | MSC_COMPLETE_PROBE)) == 0 &&
            (last[5] == 0 || last[5] == 1);
+}
+
+/* The call's kept-back COMPLETEs at pos, one packed record each, the last one merged with the EXIT when merge. */
+static inline void write_completes(uint64_t pos, const msc_call *c, int merge)
+{
+    int packed = c->ncomp - (merge ? 1 : 0);
+    int64_t d[MSC_HEAD_WORDS];
+    for (int i = 0; i < packed; i++) {
+        pack_complete(d, c->comp[i]);
+        write_one(pos + (uint64_t)i,
+                  call_word(MSC_KIND_COMPLETE, c->comp_flags[i] | MSC_COMPLETE_PACKED, c), c->xtime,
+                  c->site, d);
+    }
+    if (merge) write_complete_exit(pos + (uint64_t)packed, c, c->comp[packed], c->comp_flags[packed], c->xtime);
 }
 
 /* The call's kept-back COMPLETEs, one packed record each, and with with_exit its EXIT, in one reservation. The
@@ -552,24 +610,40 @@ void msc_emit_completes(const msc_call *c, int with_exit)
     if (n == 0) return;
     uint64_t pos = ring_reserve(n);
     if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
-    int packed = c->ncomp - (merge ? 1 : 0);
-    int64_t d[MSC_HEAD_WORDS];
-    for (int i = 0; i < packed; i++) {
-        pack_complete(d, c->comp[i]);
-        write_one(pos + (uint64_t)i,
-                  head_word(MSC_KIND_COMPLETE, c->comp_flags[i] | MSC_COMPLETE_PACKED, c->func, c->seq), c->xtime,
-                  c->site, d);
+    write_completes(pos, c, merge);
+    if (with_exit && !merge)
+        write_one(pos + n - 1, call_word(MSC_KIND_EXIT, c->xflags, c), c->xtime, c->site, c->x);
+    commit(pos, n);
+}
+
+/* A poll whose ENTER was held and that completed something (a Test, Testall, Testany, Testsome or Iprobe that found
+ * it): its ENTER (with the stamp of its start), the COMPLETE of a request MPI handed out already complete, its
+ * kept-back COMPLETEs and its EXIT (one stamp after PMPI returned, msc_exit_stamp), the last COMPLETE and the EXIT
+ * one COMPLETE_EXIT record where they fit, all in one reservation: a Test that completes a request is two records
+ * and one reservation (three records in three reservations before). The same records the other way gave, in the
+ * same order. */
+void msc_emit_call(const msc_call *c, int enter_flags)
+{
+    int merge = c->ncomp > 0 && mergeable(c);
+    msc_arr xa = { MSC_ARR_INT | MSC_ARR_RAW, c->xarr, c->xarr_n };
+    int nxa = c->xarr ? 1 : 0;
+    uint64_t ne = records_for(c->nw, c->arr, c->narr), nd = c->done_id ? 1 : 0;
+    uint64_t nx = merge ? 0 : records_for(c->nx, &xa, nxa);
+    uint64_t n = ne + nd + (uint64_t)c->ncomp + nx;
+    uint64_t pos = ring_reserve(n);
+    if (MSC_UNLIKELY(pos == UINT64_MAX)) return;
+    write_records(pos, ne, call_word(MSC_KIND_ENTER, enter_flags | c->eflags, c), c->func, c->seq,
+                  c->time, c->site, c->w, c->nw, c->arr, c->narr);
+    if (nd) {
+        const int64_t done[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
+        int64_t cw[MSC_HEAD_WORDS];
+        pack_complete(cw, done);
+        write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time, c->site,
+                  cw);
     }
-    if (merge) {
-        const int64_t *w = c->comp[packed];
-        int flags = c->comp_flags[packed] | (c->xflags & MSC_FLAG_TRUE) | (w[5] ? MSC_COMPLETE_EXIT_CANCELLED : 0);
-        d[0] = w[0];
-        d[1] = pack2(w[1], w[2]);
-        d[2] = w[3];
-        d[3] = pack2(w[4], c->x[0]);
-        d[4] = c->nx > 1 ? c->x[1] : 0;
-        write_one(pos + n - 1, head_word(MSC_KIND_COMPLETE_EXIT, flags, c->func, c->seq), c->xtime, c->site, d);
-    } else if (with_exit)
-        write_one(pos + n - 1, head_word(MSC_KIND_EXIT, c->xflags, c->func, c->seq), c->xtime, c->site, c->x);
+    write_completes(pos + ne + nd, c, merge);
+    if (!merge)
+        write_records(pos + ne + nd + (uint64_t)c->ncomp, nx, call_word(MSC_KIND_EXIT, c->xflags, c),
+                      c->func, c->seq, c->xtime, c->site, c->x, c->nx, &xa, nxa);
     commit(pos, n);
 }

@@ -60,16 +60,24 @@ typedef struct msc_arr {
 
 /* One intercepted call in progress; lives on the wrapper's stack. */
 typedef struct msc_call {
-    uint16_t func;
+    /* The call's records' head word without kind and flags (msc_ring.c head_word): bytes 0-1 zero, func, seq; one
+     * load and two ORs per record instead of assembling it from the fields each time. */
+    union {
+        uint64_t idw;
+        struct {
+            uint16_t idw_zero;
+            uint16_t func;
+            uint32_t seq;
+        };
+    };
     uint8_t xflags;
-    /* ENTER flags the wrapper knows (MSC_ENTER_PACKED); the thread's bit is added when it is written. Next to func
-     * and xflags, which msc_call_begin sets with it: one store for the three. */
+    /* ENTER flags the wrapper knows (MSC_ENTER_PACKED); the thread's bit is added when it is written. Next to
+     * xflags, which msc_call_begin sets with it: one store for the two. */
     uint8_t eflags;
     uint8_t held; /* its ENTER is held back (msc_state.c): MSC_HELD_POLL or MSC_HELD_LOCAL, set by msc_enter* */
     /* While the ENTER is held: the made-up id of a request MPI handed out already complete (msc_w_new_request),
      * whose COMPLETE goes out between the ENTER and the EXIT; 0 for none. */
     int64_t done_id;
-    uint32_t seq;
     uint64_t time;
     uint64_t xtime; /* the stamp after PMPI returned, taken once for the COMPLETE records and the EXIT (0: not yet) */
     uint64_t site;
@@ -203,10 +211,9 @@ static inline __attribute__((always_inline)) int msc_call_begin(msc_call *c, int
     }
     if (msc_tls_depth) return 0;
     msc_tls_depth = 1;
-    c->func = (uint16_t)func;
+    c->idw = (uint64_t)(uint16_t)func << 16 | (uint64_t)msc_next_seq() << 32;
     c->xflags = 0;
     c->eflags = 0;
-    c->seq = msc_next_seq();
     c->time = msc_stamp();
     c->xtime = 0;
     c->site = (uint64_t)(uintptr_t)site;
@@ -268,6 +275,8 @@ void msc_emit_pair(const msc_call *c, int enter_flags);
 /* The call's kept-back COMPLETE records, and with with_exit its EXIT (at most MSC_HEAD_WORDS words, no array)
  * after them, in one reservation (msc_ring.c). */
 void msc_emit_completes(const msc_call *c, int with_exit);
+/* A held poll's ENTER, its kept-back COMPLETE records and its EXIT in one reservation (msc_ring.c). */
+void msc_emit_call(const msc_call *c, int enter_flags);
 /* The call this thread is in, between msc_enter and msc_exit (NULL outside). */
 extern __thread msc_call *msc_tls_call __attribute__((tls_model("initial-exec")));
 /* After MPI_Init: MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD and MPI_COMM_SELF becomes a handler that records the

@@ -182,21 +182,29 @@ void msc_emit_held(void)
     msc_call *c = msc_held_call;
     msc_held_call = NULL;
     c->held = MSC_HELD_NONE;
+    /* A held poll may have kept COMPLETEs back already (msc_complete_deferred): they follow its ENTER, so they stay
+     * kept while the ENTER is written (msc_emit would write them first), and the caller's msc_emit writes them. */
+    msc_call *pending = msc_pending_call;
+    msc_pending_call = NULL;
     emit_enter(c);
     if (c->done_id) {
         int64_t w[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
         c->done_id = 0;
         msc_emit_complete(0, c->func, c->seq, c->time, c->site, w);
     }
+    msc_pending_call = pending;
 }
 
 /* COMPLETE records wait for their call's EXIT: a Waitall of n requests used to make n + 1 reservations after
- * PMPI returned (each a CAS on the ring's head, a locked instruction), now one. Only once the call's ENTER is
- * out: a held ENTER (a Test that found something) must precede them, and msc_emit sends it first anyway. */
+ * PMPI returned (each a CAS on the ring's head, a locked instruction), now one. A poll whose ENTER is still held (a
+ * Test that found something) keeps them too, and its exit writes ENTER, COMPLETEs and EXIT in one reservation
+ * (msc_emit_call); anything emitted in between writes the held ENTER first, then these (msc_emit). Not behind
+ * another call's held ENTER, nor a local call's (msc_exit_local writes no COMPLETEs): those are written at once. */
 __thread msc_call *msc_pending_call __attribute__((tls_model("initial-exec")));
 
 void msc_emit_pending(void)
 {
+    if (MSC_UNLIKELY(msc_held_call != NULL)) msc_emit_held(); /* a held poll's ENTER goes before its COMPLETEs */
     msc_call *c = msc_pending_call;
     msc_pending_call = NULL;
     if (atomic_load_explicit(&msc_state, memory_order_relaxed) == MSC_STATE_ON) msc_emit_completes(c, 0);
@@ -206,7 +214,9 @@ void msc_emit_pending(void)
 void msc_complete_deferred(msc_call *c, int flags, const int64_t *w)
 {
     uint64_t time = msc_exit_stamp(c);
-    if (msc_held_call != NULL || (msc_pending_call != NULL && msc_pending_call != c)) {
+    msc_call *held = msc_held_call;
+    if ((held != NULL && (held != c || c->held != MSC_HELD_POLL)) ||
+        (msc_pending_call != NULL && msc_pending_call != c)) {
         msc_emit_complete(flags, c->func, c->seq, time, c->site, w);
         return;
     }
@@ -253,8 +263,14 @@ void msc_exit(msc_call *c)
     int st = atomic_load_explicit(&msc_state, memory_order_relaxed);
     if (msc_held_call == c) {
         msc_held_call = NULL;
+        if (msc_pending_call == c) {
+            /* A poll that completed something: ENTER, COMPLETEs and EXIT in one reservation. */
+            msc_pending_call = NULL;
+            if (MSC_LIKELY(st == MSC_STATE_ON)) msc_emit_call(c, msc_enter_flags());
+            c->ncomp = 0;
+        }
         /* A poll that found nothing: the call is forgotten (its seq is simply not seen). */
-        if (!(c->held == MSC_HELD_POLL && found_nothing(c)) && MSC_LIKELY(st == MSC_STATE_ON))
+        else if (!(c->held == MSC_HELD_POLL && found_nothing(c)) && MSC_LIKELY(st == MSC_STATE_ON))
             msc_emit_pair(c, msc_enter_flags());
         c->held = MSC_HELD_NONE;
     } else if (msc_pending_call == c) {

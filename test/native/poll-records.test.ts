@@ -6,16 +6,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { KIND, layouts } from '../../server/src/protocol/spec';
+import { readTrace } from '../../server/src/session/trace-file';
 import { compileMpi, installedFlavors, runCli, traceEvents } from '../lib/mpiscope-cli';
 
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-polls-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 // Rank 0 sends two messages late; rank 1 polls for the first with MPI_Iprobe and for the second with
-// MPI_Test on an MPI_Irecv, for the third with MPI_Testsome, counting its polls, then prints the counts.
+// MPI_Test on an MPI_Irecv, for the third with MPI_Testsome, counting its polls, then prints the counts. Rank 0
+// sends the third with an MPI_Isend of one int from a global (no finding sends its ENTER early), which both MPIs
+// complete inside the call.
 const source = `#include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>
+static int third = 3;
 int main(int argc, char **argv)
 {
     int rank, x = 1, y = 0, flag = 0;
@@ -28,7 +33,9 @@ int main(int argc, char **argv)
         usleep(300000);
         MPI_Send(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
         usleep(300000);
-        MPI_Send(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+        MPI_Request sreq;
+        MPI_Isend(&third, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &sreq);
+        MPI_Wait(&sreq, MPI_STATUS_IGNORE);
     } else if (rank == 1) {
         MPI_Status st;
         while (!flag) {
@@ -90,5 +97,30 @@ for (const flavor of installedFlavors()) {
     assert.equal(testsome.found, 1);
     assert.ok(testsome.enter <= 2 + somes / 512, `${testsome.enter} MPI_Testsome recorded of ${somes}`);
     assert.ok(probes + tests > 2000, `only ${probes + tests} polls: the loops were too short to tell`);
+
+    // The records themselves: a poll that completed something is its ENTER and one COMPLETE_EXIT (its COMPLETE
+    // and EXIT in one record, written with the ENTER in one reservation), not ENTER, COMPLETE, EXIT; so is an
+    // MPI_Isend that MPI completed inside the call (the COMPLETE of its made-up request and its EXIT). Testsome's
+    // EXIT has indices, so its COMPLETE stays a record of its own.
+    const kinds = new Map<string, number>();
+    for (const f of readTrace(trace)) {
+      if (f.kind !== 'binary') continue;
+      for (let at = 0; at < f.data.length; at += 64) {
+        const kind = f.data.readUInt8(at);
+        if (kind !== KIND.COMPLETE && kind !== KIND.COMPLETE_EXIT) continue;
+        const key = `${layouts[f.data.readUInt16LE(at + 2)]?.spec.name} ${kind === KIND.COMPLETE ? 'COMPLETE' : 'COMPLETE_EXIT'}`;
+        kinds.set(key, (kinds.get(key) ?? 0) + 1);
+      }
+    }
+    const count = (key: string) => kinds.get(key) ?? 0;
+    const seen = JSON.stringify(Object.fromEntries(kinds));
+    assert.equal(count('MPI_Iprobe COMPLETE'), 0, seen);
+    assert.equal(count('MPI_Iprobe COMPLETE_EXIT'), 1, seen);
+    assert.equal(count('MPI_Test COMPLETE'), 0, seen);
+    assert.equal(count('MPI_Test COMPLETE_EXIT'), 1, seen);
+    assert.equal(count('MPI_Testsome COMPLETE'), 1, seen);
+    assert.equal(count('MPI_Isend COMPLETE'), 0, seen);
+    // Either MPI completed the Isend at once (its COMPLETE_EXIT) or its Wait did.
+    assert.equal(count('MPI_Isend COMPLETE_EXIT') + count('MPI_Wait COMPLETE_EXIT'), 1, seen);
   });
 }
