@@ -441,6 +441,14 @@ static inline void write_complete_exit(uint64_t pos, const msc_call *c, const in
     write_one(pos, call_word(MSC_KIND_COMPLETE_EXIT, flags, c), time, c->site, d);
 }
 
+/* The packed COMPLETE of a request MPI handed out already complete, at the call's own stamp. */
+static inline void write_done(uint64_t pos, const msc_call *c, const int64_t *done)
+{
+    int64_t cw[MSC_HEAD_WORDS];
+    pack_complete(cw, done);
+    write_one(pos, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time, c->site, cw);
+}
+
 /* Calls with arrays, an ENTER of more than one record, or a COMPLETE: out of line, so that the simplest case
  * below needs few saved registers. The COMPLETE of a request MPI handed out already complete (an Isend that
  * completed at once, Open MPI's MPI_PROC_NULL requests, MPICH's builtin ones) and an EXIT of at most two words
@@ -464,12 +472,7 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
         if (merge)
             write_complete_exit(pos + ne, c, done, 0, c->time);
         else {
-            if (nc) {
-                int64_t cw[MSC_HEAD_WORDS];
-                pack_complete(cw, done);
-                write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time,
-                          c->site, cw);
-            }
+            if (nc) write_done(pos + ne, c, done);
             write_one(pos + ne + nc, xhw, c->time, c->site, c->x);
         }
         commit(pos, n);
@@ -484,12 +487,7 @@ static __attribute__((noinline)) void emit_pair_more(const msc_call *c, uint64_t
     if (merge)
         write_complete_exit(pos + ne, c, done, 0, c->time);
     else {
-        if (nc) {
-            int64_t cw[MSC_HEAD_WORDS];
-            pack_complete(cw, done);
-            write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time,
-                      c->site, cw);
-        }
+        if (nc) write_done(pos + ne, c, done);
         write_records(pos + ne + nc, nx - nc, xhw, c->func, c->seq, c->time, c->site, c->x, c->nx, &xa, nxa);
     }
     commit(pos, ne + nx);
