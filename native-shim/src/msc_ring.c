@@ -634,10 +634,7 @@ void msc_emit_call(const msc_call *c, int enter_flags)
                   c->time, c->site, c->w, c->nw, c->arr, c->narr);
     if (nd) {
         const int64_t done[6] = { c->done_id, -1, -1, 0, MPI_SUCCESS, 0 };
-        int64_t cw[MSC_HEAD_WORDS];
-        pack_complete(cw, done);
-        write_one(pos + ne, call_word(MSC_KIND_COMPLETE, MSC_COMPLETE_PACKED, c), c->time, c->site,
-                  cw);
+        write_done(pos + ne, c, done);
     }
     write_completes(pos + ne + nd, c, merge);
     if (!merge)
