@@ -73,8 +73,15 @@ const PAUSED_READ_BYTES = 64;
  * (its backlog is read): a rank that sends faster than the gate reads must not wait for the gate, since its
  * sender would block and then its ring fill. The bound makes the ranks with a backlog take turns (libuv takes up
  * to 2 MiB a socket per turn: 30,000 records of one rank before the next rank's).
+ *
+ * One read of Node's (64 KiB), not more: a turn can only bring what the kernel holds of the connection then
+ * (~150-260 KiB on loopback with Linux's autotuned buffers), so with a bound of 256 KiB a rank with a backlog often
+ * brought less, was taken for one without, and waited for the next read of the gate (READ_EVERY_MS) with its sender
+ * blocked and its ring full, while this process had nothing to do. Both MPIs' many-calls (bench/end-to-end/README.md,
+ * "The bimodal tail") ran about one run in two ~0.4-0.6 s longer, idle, when a rank held back for being ahead
+ * (AHEAD_NS) waited on a rank so paced.
  */
-export const TURN_BYTES = 256 * 1024;
+export const TURN_BYTES = 64 * 1024;
 
 /**
  * With `position` (one host), a rank whose stream is this far (ns of the ranks' clock) ahead of the oldest stream
