@@ -800,6 +800,7 @@ export class Session {
       this.collect(analysis.takeFindings());
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
+        timingMark('deadlock found');
         if (process.env.MPISCOPE_DEBUG === '1')
           this.emit(
             'output',
