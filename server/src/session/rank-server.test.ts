@@ -312,10 +312,9 @@ test('with the read gate, frames that trickle in are taken together, all of them
 });
 
 test('a backlog larger than the sockets hold is read turn after turn, not a socket-full per read of the gate', async () => {
-  // Between two turns the kernel refills a connection only with what its buffers hold (~150-260 KiB on loopback here),
-  // so a turn that reads a backlog can bring less than a turn's bound although more is waiting. With a 256 KiB
-  // bound such a turn ended the backlog's reading until the next read of the gate: these 3 MiB came in 6 reads of
-  // a 1 s gate (~6 s); with a bound of one 64 KiB read, turn after turn in 5-50 ms.
+  // A turn brings only what the kernel holds of a connection then (~150-260 KiB on loopback here), which can be less
+  // than TURN_BYTES although more is waiting. Taken for a stream without a backlog, these 3 MiB came in 6 reads of
+  // a 1 s gate (~6 s); read again while a turn brings BACKLOG_BYTES, turn after turn in 5-50 ms.
   await withGate(
     1000,
     () => false,
