@@ -100,7 +100,7 @@ function phases(stderr) {
   const cpu = /^mpiscope: timing cpu (\d+) ms/m.exec(stderr);
   // The CPU the analyzer's process had spent when it spawned the launcher (the marks carry it): its start-up, less
   // moved by the machine's load than the milestones' wall times.
-  const cpuAtSpawn = /^mpiscope: timing \+[\d.]+ ms launcher started \(cpu ([\d.]+) ms\)/m.exec(stderr);
+  const cpuAtSpawn = /^mpiscope: timing \+[\d.]+ ms launcher started \(cpu ([\d.]+) ms/m.exec(stderr);
   return {
     load: t.loaded,
     checks: t.checked - t.loaded,
@@ -126,11 +126,23 @@ function breakdown(run) {
     ...run.stderr.matchAll(/transport over ([\d.]+) ms: (\d+) records.*waited ([\d.]+) ms for room/g),
   ];
   if (lines.length === 0) return undefined;
+  // The analyzer's event loop asleep (MPISCOPE_TIMING=1 marks carry its idle time) from the first frame to the last
+  // END: while the ranks wait for ring room it should have no reason to sleep; what it sleeps beyond the 1-iteration
+  // run's (MPI_Init and MPI_Finalize) is a read that came late.
+  const idleAt = (re) => {
+    const all = [
+      ...run.stderr.matchAll(
+        new RegExp(`^mpiscope: timing \\+[\\d.]+ ms ${re} \\(cpu [\\d.]+ ms, idle ([\\d.]+) ms`, 'gm'),
+      ),
+    ];
+    return all.length === 0 ? NaN : Number(all[all.length - 1][1]);
+  };
   return {
     rankMs: Math.max(...lines.map((m) => Number(m[1]))),
     records: lines.reduce((n, m) => n + Number(m[2]), 0),
     waitMs: Math.max(...lines.map((m) => Number(m[3]))),
     tailMs: run.ms - Math.max(...run.statsAt),
+    idleMs: idleAt('END of rank \\d+') - idleAt('first frame'),
   };
 }
 
@@ -141,7 +153,7 @@ try {
   for (let i = 0; i < repeat; i++) {
     plain.push((await timed(`mpirun.${flavor}`, [...rootArgs, '-np', np, exe, iterations])).ms);
     const run = await timed(mpiscope, ['run', '--mpirun', `mpirun.${flavor}`, '-np', np, exe, iterations], {
-      env: { MPISCOPE_RING_STATS: '1' },
+      env: { MPISCOPE_RING_STATS: '1', MPISCOPE_TIMING: '1' },
     });
     scoped.push(run.ms);
     const b = breakdown(run);
@@ -189,7 +201,7 @@ try {
   if (parts.length > 0) {
     const m = (k) => median(parts.map((p) => p[k])).toFixed(0);
     console.log(
-      `where it went      (medians over the runs under mpiscope) ${m('records')} records from all ranks; the longest rank ran ${m('rankMs')} ms from connecting to its END, of which a rank waited up to ${m('waitMs')} ms for ring room (the analyzer behind); mpiscope ended ${m('tailMs')} ms after the last END`,
+      `where it went      (medians over the runs under mpiscope) ${m('records')} records from all ranks; the longest rank ran ${m('rankMs')} ms from connecting to its END, of which a rank waited up to ${m('waitMs')} ms for ring room (the analyzer behind); mpiscope ended ${m('tailMs')} ms after the last END; the analyzer idle ${m('idleMs')} ms from the first frame to the last END`,
     );
   }
 

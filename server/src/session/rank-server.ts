@@ -77,6 +77,18 @@ const PAUSED_READ_BYTES = 64;
 export const TURN_BYTES = 256 * 1024;
 
 /**
+ * A turn can only bring what the kernel holds of a connection at that moment (~150-260 KiB on loopback with
+ * Linux's autotuned buffers), so a rank with a backlog often brings less than TURN_BYTES, is taken for one without,
+ * and waits for the next read of the gate (READ_EVERY_MS) with its sender blocked and its ring full. The oldest
+ * stream (the one the others wait for, see AHEAD_NS; on several hosts, every stream) that brought at least this
+ * much, one read of Node's, is therefore read again in the next turn too. Without it, a rank held back for being
+ * ahead waited on a rank so paced while this process slept: many-calls on both MPIs ran about one run in two ~0.4-0.6
+ * s longer (bench/end-to-end/README.md, "The bimodal tail"). Only the oldest: every stream so read let the ranks
+ * that got more CPU run ahead of the others, and the 8-rank stress's analyzer grew by ~50 MiB.
+ */
+export const BACKLOG_BYTES = 64 * 1024;
+
+/**
  * With `position` (one host), a rank whose stream is this far (ns of the ranks' clock) ahead of the oldest stream
  * still delivering is not read until that one catches up: the engine holds every call of the rank ahead until its
  * partners' calls arrive (replay steps, matching queues), and on a loaded machine the streams drifted seconds
@@ -244,6 +256,11 @@ export class RankServer {
     return false;
   }
 
+  /** True when the rank's stream is the oldest still delivering (`floor`), or when streams cannot be compared. */
+  private oldest(rank: number, floor: number): boolean {
+    return this.position === undefined || this.position(rank) <= floor;
+  }
+
   private queueTurnEnd(): void {
     if (this.turnEndQueued) return;
     this.turnEndQueued = true;
@@ -266,7 +283,8 @@ export class RankServer {
     const floor = prompt ? Infinity : this.oldestDelivering(now);
     for (const rank of [...this.reading]) {
       const socket = rawSocket(this.sockets.get(rank));
-      const again = this.capped.has(rank);
+      const again =
+        this.capped.has(rank) || ((this.brought.get(rank) ?? 0) >= BACKLOG_BYTES && this.oldest(rank, floor));
       if (socket === undefined || socket.destroyed) this.reading.delete(rank);
       else if (prompt) {
         // A debugger waits: read as frames arrive, as readAll does.

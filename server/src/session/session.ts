@@ -372,6 +372,7 @@ export class Session {
           watch.activity(Date.now());
         },
         frame: (rank: number, data: Buffer) => {
+          if (this.lastFrameAt === 0) timingMark('first frame');
           this.lastFrameAt = Date.now();
           this.trace?.write(rank, 'binary', data);
           const analysis = this.made();
@@ -799,6 +800,7 @@ export class Session {
       this.collect(analysis.takeFindings());
       const deadlock = analysis.engine.findDeadlock();
       if (deadlock !== undefined) {
+        timingMark('deadlock found');
         if (process.env.MPISCOPE_DEBUG === '1')
           this.emit(
             'output',

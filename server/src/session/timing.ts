@@ -3,6 +3,8 @@
  * MPISCOPE_TIMING=1: where the start-up and the end of a job go (bench/end-to-end prints them). Off, a mark costs
  * one comparison.
  */
+import { performance } from 'node:perf_hooks';
+
 const on = process.env.MPISCOPE_TIMING === '1';
 
 /**
@@ -12,8 +14,12 @@ const on = process.env.MPISCOPE_TIMING === '1';
 export function timingMark(what: string): void {
   if (!on) return;
   const cpu = process.cpuUsage();
+  // The event loop's idle time so far: this process waiting for something (a socket, a timer, a child) with its
+  // thread asleep, not kept off a core by other work. Between the ranks' hellos and their ENDs, the analyzer
+  // idles only while nothing is to be read.
+  const idle = performance.eventLoopUtilization().idle;
   process.stderr.write(
-    `mpiscope: timing +${(process.uptime() * 1000).toFixed(1)} ms ${what} (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms)\n`,
+    `mpiscope: timing +${(process.uptime() * 1000).toFixed(1)} ms ${what} (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms, idle ${idle.toFixed(1)} ms)\n`,
   );
 }
 
