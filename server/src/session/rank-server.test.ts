@@ -314,11 +314,19 @@ test('with the read gate, frames that trickle in are taken together, all of them
 test('a backlog larger than the sockets hold is read turn after turn, not a socket-full per read of the gate', async () => {
   // A turn brings only what the kernel holds of a connection then (~150-260 KiB on loopback here), which can be less
   // than TURN_BYTES although more is waiting. Taken for a stream without a backlog, these 3 MiB came in 6 reads of
-  // a 1 s gate (~6 s); read again while a turn brings BACKLOG_BYTES, turn after turn in 5-50 ms.
+  // the gate (one socket-full each); read again while a turn brings BACKLOG_BYTES, all of it before the gate's next
+  // read. Counted in reads of the gate, not in milliseconds.
   await withGate(
     1000,
     () => false,
     async (s, frames, closed) => {
+      let gateReads = 0;
+      const gate = s as unknown as { readAll: () => void };
+      const readAll = gate.readAll.bind(s);
+      gate.readAll = () => {
+        gateReads++;
+        readAll();
+      };
       const ws = await open(`${s.url}?token=${s.token}`);
       ws.send(hello(0, 1));
       // Under the gate before the frames come.
@@ -326,14 +334,15 @@ test('a backlog larger than the sockets hold is read turn after turn, not a sock
       const n = 48;
       for (let i = 0; i < n; i++) ws.send(Buffer.alloc(64 * 1024));
       while (frames.length < 1) await new Promise((r) => setTimeout(r, 5));
-      const first = Date.now();
+      const first = gateReads;
       while (frames.length < n) await new Promise((r) => setTimeout(r, 5));
-      const took = Date.now() - first;
+      const reads = gateReads - first;
       ws.close();
       await closed;
-      assert.ok(
-        took < 800,
-        `the backlog's ${n} frames took ${took} ms after the first, more than a read of the gate`,
+      assert.equal(
+        reads,
+        0,
+        `the backlog's ${n} frames needed ${reads} more reads of the gate after the first frame`,
       );
     },
   );
