@@ -98,7 +98,8 @@ export class EngineState implements CheckContext, MatchListener {
     // The checks built on happened-before hear of each step as the clock run reaches it.
     // One listener that calls each check by name: a loop over the four (three shapes) made the clock run's
     // call sites polymorphic, at every step.
-    clocks?.listeners.push(new ClockChecks(this.races, this.recvReads, this.bsend, this.freedSends));
+    if (clocks !== undefined)
+      clocks.listener = new ClockChecks(this.races, this.recvReads, this.bsend, this.freedSends);
     this.comms = new CommRegistry(this.worldSize);
     this.windows = new WindowRegistry(this.comms);
     this.groups = new Groups(this.comms);

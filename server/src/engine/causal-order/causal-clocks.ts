@@ -50,14 +50,22 @@ const merge = (into: Int32Array, from: Int32Array): void => {
 };
 
 export class ClockRun implements CausalVisitor {
-  private readonly run: CausalRun;
+  /**
+   * The causal run whose visitor this is. The replay adds steps and matches to it directly (`Replay.release`,
+   * `matched`): no layer of this class between them, a call less per step and a function less to compile.
+   */
+  readonly run: CausalRun;
   /** Each rank's clock now, by world rank. */
   private readonly vc: (Int32Array | undefined)[] = objectArray();
   /** Nonblocking collective instance → the clock of each member that started it (until all completed it). */
   private readonly started = new Map<InstanceKey, { clocks: Int32Array[]; done: number }>();
   /** Points (rank, steps run) whose clock a check asked for, and the clock once reached. */
   private readonly points = new Map<number, Map<number, Int32Array | undefined>>();
-  readonly listeners: ClockListener[] = [];
+  /**
+   * What hears the steps (the engine's `ClockChecks`, which names each check): one object, not a list looped over
+   * at every step (the loop's iteration was compiled into `step`, the replay's largest function, for one element).
+   */
+  listener: ClockListener | undefined = undefined;
   private steps = 0;
 
   constructor(
@@ -104,14 +112,14 @@ export class ClockRun implements CausalVisitor {
     return grown;
   }
 
+  /** The next step of the rank (the replay calls `run.add` itself; for tests). */
   add(rank: number, kind: StepKind, item: StepItem): void {
     this.run.add(rank, kind, item);
-    this.run.run();
   }
 
+  /** A send and its receive were matched (the replay calls `run.matched` itself; for tests). */
   matched(s: P2pOp, r: P2pOp): void {
     this.run.matched(s, r);
-    this.run.run();
   }
 
   trimDead(): number {
@@ -120,7 +128,7 @@ export class ClockRun implements CausalVisitor {
 
   end(): void {
     this.run.end();
-    for (const l of this.listeners) l.end?.();
+    this.listener?.end?.();
   }
 
   /**
@@ -254,7 +262,7 @@ export class ClockRun implements CausalVisitor {
       // A row shared by the rank's sends since its clock last took another's, recycled once no message
       // carries it: no object per send, and no copy for a send that follows another.
       if (op.kind === 'send') this.sent(op, r, c);
-      for (const l of this.listeners) l.posted?.(op, c);
+      this.listener?.posted?.(op, c);
     } else if (k === WAIT && (item as P2pOp).kind !== 'send') {
       const op = item as RecvOp;
       const p = op.peer;
@@ -262,7 +270,7 @@ export class ClockRun implements CausalVisitor {
       const time = c[r] ?? 0;
       op.doneTime = time;
       op.doneIndex = i;
-      for (const l of this.listeners) l.received?.(op, time, i);
+      this.listener?.received?.(op, time, i);
     }
     // Most runs ask for no point (one-sided passive-target accesses do): no Map lookup per step then.
     if (this.points.size !== 0) this.reached(r, c, i + 1);
@@ -271,7 +279,7 @@ export class ClockRun implements CausalVisitor {
     // first few calls; what runs before collects no type feedback). Called first at step 4,096, it came after that
     // compile and threw the code away ("Insufficient type feedback", --trace-deopt): `step`, the largest function
     // of the replay, was compiled twice in every process (engine README, `engine5m`).
-    if ((++this.steps & 4095) === 256) for (const l of this.listeners) l.progress?.();
+    if ((++this.steps & 4095) === 256) this.listener?.progress?.();
   }
 
   /*

@@ -142,17 +142,19 @@ export class CausalRun {
     return q;
   }
 
-  /** The next step of the rank's program (its call order). */
+  /** The next step of the rank's program (its call order): it runs, with what it releases, if it can. */
   add(rank: number, kind: StepKind, item: StepItem): void {
     const q = this.of(rank);
     if (q.dead) return;
-    // A rank with nothing held, not waiting and not queued, while no rank is queued (every add is followed by
-    // run(), which empties the queue): run() would take this rank first and run this step now. It runs here,
+    // A rank with nothing held, not waiting and not queued, while no rank is queued (every add and match ends
+    // with run(), which empties the queue): run() would take this rank first and run this step now. It runs here,
     // and is stored only if it blocks — most steps, in a run whose ranks keep up, are never stored.
     if (q.steps.size === 0 && q.park === undefined && !q.queued && this.ready.length === 0) {
       const park = kind === POST ? undefined : this.blocked(q, kind, item);
       if (park === undefined) {
         this.ranStep(q, kind, item);
+        // The step may have woken a rank parked on its post.
+        this.run();
         return;
       }
       if (park !== true) q.park = park;
@@ -163,12 +165,14 @@ export class CausalRun {
     q.steps.push(kind, item);
     this.held++;
     this.schedule(q);
+    this.run();
   }
 
   /** A send and its receive were matched (their `peer` set): a rank waiting to know either's partner can go on. */
   matched(s: P2pOp, r: P2pOp): void {
     this.unparkMatch(s);
     this.unparkMatch(r);
+    this.run();
   }
 
   /**

@@ -104,16 +104,15 @@ export class Replay {
     // `collStaged`).
     if (this.clocks !== undefined && rank >= MAX_RANKS) this.clocks = undefined;
     this.sync?.add(rank, kind, item);
-    this.sync?.run();
-    this.clocks?.add(rank, kind, item);
-    const held = (this.sync?.held ?? 0) + (this.clocks?.held ?? 0);
+    this.clocks?.run.add(rank, kind, item);
+    const held = (this.sync?.held ?? 0) + (this.clocks?.run.held ?? 0);
     if (held > this.peakHeld) this.peakHeld = held;
     if (held <= this.nextTrim) return;
     // Ranks blocked for good (the zero-buffering replay stuck on sends the run had buffered) hold every later
     // step: drop them, then give up only if that was not enough.
     this.sync?.trimDead();
     this.clocks?.trimDead();
-    const after = (this.sync?.held ?? 0) + (this.clocks?.held ?? 0);
+    const after = (this.sync?.held ?? 0) + (this.clocks?.run.held ?? 0);
     if (after > this.maxSteps) {
       this.enabled = false;
       this.sync = undefined;
@@ -201,8 +200,7 @@ export class Replay {
     r.peer = s;
     if (r.source === ANY_SOURCE) this.wildcardMatches++;
     this.sync?.matched(s, r);
-    this.sync?.run();
-    this.clocks?.matched(s, r);
+    this.clocks?.run.matched(s, r);
   }
 
   /**
