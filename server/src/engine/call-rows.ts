@@ -21,16 +21,22 @@ export function enterOf(
   const rank = cols.rank[row] as number;
   const seq = cols.seq[row] as number;
   const fn = functions[cols.func[row] as number] as FunctionSpec;
-  const site = cols.site[row] as number;
-  const base = cols.wordStart[row] as number;
-  const count = cols.wordCount[row] as number;
-  const other = ((cols.flags[row] as number) & 2) !== 0;
   // The call CALL_RING seqs back in the slot this one takes, when nothing holds it any more: most calls (a Send,
   // an Isend whose request holds only numbers, a Wait) are nothing to anyone once a later call took their slot,
   // and writing over one is cheaper than filling a new object per ENTER (see the engine README, oprows).
   const old = tracks[rank]?.reusable(seq);
-  if (old !== undefined) return old.reuse(seq, fn, site, cols.words, base, count, other, batch);
-  return new Call(rank, seq, fn, site, cols.words, base, count, other, batch);
+  if (old !== undefined) return old.reuse(cols, row, fn, batch);
+  return new Call(
+    rank,
+    seq,
+    fn,
+    cols.site[row] as number,
+    cols.words,
+    cols.wordStart[row] as number,
+    cols.wordCount[row] as number,
+    ((cols.flags[row] as number) & 2) !== 0,
+    batch,
+  );
 }
 
 const NO_FN: FunctionSpec = { id: -1, name: '', cls: '', params: [] };

@@ -4,6 +4,7 @@
  * stream, each carrying its call's seq, so EXIT and COMPLETE records find their call by seq.
  */
 import type { CommInfo } from './comms';
+import type { RecordColumns } from '../../protocol/columns';
 import type { RecvOp, SendOp } from './ops';
 import { layouts } from '../../protocol/spec';
 import { HandleTable, type HandleMap } from './handle-table';
@@ -122,30 +123,28 @@ export class Call implements CallEnter, CallState {
 
   seq: number;
   fn: FunctionSpec;
-  site: number;
+  /**
+   * A double from the start (NaN before the constructor's store): a site is a return address, above a small
+   * integer, and a field that V8 holds as a double is written in place when the object is reused, where a field
+   * born a small integer or undefined takes a new heap number per call (6 bytes per row with addresses as sites).
+   */
+  site = NaN;
   otherThread: boolean;
 
   /**
-   * The object becomes the call entered at `seq` (its rank's next call in its ring slot): every field as the
+   * The object becomes the call entered at `row` of the columns (its rank's next call in its ring slot): every field as the
    * constructor sets it. Only RankTrack.reusable's calls: exited, not pinned, nothing else holds them.
    */
-  reuse(
-    seq: number,
-    fn: FunctionSpec,
-    site: number,
-    words: Float64Array,
-    base: number,
-    count: number,
-    otherThread: boolean,
-    batch: WordBatch,
-  ): this {
-    this.seq = seq;
+  reuse(cols: RecordColumns, row: number, fn: FunctionSpec, batch: WordBatch): this {
+    // Read from the columns here, not passed in: a double passed to a call that is not inlined is boxed (a heap
+    // number per call), and the site is one (a return address).
+    this.seq = cols.seq[row] as number;
     this.fn = fn;
-    this.site = site;
-    this.words = words;
-    this.base = base;
-    this.count = count;
-    this.otherThread = otherThread;
+    this.site = cols.site[row] as number;
+    this.words = cols.words;
+    this.base = cols.wordStart[row] as number;
+    this.count = cols.wordCount[row] as number;
+    this.otherThread = ((cols.flags[row] as number) & 2) !== 0;
     this.batch = batch;
     this.exited = false;
     this.send = undefined;
