@@ -63,6 +63,8 @@ export class WordBatch {
 /** Placeholders of the state a call gets after its ENTER (Call's constructor). */
 const NO_COLL = { comm: undefined as unknown as CommInfo, index: -1 };
 const NO_HANDLES: readonly Handle[] = [];
+/** An object that is no operation, stored once and replaced (Call's constructor: `send`, `recv` made mutable). */
+const NO_OP = {} as unknown as SendOp & RecvOp;
 
 export class Call implements CallEnter, CallState {
   exited = false;
@@ -119,6 +121,13 @@ export class Call implements CallEnter, CallState {
     this.coll = undefined;
     this.waits = NO_HANDLES;
     this.waits = undefined;
+    // And the operations: set once per call and written again only by `reuse` (its first run, 128 calls of a
+    // rank into the job, made them mutable and threw away pushColumns and the causal run's code compiled by then:
+    // `--trace-generalization`, `--trace-deopt`).
+    this.send = NO_OP;
+    this.send = undefined;
+    this.recv = NO_OP;
+    this.recv = undefined;
   }
 
   seq: number;
