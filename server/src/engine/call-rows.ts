@@ -1,8 +1,9 @@
 /**
- * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's one object (`Call`: its
- * words read in the batch's columns, copied only if it is still in flight when the batch ends, and its state: the
- * call is pending state, kept until it and its request are done). EXIT and
- * COMPLETE rows become nothing: one view each per engine, pointed at the row being handled, read in place.
+ * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's one object (`Call`, most
+ * often the object of its rank's call CALL_RING seqs back, written over: RankTrack.reusable; its words read in the
+ * batch's columns, copied only if it is still in flight when the batch ends, and its state: the call is pending
+ * state, kept until it and its request are done). EXIT and COMPLETE rows become nothing: one view each per engine,
+ * pointed at the row being handled, read in place.
  */
 import type { RecordColumns } from '../protocol/columns';
 import { functions, layouts } from '../protocol/spec';

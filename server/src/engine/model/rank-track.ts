@@ -68,9 +68,7 @@ const NO_OP = {} as unknown as SendOp & RecvOp;
 
 export class Call implements CallEnter, CallState {
   exited = false;
-  /**
-   * A holder keeps the call past its ring slot (`keepWords`): it is never reused for a later call (RankTrack.reusable).
-   */
+  /** A holder keeps the call past its ring slot (`keepWords`): never reused for a later call (RankTrack.reusable). */
   pinned = false;
   send: SendOp | undefined = undefined;
   recv: RecvOp | undefined = undefined;
@@ -141,8 +139,8 @@ export class Call implements CallEnter, CallState {
   otherThread: boolean;
 
   /**
-   * The object becomes the call entered at `row` of the columns (its rank's next call in its ring slot): every field as the
-   * constructor sets it. Only RankTrack.reusable's calls: exited, not pinned, nothing else holds them.
+   * The object becomes the call entered at `row` of the columns (its rank's next call in its ring slot): every
+   * field as the constructor sets it. Only RankTrack.reusable's calls: exited, not pinned, nothing else holds them.
    */
   reuse(cols: RecordColumns, row: number, fn: FunctionSpec, batch: WordBatch): this {
     // Read from the columns here, not passed in: a double passed to a call that is not inlined is boxed (a heap
