@@ -1,22 +1,36 @@
 /**
- * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's one object (`Call`: its
- * words read in the batch's columns, copied only if it is still in flight when the batch ends, and its state: the
- * call is pending state, kept until it and its request are done). EXIT and
- * COMPLETE rows become nothing: one view each per engine, pointed at the row being handled, read in place.
+ * The rows of the hot record kinds as the handlers read them. An ENTER becomes the call's one object (`Call`, most
+ * often the object of its rank's call CALL_RING seqs back, written over: RankTrack.reusable; its words read in the
+ * batch's columns, copied only if it is still in flight when the batch ends, and its state: the call is pending
+ * state, kept until it and its request are done). EXIT and COMPLETE rows become nothing: one view each per engine,
+ * pointed at the row being handled, read in place.
  */
 import type { RecordColumns } from '../protocol/columns';
 import { functions, layouts } from '../protocol/spec';
-import { Call, type WordBatch } from './model/rank-track';
+import { Call, type RankTrack, type WordBatch } from './model/rank-track';
 import type { CompleteEvent, ExitView, FunctionSpec } from './model/types';
 
 /**
  * The ENTER at `row` as its call, its words read in place until `batch` is over (`Call`).
  */
-export function enterOf(cols: RecordColumns, row: number, batch: WordBatch): Call {
+export function enterOf(
+  cols: RecordColumns,
+  row: number,
+  batch: WordBatch,
+  tracks: readonly (RankTrack | undefined)[],
+): Call {
+  const rank = cols.rank[row] as number;
+  const seq = cols.seq[row] as number;
+  const fn = functions[cols.func[row] as number] as FunctionSpec;
+  // The call CALL_RING seqs back in the slot this one takes, when nothing holds it any more: most calls (a Send,
+  // an Isend whose request holds only numbers, a Wait) are nothing to anyone once a later call took their slot,
+  // and writing over one is cheaper than filling a new object per ENTER (see the engine README, oprows).
+  const old = tracks[rank]?.reusable(seq);
+  if (old !== undefined) return old.reuse(cols, row, fn, batch);
   return new Call(
-    cols.rank[row] as number,
-    cols.seq[row] as number,
-    functions[cols.func[row] as number] as FunctionSpec,
+    rank,
+    seq,
+    fn,
     cols.site[row] as number,
     cols.words,
     cols.wordStart[row] as number,

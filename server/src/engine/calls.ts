@@ -219,7 +219,7 @@ export function onEnter(st: EngineState, e: Call): void {
   checkThreadLevel(st, t, e);
   // The call's state is the call's object (model/rank-track.ts Call), made with its ENTER.
   const cur: CallState = e;
-  t.enter(cur);
+  t.enter(e);
   t.lastSite = e.site;
   t.lastCall = e.fn.name;
   const id = e.fn.id;

@@ -103,7 +103,7 @@ class MpiEngine implements Engine, EngineRouting {
         // ops, call sites; the shim's findings; END, LOST) are a few per run or per new handle, and take the
         // event form their registries keep.
         if (kind === KIND.ENTER) {
-          const call = enterOf(cols, row, batch);
+          const call = enterOf(cols, row, batch, st.tracks);
           if (call.rank !== last) {
             last = call.rank;
             if (!touched.includes(last)) touched.push(last);

@@ -4,6 +4,7 @@
  * stream, each carrying its call's seq, so EXIT and COMPLETE records find their call by seq.
  */
 import type { CommInfo } from './comms';
+import type { RecordColumns } from '../../protocol/columns';
 import type { RecvOp, SendOp } from './ops';
 import { layouts } from '../../protocol/spec';
 import { HandleTable, type HandleMap } from './handle-table';
@@ -40,9 +41,12 @@ export class WordBatch {
 }
 
 /**
- * A call as one object: its ENTER (CallEnter: head fields and argument words) and its state (CallState), made
- * once per ENTER. They were two objects per call, the state pointing at the ENTER; one is half the allocation
- * and the collector's work for every call. Every field is set in the constructor (one shape for every call).
+ * A call as one object: its ENTER (CallEnter: head fields and argument words) and its state (CallState). They
+ * were two objects per call, the state pointing at the ENTER; one is half the allocation and the collector's work
+ * for every call. Every field is set in the constructor (one shape for every call). Not one object per ENTER
+ * either: the call CALL_RING seqs back in the ring slot a new call takes becomes that call (`reuse`) when nothing
+ * can reach it any more (RankTrack.reusable), so that a rank's calls are mostly its ring's 128 objects, written
+ * over, instead of 60 bytes of fresh memory per row (the engine README, oprows).
  * A persistent request keeps its creating call (`RequestPool.template`): the EXIT drops `creates` once
  * the request is handed over, so that a call kept for its ENTER does not hold its request too.
  *
@@ -50,16 +54,22 @@ export class WordBatch {
  * batch is handled: most calls enter and exit in one frame (a Send, a Comm_rank, a Wait that completes) and
  * never copy them. Before the batch ends, the engine has the calls still in flight copy theirs into their own
  * array (`RankTrack.keepWordsInFlight`: their EXIT, the wait-for graph and the message queues read them later),
- * and a holder that keeps a call past its EXIT copies them when it takes it (`keepWords`); any other call's words
- * are gone with the batch, and reading them throws (a holder that forgot to keep them), rather than reading
- * another row's.
+ * and a holder that keeps a call past its EXIT copies them when it takes it (`keepWords`), which also pins the
+ * call: it is never reused. Any other call's words are gone with the batch, and reading them throws (a holder that
+ * forgot to keep them), rather than reading another row's; a holder that kept the object without `keepWords`
+ * would read a later call of its rank once the slot's next call reused it (test/unit/call-reuse.test.ts checks
+ * the holders there are: a persistent request's template, a buffered send's call, a collective's members).
  */
 /** Placeholders of the state a call gets after its ENTER (Call's constructor). */
 const NO_COLL = { comm: undefined as unknown as CommInfo, index: -1 };
 const NO_HANDLES: readonly Handle[] = [];
+/** An object that is no operation, stored once and replaced (Call's constructor: `send`, `recv` made mutable). */
+const NO_OP = {} as unknown as SendOp & RecvOp;
 
 export class Call implements CallEnter, CallState {
   exited = false;
+  /** A holder keeps the call past its ring slot (`keepWords`): never reused for a later call (RankTrack.reusable). */
+  pinned = false;
   send: SendOp | undefined = undefined;
   recv: RecvOp | undefined = undefined;
   coll: { readonly comm: CommInfo; readonly index: number } | undefined = undefined;
@@ -67,18 +77,37 @@ export class Call implements CallEnter, CallState {
   rejected: boolean | undefined = undefined;
   creates: ReqId | undefined = undefined;
 
+  // Set again when the object is reused for a later call of its rank (`reuse`): read-only for everyone else.
   constructor(
     readonly rank: number,
-    readonly seq: number,
-    readonly fn: FunctionSpec,
-    readonly site: number,
+    seq: number,
+    fn: FunctionSpec,
+    site: number,
     private words: Float64Array,
     private base: number,
-    private readonly count: number,
-    readonly otherThread: boolean,
+    private count: number,
+    otherThread: boolean,
     /** The batch whose columns hold the words; undefined once they are the call's own. */
     private batch: WordBatch | undefined,
   ) {
+    this.seq = seq;
+    this.fn = fn;
+    this.site = site;
+    this.otherThread = otherThread;
+    // As below for the state: the fields `reuse` sets again are stored twice here, so that V8 makes them mutable
+    // at the process's first call, not at the first reuse (which threw away the code compiled against them).
+    this.seq = seq;
+    this.fn = fn;
+    this.site = site;
+    this.otherThread = otherThread;
+    this.count = count;
+    this.base = base;
+    this.words = words;
+    this.batch = batch;
+    this.pinned = true;
+    this.pinned = false;
+    this.exited = true;
+    this.exited = false;
     // The state set after the ENTER is mutable from the first call on. V8 keeps a field constant until its value
     // first changes, and that change throws away the code compiled meanwhile against the constant: `coll` is first
     // set at a job's first collective, often thousands of calls in, and pushColumns (which builds the call) was
@@ -90,6 +119,48 @@ export class Call implements CallEnter, CallState {
     this.coll = undefined;
     this.waits = NO_HANDLES;
     this.waits = undefined;
+    // And the operations: set once per call and written again only by `reuse` (its first run, 128 calls of a
+    // rank into the job, made them mutable and threw away pushColumns and the causal run's code compiled by then:
+    // `--trace-generalization`, `--trace-deopt`).
+    this.send = NO_OP;
+    this.send = undefined;
+    this.recv = NO_OP;
+    this.recv = undefined;
+  }
+
+  seq: number;
+  fn: FunctionSpec;
+  /**
+   * A double from the start (NaN before the constructor's store): a site is a return address, above a small
+   * integer, and a field that V8 holds as a double is written in place when the object is reused, where a field
+   * born a small integer or undefined takes a new heap number per call (6 bytes per row with addresses as sites).
+   */
+  site = NaN;
+  otherThread: boolean;
+
+  /**
+   * The object becomes the call entered at `row` of the columns (its rank's next call in its ring slot): every
+   * field as the constructor sets it. Only RankTrack.reusable's calls: exited, not pinned, nothing else holds them.
+   */
+  reuse(cols: RecordColumns, row: number, fn: FunctionSpec, batch: WordBatch): this {
+    // Read from the columns here, not passed in: a double passed to a call that is not inlined is boxed (a heap
+    // number per call), and the site is one (a return address).
+    this.seq = cols.seq[row] as number;
+    this.fn = fn;
+    this.site = cols.site[row] as number;
+    this.words = cols.words;
+    this.base = cols.wordStart[row] as number;
+    this.count = cols.wordCount[row] as number;
+    this.otherThread = ((cols.flags[row] as number) & 2) !== 0;
+    this.batch = batch;
+    this.exited = false;
+    this.send = undefined;
+    this.recv = undefined;
+    this.coll = undefined;
+    this.waits = undefined;
+    this.rejected = undefined;
+    this.creates = undefined;
+    return this;
   }
 
   get enter(): CallEnter {
@@ -116,6 +187,12 @@ export class Call implements CallEnter, CallState {
   }
 
   keepWords(): void {
+    this.pinned = true;
+    this.copyWords();
+  }
+
+  /** The words become the call's own (a call in flight when its batch ends), without pinning it. */
+  copyWords(): void {
     const batch = this.batch;
     if (batch === undefined) return;
     if (batch.over) this.gone();
@@ -157,16 +234,14 @@ export class RankTrack {
    * exited ones, until a call CALL_RING seqs later takes the slot. No Map entry per call: a Map whose keys come
    * and go rehashes into new tables as it churns, which was part of what the collector cleaned per call.
    */
-  private readonly ring: (CallState | undefined)[] = new Array<CallState | undefined>(CALL_RING).fill(
-    undefined,
-  );
+  private readonly ring: (Call | undefined)[] = new Array<Call | undefined>(CALL_RING).fill(undefined);
   /**
    * Calls still in flight whose slot a later call took (a thread blocked while other threads made CALL_RING
    * calls): kept here until they exit, so that their EXIT and COMPLETE records still find them.
    */
-  private readonly displaced = new Map<number, CallState>();
+  private readonly displaced = new Map<number, Call>();
   /** Calls in flight in the order they entered (one, or one per thread in MPI at once). */
-  private readonly flying: CallState[] = objectArray();
+  private readonly flying: Call[] = objectArray();
   private inFlight = 0;
   /**
    * Several threads called MPI under MPI_THREAD_MULTIPLE (two calls in flight at once, or a call from
@@ -238,8 +313,22 @@ export class RankTrack {
 
   constructor(readonly rank: number) {}
 
+  /**
+   * The call in `seq`'s ring slot, if the next call entered at `seq` may be that object again (Call.reuse): it has
+   * exited, no holder pinned it (Call.keepWords), it is not the current call, and the rank has not ended (a call
+   * after the end is not entered, and the slot's call stays findable). Nothing else can reach it: a call in
+   * flight is in its slot or among the displaced, an exited one only in its slot until a later call takes it,
+   * and `call(seq)` finds a reused call by its new seq only, as it found the slot's new call before.
+   */
+  reusable(seq: number): Call | undefined {
+    const c = this.ring[seq & (CALL_RING - 1)];
+    if (c === undefined || !c.exited || c.pinned || c === this.cur || this.ended !== undefined)
+      return undefined;
+    return c;
+  }
+
   /** A call enters: it becomes the current call. */
-  enter(call: CallState): void {
+  enter(call: Call): void {
     if (this.inCall || (call.enter.otherThread === true && this.threadLevel === 3)) this.concurrent = true;
     this.cur = call;
     const seq = call.enter.seq;
@@ -248,7 +337,7 @@ export class RankTrack {
     // exits): with none, the slot's call has exited and is not read. It was made CALL_RING calls of this rank
     // ago, long out of the cache: reading its `exited` was the most sampled line of the engine (~6% of it).
     const before = this.inFlight === 0 ? undefined : this.ring[slot];
-    if (before !== undefined && !before.exited) {
+    if (before !== undefined && before !== call && !before.exited) {
       // The same seq again (a stream that repeats one) replaces the call, as a Map key would.
       if (before.enter.seq === seq) this.land(before);
       else this.displaced.set(before.enter.seq, before);
@@ -259,14 +348,14 @@ export class RankTrack {
   }
 
   /** The call with this seq, in flight or recently exited. */
-  call(seq: number): CallState | undefined {
+  call(seq: number): Call | undefined {
     const c = this.ring[seq & (CALL_RING - 1)];
     if (c !== undefined && c.enter.seq === seq) return c;
     return this.displaced.size === 0 ? undefined : this.displaced.get(seq);
   }
 
   /** A call exits; the current call becomes the latest other call still in flight, if any. */
-  exit(call: CallState): void {
+  exit(call: Call): void {
     call.exited = true;
     this.inFlight--;
     this.land(call);
@@ -284,11 +373,11 @@ export class RankTrack {
   /** The batch that brought the calls in flight ends: they copy their words (see Call). */
   keepWordsInFlight(): void {
     const flying = this.flying;
-    for (let i = 0; i < flying.length; i++) (flying[i] as CallState).enter.keepWords();
+    for (let i = 0; i < flying.length; i++) (flying[i] as Call).copyWords();
   }
 
   /** Takes the call off the list of calls in flight. */
-  private land(call: CallState): void {
+  private land(call: Call): void {
     const last = this.flying.length - 1;
     if (this.flying[last] === call) this.flying.pop();
     else {

@@ -92,7 +92,10 @@ export interface CallEnter {
   wordArray(): Float64Array;
   readonly wordBase: number;
   readonly wordCount: number;
-  /** The words stay readable after the batch that brought them (a holder keeps the call past its EXIT). */
+  /**
+   * The words stay readable after the batch that brought them, and the call is never reused for a later call of
+   * its rank (model/rank-track.ts Call): every holder that keeps a call past its EXIT calls it.
+   */
   keepWords(): void;
   /** ENTER flags bit1 (see EnterEvent.otherThread). */
   readonly otherThread: boolean;

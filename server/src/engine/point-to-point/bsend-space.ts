@@ -113,6 +113,8 @@ export class BsendSpace {
     if (!this.enabled) return;
     this.any = true;
     const b = this.of(op.rank);
+    // Kept past the call's ring slot: the call is not reused for a later one (model/rank-track.ts Call).
+    by.keepWords();
     this.bySend.set(op, { by, buffer: b.buffer, attached: b.attached, withdrawn: false });
   }
 
