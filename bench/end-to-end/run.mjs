@@ -143,6 +143,8 @@ function breakdown(run) {
     waitMs: Math.max(...lines.map((m) => Number(m[3]))),
     tailMs: run.ms - Math.max(...run.statsAt),
     idleMs: idleAt('END of rank \\d+') - idleAt('first frame'),
+    // The analyzer's process CPU for the whole run (every thread: process.cpuUsage() at its exit).
+    cpuMs: Number(/^mpiscope: timing cpu (\d+) ms/m.exec(run.stderr)?.[1] ?? NaN),
   };
 }
 
@@ -201,7 +203,7 @@ try {
   if (parts.length > 0) {
     const m = (k) => median(parts.map((p) => p[k])).toFixed(0);
     console.log(
-      `where it went      (medians over the runs under mpiscope) ${m('records')} records from all ranks; the longest rank ran ${m('rankMs')} ms from connecting to its END, of which a rank waited up to ${m('waitMs')} ms for ring room (the analyzer behind); mpiscope ended ${m('tailMs')} ms after the last END; the analyzer idle ${m('idleMs')} ms from the first frame to the last END`,
+      `where it went      (medians over the runs under mpiscope) ${m('records')} records from all ranks; the longest rank ran ${m('rankMs')} ms from connecting to its END, of which a rank waited up to ${m('waitMs')} ms for ring room (the analyzer behind); mpiscope ended ${m('tailMs')} ms after the last END; the analyzer idle ${m('idleMs')} ms from the first frame to the last END; the analyzer's CPU ${m('cpuMs')} ms`,
     );
   }
 
