@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { programHeaders, readAtBytes } from './elf-headers';
 
 /** How a rank's shim describes a module before its first call site in it (msc_sites.c). */
 export interface RemoteModule {
@@ -13,23 +14,19 @@ export interface RemoteModule {
 const NT_GNU_BUILD_ID = 3;
 const PT_NOTE = 4;
 
-/** The GNU build ID of a 64-bit little-endian ELF file (what Linux on x86-64 and aarch64 runs), or "". */
+/** The GNU build ID of an ELF file, in hex, from its first bytes (the notes are near its start), or "". */
 export function elfBuildId(bytes: Buffer): string {
-  if (bytes.length < 64 || bytes.toString('latin1', 1, 4) !== 'ELF' || bytes[4] !== 2 || bytes[5] !== 1)
-    return '';
-  const phoff = Number(bytes.readBigUInt64LE(32));
-  const phentsize = bytes.readUInt16LE(54);
-  const phnum = bytes.readUInt16LE(56);
-  for (let i = 0; i < phnum; i++) {
-    const ph = phoff + i * phentsize;
-    if (ph + 56 > bytes.length || bytes.readUInt32LE(ph) !== PT_NOTE) continue;
-    const off = Number(bytes.readBigUInt64LE(ph + 8));
-    const end = Math.min(off + Number(bytes.readBigUInt64LE(ph + 32)), bytes.length);
-    let p = off;
+  const elf = programHeaders(readAtBytes(bytes));
+  if (elf === undefined) return '';
+  const u32 = (at: number): number => (elf.little ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at));
+  for (const h of elf.headers) {
+    if (h.type !== PT_NOTE) continue;
+    const end = Math.min(h.offset + h.fileSize, bytes.length);
+    let p = h.offset;
     while (p + 12 <= end) {
-      const namesz = bytes.readUInt32LE(p);
-      const descsz = bytes.readUInt32LE(p + 4);
-      const type = bytes.readUInt32LE(p + 8);
+      const namesz = u32(p);
+      const descsz = u32(p + 4);
+      const type = u32(p + 8);
       const desc = p + 12 + ((namesz + 3) & ~3);
       if (desc + descsz > end) break;
       if (type === NT_GNU_BUILD_ID && namesz === 4 && bytes.toString('latin1', p + 12, p + 15) === 'GNU')
