@@ -94,16 +94,11 @@ export class Call implements CallEnter, CallState {
     this.fn = fn;
     this.site = site;
     this.otherThread = otherThread;
-    // As below for the state: the fields `reuse` sets again are stored twice here, so that V8 makes them mutable
-    // at the process's first call, not at the first reuse (which threw away the code compiled against them).
-    this.seq = seq;
-    this.fn = fn;
-    this.site = site;
-    this.otherThread = otherThread;
-    this.count = count;
-    this.base = base;
-    this.words = words;
-    this.batch = batch;
+    // The fields `reuse` sets again must be mutable from the process's first call, not from the first reuse (which
+    // threw away the code compiled against them). Those above and the parameter properties already are: declared
+    // as class fields, they hold undefined (site NaN) until this constructor's first store of another value, which
+    // makes them mutable (`--trace-generalization`: at `new Call`, none at `reuse`). `pinned` and `exited` start
+    // with the value a new call has, so they take another one and back, as the state below does.
     this.pinned = true;
     this.pinned = false;
     this.exited = true;
