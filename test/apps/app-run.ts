@@ -6,8 +6,9 @@
  * are the bare run's (up to the run-to-run noise of the last printed digit).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { readTrace } from '../../server/src/session/trace-file';
@@ -40,6 +41,8 @@ export interface AppCase {
    */
   readonly known?: Readonly<Record<string, string>>;
   readonly env?: NodeJS.ProcessEnv;
+  /** A file of the working folder the job reads as its standard input (rank 0's, through the launcher). */
+  readonly stdin?: string;
   /**
    * How far apart two bare runs' non-integer results can be, when more than two units in the last printed
    * digit (measured, and said where it is set); the results under mpiscope may differ from the bare run's by as much.
@@ -88,11 +91,13 @@ function runBare(c: AppCase, dir: string): Promise<Run> {
       : [];
   const started = Date.now();
   return new Promise((done) => {
+    const input = c.stdin === undefined ? 'ignore' : openSync(join(dir, c.stdin), 'r');
     const child = spawn(launcher(c.flavor), [...flags, '-np', String(RANKS), c.program, ...c.args], {
       cwd: dir,
       env: { ...process.env, ...c.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: [input, 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<null, Readable, Readable>;
+    if (typeof input === 'number') closeSync(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -173,7 +178,12 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
         c.program,
         ...c.args,
       ],
-      { cwd: scopeDir, timeoutMs: 600_000, ...(c.env ? { env: c.env } : {}) },
+      {
+        cwd: scopeDir,
+        timeoutMs: 600_000,
+        ...(c.env ? { env: c.env } : {}),
+        ...(c.stdin !== undefined ? { stdin: join(scopeDir, c.stdin) } : {}),
+      },
     );
   let cli = await underMpiscope();
   let context = `\n--- stderr\n${cli.stderr.slice(-3000)}`;

@@ -184,3 +184,18 @@ export function petscResults(stdout: string): string[] {
   const own = stdout.split(/^mpiscope: /m)[0] ?? '';
   return own.split('\n').filter((l) => l.trim() !== '');
 }
+
+/**
+ * What a MUMPS test driver computes: the solution it prints ("Solution is" and the values after it) and its
+ * global statistics (the INFOG/RINFOG lines: factor sizes, pivots, operation counts) — not its times or its
+ * memory figures.
+ */
+export function mumpsResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter(
+      (l) =>
+        /^\s*Solution is/.test(l) ||
+        (/^\s*R?INFOG ?\(\s*\d+\)/.test(l) && !/[Tt]ime|[Mm]emory|[Mm]bytes|MB/.test(l)),
+    );
+}

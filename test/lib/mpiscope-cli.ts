@@ -1,6 +1,7 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { type ChildProcessByStdio, execFile, spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { RankEvent } from '../../server/src/engine/model/types';
 import { RankDecoder } from '../../server/src/protocol/decoder';
 import { readTrace } from '../../server/src/session/trace-file';
@@ -38,15 +39,18 @@ function cliV8Flags(): string[] {
  */
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; stdin?: string } = {},
 ): Promise<CliResult> {
   const started = Date.now();
   return new Promise((done) => {
+    // A file for the job's standard input (mpiscope hands its own to the launcher), else none.
+    const input = options.stdin === undefined ? 'ignore' : openSync(options.stdin, 'r');
     const child = spawn(process.execPath, [...cliV8Flags(), join(repoRoot(), 'dist', 'cli.js'), ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: [input, 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<null, Readable, Readable>;
+    if (typeof input === 'number') closeSync(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

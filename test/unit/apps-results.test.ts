@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
   lammpsResults,
   lineDiffers,
+  mumpsResults,
   nwchemResults,
   openfoamResults,
   petscResults,
@@ -149,5 +150,23 @@ test("a PETSc example's results: its own non-empty lines, not mpiscope's report 
   assert.deepEqual(petscResults(out), [
     '  0 SNES Function norm 1.036007954337e-02',
     '    0 KSP Residual norm 9.516444290077e-03',
+  ]);
+});
+
+test("a MUMPS driver's results: the solution and its INFOG/RINFOG statistics; no times or memory", () => {
+  const out = [
+    ' INFOG(1)                                       =               0',
+    ' RINFOG(1) Operations during elimination (estim)= 3.708D+06',
+    '    Maximum estim. space in Mbytes, IC facto.    (INFOG(16)):           2',
+    ' ** Memory allocated, max in Mbytes             (INFOG(18)):           2',
+    ' INFOG (9)  Real space for factors          =          108538',
+    ' Elapsed time in solve driver=       0.0003',
+    '  Solution is   0.99999999999999878        2.0000000000000004',
+  ].join('\n');
+  assert.deepEqual(mumpsResults(out), [
+    ' INFOG(1)                                       =               0',
+    ' RINFOG(1) Operations during elimination (estim)= 3.708D+06',
+    ' INFOG (9)  Real space for factors          =          108538',
+    '  Solution is   0.99999999999999878        2.0000000000000004',
   ]);
 });
