@@ -58,6 +58,7 @@ if [ "$with_apps" = 1 ]; then
   [ -f /usr/share/petsc/3.18/share/petsc/examples/src/snes/tutorials/ex19.c ] || apps+=(libpetsc3.18-dev-examples)
   command -v esysparticle >/dev/null 2>&1 || apps+=(esys-particle)
   [ -x /usr/lib/mumps/dsimpletest ] || apps+=(mumps-test)
+  command -v Ray >/dev/null 2>&1 || apps+=(ray)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -199,3 +199,8 @@ export function mumpsResults(stdout: string): string[] {
         (/^\s*R?INFOG ?\(\s*\d+\)/.test(l) && !/[Tt]ime|[Mm]emory|[Mm]bytes|MB/.test(l)),
     );
 }
+
+/** Ray's assembly: the counts and lengths of its contigs and scaffolds (`OutputNumbers.txt`), not its times. */
+export function rayResults(numbers: string): string[] {
+  return numbers.split('\n').filter((l) => l.trim() !== '');
+}

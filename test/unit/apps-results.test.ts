@@ -10,6 +10,7 @@ import {
   openfoamResults,
   petscResults,
   pwscfResults,
+  rayResults,
   scalapackResults,
 } from '../apps/results';
 
@@ -168,5 +169,13 @@ test("a MUMPS driver's results: the solution and its INFOG/RINFOG statistics; no
     ' RINFOG(1) Operations during elimination (estim)= 3.708D+06',
     ' INFOG (9)  Real space for factors          =          108538',
     '  Solution is   0.99999999999999878        2.0000000000000004',
+  ]);
+});
+
+test("Ray's results: its contig and scaffold numbers, every non-empty line", () => {
+  assert.deepEqual(rayResults('Contigs >= 100 nt\n Number: 1\n\n Total length: 7985\n'), [
+    'Contigs >= 100 nt',
+    ' Number: 1',
+    ' Total length: 7985',
   ]);
 });
