@@ -59,6 +59,9 @@ if [ "$with_apps" = 1 ]; then
   command -v esysparticle >/dev/null 2>&1 || apps+=(esys-particle)
   [ -x /usr/lib/mumps/dsimpletest ] || apps+=(mumps-test)
   command -v Ray >/dev/null 2>&1 || apps+=(ray)
+  command -v abinit >/dev/null 2>&1 || apps+=(abinit)
+  # The pseudopotentials the ABINIT test reads (abinit only recommends them).
+  [ -f /usr/share/abinit/psp/Pseudodojo_nc_sr_04_pw_standard_psp8/Si.psp8 ] || apps+=(abinit-data)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

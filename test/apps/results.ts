@@ -204,3 +204,11 @@ export function mumpsResults(stdout: string): string[] {
 export function rayResults(numbers: string): string[] {
   return numbers.split('\n').filter((l) => l.trim() !== '');
 }
+
+/**
+ * What an ABINIT ground state computes (its main output file, `.abo`): each SCF step's total energy and
+ * residuals (the "ETOT" lines) and the final total energy and stress tensor — not its timings.
+ */
+export function abinitResults(abo: string): string[] {
+  return abo.split('\n').filter((l) => /^ ETOT +\d|^ +etotal |^ +strten /.test(l));
+}

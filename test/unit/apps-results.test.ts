@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  abinitResults,
   lammpsResults,
   lineDiffers,
   mumpsResults,
@@ -177,5 +178,20 @@ test("Ray's results: its contig and scaffold numbers, every non-empty line", () 
     'Contigs >= 100 nt',
     ' Number: 1',
     ' Total length: 7985',
+  ]);
+});
+
+test("ABINIT's results: SCF steps' energies and residuals, the final energy and stress; no timings", () => {
+  const abo = [
+    ' ETOT  1  -8.5154682846284    -8.515E+00 1.305E-04 6.773E+00',
+    '- Total cpu        time (s,m,h):          1.1        0.02      0.000',
+    '           etotal     -8.5187390644E+00',
+    '           strten     -2.3810060523E-05 -2.3810060523E-05 -2.3810060523E-05',
+    '             ecut      1.20000000E+01 Hartree',
+  ].join('\n');
+  assert.deepEqual(abinitResults(abo), [
+    ' ETOT  1  -8.5154682846284    -8.515E+00 1.305E-04 6.773E+00',
+    '           etotal     -8.5187390644E+00',
+    '           strten     -2.3810060523E-05 -2.3810060523E-05 -2.3810060523E-05',
   ]);
 });
