@@ -212,3 +212,8 @@ export function rayResults(numbers: string): string[] {
 export function abinitResults(abo: string): string[] {
   return abo.split('\n').filter((l) => /^ ETOT +\d|^ +etotal |^ +strten /.test(l));
 }
+
+/** Meep's field values, as the test's control file prints them ("probe: " and a complex number). */
+export function meepResults(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => l.startsWith('probe: '));
+}

@@ -6,6 +6,7 @@ import {
   abinitResults,
   lammpsResults,
   lineDiffers,
+  meepResults,
   mumpsResults,
   nwchemResults,
   openfoamResults,
@@ -193,5 +194,11 @@ test("ABINIT's results: SCF steps' energies and residuals, the final energy and 
     ' ETOT  1  -8.5154682846284    -8.515E+00 1.305E-04 6.773E+00',
     '           etotal     -8.5187390644E+00',
     '           strten     -2.3810060523E-05 -2.3810060523E-05 -2.3810060523E-05',
+  ]);
+});
+
+test("Meep's results: the probe lines the control file prints", () => {
+  assert.deepEqual(meepResults('on time step 1\nprobe: -0.0019575574883169654+0.0i\nrun 0 finished'), [
+    'probe: -0.0019575574883169654+0.0i',
   ]);
 });
