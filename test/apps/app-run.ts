@@ -41,6 +41,8 @@ export interface AppCase {
    */
   readonly known?: Readonly<Record<string, string>>;
   readonly env?: NodeJS.ProcessEnv;
+  /** Ranks of the job, when the application needs more than RANKS (a master, a consumer and workers). */
+  readonly ranks?: number;
   /** A file of the working folder the job reads as its standard input (rank 0's, through the launcher). */
   readonly stdin?: string;
   /**
@@ -92,11 +94,15 @@ function runBare(c: AppCase, dir: string): Promise<Run> {
   const started = Date.now();
   return new Promise((done) => {
     const input = c.stdin === undefined ? 'ignore' : openSync(join(dir, c.stdin), 'r');
-    const child = spawn(launcher(c.flavor), [...flags, '-np', String(RANKS), c.program, ...c.args], {
-      cwd: dir,
-      env: { ...process.env, ...c.env },
-      stdio: [input, 'pipe', 'pipe'],
-    }) as ChildProcessByStdio<null, Readable, Readable>;
+    const child = spawn(
+      launcher(c.flavor),
+      [...flags, '-np', String(c.ranks ?? RANKS), c.program, ...c.args],
+      {
+        cwd: dir,
+        env: { ...process.env, ...c.env },
+        stdio: [input, 'pipe', 'pipe'],
+      },
+    ) as ChildProcessByStdio<null, Readable, Readable>;
     if (typeof input === 'number') closeSync(input);
     let stdout = '';
     let stderr = '';
@@ -173,7 +179,7 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
         '--mpirun',
         launcher(c.flavor),
         '-np',
-        String(RANKS),
+        String(c.ranks ?? RANKS),
         '--',
         c.program,
         ...c.args,
@@ -217,7 +223,7 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
   assert.equal(errors.length, 0, `findings of severity error on a correct application:\n${listed}`);
   assert.equal(cli.code, 0, `mpiscope's exit status${context}`);
   assert.equal(report.outcome, 'completed', `the job's outcome${context}`);
-  assert.equal(report.ranks, RANKS);
+  assert.equal(report.ranks, c.ranks ?? RANKS);
   assert.equal(
     report.lostRecords ?? 0,
     0,
@@ -231,7 +237,7 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
   );
 
   const calls = callsIn(trace);
-  for (let r = 0; r < RANKS; r++) {
+  for (let r = 0; r < (c.ranks ?? RANKS); r++) {
     const seen = calls.get(r);
     assert.ok(seen !== undefined, `no MPI call of rank ${r} reached mpiscope`);
     assert.ok(

@@ -217,3 +217,8 @@ export function abinitResults(abo: string): string[] {
 export function meepResults(stdout: string): string[] {
   return stdout.split('\n').filter((l) => l.startsWith('probe: '));
 }
+
+/** mplrs's enumeration: its totals line (vertices, rays, bases, integer vertices). */
+export function mplrsResults(ext: string): string[] {
+  return ext.split('\n').filter((l) => /^\*Totals:/.test(l));
+}

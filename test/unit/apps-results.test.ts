@@ -7,6 +7,7 @@ import {
   lammpsResults,
   lineDiffers,
   meepResults,
+  mplrsResults,
   mumpsResults,
   nwchemResults,
   openfoamResults,
@@ -201,4 +202,10 @@ test("Meep's results: the probe lines the control file prints", () => {
   assert.deepEqual(meepResults('on time step 1\nprobe: -0.0019575574883169654+0.0i\nrun 0 finished'), [
     'probe: -0.0019575574883169654+0.0i',
   ]);
+});
+
+test("mplrs's results: its totals line, not its times", () => {
+  const ext =
+    '*Phase 1 time: 0 seconds.\n*Totals: vertices=636 rays=0 bases=918 integer-vertices=106\n*Elapsed time: 0 seconds.';
+  assert.deepEqual(mplrsResults(ext), ['*Totals: vertices=636 rays=0 bases=918 integer-vertices=106']);
 });
