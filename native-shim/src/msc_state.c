@@ -125,8 +125,8 @@ uint8_t msc_thread_kind_slow(void)
     return msc_tls_thread_kind;
 }
 
-/* Polls that find nothing (MPI_Test, Testany, Testall, Iprobe, Improbe with a false flag, Testsome with an
- * outcount of 0) change nothing the analyzer
+/* Polls that find nothing (MPI_Test, Testany, Testall, Iprobe, Improbe, Request_get_status with a false flag,
+ * Testsome with an outcount of 0) change nothing the analyzer
  * follows, and a polling loop makes millions of them, more than the analyzer can take (the ring fills and
  * records are dropped). A poll's ENTER is held back (msc_held_call) until the call turns out to matter: it
  * found something, failed, or emits another record (msc_emit sends the ENTER first). A poll that found nothing
@@ -139,7 +139,8 @@ static __thread unsigned tls_polls __attribute__((tls_model("initial-exec")));
 static int is_poll(int func)
 {
     return func == MSC_FN_MPI_Test || func == MSC_FN_MPI_Testany || func == MSC_FN_MPI_Testall ||
-           func == MSC_FN_MPI_Testsome || func == MSC_FN_MPI_Iprobe || func == MSC_FN_MPI_Improbe;
+           func == MSC_FN_MPI_Testsome || func == MSC_FN_MPI_Iprobe || func == MSC_FN_MPI_Improbe ||
+           func == MSC_FN_MPI_Request_get_status;
 }
 
 /* A held poll returned without error and found nothing (Testsome's outcount is its second EXIT word). */

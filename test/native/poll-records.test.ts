@@ -16,7 +16,8 @@ after(() => rmSync(work, { recursive: true, force: true }));
 // Rank 0 sends two messages late; rank 1 polls for the first with MPI_Iprobe and for the second with
 // MPI_Test on an MPI_Irecv, for the third with MPI_Testsome, counting its polls, then prints the counts. Rank 0
 // sends the third with an MPI_Isend of one int from a global (no finding sends its ENTER early), which both MPIs
-// complete inside the call.
+// complete inside the call; then the fourth, which rank 1 polls for with MPI_Request_get_status (a poll that
+// leaves the request active: ABySS polls so, and each empty poll was two records) before its MPI_Wait.
 const source = `#include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@ static int third = 3;
 int main(int argc, char **argv)
 {
     int rank, x = 1, y = 0, flag = 0;
-    long probes = 0, tests = 0, somes = 0;
+    long probes = 0, tests = 0, somes = 0, statuses = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
         MPI_Request sreq;
         MPI_Isend(&third, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &sreq);
         MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+        usleep(300000);
+        MPI_Send(&x, 1, MPI_INT, 1, 4, MPI_COMM_WORLD);
     } else if (rank == 1) {
         MPI_Status st;
         while (!flag) {
@@ -51,7 +54,11 @@ int main(int argc, char **argv)
         MPI_Irecv(&y, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &req);
         for (; done == 0; somes++)
             MPI_Testsome(1, &req, &done, &index, MPI_STATUSES_IGNORE);
-        printf("polls %ld %ld %ld\\n", probes, tests, somes);
+        MPI_Irecv(&y, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, &req);
+        for (flag = 0; !flag; statuses++)
+            MPI_Request_get_status(req, &flag, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        printf("polls %ld %ld %ld %ld\\n", probes, tests, somes, statuses);
     }
     MPI_Finalize();
     return 0;
@@ -74,9 +81,9 @@ for (const flavor of installedFlavors()) {
       },
     );
     assert.equal(cli.code, 0, `${cli.stdout}\n${cli.stderr}`);
-    const m = /polls (\d+) (\d+) (\d+)/.exec(cli.stdout);
+    const m = /polls (\d+) (\d+) (\d+) (\d+)/.exec(cli.stdout);
     assert.ok(m, cli.stdout);
-    const [probes, tests, somes] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const [probes, tests, somes, statuses] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
     const calls = new Map<string, { enter: number; found: number }>();
     for (const e of traceEvents(trace)) {
       if (e.type !== 'enter' && e.type !== 'exit') continue;
@@ -96,6 +103,16 @@ for (const flavor of installedFlavors()) {
     const testsome = calls.get('MPI_Testsome') ?? { enter: 0, found: 0 };
     assert.equal(testsome.found, 1);
     assert.ok(testsome.enter <= 2 + somes / 512, `${testsome.enter} MPI_Testsome recorded of ${somes}`);
+    const getStatus = calls.get('MPI_Request_get_status') ?? { enter: 0, found: 0 };
+    assert.equal(getStatus.found, 1);
+    assert.ok(
+      getStatus.enter <= 2 + statuses / 512,
+      `${getStatus.enter} MPI_Request_get_status recorded of ${statuses}`,
+    );
+    assert.ok(
+      statuses > 1000,
+      `only ${statuses} MPI_Request_get_status polls: the loop was too short to tell`,
+    );
     assert.ok(probes + tests > 2000, `only ${probes + tests} polls: the loops were too short to tell`);
 
     // The records themselves: a poll that completed something is its ENTER and one COMPLETE_EXIT (its COMPLETE
@@ -120,7 +137,7 @@ for (const flavor of installedFlavors()) {
     assert.equal(count('MPI_Test COMPLETE_EXIT'), 1, seen);
     assert.equal(count('MPI_Testsome COMPLETE'), 1, seen);
     assert.equal(count('MPI_Isend COMPLETE'), 0, seen);
-    // Either MPI completed the Isend at once (its COMPLETE_EXIT) or its Wait did.
-    assert.equal(count('MPI_Isend COMPLETE_EXIT') + count('MPI_Wait COMPLETE_EXIT'), 1, seen);
+    // Either MPI completed the Isend at once (its COMPLETE_EXIT) or its Wait did; and the fourth receive's Wait.
+    assert.equal(count('MPI_Isend COMPLETE_EXIT') + count('MPI_Wait COMPLETE_EXIT'), 2, seen);
   });
 }
