@@ -64,6 +64,7 @@ if [ "$with_apps" = 1 ]; then
   [ -f /usr/share/abinit/psp/Pseudodojo_nc_sr_04_pw_standard_psp8/Si.psp8 ] || apps+=(abinit-data)
   command -v meep >/dev/null 2>&1 || apps+=(meep-openmpi)
   command -v mplrs >/dev/null 2>&1 || apps+=(mplrs)
+  [ -x /usr/lib/abyss/ABYSS-P ] || apps+=(abyss)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -7,25 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { checkApp, requireInstalled } from './app-run';
-import { rayResults } from './results';
+import { genomeReads, rayResults } from './results';
 
 const work = mkdtempSync(join(tmpdir(), 'mpiscope-apps-ray-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 before(() => requireInstalled(['Ray', 'mpirun.openmpi']));
-
-/** The reads, as FASTA: a genome from a fixed-seed generator (the same bytes every run), cut every 5 bases. */
-function reads(genomeLength: number, readLength: number, step: number): string {
-  let seed = 7;
-  let genome = '';
-  for (let i = 0; i < genomeLength; i++) {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    genome += 'ACGT'[(seed >>> 16) & 3];
-  }
-  const out: string[] = [];
-  for (let at = 0, k = 0; at + readLength <= genomeLength; at += step, k++)
-    out.push(`>r${k}`, genome.slice(at, at + readLength));
-  return `${out.join('\n')}\n`;
-}
 
 test('Ray (Open MPI, C++ over RayPlatform: wildcard probes at a high call rate)', async (t) => {
   await checkApp(
@@ -35,7 +21,7 @@ test('Ray (Open MPI, C++ over RayPlatform: wildcard probes at a high call rate)'
       flavor: 'openmpi',
       program: 'Ray',
       args: ['-s', 'reads.fasta', '-o', 'assembly'],
-      prepare: (dir) => writeFileSync(join(dir, 'reads.fasta'), reads(8000, 100, 5)),
+      prepare: (dir) => writeFileSync(join(dir, 'reads.fasta'), genomeReads(8000, 100, 5)),
       results: (_stdout, dir) => rayResults(readFileSync(join(dir, 'assembly', 'OutputNumbers.txt'), 'utf8')),
       minCallsPerRank: 10_000,
       known: {

@@ -222,3 +222,32 @@ export function meepResults(stdout: string): string[] {
 export function mplrsResults(ext: string): string[] {
   return ext.split('\n').filter((l) => /^\*Totals:/.test(l));
 }
+
+/**
+ * Error-free reads of a random genome, as FASTA: a genome of `genomeLength` bases from a fixed-seed generator
+ * (the same bytes every run), cut into reads of `readLength` every `step` bases. The assemblers' input.
+ */
+export function genomeReads(genomeLength: number, readLength: number, step: number): string {
+  let seed = 7;
+  let genome = '';
+  for (let i = 0; i < genomeLength; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    genome += 'ACGT'[(seed >>> 16) & 3];
+  }
+  const out: string[] = [];
+  for (let at = 0, k = 0; at + readLength <= genomeLength; at += step, k++)
+    out.push(`>r${k}`, genome.slice(at, at + readLength));
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * ABYSS-P's assembly: the contigs it wrote (headers: id, length, k-mer coverage; and sequences) and the totals
+ * rank 0 prints after each stage ("Loaded 7965 k-mer…", "Assembled … in 1 contigs.") — not the ranks' own
+ * lines, whose order between ranks varies.
+ */
+export function abyssResults(stdout: string, contigs: string): string[] {
+  return [
+    ...stdout.split('\n').filter((l) => /^[A-Z][a-z]+ \d/.test(l)),
+    ...contigs.split('\n').filter((l) => l !== ''),
+  ];
+}

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   abinitResults,
+  abyssResults,
+  genomeReads,
   lammpsResults,
   lineDiffers,
   meepResults,
@@ -208,4 +210,24 @@ test("mplrs's results: its totals line, not its times", () => {
   const ext =
     '*Phase 1 time: 0 seconds.\n*Totals: vertices=636 rays=0 bases=918 integer-vertices=106\n*Elapsed time: 0 seconds.';
   assert.deepEqual(mplrsResults(ext), ['*Totals: vertices=636 rays=0 bases=918 integer-vertices=106']);
+});
+
+test("ABySS's results: rank 0's totals and the contigs, not the ranks' own lines", () => {
+  const out =
+    '0: Loaded 3921 k-mer.\nLoaded 7965 k-mer. At least 446 kB of RAM is required.\n1: Pruned 0 tips.\nAssembled 7965 k-mer in 1 contigs.';
+  assert.deepEqual(abyssResults(out, '>0 7995 110600\nACGT\n'), [
+    'Loaded 7965 k-mer. At least 446 kB of RAM is required.',
+    'Assembled 7965 k-mer in 1 contigs.',
+    '>0 7995 110600',
+    'ACGT',
+  ]);
+});
+
+test("the assemblers' reads: the same bytes every run, each read a slice of one genome", () => {
+  const a = genomeReads(300, 100, 50);
+  assert.equal(a, genomeReads(300, 100, 50));
+  const reads = a.split('\n').filter((l) => !l.startsWith('>') && l !== '');
+  assert.equal(reads.length, 5);
+  assert.equal(reads[0]?.slice(50), reads[1]?.slice(0, 50));
+  assert.match(reads.join(''), /^[ACGT]+$/);
 });
