@@ -251,3 +251,23 @@ export function abyssResults(stdout: string, contigs: string): string[] {
     ...contigs.split('\n').filter((l) => l !== ''),
   ];
 }
+
+/**
+ * What a FORM run computes: each expression's size after each module ("Terms in output", "Bytes used", with
+ * the expression's name on the line before) and the printed expressions — not its times or generated-term
+ * counts, which FORM prints on the same lines as its times.
+ */
+export function formResults(stdout: string): string[] {
+  const out: string[] = [];
+  const lines = stdout.split('\n');
+  let printing = false;
+  for (const line of lines) {
+    if (/^\s+\S+\s+Terms in output =|^\s+Bytes used\s+=/.test(line)) out.push(line);
+    else if (/^\s+\w+ =\s*$/.test(line)) printing = true;
+    if (printing) {
+      out.push(line);
+      if (line.trim().endsWith(';')) printing = false;
+    }
+  }
+  return out;
+}

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
   abinitResults,
   abyssResults,
+  formResults,
   genomeReads,
   lammpsResults,
   lineDiffers,
@@ -230,4 +231,23 @@ test("the assemblers' reads: the same bytes every run, each read a slice of one 
   assert.equal(reads.length, 5);
   assert.equal(reads[0]?.slice(50), reads[1]?.slice(0, 50));
   assert.match(reads.join(''), /^[ACGT]+$/);
+});
+
+test("FORM's results: expression sizes and printed expressions, not times or generated terms", () => {
+  const out = [
+    'Time =       2.73 sec    Generated terms =      14535',
+    '               N         Terms in output =          1',
+    '                         Bytes used      =         28',
+    '',
+    '   N =',
+    '      514147280633856;',
+    '',
+    '  2.73 sec + 2.83 sec: 5.56 sec out of 6.59 sec',
+  ].join('\n');
+  assert.deepEqual(formResults(out), [
+    '               N         Terms in output =          1',
+    '                         Bytes used      =         28',
+    '   N =',
+    '      514147280633856;',
+  ]);
 });
