@@ -66,6 +66,7 @@ if [ "$with_apps" = 1 ]; then
   command -v mplrs >/dev/null 2>&1 || apps+=(mplrs)
   [ -x /usr/lib/abyss/ABYSS-P ] || apps+=(abyss)
   command -v parform >/dev/null 2>&1 || apps+=(form)
+  command -v dgord >/dev/null 2>&1 || apps+=(ptscotch)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

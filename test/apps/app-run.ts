@@ -41,6 +41,8 @@ export interface AppCase {
    */
   readonly known?: Readonly<Record<string, string>>;
   readonly env?: NodeJS.ProcessEnv;
+  /** The checks the report must name as not run (e.g. potential-deadlock when threads call MPI), if any. */
+  readonly skipped?: readonly string[];
   /** Ranks of the job, when the application needs more than RANKS (a master, a consumer and workers). */
   readonly ranks?: number;
   /** A file of the working folder the job reads as its standard input (rank 0's, through the launcher). */
@@ -229,6 +231,12 @@ export async function checkApp(t: TestContext, c: AppCase, work: string): Promis
     0,
     'records were lost: the checks of the ranks concerned were skipped',
   );
+  if (c.skipped !== undefined)
+    assert.deepEqual(
+      [...new Set((report.skippedChecks ?? []).flatMap((k) => k.checks))].sort(),
+      [...c.skipped].sort(),
+      `the checks named as not run: ${JSON.stringify(report.skippedChecks)}`,
+    );
   const kinds = [...new Set(report.findings.map((f) => f.kind))].sort();
   assert.deepEqual(
     kinds,

@@ -248,6 +248,8 @@ export interface JsonReport {
   exitCode: number;
   outcome?: string;
   lostRecords?: number;
+  /** Checks the run could not make, and why (server/src/report/json-report.ts). */
+  skippedChecks?: { checks: string[]; reason: string; cause: string }[];
 }
 
 export function readReport(file: string): JsonReport {
