@@ -67,6 +67,7 @@ if [ "$with_apps" = 1 ]; then
   [ -x /usr/lib/abyss/ABYSS-P ] || apps+=(abyss)
   command -v parform >/dev/null 2>&1 || apps+=(form)
   command -v dgord >/dev/null 2>&1 || apps+=(ptscotch)
+  command -v nrniv >/dev/null 2>&1 || apps+=(neuron)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -271,3 +271,15 @@ export function formResults(stdout: string): string[] {
   }
   return out;
 }
+
+/**
+ * NEURON's ring: the spike count and every spike (time, cell), sorted — each rank prints its own cells'
+ * spikes, and the launcher interleaves the ranks' output in any order.
+ */
+export function neuronResults(stdout: string): string[] {
+  const lines = stdout.split('\n');
+  return [
+    ...lines.filter((l) => /^spikes \d+$/.test(l)),
+    ...lines.filter((l) => /^spike [\d.]+ \d+$/.test(l)).sort(),
+  ];
+}

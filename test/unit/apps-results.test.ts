@@ -11,6 +11,7 @@ import {
   lineDiffers,
   meepResults,
   mplrsResults,
+  neuronResults,
   mumpsResults,
   nwchemResults,
   openfoamResults,
@@ -250,4 +251,9 @@ test("FORM's results: expression sizes and printed expressions, not times or gen
     '   N =',
     '      514147280633856;',
   ]);
+});
+
+test("NEURON's results: the spike count and the spikes, sorted (ranks print in any order)", () => {
+  const out = 'spike 3.125 1\nspikes 2\nNEURON -- VERSION 8\nspike 1.500 0\n';
+  assert.deepEqual(neuronResults(out), ['spikes 2', 'spike 1.500 0', 'spike 3.125 1']);
 });
