@@ -13,7 +13,12 @@
 //     the ranks' main threads, the ranks' other threads (the shim's sender thread; Open MPI's own threads do
 //     next to nothing in the bare run), the analyzer's main thread, the analyzer's other threads (V8's
 //     garbage-collection and compiler helpers), and the rest (mpirun, orted). A thread's CPU in its last
-//     100 ms before it ends is missed, so the parts add up to a little less than the whole-tree figure.
+//     100 ms before it ends is missed, so the parts add up to a little less than the whole-tree figure;
+//   - the ranks' main threads' involuntary context switches (Open MPI's sched_yield loop while a rank waits: it
+//     yields when the node is oversubscribed, bare and under mpiscope alike) and the analyzer main thread's
+//     wake-ups (voluntary switches);
+//   - the CPU other processes took during each run (the machine's busy time from /proc/stat less the job's and
+//     this script's): on a shared machine a wall ratio means something only between runs where it is near 0.
 // The example runs 250 steps (about half a second); the issue's "13 s bare" is the same input run longer:
 // --steps sets the `run` length (default 10000: ~13 s bare on 2 ranks here, 4000 steps took 5.5 s;
 // --quick uses 2000 and one repetition).
@@ -140,6 +145,15 @@ function sampleThreads(root, program, analyzer, seen) {
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const cpu = (Number(f[11]) + Number(f[12])) / TICKS;
         const main = String(pid) === tid;
+        // The main threads' context switches: a rank's involuntary ones are mostly Open MPI's sched_yield while
+        // it waits (oversubscribed, mpi_yield_when_idle), the analyzer's voluntary ones its wake-ups.
+        let voluntary = 0;
+        let involuntary = 0;
+        if (main) {
+          const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+          voluntary = Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+          involuntary = Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+        }
         const part =
           pid === analyzer
             ? main
@@ -150,7 +164,7 @@ function sampleThreads(root, program, analyzer, seen) {
                 ? 'ranksMain'
                 : 'ranksOther'
               : 'rest';
-        seen.set(`${pid}/${tid}`, { part, cpu });
+        seen.set(`${pid}/${tid}`, { part, cpu, voluntary, involuntary });
       }
     } catch {
       // ended between two readings
@@ -160,6 +174,12 @@ function sampleThreads(root, program, analyzer, seen) {
 
 const PARTS = ['ranksMain', 'ranksOther', 'analyzerMain', 'analyzerOther', 'rest'];
 
+/** CPU seconds the whole machine has spent busy so far (/proc/stat's first line: all but idle and iowait). */
+function machineBusy() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) / TICKS;
+}
+
 /** Runs a command under /usr/bin/time in the work folder; resolves with wall ms, CPU s of the whole tree,
  * the largest process's peak RSS (KiB), the command's own VmHWM (KiB, sampled), the CPU s of each part
  * (PARTS, sampled from /proc) and its exit code. `analyzed`: the command is mpiscope (its process is the
@@ -168,6 +188,8 @@ function run(cmd, args, analyzed) {
   const timesFile = join(work, 'times');
   rmSync(timesFile, { force: true });
   return new Promise((resolve) => {
+    const busyBefore = machineBusy();
+    const ownBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     // -o: time's numbers go to a file, not mixed with the program's stderr.
     const child = spawn('/usr/bin/time', ['-o', timesFile, '-f', '%U %S %M', cmd, ...args], {
@@ -205,6 +227,8 @@ function run(cmd, args, analyzed) {
       clearInterval(poll);
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const own = process.cpuUsage(ownBefore);
+      const busy = machineBusy() - busyBefore - (own.user + own.system) / 1e6;
       let cpu = NaN;
       let maxrss = NaN;
       try {
@@ -217,7 +241,16 @@ function run(cmd, args, analyzed) {
       if (code !== 0)
         console.log(`note: ${cmd} exited with ${code}: ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`);
       const parts = Object.fromEntries(PARTS.map((p) => [p, 0]));
-      for (const t of threads.values()) parts[t.part] += t.cpu;
+      let rankYields = 0;
+      let analyzerWakes = 0;
+      for (const t of threads.values()) {
+        parts[t.part] += t.cpu;
+        if (t.part === 'ranksMain') rankYields += t.involuntary;
+        if (t.part === 'analyzerMain') analyzerWakes += t.voluntary;
+      }
+      // The CPU other processes took meanwhile (the machine is shared): the machine's busy time less the job's
+      // (time's whole-tree figure) and this script's. Walls compare only between runs where it is near 0.
+      const others = Math.max(0, busy - cpu);
       // MPISCOPE_RING_STATS lines (native-shim/README.md): records and frames of each rank.
       const ranks = [
         ...stderr.matchAll(
@@ -227,7 +260,20 @@ function run(cmd, args, analyzed) {
       const frames = ranks.length ? median(ranks.map((r) => r.frames)) : NaN;
       const records = ranks.length ? median(ranks.map((r) => r.records)) : NaN;
       const wakeups = ranks.length ? median(ranks.map((r) => r.wakeups)) : NaN;
-      resolve({ ms, cpu, maxrss, hwm, code, frames, records, wakeups, ...parts });
+      resolve({
+        ms,
+        cpu,
+        maxrss,
+        hwm,
+        code,
+        frames,
+        records,
+        wakeups,
+        others,
+        rankYields,
+        analyzerWakes,
+        ...parts,
+      });
     });
   });
 }
@@ -282,6 +328,12 @@ try {
     const own = (r) => r.analyzerMain + r.analyzerOther + r.ranksOther;
     console.log(
       `lammps melt, ${np} ranks: mpiscope's own threads (analyzer and senders) ${(median(scoped.map(own)) / bc).toFixed(2)} s per CPU-second of the bare application; the rest of the added CPU is in the ranks' main threads (the shim's wrappers, and MPI waiting longer for ranks that share the cores with the analyzer)`,
+    );
+    console.log(
+      `lammps melt, ${np} ranks: ranks' involuntary switches (Open MPI's sched_yield while a rank waits) ${(m(bare, 'rankYields') / 1000).toFixed(0)}k -> ${(m(scoped, 'rankYields') / 1000).toFixed(0)}k, analyzer main thread's wake-ups ${m(scoped, 'analyzerWakes')}`,
+    );
+    console.log(
+      `lammps melt, ${np} ranks: other processes' CPU during the runs (s; the machine is shared, walls compare only where it is near 0): bare ${bare.map((r) => r.others.toFixed(1)).join(' ')}, mpiscope ${scoped.map((r) => r.others.toFixed(1)).join(' ')}`,
     );
     console.log(
       `lammps melt, ${np} ranks: frames per rank ${m(scoped, 'frames')} (${(m(scoped, 'records') / m(scoped, 'frames')).toFixed(0)} records a frame), sender wake-ups per rank ${m(scoped, 'wakeups')} (medians over the ranks, then the runs)`,
