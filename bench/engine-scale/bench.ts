@@ -209,6 +209,38 @@ const patterns: Pattern[] = [
     },
   },
   {
+    name: 'wildcard-send',
+    what: 'MPI_Recv(MPI_ANY_SOURCE) of rank 0 against MPI_Send of ranks 1-3, which never hear back (nothing pending)',
+    build: (n) => {
+      const job = new Job(4);
+      const [r0] = job.ranks as [Rank];
+      const per = Math.ceil(n / 3);
+      for (let s = 1; s <= 3; s++) {
+        const r = job.ranks[s] as Rank;
+        for (let i = 0; i < per; i++) r.send(0, { tag: 1, site: 0x700 + s });
+      }
+      for (let i = 0; i < 3 * per; i++) r0.recv(ANY, { tag: 1, got: [1 + (i % 3), 1], site: 0x710 });
+      for (const r of job.ranks) r.finalize();
+      return job;
+    },
+  },
+  {
+    name: 'wildcard-idle-rank',
+    what: 'MPI_Recv(MPI_ANY_SOURCE) of rank 0, each answered by an MPI_Send to its sender (rank 1 or 2); rank 3 never hears of them',
+    build: (n) => {
+      const job = new Job(4);
+      const [r0, r1, r2] = job.ranks as [Rank, Rank, Rank];
+      const per = Math.ceil(n / 4);
+      for (let i = 0; i < per; i++)
+        for (const w of [r1, r2]) {
+          r0.recv(ANY, { tag: 1, got: [w.rank, 1], site: 0x710 }).send(w.rank, { tag: 2, site: 0x711 });
+          w.send(0, { tag: 1, site: 0x720 }).recv(0, { tag: 2, site: 0x721 });
+        }
+      for (const r of job.ranks) r.finalize();
+      return job;
+    },
+  },
+  {
     name: 'p2p-baseline',
     what: 'MPI_Send / MPI_Recv pairs (the linear reference)',
     build: (n) => {

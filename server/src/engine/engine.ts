@@ -275,7 +275,7 @@ class MpiEngine implements Engine, EngineRouting {
       out.push({
         cause: 'bound',
         checks: ['message-race (later wildcard receives)'],
-        reason: `${n(st.races.unchecked)} wildcard receives were not checked: ${n(MAX_OPEN)} of a rank's were undecided at once (some rank had not heard of them yet).`,
+        reason: `${n(st.races.unchecked)} wildcard receives were not checked: ${n(MAX_OPEN)} of a rank's, each after a send or collective of the rank that some rank had not heard of, were undecided at once.`,
       });
     if (st.bsend.gaveUp)
       out.push({

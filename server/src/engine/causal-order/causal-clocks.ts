@@ -67,6 +67,12 @@ export class ClockRun implements CausalVisitor {
    */
   listener: ClockListener | undefined = undefined;
   private steps = 0;
+  /**
+   * Each rank's own component when its clock last left it (a send posted, a collective, a nonblocking collective
+   * started), by world rank, -1 before: no other rank's clock can hold a value of it between this and its clock
+   * now (message races group the wildcard receives in between, races.ts).
+   */
+  private readonly leftAt: number[] = [];
 
   constructor(
     /** Components of a clock: the job's size, grown when a higher rank appears. */
@@ -82,6 +88,7 @@ export class ClockRun implements CausalVisitor {
     for (const m of members) {
       const c = this.clock(m);
       c[m] = (c[m] as number) + 1;
+      this.leftAt[m] = c[m];
       merge(joined, c);
     }
     for (const m of members) {
@@ -100,6 +107,11 @@ export class ClockRun implements CausalVisitor {
     return this.n;
   }
 
+  /** The rank's own component when its clock last left it (`leftAt`), -1 if it never did. */
+  left(r: number): number {
+    return this.leftAt[r] ?? -1;
+  }
+
   /** The rank's clock now (owned by the run). */
   clock(r: number): Int32Array {
     const c = this.vc[r];
@@ -109,6 +121,7 @@ export class ClockRun implements CausalVisitor {
     if (c !== undefined) grown.set(c);
     this.vc[r] = grown;
     while (this.lastRow.length < this.n) this.lastRow.push(-1);
+    while (this.leftAt.length < this.n) this.leftAt.push(-1);
     return grown;
   }
 
@@ -191,6 +204,7 @@ export class ClockRun implements CausalVisitor {
     this.refs[row] = (this.refs[row] as number) + 1;
     op.sentClock = row;
     op.doneTime = c[r];
+    this.leftAt[r] = c[r] as number;
   }
 
   /** A free row holding the clock `c` (its first `stride` components, the rest zero). */
@@ -293,8 +307,10 @@ export class ClockRun implements CausalVisitor {
     const key = instanceKey(s.comm, s.index);
     let inst = this.started.get(key);
     if (inst === undefined) this.started.set(key, (inst = { clocks: [], done: 0 }));
-    if (k === ISTART) inst.clocks.push(c.slice());
-    else {
+    if (k === ISTART) {
+      inst.clocks.push(c.slice());
+      this.leftAt[r] = c[r] as number;
+    } else {
       for (const at of inst.clocks) merge(c, at);
       this.moved(r);
       if (++inst.done >= s.comm.size) this.started.delete(key);

@@ -10,6 +10,13 @@
  * concurrent send can come any more) and each candidate's own receive is known (a rival must have been
  * received later by the same rank); at the end of the run, with what is known. Per sender, the last
  * RIVAL_WINDOW concurrent sends are looked at: the ones still in flight when it chose.
+ *
+ * What is kept follows what can still change a verdict, not how many receives ran (`opened`): wildcard receives
+ * of a rank between two moments its clock left it (a send, a collective) are heard of together by every other
+ * rank, so each sender's concurrent sends, and its window, are the same for all of them, for the rest of the run.
+ * Among those of one envelope (communicator, tag, call site) a later one whose every possible rival would also
+ * be a rival of an earlier one still undecided can never be the rank's first race, and is not kept: a master
+ * that receives from MPI_ANY_SOURCE without sending keeps two or three, not one per receive.
  */
 import type { EngineFinding, RaceReplay } from '../model/types';
 import { signatureMismatch } from '../model/datatypes';
@@ -27,10 +34,18 @@ import { ANY_SOURCE, ANY_TAG } from '../model/types';
 const RIVAL_WINDOW = 64;
 
 /**
- * Wildcard receives of one rank undecided at once (some other rank has not heard of them yet). Beyond it the
- * rank's later wildcard receives are not checked, and the check is named as skipped for them.
+ * Wildcard receives of one rank undecided at once (some other rank has not heard of them yet) that no earlier
+ * one stands for (`opened`): between two of them the rank's clock left it, so this grows with what the rank sent
+ * that some rank has not heard of. Beyond it the rank's later wildcard receives are not checked, and the check is
+ * named as skipped for them.
  */
 export const MAX_OPEN = 4096;
+
+/** Receives kept as the ones that can stand for later ones (`RankRaces.group`): a bound on the search. */
+const MAX_GROUP = 32;
+
+/** Of one envelope in `RankRaces.group`, the receives a later one is compared with (`covered`). */
+const MAX_COVER = 8;
 
 /** Ranks whose races are found by index (`MessageRaces.dense`); the rest through the Map only. */
 const DENSE_RANKS = 4096;
@@ -45,6 +60,10 @@ interface Wild {
   readonly windows: Map<number, SendOp[]>;
   /** Senders whose later sends are no longer concurrent (they heard of the receive). */
   readonly closed: Set<number>;
+  /** The length in bytes of the message taken. */
+  readonly tookBytes: number;
+  /** Undecided (in `RankRaces.open`): only then can it stand for a later receive. */
+  open: boolean;
 }
 
 interface RankRaces {
@@ -54,6 +73,12 @@ interface RankRaces {
   open: Wild[];
   /** The rank's first race: no later receive of it is looked at. */
   found: EngineFinding | undefined;
+  /**
+   * The open receives that completed since the rank's clock last left it (at most MAX_GROUP), and that moment
+   * (`ClockRun.left`): every rank hears of them at once, so an earlier one can stand for a later one (`opened`).
+   */
+  group: Wild[];
+  groupLeft: number;
 }
 
 /**
@@ -81,6 +106,34 @@ class SendWindow {
     for (let i = 0; i < this.count; i++) out[i] = this.slots[(this.head + i) & (RIVAL_WINDOW - 1)] as SendOp;
     return out;
   }
+}
+
+const bytesOf = (s: SendOp): number => s.count * (s.dtype?.size ?? 1);
+
+/**
+ * Whether every send that could be a rival of a receive that took `took` (`tookBytes` long) is also a rival of
+ * one of `group`, earlier receives of the same envelope whose senders' windows are the same (`opened`). A rival
+ * is a send of a rank x other than the one taken from; unless its receive's call site differs from the wildcard
+ * receive's, its (tag, length) p differs from the message taken. It escapes the group if each receive of the group
+ * took x's message, or a message with p: looked for among the group's ranks and (tag, length) pairs, and a rank or
+ * pair none of them has (undefined here; a site that differs is such a pair).
+ */
+function covered(group: readonly Wild[], took: SendOp, tookBytes: number): boolean {
+  const xs: (number | undefined)[] = [undefined];
+  const ps: (Wild | undefined)[] = [undefined];
+  for (const a of group) {
+    if (a.took.rank !== took.rank && !xs.includes(a.took.rank)) xs.push(a.took.rank);
+    const pair = (b: Wild | undefined) =>
+      b !== undefined && b.took.tag === a.took.tag && b.tookBytes === a.tookBytes;
+    if ((a.took.tag !== took.tag || a.tookBytes !== tookBytes) && !ps.some(pair)) ps.push(a);
+  }
+  for (const x of xs)
+    for (const p of ps) {
+      const hit = (a: Wild) =>
+        a.took.rank === x || (p !== undefined && a.took.tag === p.took.tag && a.tookBytes === p.tookBytes);
+      if (group.every(hit)) return false;
+    }
+  return true;
 }
 
 const pushWindow = (l: SendOp[], s: SendOp): void => {
@@ -127,7 +180,8 @@ export class MessageRaces implements ClockListener {
   /** `of` for a rank not in `dense` yet, or beyond it: made on first use. */
   private ofFar(rank: number): RankRaces {
     let rr = this.ranks.get(rank);
-    if (rr === undefined) this.ranks.set(rank, (rr = { recent: [], open: [], found: undefined }));
+    if (rr === undefined)
+      this.ranks.set(rank, (rr = { recent: [], open: [], found: undefined, group: [], groupLeft: -1 }));
     if (rank >= 0 && rank < DENSE_RANKS && (rank | 0) === rank) {
       while (this.dense.length <= rank) this.dense.push(undefined);
       this.dense[rank] = rr;
@@ -181,15 +235,53 @@ export class MessageRaces implements ClockListener {
     if (rr.open.length > 0) this.decide(op.rank, rr, false);
   }
 
-  /** A wildcard receive completed: it opens, with the other senders' windows. */
+  /**
+   * A wildcard receive completed: it opens, with the other senders' windows — unless earlier open receives
+   * stand for it. Those of `group` completed since the rank's clock last left it: another rank's clock can hold
+   * no value of the rank's component between them and this one, so each rank hears of all of them at once, and
+   * each sender's concurrent sends (a prefix of its sends) are the same for them all, for the rest of the run.
+   * Of the same envelope, a rival of this receive (a send of that prefix in the window, received after it) is
+   * then received after them too, and is a rival of one of them unless it escapes each (`covered`): then this
+   * receive has a race only if one of them, earlier, has one, so it is never the rank's first race and is not
+   * kept (decided, it would block the receives after it until it is: without it they may be decided sooner,
+   * never otherwise).
+   */
   private opened(rr: RankRaces, op: RecvOp, time: number, index: number): void {
     const took = this.peer.get(op);
     if (took?.kind !== 'send') return;
+    const tookBytes = bytesOf(took);
+    const left = this.run()?.left(op.rank);
+    if (left === undefined || left !== rr.groupLeft) {
+      rr.group = [];
+      rr.groupLeft = left ?? -1;
+    } else if (rr.group.length > 0) {
+      const same = rr.group.filter(
+        (a) => a.open && a.recv.comm === op.comm && a.recv.tag === op.tag && a.recv.site === op.site,
+      );
+      if (same.length > 0 && covered(same, took, tookBytes)) return;
+    }
     if (rr.open.length >= MAX_OPEN) this.unchecked++;
     else {
       // Every send already run is concurrent with this receive: no rank could have heard of it yet.
       const windows = concurrentSends(rr, took.rank);
-      rr.open.push({ recv: op, took, time, order: index, windows, closed: new Set() });
+      const w: Wild = {
+        recv: op,
+        took,
+        time,
+        order: index,
+        windows,
+        closed: new Set(),
+        tookBytes,
+        open: true,
+      };
+      rr.open.push(w);
+      if (left !== undefined && rr.group.length < MAX_GROUP) {
+        const n = rr.group.reduce(
+          (k, a) => (a.recv.comm === op.comm && a.recv.tag === op.tag && a.recv.site === op.site ? k + 1 : k),
+          0,
+        );
+        if (n < MAX_COVER) rr.group.push(w);
+      }
     }
   }
 
@@ -215,10 +307,13 @@ export class MessageRaces implements ClockListener {
       const rivals = this.rivals(rank, w, final);
       if (rivals === undefined) return;
       rr.open.shift();
+      w.open = false;
       if (rivals.length > 0) {
         rr.found = finding(rank, w, rivals);
+        for (const o of rr.open) o.open = false;
         rr.open = [];
         rr.recent = [];
+        rr.group = [];
       }
     }
   }
@@ -235,7 +330,6 @@ export class MessageRaces implements ClockListener {
         w.closed.add(q);
       }
     }
-    const bytes = (s: SendOp) => s.count * (s.dtype?.size ?? 1);
     const rivals: SendOp[] = [];
     for (const sender of [...w.windows.keys()].sort((a, b) => a - b)) {
       for (const s of w.windows.get(sender) ?? []) {
@@ -254,7 +348,7 @@ export class MessageRaces implements ClockListener {
         if (order === undefined && !final) return undefined;
         if (order !== undefined && order <= w.order) continue;
         // Observable: interchangeable messages (same tag and length, taken by the same call) are no race.
-        if (s.tag !== w.took.tag || bytes(s) !== bytes(w.took) || other.site !== w.recv.site) rivals.push(s);
+        if (s.tag !== w.took.tag || bytesOf(s) !== w.tookBytes || other.site !== w.recv.site) rivals.push(s);
       }
     }
     return rivals;
