@@ -7,6 +7,9 @@
  * lay them out alike (same start, count and type), every byte of the overlap gets the same value whichever
  * message lands last: a warning. cp2k does this with a rank's own data, sent to itself on its row and its column
  * communicators into one buffer. Otherwise, or when a receive never got its message, the error it always was.
+ * A receive can be in several pairs: a third receive into the bytes of two pending ones is paired with the one
+ * buffer-overlap.ts found, and waits for its own message like the second did (MPICH's dtype_send test posts 128
+ * receives into one buffer, all answered from one buffer; the third was an error before its message was known).
  *
  * The sends' order is read from the sender's own stream (`SendOp.order` at its post and `doneOrder` at its
  * completion, both from the engine's one counter, which follows each rank's stream in order), so the verdict does
@@ -45,8 +48,10 @@ function sameBytes(a: SendOp, b: SendOp): boolean {
 }
 
 export class RecvOverlaps {
-  /** The pairs waiting for their messages, under each of their two receives. */
-  private readonly byRecv = new Map<RecvOp, Pair>();
+  /** The pairs waiting for their messages, under each of their two receives (a receive can be in several). */
+  private readonly byRecv = new Map<RecvOp, Pair[]>();
+  /** How many pairs wait. */
+  private waiting = 0;
   /** What was reported per rank and pair of call sites: a warning does not hide a later error of the same pair. */
   private readonly seen = new Map<string, 'warning' | 'error'>();
 
@@ -60,14 +65,14 @@ export class RecvOverlaps {
   overlap(op: RecvOp, other: RecvOp, bytes: number, opBuf: number, otherBuf: number): void {
     const key = `${op.rank}:${other.site}:${op.site}`;
     if (this.seen.get(key) === 'error') return;
-    // A receive already in a pair (a third receive over the same bytes): the first pair decides for it.
-    if (this.byRecv.has(op) || this.byRecv.has(other) || this.byRecv.size >= 2 * MAX_WAITING) {
-      this.decide({ op, other, bytes, key, opBuf, otherBuf, opSend: undefined, otherSend: undefined });
+    const pair: Pair = { op, other, bytes, key, opBuf, otherBuf, opSend: undefined, otherSend: undefined };
+    if (this.waiting >= MAX_WAITING) {
+      this.decide(pair);
       return;
     }
-    const pair: Pair = { op, other, bytes, key, opBuf, otherBuf, opSend: undefined, otherSend: undefined };
-    this.byRecv.set(op, pair);
-    this.byRecv.set(other, pair);
+    this.add(op, pair);
+    this.add(other, pair);
+    this.waiting++;
     // Receives already matched: the run's matching set their partners.
     if (other.peer?.kind === 'send') pair.otherSend = other.peer;
     if (op.peer?.kind === 'send') pair.opSend = op.peer;
@@ -76,22 +81,41 @@ export class RecvOverlaps {
 
   /** The matcher paired send `s` with receive `r`. */
   matched(s: SendOp, r: RecvOp): void {
-    if (this.byRecv.size === 0) return;
-    const pair = this.byRecv.get(r);
-    if (pair === undefined) return;
-    if (pair.op === r) pair.opSend = s;
-    else pair.otherSend = s;
-    if (pair.opSend !== undefined && pair.otherSend !== undefined) this.settle(pair);
+    if (this.waiting === 0) return;
+    const pairs = this.byRecv.get(r);
+    if (pairs === undefined) return;
+    for (const pair of [...pairs]) {
+      if (pair.op === r) pair.opSend = s;
+      else pair.otherSend = s;
+      if (pair.opSend !== undefined && pair.otherSend !== undefined) this.settle(pair);
+    }
   }
 
   /** Pairs whose messages never both came: the error they were before this check could tell. */
   finish(): void {
-    for (const pair of new Set(this.byRecv.values())) this.settle(pair);
+    const all = new Set<Pair>();
+    for (const pairs of this.byRecv.values()) for (const pair of pairs) all.add(pair);
+    for (const pair of all) this.settle(pair);
+  }
+
+  private add(r: RecvOp, pair: Pair): void {
+    const pairs = this.byRecv.get(r);
+    if (pairs === undefined) this.byRecv.set(r, [pair]);
+    else pairs.push(pair);
+  }
+
+  private remove(r: RecvOp, pair: Pair): void {
+    const pairs = this.byRecv.get(r);
+    if (pairs === undefined) return;
+    const i = pairs.indexOf(pair);
+    if (i >= 0) pairs.splice(i, 1);
+    if (pairs.length === 0) this.byRecv.delete(r);
   }
 
   private settle(pair: Pair): void {
-    this.byRecv.delete(pair.op);
-    this.byRecv.delete(pair.other);
+    this.remove(pair.op, pair);
+    this.remove(pair.other, pair);
+    this.waiting--;
     this.decide(pair);
   }
 
