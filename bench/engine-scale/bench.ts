@@ -132,6 +132,11 @@ const patterns: Pattern[] = [
           ?.lock(SHARED, 0)
           .put(0, { disp: i % 100, site: PUT_SITE })
           .unlock(0);
+      // The heap is read here too, before the frees (after them, what the window kept is dropped).
+      marks.set(
+        job,
+        job.ranks.map((r) => r.events.length),
+      );
       for (const x of w) x.free();
       for (const r of job.ranks) r.finalize();
       return job;
@@ -152,6 +157,10 @@ const patterns: Pattern[] = [
           .complete();
         w[0]?.wait();
       }
+      marks.set(
+        job,
+        job.ranks.map((r) => r.events.length),
+      );
       for (const x of w) x.free();
       for (const r of job.ranks) r.finalize();
       return job;
