@@ -202,3 +202,64 @@ test('an access ordered between the members of a loop (after some, before others
     [[0, 1]],
   );
 });
+
+/** `epochs` exposure epochs of target 0 to origins 1 and 2, each origin putting into its own half of the window. */
+function pscwLoop(w: Rma[], epochs: number, race?: number): void {
+  for (let i = 0; i < epochs; i++) {
+    w[0]?.postTo([1, 2]);
+    for (const o of [1, 2])
+      w[o]
+        ?.startTo([0])
+        .put(0, { disp: i === race ? 5 : o * 10 + (i % 5), site: 0x610 + o })
+        .complete();
+    w[0]?.wait();
+  }
+}
+
+test('PSCW: a thousand exposure epochs of two origins, one with a race late in the run: checked in full', () => {
+  const { job, w } = setup(3);
+  pscwLoop(w, LOOP, LOOP - 3);
+  end(job, w);
+  const { findings, skipped } = run(job);
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(
+    findings.map((f) => f.locations.map((l) => l.rank)),
+    [[1, 2]],
+  );
+  assert.match(findings[0]?.message ?? '', /displacement 5/);
+});
+
+test('PSCW: an origin whose access epoch reaches the analyzer long after the target moved on is matched to its post', () => {
+  const { job, w } = setup(3);
+  // Rank 2's start/put/complete of the first epoch arrive after everything else: the first exposure epoch stays open.
+  w[0]?.postTo([1, 2]);
+  w[1]?.startTo([0]).put(0, { disp: 5, site: 0x611 }).complete();
+  pad(job.ranks[2]);
+  w[2]?.startTo([0]).put(0, { disp: 5, site: 0x612 }).complete();
+  w[0]?.wait();
+  // Later epochs name rank 1 only: rank 2's put is in the first epoch, with rank 1's first put.
+  for (let i = 0; i < LOOP; i++) {
+    w[0]?.postTo([1]);
+    w[1]?.startTo([0]).put(0, { disp: 5, site: 0x613 }).complete();
+    w[0]?.wait();
+  }
+  end(job, w);
+  const { findings, skipped } = run(job);
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(
+    findings.map((f) => f.locations.map((l) => `${l.rank}:${l.site}`)),
+    [['1:1553', '2:1554']],
+  );
+});
+
+test('PSCW: successive exposure epochs into one place are not judged as one', () => {
+  const { job, w } = setup(3);
+  for (let i = 0; i < LOOP; i++) {
+    w[0]?.postTo([1, 2]);
+    w[1 + (i % 2)]?.startTo([0]).put(0, { disp: 5, site: 0x611 }).complete();
+    w[2 - (i % 2)]?.startTo([0]).complete();
+    w[0]?.wait();
+  }
+  end(job, w);
+  assert.deepEqual(run(job), { findings: [], skipped: [] });
+});

@@ -111,6 +111,7 @@ export class RmaTracker {
     /** Accesses kept per fence epoch, access epoch, and pending or kept of the passive target (MAX_ACCESSES). */
     readonly maxAccesses = MAX_ACCESSES,
   ) {
+    this.matching = new PscwMatching(maxAccesses);
     this.passive = new PassiveRaces(
       {
         clockAt: (a) => this.replay?.clockAt(a.origin, a.pos),
@@ -147,7 +148,7 @@ export class RmaTracker {
   /** Fetching atomics of passive epochs by window and origin: the least order, and the first at each place. */
   private readonly fetches = new Map<string, { least: number; readonly places: Map<string, Access> }>();
   private readonly pscw = new Map<string, EpochAccesses>();
-  private readonly matching = new PscwMatching();
+  private readonly matching: PscwMatching;
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
@@ -291,6 +292,8 @@ export class RmaTracker {
     const win = st.windows.lookup(e.rank, handle);
     if (win === undefined) return;
     if (e.fn.cls === 'win_free') {
+      this.matching.onFree(e.rank, win);
+      this.exposuresClosed(st);
       st.windows.onFree(e.rank, handle);
       this.freed(st, win);
     } else if (e.fn.cls === 'rma') {
@@ -314,6 +317,7 @@ export class RmaTracker {
     for (const k of [...this.fenceClosed.keys()]) if (k.startsWith(`${win.id}:`)) this.fenceClosed.delete(k);
     this.lastFence.delete(win.id);
     this.passive.freed(win);
+    this.matching.forget(win);
     st.windows.forget(win);
     st.comms.forget(win.group);
   }
@@ -365,6 +369,7 @@ export class RmaTracker {
         break;
       case 'post':
         this.matching.onPost(e.rank, win, st.groups.members(e.rank, num(e, 0, 'group')));
+        this.exposuresClosed(st);
         break;
       case 'complete': {
         const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
@@ -373,6 +378,7 @@ export class RmaTracker {
         this.matching.onComplete(e.rank, win);
         s.start = undefined;
         if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
+        this.exposuresClosed(st);
         break;
       }
       default:
@@ -507,6 +513,12 @@ export class RmaTracker {
       return;
     }
     this.fenceAccess(win, la.epoch, a);
+  }
+
+  /** PSCW, different origins: the accesses matched to one post of a target are concurrent (epochs that ended). */
+  private exposuresClosed(sink: Sink): void {
+    for (const list of this.matching.takeClosed())
+      this.reportFirst(sink, list, (a, b) => a.origin !== b.origin);
   }
 
   /** An access of fence epoch k of the window, kept for the epoch's race search. */
