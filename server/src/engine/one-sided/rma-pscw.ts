@@ -98,21 +98,24 @@ export class PscwMatching {
     return this.done.splice(0);
   }
 
-  /** Closes the target's epochs that ended (the target moved past them, every origin completed). */
-  private close(win: WinInfo, target: number, t: TargetPosts): void {
-    for (const [p, ex] of t.open) {
-      if (p >= t.count - 1 && !t.freed) continue; // the latest post may still gain the target's own accesses
-      let all = true;
-      for (const [o, k] of ex.origins)
-        if ((this.completed.get(`${win.id}:${o}:${target}`) ?? 0) < k) {
-          all = false;
-          break;
-        }
-      if (!all) continue;
-      t.open.delete(p);
-      for (const [o, k] of ex.origins) t.byStart.delete(`${o}:${k}`);
-      if (ex.list.list.length > 1) this.done.push(ex.list.list);
+  /**
+   * Closes the target's epoch of post `p` if it ended (the target moved past it, every origin completed); every
+   * epoch of the target when `p` is undefined. Asked for the one epoch an event may end (a post ends the one
+   * before, an origin's complete the one it matched): a target whose records run ahead of its origins' holds many
+   * open epochs, and none is walked for another's event.
+   */
+  private close(win: WinInfo, target: number, t: TargetPosts, p?: number): void {
+    if (p === undefined) {
+      for (const q of [...t.open.keys()]) this.close(win, target, t, q);
+      return;
     }
+    const ex = t.open.get(p);
+    // The latest post may still gain the target's own accesses (sent at its wait).
+    if (ex === undefined || (p >= t.count - 1 && !t.freed)) return;
+    for (const [o, k] of ex.origins) if ((this.completed.get(`${win.id}:${o}:${target}`) ?? 0) < k) return;
+    t.open.delete(p);
+    for (const [o, k] of ex.origins) t.byStart.delete(`${o}:${k}`);
+    if (ex.list.list.length > 1) this.done.push(ex.list.list);
   }
 
   /**
@@ -181,7 +184,7 @@ export class PscwMatching {
           this.parkedCount -= waiting.length;
         }
     }
-    this.close(win, rank, t);
+    this.close(win, rank, t, p - 1);
     const s = this.of(rank, win);
     if (origins === undefined) s.postCounts = undefined;
     s.posted = s.postCounts === undefined ? undefined : count(s.postCounts, origins ?? []);
@@ -191,9 +194,11 @@ export class PscwMatching {
     const s = this.of(rank, win);
     for (const t of s.startTargets?.keys() ?? []) {
       const k = `${win.id}:${rank}:${t}`;
-      this.completed.set(k, (this.completed.get(k) ?? 0) + 1);
+      const n = (this.completed.get(k) ?? 0) + 1;
+      this.completed.set(k, n);
       const posts = this.posts.get(`${win.id}:${t}`);
-      if (posts !== undefined) this.close(win, t, posts);
+      const p = posts?.byStart.get(`${rank}:${n}`);
+      if (posts !== undefined && p !== undefined) this.close(win, t, posts, p);
     }
     s.startTargets = undefined;
   }
