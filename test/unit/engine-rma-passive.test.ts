@@ -263,3 +263,19 @@ test('PSCW: successive exposure epochs into one place are not judged as one', ()
   end(job, w);
   assert.deepEqual(run(job), { findings: [], skipped: [] });
 });
+
+test('one lock_all epoch for the whole run, put and flush in a loop: checked in full, the late race found', () => {
+  const { job, w } = setup(3);
+  w[1]?.lockAll();
+  for (let i = 0; i < LOOP; i++) w[1]?.put(0, { disp: i % 10, site: 0x601 }).flush(0);
+  pad(job.ranks[2]);
+  w[2]?.lock(SHARED, 0).get(0, { disp: 7, site: 0x602 }).unlock(0);
+  w[1]?.unlockAll();
+  end(job, w);
+  const { findings, skipped } = run(job);
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(
+    findings.map((f) => f.locations.map((l) => l.rank)),
+    [[1, 2]],
+  );
+});

@@ -98,7 +98,10 @@ const MAX_BUCKETS = 16;
 
 export class PassiveRaces {
   private readonly queues = new Map<number, { list: Access[]; head: number }>();
-  /** Unsettled accesses per origin and epoch: an epoch's accesses are folded once all of them settled. */
+  /**
+   * Unsettled accesses per origin, by epoch, target and flush count (`sameOriginKey`: what one origin's accesses
+   * must share to race): an access is folded once those that may race with it settled.
+   */
   private readonly pendingEpochs = new Map<number, Map<string, number>>();
   private readonly wins = new Map<number, WinRaces>();
   /** The first racing pair of each pair of call sites, by window (in the order windows first had an access). */
@@ -132,7 +135,8 @@ export class PassiveRaces {
     q.list.push(a);
     let pe = this.pendingEpochs.get(a.origin);
     if (pe === undefined) this.pendingEpochs.set(a.origin, (pe = new Map<string, number>()));
-    pe.set(a.epoch, (pe.get(a.epoch) ?? 0) + 1);
+    const ek = sameOriginKey(a);
+    pe.set(ek, (pe.get(ek) ?? 0) + 1);
     this.winOf(a.win).pending++;
     if (!this.first.has(a.win.id)) this.first.set(a.win.id, new Map());
     this.held++;
@@ -199,10 +203,11 @@ export class PassiveRaces {
 
   private settled(a: Access): void {
     const pe = this.pendingEpochs.get(a.origin);
-    const n = (pe?.get(a.epoch) ?? 1) - 1;
-    if (n > 0) pe?.set(a.epoch, n);
+    const ek = sameOriginKey(a);
+    const n = (pe?.get(ek) ?? 1) - 1;
+    if (n > 0) pe?.set(ek, n);
     else if (pe !== undefined) {
-      pe.delete(a.epoch);
+      pe.delete(ek);
       if (pe.size === 0) this.pendingEpochs.delete(a.origin);
     }
     const w = this.winOf(a.win);
@@ -376,14 +381,19 @@ export class PassiveRaces {
   }
 
   /**
-   * May the settled access be folded into its class? Its epoch closed with all of the epoch's accesses settled (its
-   * origin's pairs in it compared), no fetching atomic on its window before it, and every other rank's pending
+   * May the settled access be folded into its class? Its origin's accesses that may race with it all made and
+   * settled (its origin's pairs compared): those of its epoch, target and flush count, of which none can come once
+   * the access completed (a flush of the target counts one more for the later ones; an unlock ends the epoch) —
+   * but a rank's own loads and stores, counted with no flush, while its epoch of a lock of itself (or of a shared
+   * window's segment) is open. No fetching atomic on its window before it, and every other rank's pending
    * accesses starting no earlier than what the access's origin had heard of that rank (none of them can be ordered
    * before it while racing with another member).
    */
   private foldable(a: Access): boolean {
     if (a.done === undefined || this.afterFetch.has(a)) return false;
-    if (this.host.epochOpen(a) || this.pendingEpochs.get(a.origin)?.has(a.epoch) === true) return false;
+    if (this.pendingEpochs.get(a.origin)?.has(sameOriginKey(a)) === true) return false;
+    if ((a.local !== undefined || a.target === a.origin || a.win.shared) && this.host.epochOpen(a))
+      return false;
     const c = this.host.clockAt(a);
     if (c === undefined) return false;
     for (const [r, q] of this.queues) {
@@ -413,6 +423,9 @@ export class PassiveRaces {
 }
 
 const key = (a: Access, b: Access) => a.origin - b.origin || a.order - b.order;
+
+/** What two accesses of one origin share when they may race: the epoch, the target and the flushes before them. */
+const sameOriginKey = (a: Access) => `${a.epoch}|${a.target}|${a.flushes}`;
 
 /** Keeps the first pair (by (origin, order) of each side) of each pair of call sites. */
 function keepFirst(first: Map<string, Pair>, pair: Pair): void {
