@@ -160,6 +160,14 @@ export class ClockRun implements CausalVisitor {
     return this.points.get(rank)?.get(k);
   }
 
+  /** The check no longer needs the point asked for with `watch`: its clock is let go. */
+  unwatch(rank: number, k: number): void {
+    const m = this.points.get(rank);
+    if (m === undefined) return;
+    m.delete(k);
+    if (m.size === 0) this.points.delete(rank);
+  }
+
   /**
    * The clocks of the messages in flight: rows of `stride` components in one slab (the op's `sentClock` is its
    * row), not an Int32Array each — 184 bytes of objects for the 8 bytes of a 2-rank clock, per pending send.

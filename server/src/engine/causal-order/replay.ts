@@ -124,6 +124,20 @@ export class Replay {
     this.nextTrim = Math.min(this.maxSteps, Math.max(65_536, 2 * after));
   }
 
+  /**
+   * The rank's held-back step runs now, its call having exited: the rank is in a call that makes no step (a
+   * one-sided access), and in one thread's order (no call of another thread still to exit), so nothing more is
+   * learned of that step. One-sided races ask for the rank's clock there, which would otherwise wait for the rank's
+   * next step — none, in a loop of MPI_Win_lock, MPI_Put and MPI_Win_unlock.
+   */
+  releaseStaged(rank: number): void {
+    if (!this.enabled) return;
+    const item = this.staged[rank];
+    if (item === undefined) return;
+    this.staged[rank] = undefined;
+    this.release(rank, this.stagedKind[rank] as StepKind, item);
+  }
+
   /** The run is over: the held-back steps run, and waits whose match never came no longer block. */
   end(): void {
     if (!this.enabled) return;
@@ -160,6 +174,16 @@ export class Replay {
   /** The clock asked for with watch(), once the clock run got there; undefined otherwise. */
   clockAt(rank: number, k: number): Int32Array | undefined {
     return this.clocks?.at(rank, k);
+  }
+
+  /** The point asked for with watch() is no longer needed (its clock is let go). */
+  unwatch(rank: number, k: number): void {
+    this.clocks?.unwatch(rank, k);
+  }
+
+  /** The rank's clock as far as the clock run got (its steps run so far), owned by the run; undefined without clocks. */
+  clockNow(rank: number): Int32Array | undefined {
+    return this.clocks?.clock(rank);
   }
 
   /** How many steps the rank has recorded so far: a point in its history (one-sided races' clocks). */

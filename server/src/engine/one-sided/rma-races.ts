@@ -106,19 +106,30 @@ class ByPlace<T extends object> {
  * iteration. At most `max` are kept; beyond, `add` says false (the check is then partial).
  */
 export class EpochAccesses {
-  private readonly places = new ByPlace<Access>();
+  /** By place once the epoch holds a few (a lock epoch of one or two accesses makes no map). */
+  private places: ByPlace<Access> | undefined;
   readonly list: Access[] = [];
   constructor(private readonly max: number) {}
 
   /** False when the access was not kept for want of room. */
   add(a: Access): boolean {
+    return this.keep(a) !== 'full';
+  }
+
+  /** Kept; or 'alike', a third of its class (a race it takes part in, the first two take part in); or 'full'. */
+  keep(a: Access): 'kept' | 'alike' | 'full' {
     let n = 0;
-    for (const x of this.places.at(a)) if (alike(x, a)) n++;
-    if (n >= 2) return true; // a third of its class: a race it takes part in, the first two take part in
-    if (this.list.length >= this.max) return false;
-    this.places.add(a, a);
+    for (const x of this.places === undefined ? this.list : this.places.at(a)) if (alike(x, a)) n++;
+    if (n >= 2) return 'alike';
+    if (this.list.length >= this.max) return 'full';
+    if (this.places !== undefined) this.places.add(a, a);
+    else if (this.list.length >= 8) {
+      this.places = new ByPlace<Access>();
+      for (const x of this.list) this.places.add(x, x);
+      this.places.add(a, a);
+    }
     this.list.push(a);
-    return true;
+    return 'kept';
   }
 }
 

@@ -34,6 +34,7 @@ import { AccessBounds } from './rma-bounds';
 import { OutsideEpochs } from './rma-outside';
 import { PscwMatching } from './rma-pscw';
 import { EpochAccesses, raceFinding, racingPairs } from './rma-races';
+import { PassiveRaces, sortedPairs } from './rma-passive';
 import { PROC_NULL, type EngineFinding, type CallEnter, type ExitView } from '../model/types';
 import type { WindowRegistry, WinInfo } from './windows';
 import type { LocalWindowAccess } from '../lifecycle/memory-access';
@@ -79,8 +80,12 @@ interface RankWin {
   epochs: number;
   readonly flushes: Map<number, number>;
   flushAll: number;
-  /** Passive accesses not yet completed at their target by a flush or unlock. */
-  open: Access[];
+  /**
+   * Passive accesses not yet completed at their target by a flush or unlock, by target: the first two of each class
+   * (alike but for their order and point: one epoch, one flush count), the only ones the race search can take —
+   * they share their completion, and a later one's point only adds what its origin heard (rma-passive.ts).
+   */
+  readonly open: Map<number, EpochAccesses>;
 }
 
 export class RmaTracker {
@@ -90,16 +95,40 @@ export class RmaTracker {
   private readonly fenceClosed = new Map<string, number>();
   /** MPI_Win_free calls so far, until every member made one. */
   private readonly frees = new LastFree();
-  private readonly passive: Access[] = [];
+  /** Passive-target accesses, compared as they settle and kept while they can race (rma-passive.ts). */
+  private readonly passive: PassiveRaces;
+  /** Origins of passive-target accesses (more than one: `passiveUnordered` may apply). */
+  private readonly passiveOrigins = new Set<number>();
+  /** The replay that gives the passive accesses' clocks, and the ranks' calls (set at the first access). */
+  private replay: RmaContext['replay'] | undefined;
+  private tracks: RmaContext['tracks'] = [];
   /**
    * Passive-target accesses of different origins could not be ordered (no replay, or more clock cells than
    * MAX_CLOCK_CELLS): their races were not checked.
    */
   passiveUnordered = false;
   constructor(
-    /** Accesses kept per fence epoch, access epoch, and of the run's passive target (MAX_ACCESSES). */
+    /** Accesses kept per fence epoch, access epoch, and pending or kept of the passive target (MAX_ACCESSES). */
     readonly maxAccesses = MAX_ACCESSES,
-  ) {}
+  ) {
+    this.matching = new PscwMatching(maxAccesses);
+    this.passive = new PassiveRaces(
+      {
+        clockAt: (a) => this.replay?.clockAt(a.origin, a.pos),
+        clockKnown: (a) =>
+          this.replay?.clocks === undefined ||
+          this.unwatched.has(a) ||
+          this.replay.clockAt(a.origin, a.pos) !== undefined,
+        clockNow: (r) => this.replay?.clockNow(r),
+        concurrent: (a, b) => this.passiveConcurrent(a, b),
+        epochOpen: (a) => this.epochOpen(a),
+        release: (a) => this.unwatch(a),
+        unstick: () => this.unstick(),
+      },
+      maxAccesses,
+      this.cut,
+    );
+  }
   /** Accesses left out past MAX_ACCESSES, or pairs left uncompared past the race search's bound. */
   accessesCut = false;
   get partial(): boolean {
@@ -108,11 +137,18 @@ export class RmaTracker {
   private readonly cut = (): void => {
     this.accessesCut = true;
   };
-  /** Points (origin:steps) whose clock was asked for; beyond MAX_CLOCK_CELLS cells no more are. */
-  private readonly watched = new Set<string>();
+  /**
+   * Points (steps × 1024 + origin: clocks are kept for 512 ranks at most) whose clock was asked for, with the
+   * accesses pending or kept there; beyond MAX_CLOCK_CELLS cells no more are.
+   */
+  private readonly watched = new Map<number, number>();
+  /** Accesses whose point was not watched (past MAX_CLOCK_CELLS): their clock never comes. */
+  private readonly unwatched = new WeakSet<Access>();
   private pointsCapped = false;
+  /** Fetching atomics of passive epochs by window and origin: the least order, and the first at each place. */
+  private readonly fetches = new Map<string, { least: number; readonly places: Map<string, Access> }>();
   private readonly pscw = new Map<string, EpochAccesses>();
-  private readonly matching = new PscwMatching();
+  private readonly matching: PscwMatching;
   /** Windows on which a rank fetched atomically in a passive epoch (it may poll a flag: see passiveRaces()). */
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
@@ -135,7 +171,7 @@ export class RmaTracker {
         epochs: 0,
         flushes: new Map(),
         flushAll: 0,
-        open: [],
+        open: new Map(),
       };
       this.state.set(k, s);
     }
@@ -256,6 +292,8 @@ export class RmaTracker {
     const win = st.windows.lookup(e.rank, handle);
     if (win === undefined) return;
     if (e.fn.cls === 'win_free') {
+      this.matching.onFree(e.rank, win);
+      this.exposuresClosed(st);
       st.windows.onFree(e.rank, handle);
       this.freed(st, win);
     } else if (e.fn.cls === 'rma') {
@@ -278,6 +316,8 @@ export class RmaTracker {
     if (this.fenceEpochs.get(win.id)?.size === 0) this.fenceEpochs.delete(win.id);
     for (const k of [...this.fenceClosed.keys()]) if (k.startsWith(`${win.id}:`)) this.fenceClosed.delete(k);
     this.lastFence.delete(win.id);
+    this.passive.freed(win);
+    this.matching.forget(win);
     st.windows.forget(win);
     st.comms.forget(win.group);
   }
@@ -288,11 +328,11 @@ export class RmaTracker {
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
     const pos = st.replay.position(e.rank);
     const complete = (all: boolean) => {
-      s.open = s.open.filter((a) => {
-        if (!all && a.target !== target) return true;
-        a.done = pos;
-        return false;
-      });
+      for (const [t, group] of s.open) {
+        if (!all && t !== target) continue;
+        for (const a of group.list) a.done = pos;
+        s.open.delete(t);
+      }
     };
     switch (e.fn.rma) {
       case 'lock':
@@ -329,6 +369,7 @@ export class RmaTracker {
         break;
       case 'post':
         this.matching.onPost(e.rank, win, st.groups.members(e.rank, num(e, 0, 'group')));
+        this.exposuresClosed(st);
         break;
       case 'complete': {
         const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
@@ -337,12 +378,14 @@ export class RmaTracker {
         this.matching.onComplete(e.rank, win);
         s.start = undefined;
         if (list !== undefined) this.reportFirst(st, list, (a, b) => this.sameEpoch(a, b));
+        this.exposuresClosed(st);
         break;
       }
       default:
         // post/wait (exposure epochs), flush_local*, sync, attach/detach: no effect on access epochs here.
         break;
     }
+    this.passive.settle(false);
   }
 
   private access(st: RmaContext, e: CallEnter, win: WinInfo): void {
@@ -390,14 +433,15 @@ export class RmaTracker {
       pos: st.replay.position(e.rank),
     };
     if (passive) {
-      if (FETCHING.has(rma)) this.fetchedOn.add(win.id);
-      if (this.passive.length >= this.maxAccesses) {
-        this.accessesCut = true;
-        return;
+      const fetchedBefore = this.fetchedOn.has(win.id);
+      if (FETCHING.has(rma)) {
+        this.fetchedOn.add(win.id);
+        this.noteFetch(a);
       }
-      this.passive.push(a);
-      s.open.push(a);
-      this.watchClock(st, a);
+      let group = s.open.get(target);
+      if (group === undefined) s.open.set(target, (group = new EpochAccesses(Infinity)));
+      if (group.keep(a) === 'alike') return;
+      this.addPassive(st, a, fetchedBefore);
     } else if (epoch.startsWith('pscw')) {
       const key = `${e.rank}:${win.id}:${s.start ?? 0}`;
       let list = this.pscw.get(key);
@@ -469,6 +513,12 @@ export class RmaTracker {
       return;
     }
     this.fenceAccess(win, la.epoch, a);
+  }
+
+  /** PSCW, different origins: the accesses matched to one post of a target are concurrent (epochs that ended). */
+  private exposuresClosed(sink: Sink): void {
+    for (const list of this.matching.takeClosed())
+      this.reportFirst(sink, list, (a, b) => a.origin !== b.origin);
   }
 
   /** An access of fence epoch k of the window, kept for the epoch's race search. */
@@ -550,21 +600,82 @@ export class RmaTracker {
         done: pos,
       },
     );
-    if (this.passive.length >= this.maxAccesses) {
-      this.accessesCut = true;
-      return;
-    }
-    this.passive.push(a);
-    this.watchClock(st, a);
+    const fetchedBefore = this.fetchedOn.has(win.id);
+    if (la.atomic) this.noteFetch(a);
+    this.addPassive(st, a, fetchedBefore);
+    this.passive.settle(false);
   }
 
-  /** Asks the replay for the access's origin clock at its point (the run is not kept for the end). */
-  private watchClock(st: RmaContext, a: Access): void {
-    if (this.watched.has(`${a.origin}:${a.pos}`)) return;
-    this.watched.add(`${a.origin}:${a.pos}`);
-    if (this.watched.size * Math.max(st.worldSize, a.origin + 1) <= MAX_CLOCK_CELLS)
-      st.replay.watch(a.origin, a.pos);
-    else this.pointsCapped = true;
+  /** A passive-target access joins the race check (unless past its bound), its origin's clock there asked for. */
+  private addPassive(st: RmaContext, a: Access, fetchedBefore: boolean): void {
+    this.replay = st.replay;
+    this.tracks = st.tracks;
+    if (!this.passive.add(a, fetchedBefore)) return;
+    // The clock at the access's point comes once the origin's last step ran (held back for its next step).
+    if (st.tracks[a.origin]?.concurrent === false) st.replay.releaseStaged(a.origin);
+    this.passiveOrigins.add(a.origin);
+    const k = a.pos * 1024 + a.origin;
+    const n = this.watched.get(k);
+    if (n !== undefined) {
+      this.watched.set(k, n + 1);
+      return;
+    }
+    if ((this.watched.size + 1) * Math.max(st.worldSize, a.origin + 1) > MAX_CLOCK_CELLS) {
+      this.pointsCapped = true;
+      this.unwatched.add(a);
+      return;
+    }
+    this.watched.set(k, 1);
+    st.replay.watch(a.origin, a.pos);
+  }
+
+  /**
+   * Each rank between two calls, in one thread's order, runs the step it holds back for its next one (its call
+   * exited: nothing more is learned of it), so that collectives it took part in run in the clock run.
+   */
+  private unstick(): void {
+    for (let r = 0; r < this.tracks.length; r++) {
+      const t = this.tracks[r];
+      if (t !== undefined && !t.concurrent && !t.inCall) this.replay?.releaseStaged(r);
+    }
+  }
+
+  /** The access left the race check: its point is let go when no other access needs it. */
+  private unwatch(a: Access): void {
+    if (this.unwatched.has(a)) return;
+    const k = a.pos * 1024 + a.origin;
+    const n = this.watched.get(k) ?? 1;
+    if (n > 1) {
+      this.watched.set(k, n - 1);
+      return;
+    }
+    this.watched.delete(k);
+    this.replay?.unwatch(a.origin, a.pos);
+  }
+
+  /** A fetching atomic (or atomic load) in a passive epoch: pollMayOrder's facts. */
+  private noteFetch(a: Access): void {
+    const k = `${a.win.id}:${a.origin}`;
+    let f = this.fetches.get(k);
+    if (f === undefined) this.fetches.set(k, (f = { least: a.order, places: new Map() }));
+    const t = a.dtype;
+    const l = a.local;
+    const place =
+      l !== undefined
+        ? `${a.target}|l${l.lo}|${l.hi}`
+        : `${a.target}|${a.disp}|${a.count}|${t === undefined ? 'u' : `${t.trueLb}|${t.extent}|${t.trueExtent}`}`;
+    if (!f.places.has(place)) f.places.set(place, a);
+  }
+
+  /** Is the passive access's epoch still open at its origin (more of its accesses may join it)? */
+  private epochOpen(a: Access): boolean {
+    if (!a.epoch.startsWith('lock:')) return false;
+    const s = this.state.get(`${a.origin}:${a.win.id}`);
+    if (s === undefined) return false;
+    const n = Number(a.epoch.slice(a.epoch.lastIndexOf(':') + 1));
+    if (s.lockAll === n) return true;
+    for (const l of s.locks.values()) if (l.n === n) return true;
+    return false;
   }
 
   /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of accumulates). */
@@ -610,7 +721,7 @@ export class RmaTracker {
     // PSCW, different origins: the accesses matched to one post of a target are concurrent.
     for (const list of this.matching.exposureEpochs())
       this.reportFirst(sink, list, (a, b) => a.origin !== b.origin);
-    this.passiveRaces(st, sink);
+    this.passiveRaces(sink);
     return [
       ...found,
       ...this.outside.findings(),
@@ -619,70 +730,75 @@ export class RmaTracker {
     ];
   }
 
-  private passiveRaces(st: RmaContext, sink: Sink): void {
-    if (this.passive.length === 0) return;
+  /**
+   * The passive-target races: what is still pending is compared now (the clock run ended), then the first pair of
+   * each pair of call sites, window by window. A pair found before a fetching atomic came on its window is left
+   * out when neither side is a target's own load or store, as the end of the run judged it (see passiveConcurrent).
+   */
+  private passiveRaces(sink: Sink): void {
+    this.passive.finish();
     // Without clocks (the replay given up, or too many points to keep), accesses of different origins are
     // never judged concurrent: say so in the report.
-    const origins = new Set(this.passive.map((a) => a.origin));
-    if ((this.pointsCapped || !st.replay.enabled) && origins.size > 1) this.passiveUnordered = true;
-    const before = (a: Access, b: Access): boolean | undefined => {
-      const c = st.replay.clockAt(b.origin, b.pos);
-      if (c === undefined) return undefined;
-      return a.done !== undefined && (c[a.origin] ?? 0) > a.done;
-    };
-    // Fetching atomics by window and origin, in the origin's order: the polls that may order other accesses.
-    const fetches = new Map<string, Access[]>();
-    for (const a of this.passive) {
-      if (!(a.local !== undefined ? a.local.atomic : FETCHING.has(a.fn.rma ?? ''))) continue;
-      const k = `${a.win.id}:${a.origin}`;
-      const l = fetches.get(k) ?? [];
-      l.push(a);
-      fetches.set(k, l);
-    }
-    // A target's own access `local` and another rank's access `other` may be ordered through a polled value when
-    // the other rank fetched atomically before its access, at bytes other than the local access's (a flag the
-    // target raised after its store; a fetch of the very bytes the target stores into races with that store),
-    // or when the target fetched atomically before its own access (it waited for a flag the other rank raised).
-    const pollMayOrder = (local: Access, other: Access): boolean =>
-      (fetches.get(`${other.win.id}:${other.origin}`) ?? []).some(
-        (f) => f.order < other.order && !(f.target === local.target && meets(f, local)),
-      ) || (fetches.get(`${local.win.id}:${local.origin}`) ?? []).some((f) => f.order < local.order);
+    if ((this.pointsCapped || this.replay?.enabled === false) && this.passiveOrigins.size > 1)
+      this.passiveUnordered = true;
+    for (const first of this.passive.first.values())
+      for (const [a, b] of sortedPairs(first)) {
+        if (
+          a.origin !== b.origin &&
+          a.local === undefined &&
+          b.local === undefined &&
+          (a.kind !== 'acc' || b.kind !== 'acc') &&
+          this.fetchedOn.has(a.win.id)
+        )
+          continue;
+        this.report(sink, [a, b]);
+      }
+  }
+
+  /**
+   * A target's own access `local` and another rank's access `other` may be ordered through a polled value when the
+   * other rank fetched atomically before its access, at bytes other than the local access's (a flag the target
+   * raised after its store; a fetch of the very bytes the target stores into races with that store), or when the
+   * target fetched atomically before its own access (it waited for a flag the other rank raised). Fetches are in
+   * their origin's order: those before an access were all recorded when it was.
+   */
+  private pollMayOrder(local: Access, other: Access): boolean {
+    const o = this.fetches.get(`${other.win.id}:${other.origin}`);
+    if (o !== undefined && o.least < other.order)
+      for (const f of o.places.values())
+        if (f.order < other.order && !(f.target === local.target && meets(f, local))) return true;
+    const l = this.fetches.get(`${local.win.id}:${local.origin}`);
+    return l !== undefined && l.least < local.order;
+  }
+
+  /** Two passive-target accesses (both settled) may race: rma.ts's rules for locks, flushes and happened-before. */
+  private passiveConcurrent(a: Access, b: Access): boolean {
+    // A rank's own loads and stores are ordered by its program (two ranks' direct accesses to a shared
+    // window's memory are judged like any pair: locks, then happened-before).
+    if (a.local !== undefined && b.local !== undefined && a.origin === b.origin) return false;
+    if (a.origin === b.origin)
+      return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
     // A lock excludes the other side only when both sides hold one: a target's own loads and stores made without
     // locking its window are not kept out by another rank's exclusive lock.
     const locked = (x: Access) => x.local === undefined || x.epoch.startsWith('lock:');
-    const concurrent = (a: Access, b: Access): boolean => {
-      // A rank's own loads and stores are ordered by its program (two ranks' direct accesses to a shared
-      // window's memory are judged like any pair: locks, then happened-before).
-      if (a.local !== undefined && b.local !== undefined && a.origin === b.origin) return false;
-      if (a.origin === b.origin)
-        return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
-      if ((a.exclusive || b.exclusive) && locked(a) && locked(b)) return false;
-      // A rank that polls the window with atomic reads may be ordered by what it read: not judged (README.md).
-      // A target's own load or store is judged against another rank's access unless one of the two sides
-      // fetched atomically before it (pollMayOrder): a fetching atomic itself is then compared like a Put.
-      if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) {
-        const local = a.local !== undefined ? a : b.local !== undefined ? b : undefined;
-        if (local === undefined || pollMayOrder(local, local === a ? b : a)) return false;
-        // Two ranks' direct accesses (a shared window): either may have waited for a flag the other raised.
-        if (a.local !== undefined && b.local !== undefined && pollMayOrder(b, a)) return false;
-      }
-      const ab = before(a, b);
-      const ba = before(b, a);
-      return ab === false && ba === false;
-    };
-    // What `concurrent` reads beyond an access's description: its replay position and completion, and its order
-    // where fetching atomics make it matter (pollMayOrder).
-    const passiveClass = (a: Access) =>
-      `${a.pos}|${a.done ?? ''}${this.fetchedOn.has(a.win.id) ? `|${a.order}` : ''}`;
-    const byWin = new Map<number, Access[]>();
-    for (const a of this.passive) {
-      const l = byWin.get(a.win.id) ?? [];
-      l.push(a);
-      byWin.set(a.win.id, l);
+    if ((a.exclusive || b.exclusive) && locked(a) && locked(b)) return false;
+    // A rank that polls the window with atomic reads may be ordered by what it read: not judged (README.md).
+    // A target's own load or store is judged against another rank's access unless one of the two sides
+    // fetched atomically before it (pollMayOrder): a fetching atomic itself is then compared like a Put.
+    if ((a.kind !== 'acc' || b.kind !== 'acc') && this.fetchedOn.has(a.win.id)) {
+      const local = a.local !== undefined ? a : b.local !== undefined ? b : undefined;
+      if (local === undefined || this.pollMayOrder(local, local === a ? b : a)) return false;
+      // Two ranks' direct accesses (a shared window): either may have waited for a flag the other raised.
+      if (a.local !== undefined && b.local !== undefined && this.pollMayOrder(b, a)) return false;
     }
-    for (const list of byWin.values()) {
-      for (const pair of racingPairs(list, concurrent, this.cut, passiveClass)) this.report(sink, pair);
-    }
+    return this.before(a, b) === false && this.before(b, a) === false;
+  }
+
+  /** `a` completed before `b` was made (b's origin had heard of a later step of a's); undefined without b's clock. */
+  private before(a: Access, b: Access): boolean | undefined {
+    const c = this.replay?.clockAt(b.origin, b.pos);
+    if (c === undefined) return undefined;
+    return a.done !== undefined && (c[a.origin] ?? 0) > a.done;
   }
 
   /** Reports the first race of one epoch, unless the same two call sites were reported on this window. */
