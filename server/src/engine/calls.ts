@@ -597,6 +597,7 @@ function completeWithoutStatus(st: EngineState, op: RecvOp): void {
 export function onComplete(st: EngineState, e: CompleteEvent): void {
   const t = st.track(e.rank);
   const cur = t.call(e.seq);
+  if (e.request !== 0) st.rma.onRequestDone(e.rank, e.request);
   if (e.request === 0) {
     const op = cur?.recv;
     if (op !== undefined && !op.done) completeRecv(st, op, e);

@@ -39,6 +39,11 @@ export interface Access {
   readonly pos: number;
   done?: number;
   /**
+   * A request-based get (MPI_Rget) whose request the origin completed: the origin's count of accesses (`order`)
+   * at that moment. Its data had arrived, so the origin's accesses of a higher order come after the read.
+   */
+  readDone?: number;
+  /**
    * A load or store of the target's own window memory by the target itself (memcheck mode): the bytes, from the
    * window's start, and the access's kind ('put' a store, 'get' a load).
    */

@@ -153,6 +153,11 @@ export class RmaTracker {
   private readonly fetchedOn = new Set<number>();
   private readonly reported = new Set<string>();
   private readonly orders = new Map<number, number>();
+  /**
+   * Request-based gets (MPI_Rget) of passive-target epochs whose request has not completed yet, by
+   * `${origin}:${request handle}`: their completion (Wait/Test) means the data arrived, so the read is over.
+   */
+  private readonly pendingGets = new Map<string, Access>();
   private readonly outside = new OutsideEpochs();
   private readonly bounds = new AccessBounds();
   private readonly epochRules = new EpochRules();
@@ -298,7 +303,7 @@ export class RmaTracker {
       this.freed(st, win);
     } else if (e.fn.cls === 'rma') {
       this.epochRules.access(e.rank, win, this.target(enter, win));
-      this.access(st, enter, win);
+      this.access(st, enter, win, e);
     } else if (e.fn.cls === 'win_sync') {
       this.epochRules.exit(enter, win, enter.fn.rma ?? '', this.target(enter, win), e.flag);
       this.sync(st, enter, win);
@@ -388,7 +393,7 @@ export class RmaTracker {
     this.passive.settle(false);
   }
 
-  private access(st: RmaContext, e: CallEnter, win: WinInfo): void {
+  private access(st: RmaContext, e: CallEnter, win: WinInfo, exit: ExitView): void {
     const trank = num(e, PROC_NULL, 'trank');
     const target = trank < 0 ? undefined : peerWorld(win.comm, e.rank, trank);
     if (target === undefined) return; // MPI_PROC_NULL: no access; out of range: the shim reports it
@@ -433,6 +438,11 @@ export class RmaTracker {
       pos: st.replay.position(e.rank),
     };
     if (passive) {
+      if (a.kind === 'get') {
+        const name = paramName(e.fn, 'request_out');
+        const h = name === undefined ? undefined : exit.out(name);
+        if (typeof h === 'number' && h !== 0) this.pendingGets.set(`${a.origin}:${h}`, a);
+      }
       const fetchedBefore = this.fetchedOn.has(win.id);
       if (FETCHING.has(rma)) {
         this.fetchedOn.add(win.id);
@@ -771,13 +781,34 @@ export class RmaTracker {
     return l !== undefined && l.least < local.order;
   }
 
+  /**
+   * A request of the rank completed (a Wait/Test's COMPLETE): if it was an MPI_Rget's, its data arrived, and the
+   * rank's accesses made from now on come after that read (MPI-4.1 12.3.5: the completion of a request-based get
+   * means the origin buffer holds the data; unlike an MPI_Rput's, which only frees the origin buffer).
+   */
+  onRequestDone(rank: number, request: number): void {
+    if (this.pendingGets.size === 0) return;
+    const key = `${rank}:${request}`;
+    const a = this.pendingGets.get(key);
+    if (a === undefined) return;
+    this.pendingGets.delete(key);
+    a.readDone = this.orders.get(rank) ?? 0;
+  }
+
   /** Two passive-target accesses (both settled) may race: rma.ts's rules for locks, flushes and happened-before. */
   private passiveConcurrent(a: Access, b: Access): boolean {
     // A rank's own loads and stores are ordered by its program (two ranks' direct accesses to a shared
     // window's memory are judged like any pair: locks, then happened-before).
     if (a.local !== undefined && b.local !== undefined && a.origin === b.origin) return false;
-    if (a.origin === b.origin)
+    if (a.origin === b.origin) {
+      // A request-based get whose request the origin completed before making the other access: that read is over.
+      if (
+        (a.readDone !== undefined && b.order > a.readDone) ||
+        (b.readDone !== undefined && a.order > b.readDone)
+      )
+        return false;
       return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
+    }
     // A lock excludes the other side only when both sides hold one: a target's own loads and stores made without
     // locking its window are not kept out by another rank's exclusive lock.
     const locked = (x: Access) => x.local === undefined || x.epoch.startsWith('lock:');
