@@ -4,26 +4,14 @@ import { test } from 'node:test';
 import { createEngine } from '../../server/src/engine/engine';
 import { check } from './engine-check';
 import { Job } from './engine-dsl';
-import { EXCLUSIVE, SHARED, windows, type Rma } from './rma-dsl';
-
-function setup(n: number): { job: Job; w: Rma[] } {
-  const job = new Job(n);
-  const w = windows(job.ranks);
-  for (const x of w) x.create();
-  return { job, w };
-}
-
-function end(job: Job, w: Rma[]): void {
-  for (const x of w) x.free();
-  for (const r of job.ranks) r.finalize();
-}
+import { EXCLUSIVE, SHARED, windows, type Rma, endRmaJob, rmaJob } from './rma-dsl';
 
 test('a second lock of a target the rank holds locked is call-order; locks of two targets are not', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   const [a] = w as [Rma];
   a.lock(SHARED, 1).lock(SHARED, 2).put(1).put(2).unlock(2).unlock(1);
   a.lock(SHARED, 1).lock(EXCLUSIVE, 1).unlock(1);
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'call-order',
@@ -34,27 +22,27 @@ test('a second lock of a target the rank holds locked is call-order; locks of tw
 });
 
 test('a lock inside a lock_all epoch, on every rank, is one finding with every rank', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   for (const x of w) x.lockAll().lock(EXCLUSIVE, 0).unlock(0).unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'call-order', ranks: [0, 1], message: ['while MPI_Win_lock_all is still open'] }]);
 });
 
 test('a lock between two fences with accesses is call-order at the lock; after the last fence it is not', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   for (const x of w) x.fence();
   for (const x of w) x.put(1 - x.r.rank);
   (w[0] as Rma).lock(EXCLUSIVE, 1).put(1).unlock(1);
   for (const x of w) x.fence();
   (w[0] as Rma).lock(EXCLUSIVE, 1).put(1).unlock(1);
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     { kind: 'call-order', ranks: [0], message: ['inside an access epoch opened by MPI_Win_fence'] },
   ]);
 });
 
 test('a fence while the rank exposes the window (post not yet waited for) is call-order at the fence', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [a, b] = w as [Rma, Rma];
   // A first exchange closed by its wait leaves nothing open; the second enters the fence before its wait.
   a.postTo([1]);
@@ -64,7 +52,7 @@ test('a fence while the rank exposes the window (post not yet waited for) is cal
   b.startTo([0]).put(0).complete();
   for (const x of w) x.fence();
   a.wait();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'call-order',
@@ -80,7 +68,7 @@ test('a fence while the rank exposes the window (post not yet waited for) is cal
 });
 
 test('a post (and a start) between two fences with accesses is call-order at each', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [a, b] = w as [Rma, Rma];
   for (const x of w) x.fence();
   for (const x of w) x.put(1 - x.r.rank);
@@ -88,7 +76,7 @@ test('a post (and a start) between two fences with accesses is call-order at eac
   b.startTo([0]).put(0).complete();
   a.wait();
   for (const x of w) x.fence();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'call-order',
@@ -104,9 +92,9 @@ test('a post (and a start) between two fences with accesses is call-order at eac
 });
 
 test('an epoch still open at MPI_Win_free, and one open at MPI_Finalize on a window never freed', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   (w[0] as Rma).lock(SHARED, 1).put(1);
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'call-order', ranks: [0], message: ['never close', 'before MPI_Win_free'] }]);
 
   const j2 = new Job(2);
@@ -121,24 +109,24 @@ test('an epoch still open at MPI_Win_free, and one open at MPI_Finalize on a win
 });
 
 test('exposure epochs: a post while the previous exposure epoch is open is call-order at the second post', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [a, b] = w as [Rma, Rma];
   a.postTo([1]).postTo([1]);
   b.startTo([0]).put(0).complete();
   a.wait();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     { kind: 'call-order', ranks: [0], message: ['MPI_Win_post', 'while the exposure epoch of an earlier'] },
   ]);
 });
 
 test('a wait with no post open and a complete with no start open are call-order', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [a, b] = w as [Rma, Rma];
   a.postTo([1]);
   b.startTo([0]).complete().complete();
   a.wait().wait();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'call-order',
@@ -151,9 +139,9 @@ test('a wait with no post open and a complete with no start open are call-order'
 });
 
 test('MPI_Win_test with no post open is call-order', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   (w[0] as Rma).test(0);
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'call-order',
@@ -165,11 +153,11 @@ test('MPI_Win_test with no post open is call-order', () => {
 });
 
 test('an exposure epoch still open at MPI_Win_free is call-order at the post', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [a, b] = w as [Rma, Rma];
   a.postTo([1]);
   b.startTo([0]).put(0).complete();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'call-order',
@@ -180,7 +168,7 @@ test('an exposure epoch still open at MPI_Win_free is call-order at the post', (
 });
 
 test('an exposure epoch closed by MPI_Win_test returning true, then posted again and waited for: silent', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [a, b] = w as [Rma, Rma];
   a.postTo([1]);
   b.startTo([0]).put(0).complete();
@@ -188,12 +176,12 @@ test('an exposure epoch closed by MPI_Win_test returning true, then posted again
   a.postTo([1]);
   b.startTo([0]).put(0).complete();
   a.wait();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
 test('a job that deadlocks after an epoch rule was broken reports the rule with the deadlock (no end of the run)', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [a] = w as [Rma, Rma];
   // Rank 0 frees the window with its exposure epoch open and waits there for rank 1, which waits in a barrier.
   a.postTo([1]).free({ hang: true });
@@ -213,10 +201,10 @@ test('a job that deadlocks after an epoch rule was broken reports the rule with 
 });
 
 test('MPI_Win_free with accesses since the last fence is call-order at the free; with a fence after them it is not', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   for (const x of w) x.fence();
   (w[0] as Rma).put(1);
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'call-order',
@@ -229,22 +217,22 @@ test('MPI_Win_free with accesses since the last fence is call-order at the free;
     },
   ]);
 
-  const closed = setup(2);
+  const closed = rmaJob(2);
   for (const x of closed.w) x.fence();
   (closed.w[0] as Rma).put(1);
   for (const x of closed.w) x.fence();
-  end(closed.job, closed.w);
+  endRmaJob(closed.job, closed.w);
   check(closed.job, []);
 });
 
 test('a fence with MPI_MODE_NOPRECEDE after accesses since the last fence is call-order; as the first fence it is not', () => {
   for (const noprecede of [2, 8192]) {
-    const { job, w } = setup(2);
+    const { job, w } = rmaJob(2);
     for (const x of w) x.fence({ assert: noprecede });
     (w[0] as Rma).put(1);
     for (const x of w) x.fence({ assert: noprecede });
     for (const x of w) x.fence();
-    end(job, w);
+    endRmaJob(job, w);
     check(job, [{ kind: 'call-order', ranks: [0], message: ['MPI_MODE_NOPRECEDE', 'since the last fence'] }]);
   }
 });
@@ -253,7 +241,7 @@ test('fences around lock epochs whose accesses all stay inside them are a call-o
   // PETSc's PetscSF (window type, lock synchronization): fence, accesses each inside a lock of its target (or a
   // lock_all), fence, and again. The fence epoch holds no access of its own: by the standard's text the first fence
   // still opened an access epoch that the lock overlaps, which MPICH and Open MPI accept: a warning.
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   for (let round = 0; round < 2; round++) {
     for (const x of w) x.fence();
     for (const x of w)
@@ -270,7 +258,7 @@ test('fences around lock epochs whose accesses all stay inside them are a call-o
   for (const x of w) x.fence();
   (w[0] as Rma).lock(EXCLUSIVE, 0).put(1).unlock(0);
   for (const x of w) x.fence();
-  end(job, w);
+  endRmaJob(job, w);
   const found = check(job, [
     { kind: 'call-order', ranks: [0], message: ['inside an access epoch opened by MPI_Win_fence'] },
     { kind: 'call-order', ranks: [0, 1], message: ['every one-sided access between those fences is inside'] },

@@ -7,24 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createEngine } from '../../server/src/engine/engine';
 import type { EngineFinding } from '../../server/src/engine/model/types';
-import { Job, type Rank } from './engine-dsl';
-import { EXCLUSIVE, SHARED, SUM, windows, type Rma } from './rma-dsl';
+import type { Job, Rank } from './engine-dsl';
+import { EXCLUSIVE, SHARED, SUM, type Rma, endRmaJob, rmaJob } from './rma-dsl';
 
 /** Accesses the engine may hold at once in these tests (the loops below make ten times as many). */
 const BOUND = 100;
 const LOOP = 1000;
-
-function setup(n: number): { job: Job; w: Rma[] } {
-  const job = new Job(n);
-  const w = windows(job.ranks);
-  for (const x of w) x.create();
-  return { job, w };
-}
-
-function end(job: Job, w: Rma[]): void {
-  for (const x of w) x.free();
-  for (const r of job.ranks) r.finalize();
-}
 
 /** Findings and skipped checks of the job, in several interleavings of the ranks' streams (all must agree). */
 function run(job: Job, bound = BOUND): { findings: EngineFinding[]; skipped: string[] } {
@@ -68,12 +56,12 @@ function loop(
 }
 
 test('a lock loop ten times the bound is checked in full: the race with an access seen much later is found', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   loop(w[1], 0, LOOP);
   // Rank 2 never heard of rank 1's puts: its get, long after them, races with them.
   pad(job.ranks[2]);
   w[2]?.lock(SHARED, 0).get(0, { disp: 7, site: 0x602 }).unlock(0);
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(
@@ -84,12 +72,12 @@ test('a lock loop ten times the bound is checked in full: the race with an acces
 });
 
 test('an access made once, long before a loop of others, still races with a rank that never heard of it', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   w[1]?.lock(SHARED, 0).put(0, { disp: 50, site: 0x603 }).unlock(0);
   loop(w[1], 0, LOOP);
   pad(job.ranks[2]);
   w[2]?.lock(SHARED, 0).put(0, { disp: 50, site: 0x602 }).unlock(0);
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(
@@ -99,18 +87,18 @@ test('an access made once, long before a loop of others, still races with a rank
 });
 
 test('exclusive locks of one target serialize a loop and a later access: no race, nothing named', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   loop(w[1], 0, LOOP, { type: EXCLUSIVE });
   pad(job.ranks[2]);
   w[2]?.lock(EXCLUSIVE, 0).put(0, { disp: 3, site: 0x602 }).unlock(0);
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(findings, []);
 });
 
 test('a rank that heard of a loop through a message chain is ordered after it: no race', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   loop(w[1], 0, LOOP);
   // 1 → 2 → 0: rank 0 hears of every put before the send.
   job.ranks[1]?.send(2);
@@ -118,12 +106,12 @@ test('a rank that heard of a loop through a message chain is ordered after it: n
   pad(job.ranks[0]);
   job.ranks[0]?.recv(2);
   w[0]?.lock(SHARED, 0).put(0, { disp: 4, site: 0x602 }).unlock(0);
-  end(job, w);
+  endRmaJob(job, w);
   assert.deepEqual(run(job), { findings: [], skipped: [] });
 });
 
 test('the same loop with puts after the chain too: those race with the later access, the earlier ones do not', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   loop(w[1], 0, LOOP);
   job.ranks[1]?.send(2);
   job.ranks[2]?.recv(1).send(0);
@@ -132,7 +120,7 @@ test('the same loop with puts after the chain too: those race with the later acc
   loop(w[1], 0, 5);
   pad(job.ranks[0]);
   w[0]?.lock(SHARED, 0).put(0, { disp: 4, site: 0x602 }).unlock(0);
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(
@@ -142,17 +130,17 @@ test('the same loop with puts after the chain too: those race with the later acc
 });
 
 test('an access completed and sent before a loop of the receiver is ordered before every access of the loop', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   w[0]?.lock(SHARED, 1).put(1, { disp: 2, site: 0x602 }).unlock(1);
   job.ranks[0]?.send(1);
   job.ranks[1]?.recv(0);
   loop(w[1], 1, LOOP);
-  end(job, w);
+  endRmaJob(job, w);
   assert.deepEqual(run(job), { findings: [], skipped: [] });
 });
 
 test('a lock_all epoch whose puts are flushed before a barrier, in a loop: ordered with the other ranks, all checked', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (const x of w) x.lockAll();
   for (let i = 0; i < LOOP / 10; i++) {
     for (const x of w) x.put((x.r.rank + 1) % 3, { disp: i % 4, site: 0x604 }).flush((x.r.rank + 1) % 3);
@@ -161,16 +149,16 @@ test('a lock_all epoch whose puts are flushed before a barrier, in a loop: order
     for (const r of job.ranks) r.barrier();
   }
   for (const x of w) x.unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   assert.deepEqual(run(job), { findings: [], skipped: [] });
 });
 
 test('accumulates of one lock_all epoch, many before one flush: the bound is not reached, the same-origin race is found', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   w[1]?.lockAll();
   for (let i = 0; i < LOOP; i++) w[1]?.accumulate(0, SUM, { disp: i % 10, site: 0x601 });
   w[1]?.get(0, { disp: 3, site: 0x602 }).flush(0).unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(
@@ -180,7 +168,7 @@ test('accumulates of one lock_all epoch, many before one flush: the bound is not
 });
 
 test('an access ordered between the members of a loop (after some, before others) races with those in between', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   // Rank 1's loop into displacements 0-9: A (rank 0 hears of it), B (concurrent with rank 0's put), then into 5-9
   // only (folding B's accesses into their classes), then C into 0-9 (after rank 0's put, its clocks known only
   // once rank 0's send arrived: they settle with rank 0's put pending).
@@ -194,7 +182,7 @@ test('an access ordered between the members of a loop (after some, before others
   job.ranks[0]?.recv(1);
   w[0]?.lock(SHARED, 0).put(0, { disp: 4, site: 0x602 }).unlock(0);
   job.ranks[0]?.send(1);
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job, 400);
   assert.deepEqual(skipped, []);
   assert.deepEqual(
@@ -217,9 +205,9 @@ function pscwLoop(w: Rma[], epochs: number, race?: number): void {
 }
 
 test('PSCW: a thousand exposure epochs of two origins, one with a race late in the run: checked in full', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   pscwLoop(w, LOOP, LOOP - 3);
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(
@@ -230,7 +218,7 @@ test('PSCW: a thousand exposure epochs of two origins, one with a race late in t
 });
 
 test('PSCW: an origin whose access epoch reaches the analyzer long after the target moved on is matched to its post', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   // Rank 2's start/put/complete of the first epoch arrive after everything else: the first exposure epoch stays open.
   w[0]?.postTo([1, 2]);
   w[1]?.startTo([0]).put(0, { disp: 5, site: 0x611 }).complete();
@@ -243,7 +231,7 @@ test('PSCW: an origin whose access epoch reaches the analyzer long after the tar
     w[1]?.startTo([0]).put(0, { disp: 5, site: 0x613 }).complete();
     w[0]?.wait();
   }
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(
@@ -253,25 +241,25 @@ test('PSCW: an origin whose access epoch reaches the analyzer long after the tar
 });
 
 test('PSCW: successive exposure epochs into one place are not judged as one', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (let i = 0; i < LOOP; i++) {
     w[0]?.postTo([1, 2]);
     w[1 + (i % 2)]?.startTo([0]).put(0, { disp: 5, site: 0x611 }).complete();
     w[2 - (i % 2)]?.startTo([0]).complete();
     w[0]?.wait();
   }
-  end(job, w);
+  endRmaJob(job, w);
   assert.deepEqual(run(job), { findings: [], skipped: [] });
 });
 
 test('one lock_all epoch for the whole run, put and flush in a loop: checked in full, the late race found', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   w[1]?.lockAll();
   for (let i = 0; i < LOOP; i++) w[1]?.put(0, { disp: i % 10, site: 0x601 }).flush(0);
   pad(job.ranks[2]);
   w[2]?.lock(SHARED, 0).get(0, { disp: 7, site: 0x602 }).unlock(0);
   w[1]?.unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = run(job);
   assert.deepEqual(skipped, []);
   assert.deepEqual(

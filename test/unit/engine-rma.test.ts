@@ -15,19 +15,9 @@ import {
   VECTOR_LAID_OUT,
   windows,
   type Rma,
+  endRmaJob,
+  rmaJob,
 } from './rma-dsl';
-
-function setup(n: number): { job: Job; w: Rma[] } {
-  const job = new Job(n);
-  const w = windows(job.ranks);
-  for (const x of w) x.create();
-  return { job, w };
-}
-
-function end(job: Job, w: Rma[]): void {
-  for (const x of w) x.free();
-  for (const r of job.ranks) r.finalize();
-}
 
 /** Runs `body` between two fences on every rank. */
 function fenced(w: Rma[], body: (x: Rma) => void): void {
@@ -37,11 +27,11 @@ function fenced(w: Rma[], body: (x: Rma) => void): void {
 }
 
 test('two origins put to the same target element between two fences race', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   fenced(w, (x) => {
     if (x.r.rank > 0) x.put(0, { disp: 1 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'rma-race',
@@ -59,7 +49,7 @@ test('two origins put to the same target element between two fences race', () =>
 });
 
 test('a put and a get of one element by different origins race; two gets do not', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   fenced(w, (x) => {
     if (x.r.rank === 1) x.put(0, { disp: 3 });
     if (x.r.rank === 2) x.get(0, { disp: 3 });
@@ -67,19 +57,19 @@ test('a put and a get of one element by different origins race; two gets do not'
   fenced(w, (x) => {
     if (x.r.rank > 0) x.get(0, { disp: 5 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['(writes)', '(reads)'] }]);
 });
 
 test('every rank accumulating MPI_SUM into one location in one epoch is legal', () => {
-  const { job, w } = setup(4);
+  const { job, w } = rmaJob(4);
   fenced(w, (x) => x.accumulate(0, SUM));
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
 test('accumulates with different ops on one location race; MPI_NO_OP reads do not', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   fenced(w, (x) => {
     if (x.r.rank === 1) x.accumulate(0, SUM, { disp: 2 });
     if (x.r.rank === 2) x.accumulate(0, MAX, { disp: 2 });
@@ -88,7 +78,7 @@ test('accumulates with different ops on one location race; MPI_NO_OP reads do no
     if (x.r.rank === 1) x.accumulate(0, SUM, { disp: 4 });
     if (x.r.rank === 2) x.fetchAndOp(0, NO_OP, { disp: 4 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['MPI_SUM', 'MPI_MAX', 'displacement 2'] }]);
 });
 
@@ -101,12 +91,12 @@ function withBound(job: Job, rmaAccesses: number) {
 }
 
 test('a loop of accesses into a few places keeps two of each call site and place: the bound is not reached, the race is the first', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   // 400 puts of two origins into 5 elements, each origin from one call site: 10 kinds of access, 20 kept.
   fenced(w, (x) => {
     if (x.r.rank > 0) for (let i = 0; i < 200; i++) x.put(0, { disp: i % 5, site: 0x600 + x.r.rank });
   });
-  end(job, w);
+  endRmaJob(job, w);
   const { findings, skipped } = withBound(job, 20);
   assert.deepEqual(skipped, []);
   // The first racing pair by origin and order: rank 1's first put and its own put into the same element after it.
@@ -117,7 +107,7 @@ test('a loop of accesses into a few places keeps two of each call site and place
 });
 
 test('accesses alike but for their target are kept apart: the third of a loop, to another target, still races there', () => {
-  const { job, w } = setup(4);
+  const { job, w } = rmaJob(4);
   fenced(w, (x) => {
     if (x.r.rank === 1) {
       x.accumulate(0, SUM, { disp: 0, site: 0x610 }).accumulate(0, SUM, { disp: 0, site: 0x610 });
@@ -125,21 +115,21 @@ test('accesses alike but for their target are kept apart: the third of a loop, t
     }
     if (x.r.rank === 3) x.put(2, { disp: 0, site: 0x611 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 3], message: ["target rank 2's window"] }]);
 });
 
 test('accumulates of one op into one place from every rank, thousands of them, are legal and all compared', () => {
-  const { job, w } = setup(4);
+  const { job, w } = rmaJob(4);
   fenced(w, (x) => {
     for (let i = 0; i < 2000; i++) x.accumulate(0, SUM, { disp: i % 10, site: 0x700 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   assert.deepEqual(withBound(job, 100), { findings: [], skipped: [] });
 });
 
 test('disjoint target locations, and one location in successive fence epochs, are no race', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   fenced(w, (x) => {
     if (x.r.rank > 0) x.put(0, { disp: x.r.rank * 2, count: 2 });
   });
@@ -150,7 +140,7 @@ test('disjoint target locations, and one location in successive fence epochs, ar
   fenced(w, (x) => {
     if (x.r.rank === 2) x.put(0, { disp: 0 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
@@ -162,26 +152,26 @@ test('the displacement unit is the target’s: one-byte units make displacements
     if (x.r.rank === 1) x.put(0, { disp: 0 });
     if (x.r.rank === 2) x.put(0, { disp: 3 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacements 0 and 3'] }]);
 });
 
 test('a race repeated in every iteration of a loop is reported once', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (let i = 0; i < 5; i++)
     fenced(w, (x) => {
       if (x.r.rank > 0) x.put(0, { disp: 0, site: 0x500 + x.r.rank });
     });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2] }]);
 });
 
 test('one origin putting then getting the same element in one epoch races with itself', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   fenced(w, (x) => {
     if (x.r.rank === 1) x.put(0, { disp: 0 }).get(0, { disp: 0 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     {
       kind: 'rma-race',
@@ -192,7 +182,7 @@ test('one origin putting then getting the same element in one epoch races with i
 });
 
 test('non-contiguous target types whose spans overlap stay silent unless the bytes certainly meet', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   // Vectors of 2 ints at stride 2, at displacements 0 and 1: spans overlap, elements interleave (0,2 vs 1,3).
   fenced(w, (x) => {
     if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR });
@@ -202,12 +192,12 @@ test('non-contiguous target types whose spans overlap stay silent unless the byt
   fenced(w, (x) => {
     if (x.r.rank > 0) x.put(0, { disp: 10, type: VECTOR });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacement 10'] }]);
 });
 
 test('target types with a known layout: interleaved columns are disjoint, overlapping ones race', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   // Ints 0,2 against ints 1,3: the spans overlap, the bytes do not.
   fenced(w, (x) => {
     if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR_LAID_OUT });
@@ -218,53 +208,53 @@ test('target types with a known layout: interleaved columns are disjoint, overla
     if (x.r.rank === 1) x.put(0, { disp: 20, type: VECTOR_LAID_OUT });
     if (x.r.rank === 2) x.put(0, { disp: 22, type: VECTOR_LAID_OUT });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacements 20 and 22'] }]);
 });
 
 test('exclusive locks of the same target serialize the accesses', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (const x of w) if (x.r.rank > 0) x.lock(EXCLUSIVE, 0).put(0, { disp: 0 }).unlock(0);
   for (const r of job.ranks) r.barrier();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
 test('shared locks of the same target with nothing ordering them race', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   w[1]?.lock(SHARED, 0).put(0, { disp: 7 }).unlock(0);
   w[2]?.lock(SHARED, 0).get(0, { disp: 7 }).unlock(0);
   for (const r of job.ranks) r.barrier();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['passive-target epochs', 'displacement 7'] }]);
 });
 
 test('lock_all epochs separated by unlock, barrier and lock are ordered', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   w[1]?.lockAll().put(0, { disp: 7 }).unlockAll();
   for (const r of job.ranks) r.barrier();
   w[2]?.lockAll().get(0, { disp: 7 }).unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
 test('a flush before a barrier orders an access within one lock_all epoch; without it, it races', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (const x of w) x.lockAll();
   w[1]?.put(0, { disp: 1 }).flush(0);
   w[1]?.put(0, { disp: 2 });
   for (const r of job.ranks) r.barrier();
   w[2]?.get(0, { disp: 1 }).get(0, { disp: 2 });
   for (const x of w) x.unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['displacement 2'] }]);
 });
 
 test('a put and a get of one origin in a lock epoch race unless a flush separates them', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   w[1]?.lock(EXCLUSIVE, 0).put(0, { disp: 0 }).flush(0).get(0, { disp: 0 }).unlock(0);
   w[1]?.lock(EXCLUSIVE, 0).put(0, { disp: 4 }).get(0, { disp: 4 }).unlock(0);
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 1], message: ['displacement 4', 'no MPI_Win_flush'] }]);
 });
 
@@ -278,7 +268,7 @@ test('a window never freed is a resource leak at its creation, once for all rank
 });
 
 test('a rank that skips a fence deadlocks the ranks in the fence', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   for (const x of w) x.fence();
   w[0]?.fence({ hang: true });
   job.ranks[1]?.barrier({ hang: true });
@@ -286,7 +276,7 @@ test('a rank that skips a fence deadlocks the ranks in the fence', () => {
 });
 
 test('ranks in matching fences and in lock epochs are not deadlocked', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (const x of w) x.fence();
   w[0]?.fence({ hang: true });
   w[1]?.fence({ hang: true });
@@ -296,14 +286,14 @@ test('ranks in matching fences and in lock epochs are not deadlocked', () => {
 });
 
 test('an access before any fence or lock of its target is call-order, one finding per window and call', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   for (const x of w) x.put(1 - x.r.rank, { site: 0x600 + x.r.rank });
   // After an exclusive lock of rank 0, a get from rank 1 is still outside any epoch for rank 1.
   w[0]?.lock(EXCLUSIVE, 0).get(1).put(0).unlock(0);
   for (const x of w) x.fence();
   for (const x of w) x.put(1 - x.r.rank, { disp: 5 });
   for (const x of w) x.fence();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [
     { kind: 'call-order', ranks: [0, 1], message: ['Ranks 0,1 call MPI_Put outside any access epoch'] },
     {
@@ -315,64 +305,64 @@ test('an access before any fence or lock of its target is call-order, one findin
 });
 
 test('a ring of puts, each flushed before a barrier, and gets after it: ordered, no race', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (const x of w) x.lockAll();
   for (const x of w) x.put((x.r.rank + 1) % 3).flush((x.r.rank + 1) % 3);
   for (const r of job.ranks) r.barrier();
   for (const x of w) x.get((x.r.rank + 2) % 3).flush((x.r.rank + 2) % 3);
   for (const x of w) x.unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
 test('a flush after the barrier does not order a put before it', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   for (const x of w) x.lockAll();
   w[0]?.put(1, { disp: 3 });
   for (const r of job.ranks) r.barrier();
   w[0]?.flush(1);
   w[1]?.get(1, { disp: 3 });
   for (const x of w) x.unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [0, 1], message: ['displacement 3'] }]);
 });
 
 test('a contiguous access covering a strided one certainly overlaps it', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   // The vector at displacement 0 spans ints 0..2 (elements 0 and 2); a put of 3 ints at 0 covers it.
   fenced(w, (x) => {
     if (x.r.rank === 1) x.put(0, { disp: 0, type: VECTOR });
     if (x.r.rank === 2) x.put(0, { disp: 0, count: 3 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2] }]);
 });
 
 test('a window polled with atomic reads is not judged for puts and gets of different ranks', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   for (const x of w) x.lockAll();
   // Rank 1 publishes data then raises a flag; rank 2 polls the flag and then reads the data: ordered through the
   // flag's value, which mpiscope cannot see.
   w[1]?.put(0, { disp: 4 }).flush(0).accumulate(0, REPLACE_OP, { disp: 0 }).flush(0);
   w[2]?.fetchAndOp(0, NO_OP, { disp: 0 }).flush(0).get(0, { disp: 4 }).flush(0);
   for (const x of w) x.unlockAll();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
 test('PSCW: two origins putting to one element in the same exposure epoch race', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   const [t, o1, o2] = w;
   t?.postTo([1, 2]);
   o1?.startTo([0]).put(0, { disp: 6 }).complete();
   o2?.startTo([0]).put(0, { disp: 6 }).complete();
   t?.wait();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'rma-race', ranks: [1, 2], message: ['exposure epoch', 'displacement 6'] }]);
 });
 
 test('PSCW: exposure epochs one after the other, or groups the engine cannot know, are not judged as one', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   const [t, o1, o2] = w;
   // Rank 0 exposes to rank 1, then to rank 2: the two puts are ordered by its wait and post.
   t?.postTo([1]);
@@ -386,12 +376,12 @@ test('PSCW: exposure epochs one after the other, or groups the engine cannot kno
   o1?.start().put(0, { disp: 7 }).complete();
   o2?.start().put(0, { disp: 7 }).complete();
   t?.wait();
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });
 
 test('PSCW: a target waits for an origin that never completes its access epoch: deadlock', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [t, o] = w;
   t?.postTo([1]).wait({ hang: true });
   // Rank 1 opens its access epoch but waits in a barrier instead of calling MPI_Win_complete.
@@ -408,7 +398,7 @@ test('PSCW: a target waits for an origin that never completes its access epoch: 
 });
 
 test('PSCW: an origin completes an access epoch to a target that never posts to it: deadlock', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   const [o, t] = w;
   o?.startTo([1]).put(1).complete({ hang: true });
   // Rank 1 exposes its window to rank 2 only, then waits for rank 2's complete; rank 2 never starts.
@@ -425,7 +415,7 @@ test('PSCW: an origin completes an access epoch to a target that never posts to 
 });
 
 test('PSCW: an origin blocked in MPI_Win_start for a target that never posts to it: deadlock', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [o] = w;
   // Open MPI's shared-memory windows wait in MPI_Win_start for the targets' posts.
   o?.start(o.group([1]), { hang: true });
@@ -440,7 +430,7 @@ test('PSCW: an origin blocked in MPI_Win_start for a target that never posts to 
 });
 
 test('PSCW: an origin in MPI_Win_start or MPI_Win_complete whose target posted to it is not deadlocked', () => {
-  const j = setup(2);
+  const j = rmaJob(2);
   const [o1, t1] = j.w;
   o1?.start(o1.group([1]), { hang: true });
   t1?.postTo([0]).wait({ hang: true });
@@ -448,7 +438,7 @@ test('PSCW: an origin in MPI_Win_start or MPI_Win_complete whose target posted t
 });
 
 test('PSCW: an origin in MPI_Win_complete whose target posted to it is not deadlocked', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [o, t] = w;
   o?.startTo([1]).put(1).complete({ hang: true });
   t?.postTo([0]).wait({ hang: true });
@@ -456,7 +446,7 @@ test('PSCW: an origin in MPI_Win_complete whose target posted to it is not deadl
 });
 
 test('PSCW: a target in MPI_Win_wait while its origins are still running is not deadlocked', () => {
-  const { job, w } = setup(3);
+  const { job, w } = rmaJob(3);
   const [t, o1] = w;
   t?.postTo([1, 2]).wait({ hang: true });
   o1?.startTo([0]).put(0, { disp: 1 }).complete();
@@ -465,7 +455,7 @@ test('PSCW: a target in MPI_Win_wait while its origins are still running is not 
 });
 
 test('PSCW: an origin whose start group is unknown is not taken as never completing', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   const [t, o] = w;
   t?.postTo([1]).wait({ hang: true });
   // Rank 1 completes, but through a group the engine cannot see; then it waits for rank 0 in a barrier (in a
@@ -477,11 +467,11 @@ test('PSCW: an origin whose start group is unknown is not taken as never complet
 
 test('a put past the end of its target’s part of the window is invalid-argument, in whatever order the ranks stream', () => {
   // Windows of 400 bytes in units of 4: elements 98 to 101 of a 100-element window.
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   fenced(w, (x) => {
     if (x.r.rank === 0) x.put(1, { disp: 98, count: 4, site: 0x24 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, [{ kind: 'invalid-argument', ranks: [0], message: ['outside the target'] }]);
   // The origin's whole stream read before the target's creating call (each rank streams on its own): the
   // target's size is not known at the put, which must wait for it rather than pass.
@@ -492,10 +482,10 @@ test('a put past the end of its target’s part of the window is invalid-argumen
 });
 
 test('a put within its target’s part of the window is not judged outside it', () => {
-  const { job, w } = setup(2);
+  const { job, w } = rmaJob(2);
   fenced(w, (x) => {
     if (x.r.rank === 0) x.put(1, { disp: 96, count: 4 });
   });
-  end(job, w);
+  endRmaJob(job, w);
   check(job, []);
 });

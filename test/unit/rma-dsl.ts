@@ -2,8 +2,7 @@
  * One-sided calls for engine tests, as the shim records them (see engine-dsl.ts for the rest). Window handles
  * differ per rank, as in real jobs; predefined ops are announced the way the shim does at MPI_Init.
  */
-import type { Rank } from './engine-dsl';
-import { INT } from './engine-dsl';
+import { INT, Job, type Rank } from './engine-dsl';
 import { functionNamed } from '../../server/src/protocol/spec';
 
 /** Op handles (announced by announceOps with their mpi-api.json op ids). */
@@ -259,4 +258,18 @@ export function windows(ranks: readonly Rank[]): Rma[] {
     Rma.announceVector(r);
     return new Rma(r);
   });
+}
+
+/** A job of `n` ranks with one window over them (`windows`), created on every rank: the RMA tests' start. */
+export function rmaJob(n: number): { job: Job; w: Rma[] } {
+  const job = new Job(n);
+  const w = windows(job.ranks);
+  for (const x of w) x.create();
+  return { job, w };
+}
+
+/** The RMA tests' end: every rank frees its window and finalizes. */
+export function endRmaJob(job: Job, w: Rma[]): void {
+  for (const x of w) x.free();
+  for (const r of job.ranks) r.finalize();
 }
