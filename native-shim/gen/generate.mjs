@@ -28,7 +28,15 @@ const api = JSON.parse(readFileSync(join(specDir, 'mpi-api.json'), 'utf8'));
 
 // How each parameter role becomes an ENTER word; the meaning of the roles is in spec/README.md.
 // Classes whose calls can find nothing (msc_state.c's is_poll holds their ENTER and may forget the call).
-const POLL_CLASSES = new Set(['test', 'testall', 'testany', 'testsome', 'iprobe', 'improbe', 'request_get_status']);
+const POLL_CLASSES = new Set([
+  'test',
+  'testall',
+  'testany',
+  'testsome',
+  'iprobe',
+  'improbe',
+  'request_get_status',
+]);
 // Classes whose wildcard receives --replay-race counts and may force (src/msc_replay.c; the engine counts the same).
 const REPLAY_CLASSES = new Set(api.replayClasses ?? fail('mpi-api.json: replayClasses missing'));
 // Classes whose handlers (msc_handlers.c, the checks they call in msc_checks.c and msc_checksum.c) read only the
