@@ -3,7 +3,6 @@ import { test } from 'node:test';
 import {
   hydraBindsEachRank,
   jobCommand,
-  openmpiYields,
   type BindingInput,
   type JobCommandInput,
   type LauncherSyntax,
@@ -177,25 +176,4 @@ test('Hydra binds each rank to a core only on one host, when the ranks fit the c
   assert.equal(hydraBindsEachRank({ ...fits, env: { OMP_NUM_THREADS: '1' } }), true, 'OMP_NUM_THREADS=1');
   for (const lib of ['libgomp.so.1', 'libomp.so.5', 'libiomp5.so', 'libtbb.so.12'])
     assert.equal(hydraBindsEachRank({ ...fits, ldd: `${fits.ldd}\n\t${lib} => /y` }), false, lib);
-});
-
-test('Open MPI: --mca mpi_yield_when_idle 1 when asked, before the rank variables', () => {
-  const c = jobCommand(input('openmpi', 'openmpi', { yieldWhenIdle: true })).args;
-  const at = c.indexOf('mpi_yield_when_idle');
-  assert.deepEqual(c.slice(at - 1, at + 2), ['--mca', 'mpi_yield_when_idle', '1']);
-  assert.ok(at < c.indexOf('-x'));
-  assert.ok(!jobCommand(input('openmpi', 'openmpi')).args.includes('mpi_yield_when_idle'));
-});
-
-test("Open MPI's ranks are asked to yield on one host with at least as many ranks as cores, unless the user chose", () => {
-  const full: BindingInput = { np: 2, cores: 2, userArgs: [], env: {}, oneHost: true, ldd: undefined };
-  assert.equal(openmpiYields(full), true);
-  assert.equal(openmpiYields({ ...full, np: 4 }), true, 'more ranks than cores');
-  assert.equal(openmpiYields({ ...full, np: 1 }), false, 'a core left for the analyzer');
-  assert.equal(openmpiYields({ ...full, cores: undefined }), false, 'unknown cores');
-  assert.equal(openmpiYields({ ...full, oneHost: false }), false, 'several hosts');
-  for (const userArgs of [['--mca', 'mpi_yield_when_idle', '0'], ['--mca=mpi_yield_when_idle=0']])
-    assert.equal(openmpiYields({ ...full, userArgs }), false, userArgs.join(' '));
-  assert.equal(openmpiYields({ ...full, env: { OMPI_MCA_mpi_yield_when_idle: '0' } }), false, 'the variable');
-  assert.equal(openmpiYields({ ...full, env: { OMPI_MCA_mpi_yield_when_idle: '' } }), true, 'empty variable');
 });

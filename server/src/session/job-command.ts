@@ -38,8 +38,6 @@ export interface JobCommandInput {
   readonly tcpSubnet?: string;
   /** Hydra only: ask it to bind each rank to a core of its own (`-bind-to core`; see hydraBindsEachRank). */
   readonly bindEachRank?: boolean;
-  /** Open MPI only: ask its waiting ranks to yield the core (`--mca mpi_yield_when_idle 1`; see openmpiYields). */
-  readonly yieldWhenIdle?: boolean;
 }
 
 /** The launcher's arguments, and variables to add to the launcher's own environment. */
@@ -102,23 +100,6 @@ export function hydraBindsEachRank(b: BindingInput): boolean {
 }
 
 /**
- * Whether mpiscope asks Open MPI's ranks to yield the core while they wait (`--mca mpi_yield_when_idle 1`). Open
- * MPI does so by itself only when it sees more ranks than cores; with as many ranks as cores it busy-polls without
- * yielding, and the analyzer and the ranks' sender threads, which need a core too, then get one only by
- * preempting a rank, computing or not, where a yielding rank hands its core over while it waits (bench/lammps/
- * README.md, "Why the ranks lose more wall time than the analyzer takes": LAMMPS at 2 ranks on 2 cores under
- * mpiscope took 0.49-0.77 of the wall it took without, on a loaded machine). Only on one host with known cores
- * and at least as many ranks as cores (with fewer, the analyzer has a core of its own), and never when the user
- * set the parameter (an option or the OMPI_MCA_ variable).
- */
-export function openmpiYields(b: BindingInput): boolean {
-  if (!b.oneHost || b.cores === undefined || b.np < b.cores) return false;
-  if (mentions(b.userArgs, /mpi_yield_when_idle/)) return false;
-  const own = b.env.OMPI_MCA_mpi_yield_when_idle;
-  return own === undefined || own === '';
-}
-
-/**
  * The launcher's arguments. The rank variables are passed with their values on the command line
  * (Open MPI `-x NAME=VALUE`, Hydra `-genv NAME VALUE`, srun `--export=ALL,LD_PRELOAD=…`) rather than through
  * the launcher's own environment, so the shim is preloaded into the ranks only, never into the launcher.
@@ -136,7 +117,6 @@ export function jobCommand(input: JobCommandInput): JobCommand {
       out.push('--oversubscribe');
       if (hosts.length > 0) out.push('--host', hosts.join(','));
       if (input.hostfile !== undefined) out.push('--hostfile', input.hostfile);
-      if (input.yieldWhenIdle === true) out.push('--mca', 'mpi_yield_when_idle', '1');
       if (input.tcpSubnet !== undefined) {
         if (!mentions(user, /btl_tcp_if_(in|ex)clude/))
           out.push('--mca', 'btl_tcp_if_include', input.tcpSubnet);

@@ -14,7 +14,7 @@ import { HangWatch, noProgressFinding } from './hang-watch';
 import { BlockedBacktraces } from './blocked-backtraces';
 import { parseRankText } from './held-ack';
 import type { MessageQueueView } from './session-api';
-import { hydraBindsEachRank, jobCommand, openmpiYields } from './job-command';
+import { hydraBindsEachRank, jobCommand } from './job-command';
 import { physicalCores } from './cpu-cores';
 import { expandHostlist, listenFor, readHostfile, type ListenChoice } from './listen-address';
 import { planLaunch, type LaunchPlan } from './launch-plan';
@@ -436,23 +436,22 @@ export class Session {
     const layout = this.layout;
     this.syntax = plan.syntax;
     const userArgs = [...plan.mpirunPrefixArgs, ...(o.mpirunArgs ?? [])];
-    const binding = {
-      np: o.np,
-      cores: physicalCores(),
-      userArgs,
-      env: { ...process.env, ...o.env },
-      oneHost:
-        (layout === undefined || (layout.hosts.length === 0 && layout.hostfile === undefined)) &&
-        (layout?.where.advertise ?? '127.0.0.1') === '127.0.0.1',
-      ldd: plan.ldd,
-    };
-    const bindEachRank = plan.syntax === 'hydra' && hydraBindsEachRank(binding);
-    const yieldWhenIdle = plan.syntax === 'openmpi' && openmpiYields(binding);
+    const bindEachRank =
+      plan.syntax === 'hydra' &&
+      hydraBindsEachRank({
+        np: o.np,
+        cores: physicalCores(),
+        userArgs,
+        env: { ...process.env, ...o.env },
+        oneHost:
+          (layout === undefined || (layout.hosts.length === 0 && layout.hostfile === undefined)) &&
+          (layout?.where.advertise ?? '127.0.0.1') === '127.0.0.1',
+        ldd: plan.ldd,
+      });
     const { args, env: launcherEnv } = jobCommand({
       syntax: plan.syntax,
       flavor: plan.flavor,
       ...(bindEachRank ? { bindEachRank } : {}),
-      ...(yieldWhenIdle ? { yieldWhenIdle } : {}),
       ...(layout !== undefined && layout.hosts.length > 0 ? { hosts: layout.hosts } : {}),
       ...(layout?.hostfile !== undefined
         ? { hostfile: layout.hostfile, hostfileHosts: layout.fileHosts }
