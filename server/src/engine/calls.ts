@@ -437,6 +437,7 @@ function start(st: EngineState, t: RankTrack, handle: number): void {
 }
 
 function freeRequest(st: EngineState, t: RankTrack, handle: number): void {
+  st.rma.onRequestFreed(t.rank, handle);
   const req = t.deleteRequest(handle);
   if (req === undefined) return;
   retire(t, handle, 'MPI_Request_free');

@@ -795,6 +795,14 @@ export class RmaTracker {
     a.readDone = this.orders.get(rank) ?? 0;
   }
 
+  /**
+   * A request of the rank was freed (MPI_Request_free): an MPI_Rget's then never completes for the program, and its
+   * handle may be MPI's again for another request, whose completion must not stamp the get.
+   */
+  onRequestFreed(rank: number, request: number): void {
+    if (this.pendingGets.size !== 0) this.pendingGets.delete(`${rank}:${request}`);
+  }
+
   /** Two passive-target accesses (both settled) may race: rma.ts's rules for locks, flushes and happened-before. */
   private passiveConcurrent(a: Access, b: Access): boolean {
     // A rank's own loads and stores are ordered by its program (two ranks' direct accesses to a shared
