@@ -122,9 +122,9 @@ test('RequestPool refuses a row released twice or released while a pending-buffe
   const pool = new RequestPool();
   const created = { fn: FNS[1], site: 1, keepWords: () => undefined } as unknown as CallEnter;
   const r = pool.alloc(created, 'recv', false, undefined, undefined);
-  pool.setIndexed(r, IN_WRITES, 0x9000);
+  pool.setIndexed(r, IN_WRITES, 0x9000, 0);
   assert.throws(() => pool.release(r), /pending-buffer index/);
-  pool.setIndexed(r, NOT_INDEXED, 0);
+  pool.setIndexed(r, NOT_INDEXED, 0, 0);
   pool.release(r);
   assert.throws(() => pool.release(r), /released twice/);
   assert.equal(pool.live, 0);

@@ -9,8 +9,8 @@ import { random } from './seeded-random';
 test('SpanIndex finds exactly the spans that share a byte with the query, through adds and removes', () => {
   for (const seed of [1, 2, 3]) {
     const rnd = random(seed);
-    const index = new SpanIndex<number>();
-    const live = new Map<number, [number, number]>();
+    const index = new SpanIndex();
+    const live = new Map<number, [number, number, number]>();
     let next = 0;
     for (let step = 0; step < 4000; step++) {
       const r = rnd();
@@ -18,14 +18,14 @@ test('SpanIndex finds exactly the spans that share a byte with the query, throug
         // Mostly short spans, some long ones, many with equal starts.
         const from = Math.floor(rnd() * 200) * 8;
         const to = from + (rnd() < 0.1 ? Math.floor(rnd() * 800) : Math.floor(rnd() * 24)) + 1;
-        index.add(from, to, next);
-        live.set(next++, [from, to]);
+        const ord = index.add(from, to, next);
+        live.set(next++, [from, to, ord]);
       } else if (r < 0.8) {
         const keys = [...live.keys()];
         const k = keys[Math.floor(rnd() * keys.length)] as number;
-        const [from] = live.get(k) as [number, number];
-        assert.equal(index.remove(from, k), true);
-        assert.equal(index.remove(from, k), false, 'removed twice');
+        const [from, , ord] = live.get(k) as [number, number, number];
+        assert.equal(index.remove(from, ord, k), true);
+        assert.equal(index.remove(from, ord, k), false, 'removed twice');
         live.delete(k);
       } else {
         const lo = Math.floor(rnd() * 1700);

@@ -11,6 +11,11 @@ function num(v: unknown, missing: number): number {
   return typeof v === 'number' ? v : missing;
 }
 
+/** Appends every value of each list; `push(...list)` passes them as arguments, which overflows the stack at ~10^5. */
+export function pushAll(words: number[], ...lists: readonly (readonly number[])[]): void {
+  for (const list of lists) for (let i = 0; i < list.length; i++) words.push(list[i]!);
+}
+
 export function appendEvent(cols: RecordColumns, e: RankEvent): number {
   const words: number[] = [];
   let kind: number;
@@ -31,7 +36,8 @@ export function appendEvent(cols: RecordColumns, e: RankEvent): number {
       for (const name of layout.arrays) {
         const arr = e.args[name];
         const list = Array.isArray(arr) ? (arr as readonly number[]) : [];
-        words.push(list.length, ...list);
+        words.push(list.length);
+        pushAll(words, list);
       }
       break;
     }
@@ -45,7 +51,7 @@ export function appendEvent(cols: RecordColumns, e: RankEvent): number {
       for (const [name] of layout.outWord) words.push(num(e.outputs[name], 0));
       if (layout.outcount !== undefined && layout.indices !== undefined) {
         const idx = e.outputs[layout.indices];
-        if (Array.isArray(idx)) words.push(...(idx as readonly number[]));
+        if (Array.isArray(idx)) pushAll(words, idx as readonly number[]);
       }
       break;
     }
@@ -60,8 +66,11 @@ export function appendEvent(cols: RecordColumns, e: RankEvent): number {
         const topo = e.sources !== undefined && e.dests !== undefined;
         const bits = (e.isInter ? 1 : 0) | (topo ? 2 : 0);
         words.push(e.comm, e.size, e.myRank, e.parent, e.creatorSeq, bits, e.remoteMembers.length);
-        words.push(...e.members, ...e.remoteMembers);
-        if (topo) words.push(e.sources.length, e.dests.length, ...e.sources, ...e.dests);
+        pushAll(words, e.members, e.remoteMembers);
+        if (topo) {
+          words.push(e.sources.length, e.dests.length);
+          pushAll(words, e.sources, e.dests);
+        }
       }
       break;
     case 'datatype': {
@@ -70,9 +79,10 @@ export function appendEvent(cols: RecordColumns, e: RankEvent): number {
       const sig = e.signature.flat();
       if (e.layout !== undefined) {
         flags = 4;
-        words.push(sig.length, ...sig, ...e.layout.flat());
+        words.push(sig.length);
+        pushAll(words, sig, e.layout.flat());
       } else {
-        words.push(...sig);
+        pushAll(words, sig);
       }
       break;
     }

@@ -256,8 +256,8 @@ export class RankTrack {
    * The buffers of the pending requests (see pendingBuffer), by start address: what sends read and what receives
    * write, apart, because a new send only conflicts with pending receives (two sends may read one buffer).
    */
-  readonly pendingReads = new SpanIndex<ReqId>();
-  readonly pendingWrites = new SpanIndex<ReqId>();
+  readonly pendingReads = new SpanIndex();
+  readonly pendingWrites = new SpanIndex();
   private stamps = 0;
   /** Active requests freed by MPI_Request_free: their operations still happen. */
   readonly orphans: ReqId[] = [];
@@ -466,16 +466,20 @@ export class RankTrack {
     const lo = p.spanLo(req);
     if (op === undefined || lo !== lo || (p.persistent(req) && !p.active(req))) return;
     const reads = op.kind === 'send';
-    (reads ? this.pendingReads : this.pendingWrites).add(lo, p.spanHi(req), req);
-    p.setIndexed(req, reads ? IN_READS : IN_WRITES, lo);
+    const ord = (reads ? this.pendingReads : this.pendingWrites).add(lo, p.spanHi(req), req);
+    p.setIndexed(req, reads ? IN_READS : IN_WRITES, lo, ord);
   }
 
   private unindex(req: ReqId): void {
     const p = this.reqs;
     const where = p.indexedIn(req);
     if (where === NOT_INDEXED) return;
-    (where === IN_READS ? this.pendingReads : this.pendingWrites).remove(p.indexedFrom(req), req);
-    p.setIndexed(req, NOT_INDEXED, 0);
+    (where === IN_READS ? this.pendingReads : this.pendingWrites).remove(
+      p.indexedFrom(req),
+      p.indexedOrd(req),
+      req,
+    );
+    p.setIndexed(req, NOT_INDEXED, 0, 0);
   }
 
   /** Remember the call that made send request `id` (see sendCreators). */

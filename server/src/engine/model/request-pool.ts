@@ -57,6 +57,8 @@ export class RequestPool {
   private stamps = new Float64Array(16);
   /** Start of the span it is held under in a pending-buffer index (see `indexedIn`). */
   private spanFrom = new Float64Array(16);
+  /** Its order in that index among equal starts (what SpanIndex.add returned; SpanIndex.remove finds it by it). */
+  private spanOrd = new Float64Array(16);
   /** The bytes its operation's buffer spans, [lo, hi): NaN when unknown or when it has no operation. */
   private lows = new Float64Array(16);
   private highs = new Float64Array(16);
@@ -223,9 +225,13 @@ export class RequestPool {
   indexedFrom(r: ReqId): number {
     return this.spanFrom[r] as number;
   }
-  setIndexed(r: ReqId, where: number, from: number): void {
+  indexedOrd(r: ReqId): number {
+    return this.spanOrd[r] as number;
+  }
+  setIndexed(r: ReqId, where: number, from: number, ord: number): void {
     this.indexed[r] = where;
     this.spanFrom[r] = from;
+    this.spanOrd[r] = ord;
   }
 
   private flag(r: ReqId, bit: number, on: boolean): void {
@@ -239,6 +245,7 @@ export class RequestPool {
     this.sites = grown(this.sites, n);
     this.stamps = grown(this.stamps, n);
     this.spanFrom = grown(this.spanFrom, n);
+    this.spanOrd = grown(this.spanOrd, n);
     this.lows = grown(this.lows, n);
     this.highs = grown(this.highs, n);
     this.fns = grown(this.fns, n);

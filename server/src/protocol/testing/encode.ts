@@ -5,6 +5,7 @@
  * COMPLETE_EXIT with `encodeEvents`), or with `format` 1 what a shim before the packed forms wrote.
  */
 import type { RankEvent } from '../../engine/model/types';
+import { pushAll } from '../append-event';
 import {
   EXT_WORD_OFFSET,
   EXT_WORDS,
@@ -103,7 +104,7 @@ function exitWordsOf(e: Extract<RankEvent, { type: 'exit' }>): number[] {
   if (layout.outcount !== undefined) {
     words.push(num(e.outputs[layout.outcount]));
     const idx = layout.indices !== undefined ? e.outputs[layout.indices] : undefined;
-    if (Array.isArray(idx)) words.push(...(idx as readonly number[]));
+    if (Array.isArray(idx)) pushAll(words, idx as readonly number[]);
   }
   return words;
 }
@@ -159,7 +160,8 @@ export function encodeEvent(e: RankEvent, format = FORMAT_VERSION): Uint8Array {
       for (const name of layout.arrays) {
         const arr = e.args[name];
         const list = Array.isArray(arr) ? (arr as readonly number[]) : [];
-        words.push(list.length, ...list);
+        words.push(list.length);
+        pushAll(words, list);
       }
       const flags = e.otherThread === true ? 2 : 0;
       if (format >= 2 && layout.packed !== undefined)
