@@ -202,6 +202,23 @@ const patterns: Pattern[] = [
     },
   },
   {
+    name: 'requests-one-waitall',
+    what: 'MPI_Isend of one buffer / MPI_Irecv into distinct ints, all pending until one Waitall per rank',
+    build: (n) => {
+      const job = new Job(2);
+      const [r0, r1] = job.ranks as [Rank, Rank];
+      const rs: number[] = [];
+      const ss: number[] = [];
+      // A root's sends of one array to many peers, a gather's receives into slots: all pending at once.
+      for (let i = 0; i < n; i++) rs.push(r0.irecv(1, { tag: 1, site: 0x611, buf: 0x1000000 + 4 * i }));
+      for (let i = 0; i < n; i++) ss.push(r1.isend(0, { tag: 1, site: 0x612 }));
+      r0.waitall(rs);
+      r1.waitall(ss);
+      for (const r of job.ranks) r.finalize();
+      return job;
+    },
+  },
+  {
     name: 'wildcard-recv',
     what: 'MPI_Recv(MPI_ANY_SOURCE) of rank 0 against pending MPI_Isend of ranks 1-3 (message races)',
     build: (n) => {
