@@ -96,6 +96,26 @@ test('a message sent and never received is reported at the end, at the send', ()
   );
 });
 
+test('20,000 messages of as many tags never received: one finding that names eight tags and counts the rest', () => {
+  // The finding listed every tag (a 200 KB message), and grouping the sends copied each group at every send.
+  const job = new Job(2);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  const hs: number[] = [];
+  for (let tag = 0; tag < 20_000; tag++) hs.push(r0.isend(1, { tag, site: 0xaaa }));
+  r0.waitall(hs).finalize();
+  r1.finalize({ site: 0xbbb });
+  const [f] = check(job, [
+    {
+      kind: 'unmatched-message',
+      ranks: [0],
+      message: [
+        'Rank 0 sent 20000 messages (tag 0/tag 1/tag 2/tag 3/tag 4/tag 5/tag 6/tag 7/… 19992 more tags)',
+      ],
+    },
+  ]);
+  assert.ok((f?.message.length ?? 0) < 400);
+});
+
 test('a message with the wrong tag is paired with the receive that waited for it', () => {
   const job = new Job(2);
   const [r0, r1] = job.ranks;

@@ -20,6 +20,7 @@ import {
   type WaitGraph,
   type WaitItem,
 } from './wait-graph';
+import { addTo } from '../model/group-by';
 
 interface Node {
   readonly b: Blocked;
@@ -93,7 +94,7 @@ function groupByDoing(st: DeadlockContext, ranks: readonly number[]): string {
   const groups = new Map<string, number[]>();
   for (const r of ranks) {
     const d = doing(st.tracks[r]);
-    groups.set(d, [...(groups.get(d) ?? []), r]);
+    addTo(groups, d, r);
   }
   return [...groups]
     .map(
@@ -357,7 +358,10 @@ export function deadlockFinding(st: DeadlockContext, g: WaitGraph): EngineFindin
       for (const p of it.peers) {
         const t = st.tracks[p];
         if (t !== undefined && !inSet.has(p) && (t.ended !== undefined || t.inFinalize) && !it.any) {
-          gone.set(p, [...new Set([...(gone.get(p) ?? []), r])]);
+          // Each rank once: the ranks come one at a time (the outer loop), so a repeat is the list's last.
+          const g = gone.get(p);
+          if (g === undefined) gone.set(p, [r]);
+          else if (g[g.length - 1] !== r) g.push(r);
         }
       }
     }

@@ -11,6 +11,7 @@ import type { RecvOp } from '../model/ops';
 import type { EngineFinding } from '../model/types';
 import { ANY_SOURCE, ANY_TAG } from '../model/types';
 import type { DeadlockContext } from './wait-graph';
+import { addTo } from '../model/group-by';
 
 /**
  * For each receive (in the order given), the first live persistent send request of a rank it could hear from that
@@ -51,7 +52,7 @@ export function unstartedSendFindings(st: DeadlockContext, recvs: readonly RecvO
   const groups = new Map<string, Unstarted[]>();
   for (const u of found) {
     const key = `${u.fn}|${u.recv.fn.name}`;
-    groups.set(key, [...(groups.get(key) ?? []), u]);
+    addTo(groups, key, u);
   }
   return [...groups.values()].map((us) => {
     const u = us[0] as Unstarted;

@@ -7,6 +7,7 @@ import { objectArray } from '../model/elements';
 import { num, paramName } from '../model/fn-roles';
 import { functions } from '../../protocol/spec';
 import type { EndHow, EngineFinding, CallEnter, ExitView, FunctionSpec, RawLocation } from '../model/types';
+import { addTo } from '../model/group-by';
 
 interface Created {
   readonly what: string;
@@ -137,7 +138,7 @@ export class Resources {
   /** Null handles of predefined objects may be announced with values that look like created ones; drop frees of unknown handles. */
   leaks(st: CheckContext): EngineFinding[] {
     const groups = new Map<string, RawLocation[]>();
-    const add = (key: string, loc: RawLocation) => groups.set(key, [...(groups.get(key) ?? []), loc]);
+    const add = (key: string, loc: RawLocation) => addTo(groups, key, loc);
     for (const t of st.tracks) {
       if (t.ended !== 'finalized') continue; // a crashed or deadlocked rank had no chance to free
       for (const c of this.live.get(t.rank)?.values() ?? []) {

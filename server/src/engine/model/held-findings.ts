@@ -9,6 +9,7 @@
  */
 import type { CallSites } from './call-sites';
 import type { EngineFinding, RawLocation } from './types';
+import { addTo } from './group-by';
 
 /** The finding for these ranks (sorted) and locations (in rank order). */
 type Make = (ranks: readonly number[], locations: readonly RawLocation[]) => EngineFinding;
@@ -35,7 +36,7 @@ export class HeldFindings {
     for (const h of this.held) {
       const where = h.locations.map((l) => sites.key(l.rank, l.site)).join('|');
       const k = `${h.key}|${where}`;
-      groups.set(k, [...(groups.get(k) ?? []), h]);
+      addTo(groups, k, h);
     }
     this.held = [];
     return [...groups.values()].map((g) => {

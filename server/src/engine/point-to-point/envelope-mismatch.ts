@@ -11,6 +11,7 @@ import type { RecvOp, SendOp } from '../model/ops';
 import type { RankTrack } from '../model/rank-track';
 import type { EngineFinding, RawLocation } from '../model/types';
 import { ANY_SOURCE, ANY_TAG } from '../model/types';
+import { addTo } from '../model/group-by';
 
 /** What of the envelope keeps a send from a receive. */
 export interface EnvelopeDiff {
@@ -113,7 +114,7 @@ export function mismatchFindings(pairs: readonly MismatchPair[], deadlock: boole
   const groups = new Map<string, MismatchPair[]>();
   for (const p of pairs) {
     const key = `${diffName(p.diff)}|${p.send.fn.name}|${p.recv.fn.name}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    addTo(groups, key, p);
   }
   const out: EngineFinding[] = [];
   for (const group of groups.values()) {

@@ -18,6 +18,7 @@ import { describeOp } from '../model/describe';
 import type { RecvOp, SendOp } from '../model/ops';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL } from '../model/types';
 import type { Matcher } from './matching';
+import { addTo } from '../model/group-by';
 
 export interface QueueEntry {
   readonly kind: 'send' | 'receive' | 'unexpected';
@@ -137,7 +138,7 @@ export function messageQueues(st: QueueContext): MessageQueues {
 /** Tarjan's strongly connected components with more than one rank, or a rank with an edge to itself. */
 function stronglyConnected(edges: readonly { from: number; to: number }[]): number[][] {
   const next = new Map<number, number[]>();
-  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  for (const e of edges) addTo(next, e.from, e.to);
   const index = new Map<number, number>();
   const low = new Map<number, number>();
   const stack: number[] = [];

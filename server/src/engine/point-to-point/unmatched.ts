@@ -11,6 +11,7 @@ import type { EngineFinding, RawLocation } from '../model/types';
 import { ANY_SOURCE } from '../model/types';
 import { mismatchFindings, pairMismatches } from './envelope-mismatch';
 import { simulateMatching } from './simulate-matching';
+import { addTo } from '../model/group-by';
 
 /** What the end-of-run check reads: the model and the messages still in the matcher. */
 export interface UnmatchedContext extends CheckContext {
@@ -53,7 +54,7 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
   for (const s of sends) {
     if (used.has(s)) continue;
     const key = `${s.rank}:${s.site}:${s.dest}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
+    addTo(groups, key, s);
   }
   // Sends no pending receive explains, by what was sent: one finding for the same mistake on several ranks or to
   // several ranks (a library that announces its end to every rank and never receives those messages would
@@ -62,7 +63,7 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
   for (const sends of groups.values()) {
     const s = sends[0] as SendOp;
     const n = sends.length === 1 ? 'a message' : `${sends.length} messages`;
-    const tags = [...new Set(sends.map((x) => x.tag))].map(tagName).join('/');
+    const tags = tagList(sends);
     // A pending receive whose envelope takes the message and still did not (a send MPI failed, a message the
     // library could not deliver): both ends in one finding.
     const recv = recvs.find(
@@ -86,21 +87,21 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
       continue;
     }
     const key = `${s.fn.name}|${s.comm.id}|${tags}`;
-    lost.set(key, [...(lost.get(key) ?? []), sends]);
+    addTo(lost, key, sends);
   }
   for (const sets of lost.values()) findings.push(neverReceived(sets));
   const recvGroups = new Map<string, RecvOp[]>();
   for (const r of recvs) {
     if (used.has(r)) continue;
     const key = `${r.rank}:${r.site}:${r.source}`;
-    recvGroups.set(key, [...(recvGroups.get(key) ?? []), r]);
+    addTo(recvGroups, key, r);
   }
   // The same by what was asked for: one finding for the same receive left unsatisfied on several ranks.
   const unsatisfied = new Map<string, RecvOp[][]>();
   for (const rs of recvGroups.values()) {
     const r = rs[0] as RecvOp;
     const key = `${r.fn.name}|${r.comm.id}|${r.tag}`;
-    unsatisfied.set(key, [...(unsatisfied.get(key) ?? []), rs]);
+    addTo(unsatisfied, key, rs);
   }
   for (const sets of unsatisfied.values()) findings.push(neverSatisfied(sets));
   return findings;
@@ -110,7 +111,7 @@ export function unmatchedFindings(st: UnmatchedContext): EngineFinding[] {
 function neverReceived(sets: readonly SendOp[][]): EngineFinding {
   const s = (sets[0] as SendOp[])[0] as SendOp;
   const all = sets.flat();
-  const tags = [...new Set(all.map((x) => x.tag))].map(tagName).join('/');
+  const tags = tagList(all);
   if (sets.length === 1) {
     const n = all.length === 1 ? 'a message' : `${all.length} messages`;
     return {
@@ -124,7 +125,7 @@ function neverReceived(sets: readonly SendOp[][]): EngineFinding {
   const bySite = new Map<string, SendOp[]>();
   for (const x of all) {
     const key = `${x.rank}:${x.site}`;
-    bySite.set(key, [...(bySite.get(key) ?? []), x]);
+    addTo(bySite, key, x);
   }
   const ranks = [...new Set(all.map((x) => x.rank))].sort((a, b) => a - b);
   const dests = [...new Set(all.map((x) => x.dest))].sort((a, b) => a - b);
@@ -172,4 +173,11 @@ function neverSatisfied(sets: readonly RecvOp[][]): EngineFinding {
     message: `${all.length} receives (${r.fn.name}, ${tagName(r.tag)} on ${r.comm.name}) of ${ranksName(ranks)} were never satisfied: no matching message was sent. Add the matching sends, or cancel and free the requests.`,
     locations,
   };
+}
+
+/** The tags of some messages, each once, in the order sent; past eight, how many more (a loop of 10^5 tags). */
+function tagList(ops: readonly SendOp[]): string {
+  const tags = [...new Set(ops.map((x) => x.tag))];
+  const shown = tags.slice(0, 8).map(tagName).join('/');
+  return tags.length > 8 ? `${shown}/… ${tags.length - 8} more tags` : shown;
 }
