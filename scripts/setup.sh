@@ -77,6 +77,10 @@ if [ ${#apps[@]} -gt 0 ]; then
   fi
 fi
 command -v addr2line >/dev/null 2>&1 || missing+=(binutils)
+# Call sites are resolved with llvm-addr2line when it is installed: binutils 2.40's addr2line names the wrong file
+# for a header's code at the start of a DWARF 5 line table (server/src/session/site-resolver.ts), which the corpus'
+# buffer-overlap-irecv-in-header.c checks.
+command -v llvm-addr2line >/dev/null 2>&1 || missing+=(llvm)
 # mpiscope map partitions ranks onto hosts with METIS's gpmetis.
 command -v gpmetis >/dev/null 2>&1 || missing+=(metis)
 # The cluster and slurm tiers need root anyway (namespaces, Slurm's daemons), and skip with the reason

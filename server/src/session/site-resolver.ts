@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 
 /** A call site as the shim reported it (SITE record): a return address inside a loaded module. */
 export interface SiteKey {
@@ -183,10 +183,36 @@ export function linkAddress(site: SiteKey): number {
   return fixed ? site.address : site.offset;
 }
 
+/**
+ * The program that resolves addresses: llvm-addr2line when it is installed, else binutils' addr2line. GNU
+ * addr2line 2.40 (Debian 12) names the wrong file for the rows a DWARF 5 line sequence has before its first file
+ * change: those are in file 1 of the table (GCC 11 and later emit DWARF 5, and make file 1 the first file with
+ * code, e.g. a header whose function precedes main), and it reports them in the compilation unit's own file at
+ * the header's line numbers. llvm-addr2line reads the same tables right, takes the same options and prints the
+ * same shape. Looked up on PATH once.
+ */
+let addr2lineProgram: string | undefined;
+
+function addr2lineTool(): string {
+  if (addr2lineProgram !== undefined) return addr2lineProgram;
+  addr2lineProgram = 'addr2line';
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(join(dir, 'llvm-addr2line'), constants.X_OK);
+      addr2lineProgram = 'llvm-addr2line';
+      break;
+    } catch {
+      // Not in this directory.
+    }
+  }
+  return addr2lineProgram;
+}
+
 function runAddr2line(module: string, addrs: readonly string[]): Promise<string> {
   return new Promise<string>((done) => {
     execFile(
-      'addr2line',
+      addr2lineTool(),
       ['-a', '-f', '-C', '-i', '-e', module, ...addrs],
       { maxBuffer: 16 << 20 },
       (err, stdout) => done(err ? '' : stdout),

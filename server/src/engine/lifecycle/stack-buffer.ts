@@ -4,7 +4,9 @@
  * engine knows no binaries either: it passes each distinct description on as a candidate finding, which the
  * session judges against the caller's debug info (server/src/session/stack-objects.ts) and drops unless the
  * variable is smaller than what the call reaches. The ranks of one collective call that describe the same buffer
- * are one candidate with a location per rank, as the shim's other findings about a collective are.
+ * are one candidate with a location per rank, as the shim's other findings about a collective are, held until
+ * every member has entered the call: the ranks may call it from different lines (the root from one branch, the
+ * others from another), and each location is judged on its own.
  */
 import type { CheckContext } from '../model/check-context';
 import type { EngineFinding, RawLocation, ShimFindingEvent, StackBufferCandidate } from '../model/types';
@@ -56,6 +58,13 @@ export function stackBufferCandidate(st: CheckContext, e: ShimFindingEvent): voi
     locations,
     stackBuffer: candidates,
   };
-  if (instance !== undefined) byInstance.set(instance, { finding, locations, candidates });
-  st.report(finding);
+  if (coll === undefined || instance === undefined) {
+    st.report(finding);
+    return;
+  }
+  byInstance.set(instance, { finding, locations, candidates });
+  // Taken by the session once every member has entered the call, so that each rank's description has come (the
+  // shim sends it right after the call's ENTER); reported at once, it left with the first rank's stream only.
+  const { comm, index } = coll;
+  st.reportWhen(finding, () => comm.entered.every((n) => n > index));
 }
