@@ -170,7 +170,10 @@ void msc_sites_resolve_request(const char *t, size_t len)
 }
 
 /* Runs addr2line -f -C -e PATH on the queries and reads its answers: two lines per address. Without
- * LD_PRELOAD, so the shim is not loaded into it. Returns the output (malloc'ed) or NULL. */
+ * LD_PRELOAD, so the shim is not loaded into it. Returns the output (malloc'ed) or NULL.
+ * llvm-addr2line when the host has it, as the analyzer does (server/src/session/site-resolver.ts): binutils
+ * 2.40's addr2line names the including .c file for a header's code at the start of a DWARF 5 line table; the
+ * same options give the same two lines per address. */
 static char *run_addr2line(const char *path, const uint64_t *queries, size_t n)
 {
     size_t nargs = 5 + n + 1;
@@ -202,7 +205,12 @@ static char *run_addr2line(const char *path, const uint64_t *queries, size_t n)
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
     pid_t pid;
-    int rc = posix_spawnp(&pid, "addr2line", &fa, NULL, argv, envp);
+    argv[0] = "llvm-addr2line";
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp);
+    if (rc != 0) {
+        argv[0] = "addr2line";
+        rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp);
+    }
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     fds[1] = -1;
