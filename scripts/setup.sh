@@ -68,6 +68,8 @@ if [ "$with_apps" = 1 ]; then
   command -v parform >/dev/null 2>&1 || apps+=(form)
   command -v dgord >/dev/null 2>&1 || apps+=(ptscotch)
   command -v nrniv >/dev/null 2>&1 || apps+=(neuron)
+  # Python over MPI (the mpi4py test runs python3 with a script).
+  [ -f /usr/lib/python3/dist-packages/mpi4py/__init__.py ] || apps+=(python3-mpi4py)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
