@@ -70,6 +70,9 @@ if [ "$with_apps" = 1 ]; then
   command -v nrniv >/dev/null 2>&1 || apps+=(neuron)
   # Python over MPI (the mpi4py test runs python3 with a script).
   [ -f /usr/lib/python3/dist-packages/mpi4py/__init__.py ] || apps+=(python3-mpi4py)
+  # NumPy, which the mpi4py script's buffers are (python3-mpi4py only suggests it).
+  /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || apps+=(python3-numpy)
+  [ -d /usr/lib/python3/dist-packages/h5py/_debian_h5py_mpi ] || apps+=(python3-h5py-mpi)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
