@@ -8,7 +8,8 @@
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
 #                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers,
 #                 GROMACS, Quantum ESPRESSO with its examples, MPB, CP2K, OpenFOAM with its tutorials, PETSc with its
-#                 examples, and ESyS-Particle
+#                 examples, ESyS-Particle, and the rest test/apps/README.md lists (mpi4py and parallel h5py, PnetCDF's
+#                 tools…)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -73,6 +74,7 @@ if [ "$with_apps" = 1 ]; then
   # NumPy, which the mpi4py script's buffers are (python3-mpi4py only suggests it).
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || apps+=(python3-numpy)
   [ -d /usr/lib/python3/dist-packages/h5py/_debian_h5py_mpi ] || apps+=(python3-h5py-mpi)
+  command -v ncmpidiff >/dev/null 2>&1 || apps+=(pnetcdf-bin)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
