@@ -75,6 +75,7 @@ if [ "$with_apps" = 1 ]; then
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || apps+=(python3-numpy)
   [ -d /usr/lib/python3/dist-packages/h5py/_debian_h5py_mpi ] || apps+=(python3-h5py-mpi)
   command -v ncmpidiff >/dev/null 2>&1 || apps+=(pnetcdf-bin)
+  command -v FreeFem++-mpi >/dev/null 2>&1 || apps+=(freefem++)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

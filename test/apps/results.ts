@@ -309,3 +309,11 @@ export function pnetcdfResults(stdout: string): string[] {
     .split('\n')
     .filter((l) => /^\s*(SAME|DIFF)|^(Headers|All variables|Number of differences)/.test(l));
 }
+
+/** The FreeFem++ Schwarz script's lines: the iterations' changes, the solution's maximum and energy, the pieces. */
+export function freefemResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => /^(iteration \d+ change|max |energy |piece from |rank \d+ got)/.test(l))
+    .sort();
+}
