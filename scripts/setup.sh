@@ -76,6 +76,8 @@ if [ "$with_apps" = 1 ]; then
   [ -d /usr/lib/python3/dist-packages/h5py/_debian_h5py_mpi ] || apps+=(python3-h5py-mpi)
   command -v ncmpidiff >/dev/null 2>&1 || apps+=(pnetcdf-bin)
   command -v FreeFem++-mpi >/dev/null 2>&1 || apps+=(freefem++)
+  [ -f /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/lib/python3/dist-packages/petsc4py/__init__.py ] ||
+    apps+=(python3-petsc4py-real3.18)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -317,3 +317,8 @@ export function freefemResults(stdout: string): string[] {
     .filter((l) => /^(iteration \d+ change|max |energy |piece from |rank \d+ got)/.test(l))
     .sort();
 }
+
+/** The petsc4py script's solve: iterations and why it stopped, the solution's norm, whether the residual is small. */
+export function petsc4pyResults(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => /^(iterations \d+ reason|solution norm|residual below)/.test(l));
+}
