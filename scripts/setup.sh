@@ -8,7 +8,8 @@
 #   --with-apps   also installs the real MPI applications the apps tier runs (test/apps): LAMMPS and its
 #                 examples, HPC Challenge, NWChem built for Open MPI and for MPICH, Elk, ScaLAPACK's test drivers,
 #                 GROMACS, Quantum ESPRESSO with its examples, MPB, CP2K, OpenFOAM with its tutorials, PETSc with its
-#                 examples, and ESyS-Particle
+#                 examples, ESyS-Particle, and the rest test/apps/README.md lists (mpi4py and parallel h5py, PnetCDF's
+#                 tools…)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,6 +69,15 @@ if [ "$with_apps" = 1 ]; then
   command -v parform >/dev/null 2>&1 || apps+=(form)
   command -v dgord >/dev/null 2>&1 || apps+=(ptscotch)
   command -v nrniv >/dev/null 2>&1 || apps+=(neuron)
+  # Python over MPI (the mpi4py test runs python3 with a script).
+  [ -f /usr/lib/python3/dist-packages/mpi4py/__init__.py ] || apps+=(python3-mpi4py)
+  # NumPy, which the mpi4py script's buffers are (python3-mpi4py only suggests it).
+  /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || apps+=(python3-numpy)
+  [ -d /usr/lib/python3/dist-packages/h5py/_debian_h5py_mpi ] || apps+=(python3-h5py-mpi)
+  command -v ncmpidiff >/dev/null 2>&1 || apps+=(pnetcdf-bin)
+  command -v FreeFem++-mpi >/dev/null 2>&1 || apps+=(freefem++)
+  [ -f /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/lib/python3/dist-packages/petsc4py/__init__.py ] ||
+    apps+=(python3-petsc4py-real3.18)
 fi
 if [ ${#apps[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

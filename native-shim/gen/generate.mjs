@@ -422,6 +422,13 @@ function arrayElemKind(ctype) {
   return 'MSC_ARR_INT';
 }
 
+/** The functions that create attribute keyvals, with the kind msc_keyval_wrap takes (src/msc_callbacks.c). */
+const KEYVAL_CREATE = {
+  MPI_Comm_create_keyval: 'MSC_KEYVAL_COMM',
+  MPI_Type_create_keyval: 'MSC_KEYVAL_TYPE',
+  MPI_Win_create_keyval: 'MSC_KEYVAL_WIN',
+};
+
 /** The C binding's forwarding: the PMPI entry with the (possibly substituted) C arguments. */
 const C_FORWARD = (f, callArgs) => [`    int rc = P${f.name}(${callArgs.join(', ')});`];
 
@@ -512,6 +519,19 @@ function genRecordingBody(f, forward, lang = 'c') {
       inits.push(`.${role} = ${name}`);
     }
   });
+  // An attribute's copy and delete functions run inside other MPI calls: the shim gives MPI trampolines that
+  // record the MPI calls they make (src/msc_callbacks.c). The C binding only: a Fortran callback has its own
+  // calling convention, and Open MPI's Fortran binding runs it without the C wrappers anyway.
+  const keyvalKind = lang === 'c' ? KEYVAL_CREATE[f.name] : undefined;
+  if (keyvalKind !== undefined) {
+    const [copy, del, , extra] = params;
+    L.push(
+      `    msc_keyval_fns msc_kv = msc_keyval_wrap(${keyvalKind}, (void (*)(void))${copy[1]}, (void (*)(void))${del[1]}, ${extra[1]});`,
+    );
+    callArgs[0] = `(${copy[0]})msc_kv.copy`;
+    callArgs[1] = `(${del[0]})msc_kv.del`;
+    callArgs[3] = 'msc_kv.extra';
+  }
   L.push(...pre);
   // --replay-race (src/msc_replay.c): a wildcard receive of the replayed rank may become a receive from the chosen
   // sender, before the arguments are copied anywhere, so that the ENTER, the checks and MPI all see the forced one.

@@ -33,6 +33,10 @@
 /* ENTER flags bit2: the words are the function's packed form (spec/records.json packedEnter; set by the generated
  * wrapper, which writes them so). */
 #define MSC_ENTER_PACKED 4
+/* ENTER flags bit3: the call is made from a callback MPI ran inside another call of the same thread (an attribute's
+ * copy or delete function, msc_callbacks.c), so it nests in that call rather than runs beside it. Kept in
+ * msc_tls_thread_kind while the callback runs, so that msc_enter_flags reads one thread-local byte as before. */
+#define MSC_ENTER_NESTED 8
 /* EXIT flags bit0: a flag output (Test*, Iprobe, Improbe, Initialized, Finalized) was true. */
 #define MSC_FLAG_TRUE 1
 /* COMPLETE flags: bit1 the completed operation is a send; bit2 it is a probe (nothing was received). */
@@ -293,8 +297,19 @@ static inline int msc_enter_flags(void)
 {
     uint8_t kind = msc_tls_thread_kind;
     if (MSC_UNLIKELY(kind == 0)) kind = msc_thread_kind_slow();
-    return kind == 2 ? MSC_ENTER_OTHER_THREAD : 0;
+    return ((kind & 3) == 2 ? MSC_ENTER_OTHER_THREAD : 0) | (kind & MSC_ENTER_NESTED);
 }
+
+/* ---- user callbacks MPI runs inside a call (msc_callbacks.c) ---- */
+/* What MPI_{Comm,Type,Win}_create_keyval passes to MPI: the user's copy and delete functions, or the shim's
+ * trampolines with a box of them as the extra state. */
+typedef struct msc_keyval_fns {
+    void (*copy)(void);
+    void (*del)(void);
+    void *extra;
+} msc_keyval_fns;
+enum { MSC_KEYVAL_COMM = 0, MSC_KEYVAL_TYPE = 1, MSC_KEYVAL_WIN = 2 };
+msc_keyval_fns msc_keyval_wrap(int kind, void (*copy)(void), void (*del)(void), void *extra);
 
 /* msc_enter for a call that cannot wait on another process (Comm_rank, Isend, Irecv, Put, type and group calls…;
  * spec/mpi-api.json "localClasses"): nothing needs its ENTER before it returns, since a rank cannot be blocked in

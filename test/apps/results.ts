@@ -283,3 +283,42 @@ export function neuronResults(stdout: string): string[] {
     ...lines.filter((l) => /^spike [\d.]+ \d+$/.test(l)).sort(),
   ];
 }
+
+/**
+ * The mpi4py script's printed results (the heat equation's norms, the reductions, what each rank received),
+ * sorted: each rank prints its own lines, and the launcher interleaves the ranks' output in any order.
+ */
+export function mpi4pyResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => /^(step \d+ norm|gathered|rank \d+ )/.test(l))
+    .sort();
+}
+
+/** What each rank of the h5py script read back (sums of another rank's blocks), sorted as mpi4pyResults. */
+export function h5pyResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => /^rank \d+ read block/.test(l))
+    .sort();
+}
+
+/** ncmpidiff's verdicts: each SAME/DIFF line of its verbose comparison and its two summary lines. */
+export function pnetcdfResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => /^\s*(SAME|DIFF)|^(Headers|All variables|Number of differences)/.test(l));
+}
+
+/** The FreeFem++ Schwarz script's lines: the iterations' changes, the solution's maximum and energy, the pieces. */
+export function freefemResults(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => /^(iteration \d+ change|max |energy |piece from |rank \d+ got)/.test(l))
+    .sort();
+}
+
+/** The petsc4py script's solve: iterations and why it stopped, the solution's norm, whether the residual is small. */
+export function petsc4pyResults(stdout: string): string[] {
+  return stdout.split('\n').filter((l) => /^(iterations \d+ reason|solution norm|residual below)/.test(l));
+}

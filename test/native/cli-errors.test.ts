@@ -46,8 +46,12 @@ test('a program not linked with MPI', () =>
   expectUsageError(['run', '-np', '2', './not-mpi'], /not linked with an MPI library/));
 test('a script (what it runs is the MPI program)', () =>
   expectUsageError(['run', '-np', '2', './run.sh'], /run\.sh is a script, not an MPI executable/));
-test('an interpreter (mpi4py and the like)', () =>
-  expectUsageError(['run', '-np', '2', './python3', 'app.py'], /python3 is an interpreter.*not supported/));
+// An interpreter (mpi4py and the like) runs with the launcher's MPI: here one that is neither MPI's.
+test('an interpreter with a launcher of no MPI mpiscope knows', () =>
+  expectUsageError(
+    ['run', '--mpirun', './not-mpi', '-np', '2', './python3', 'app.py'],
+    /python3 is an interpreter .*not-mpi is not an Open MPI or MPICH launcher; pass the launcher .* with --mpirun/,
+  ));
 test('a file that is not executable', () =>
   expectUsageError(['run', '-np', '2', './not-executable'], /not executable/));
 test('-np 0', () => expectUsageError(['run', '-np', '0', mpiApp], /-np must be .* at least 1/));

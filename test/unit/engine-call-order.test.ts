@@ -300,3 +300,49 @@ test('MPI_THREAD_MULTIPLE: a call in flight while another thread makes hundreds 
   r1.finalize();
   check(job, []);
 });
+
+/**
+ * A call made from an attribute's delete function, which MPI runs inside `outer` on the same thread (ENTER flags
+ * bit3, nested): `outer` enters, the nested call enters and returns, then `outer` returns.
+ */
+function nestedIn(r: Rank, outer: string, args: Record<string, number>, then?: () => void): void {
+  const seq = r.call(outer, args, { hang: true });
+  const comm = r.handle('world');
+  r.call('MPI_Comm_size', { comm, size: 0 });
+  const i = r.events.length - 2; // the nested call's ENTER, then its EXIT
+  const enter = r.events[i];
+  if (enter?.type === 'enter') r.events[i] = { ...enter, nested: true };
+  then?.();
+  r.events.push({
+    type: 'exit',
+    rank: r.rank,
+    seq,
+    time: 1e6 + seq,
+    fn: functionNamed(outer),
+    returnCode: 0,
+    outputs: {},
+  });
+}
+
+test('a call nested in a callback MPI runs inside another call is no second thread: no call-order, the replay still runs', () => {
+  const job = new Job(2);
+  initThread(job, SINGLE);
+  const [r0, r1] = job.ranks as [Rank, Rank];
+  nestedIn(r0, 'MPI_Comm_delete_attr', { comm: r0.handle('world'), comm_keyval: 7 });
+  // The head-to-head sends only the zero-buffering replay finds, which runs only when no rank had two threads in MPI.
+  r0.send(1, { tag: 1 });
+  r0.recv(1, { tag: 2 });
+  r0.finalize();
+  r1.send(0, { tag: 2 });
+  r1.recv(0, { tag: 1 });
+  r1.finalize();
+  check(job, [{ kind: 'potential-deadlock', ranks: [0, 1] }]);
+});
+
+test('a call nested in MPI_Finalize (a delete function of an MPI_COMM_SELF attribute) is not a call after it', () => {
+  const job = new Job(1);
+  const [r0] = job.ranks as [Rank];
+  nestedIn(r0, 'MPI_Finalize', {}, () => undefined);
+  r0.end('finalized');
+  check(job, []);
+});

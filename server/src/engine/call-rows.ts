@@ -35,7 +35,7 @@ export function enterOf(
     cols.words,
     cols.wordStart[row] as number,
     cols.wordCount[row] as number,
-    ((cols.flags[row] as number) & 2) !== 0,
+    cols.flags[row] as number,
     batch,
   );
 }

@@ -211,7 +211,9 @@ const NONE: ReqId[] = [];
 export function onEnter(st: EngineState, e: Call): void {
   const t = st.track(e.rank);
   t.started = true;
-  st.resources.onEnter(e, t.ended);
+  // MPI_Finalize first deletes MPI_COMM_SELF's attributes, whose delete functions may still call MPI (mpi4py
+  // frees its keyvals there): such a call, nested in the rank's MPI_Finalize, is not one made after it.
+  st.resources.onEnter(e, e.nested && t.inFinalize ? undefined : t.ended);
   // A call after MPI_Finalize is reported above; it takes part in nothing.
   if (t.ended !== undefined) return;
   const inputs = inputRequests(e);

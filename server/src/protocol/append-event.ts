@@ -30,7 +30,7 @@ export function appendEvent(cols: RecordColumns, e: RankEvent): number {
       kind = KIND.ENTER;
       func = e.fn.id;
       site = e.site;
-      flags = e.otherThread === true ? 2 : 0;
+      flags = (e.otherThread === true ? 2 : 0) | (e.nested === true ? 8 : 0);
       // A parameter the event leaves out is NaN: readers then take their fallback, as for a missing key.
       for (const name of layout.scalars) words.push(num(e.args[name], NaN));
       for (const name of layout.arrays) {

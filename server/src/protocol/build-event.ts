@@ -34,8 +34,19 @@ export function eventAt(cols: RecordColumns, row: number): RankEvent {
         at += 1 + len;
       }
       // flags bit1: the shim saw the call come from a thread other than MPI_Init's (records.json).
-      if ((flags & 2) !== 0)
-        return { type: 'enter', rank, seq, time, fn: layout.spec, site, args, otherThread: true };
+      // flags bit3: made from a callback MPI ran inside another call of the thread.
+      if ((flags & 10) !== 0)
+        return {
+          type: 'enter',
+          rank,
+          seq,
+          time,
+          fn: layout.spec,
+          site,
+          args,
+          ...((flags & 2) !== 0 ? { otherThread: true } : {}),
+          ...((flags & 8) !== 0 ? { nested: true } : {}),
+        };
       return { type: 'enter', rank, seq, time, fn: layout.spec, site, args };
     }
     case KIND.EXIT: {

@@ -56,11 +56,14 @@ function isExecutableFile(p: string): boolean {
   }
 }
 
-/** Resolve and check the program: it exists, is an executable file, and is linked with MPI. */
+/**
+ * Resolve and check the program: it exists, is an executable file, and is linked with MPI, or is an interpreter
+ * (python3 running mpi4py…), whose MPI binding loads MPI itself: its flavor is then undefined, the launcher's.
+ */
 export async function checkProgram(
   program: string,
   cwd: string,
-): Promise<{ path: string; flavor: MpiFlavor; ldd?: string }> {
+): Promise<{ path: string; flavor: MpiFlavor | undefined; ldd?: string }> {
   let path: string | undefined;
   if (program.includes('/')) path = resolve(cwd, program);
   else path = existsSync(join(cwd, program)) ? join(cwd, program) : findOnPath(program);
@@ -98,6 +101,9 @@ export async function checkProgram(
       `${program} contains its own copy of MPI (linked with a static libmpi.a), so mpiscope cannot observe it: LD_PRELOAD cannot replace functions the executable defines itself; link it with the shared MPI library (mpicc without -static or -Bstatic)`,
     );
   }
+  // An interpreter's MPI binding (mpi4py's MPI module, linked with libmpi) is loaded after the shim, which
+  // LD_PRELOAD put first: its MPI calls reach the shim like a C program's. Which MPI it is, the launcher tells.
+  if (!linksMpi(libs) && INTERPRETER.test(basename(path))) return { path, flavor: undefined };
   if (!linksMpi(libs)) throw new UsageError(notMpi(program, path));
   const flavor = flavorFromLibraries(libs);
   if (flavor === undefined) {
@@ -129,7 +135,7 @@ export async function listLibraries(
   return capture('ldd', [path]);
 }
 
-/** Interpreters whose MPI bindings load MPI themselves (mpi4py, Rmpi, MPI.jl…): not an MPI executable. */
+/** Interpreters whose MPI bindings load MPI themselves (mpi4py, Rmpi, MPI.jl…): run with the launcher's MPI. */
 const INTERPRETER = /^(python|pypy|Rscript|R|julia|perl|ruby|node|java|octave)[\d.]*$/;
 
 /** The line for a program that is not linked with MPI: a script, an interpreter, or a plain executable. */
@@ -142,8 +148,6 @@ function notMpi(program: string, path: string): string {
   }
   if (head === '#!')
     return `${program} is a script, not an MPI executable: give mpiscope the program the script runs under mpirun (mpiscope run -np N ./app ARGS), built with mpicc, mpicxx or mpif90`;
-  if (INTERPRETER.test(basename(path)))
-    return `${basename(path)} is an interpreter, not an MPI executable: mpiscope checks programs linked with MPI themselves (C, C++, Fortran built with mpicc, mpicxx or mpif90); programs run by an interpreter (mpi4py, Rmpi, MPI.jl) are not supported`;
   return `${program} is not linked with an MPI library (ldd shows no libmpi); build it with mpicc and run it again`;
 }
 
@@ -198,16 +202,17 @@ export async function planLaunch(
       if (own !== undefined) void flavorOf(own);
     }
   const prog = await checkProgram(program, cwd);
+  const progFlavor = prog.flavor ?? (await interpreterFlavor(program, cwd, mpirunOption, env, flavorOf));
   // Every way of choosing ends in the same plan for the program; only the launcher differs.
   const plan = (mpirun: string, mpirunPrefixArgs: readonly string[], syntax: LauncherSyntax): LaunchPlan => ({
     program: prog.path,
-    flavor: prog.flavor,
+    flavor: progFlavor,
     mpirun,
     mpirunPrefixArgs,
     syntax,
     ...(prog.ldd === undefined ? {} : { ldd: prog.ldd }),
   });
-  const want = FLAVOR_NAMES[prog.flavor];
+  const want = FLAVOR_NAMES[progFlavor];
   if (mpirunOption !== undefined) {
     const [cmd = '', ...prefix] = mpirunOption.trim().split(/\s+/);
     const path = cmd.includes('/')
@@ -233,9 +238,9 @@ export async function planLaunch(
         `${cmd} --version does not say Open MPI or MPICH; pass an Open MPI or MPICH launcher with --mpirun`,
       );
     }
-    if (flavor !== prog.flavor) {
+    if (flavor !== progFlavor) {
       throw new UsageError(
-        `${program} is linked with ${want} but ${cmd} is ${FLAVOR_NAMES[flavor]}'s launcher; use --mpirun mpirun.${prog.flavor} or rebuild with ${FLAVOR_NAMES[flavor]}'s mpicc`,
+        `${program} is linked with ${want} but ${cmd} is ${FLAVOR_NAMES[flavor]}'s launcher; use --mpirun mpirun.${progFlavor} or rebuild with ${FLAVOR_NAMES[flavor]}'s mpicc`,
       );
     }
     return plan(path, prefix, syntaxOf(flavor));
@@ -252,17 +257,46 @@ export async function planLaunch(
   const other = launcher === 'mpirun' ? 'mpiexec' : 'mpirun';
   // The launcher asked for first; the other spelling of the same MPI's launcher after, when --launcher was
   // not given (both start the same jobs).
-  const candidates = [launcher, `${launcher}.${prog.flavor}`];
-  if (launcherOption === undefined) candidates.push(other, `${other}.${prog.flavor}`);
+  const candidates = [launcher, `${launcher}.${progFlavor}`];
+  if (launcherOption === undefined) candidates.push(other, `${other}.${progFlavor}`);
   const found = candidates.flatMap((name) => {
     const path = isAbsolute(name) ? name : findOnPath(name, env.PATH ?? '');
     return path === undefined ? [] : [path];
   });
-  const path = await firstOfFlavor(found, prog.flavor, flavorOf);
-  if (path !== undefined) return plan(path, [], syntaxOf(prog.flavor));
+  const path = await firstOfFlavor(found, progFlavor, flavorOf);
+  if (path !== undefined) return plan(path, [], syntaxOf(progFlavor));
   throw new UsageError(
     `no ${want} launcher found on PATH (tried ${candidates.join(', ')}); install ${want} or pass --mpirun CMD`,
   );
+}
+
+/**
+ * The MPI an interpreter's binding (mpi4py…) is run with: the launcher's, --mpirun's or else mpirun's (mpiexec's)
+ * on PATH. The interpreter links no MPI, so nothing else tells.
+ */
+async function interpreterFlavor(
+  program: string,
+  cwd: string,
+  mpirunOption: string | undefined,
+  env: NodeJS.ProcessEnv,
+  flavorOf: (path: string) => Promise<MpiFlavor | undefined>,
+): Promise<MpiFlavor> {
+  const cmd = mpirunOption?.trim().split(/\s+/)[0] ?? '';
+  const path =
+    mpirunOption === undefined
+      ? (findOnPath('mpirun', env.PATH ?? '') ?? findOnPath('mpiexec', env.PATH ?? ''))
+      : cmd.includes('/')
+        ? resolve(cwd, cmd)
+        : findOnPath(cmd, env.PATH ?? '');
+  const flavor =
+    path === undefined || /^srun\b/.test(basename(path)) || !isExecutableFile(path)
+      ? undefined
+      : await flavorOf(path);
+  if (flavor === undefined)
+    throw new UsageError(
+      `${basename(program)} is an interpreter (its MPI binding, such as mpi4py, loads MPI itself), so mpiscope runs it with the MPI of the launcher, and ${path === undefined ? 'no mpirun or mpiexec was found on PATH' : `${basename(path)} is not an Open MPI or MPICH launcher`}; pass the launcher of the MPI the binding uses with --mpirun (for example --mpirun mpirun.openmpi)`,
+    );
+  return flavor;
 }
 
 /**

@@ -53,7 +53,8 @@ export function checkThreadLevel(st: CheckContext, t: RankTrack, e: CallEnter): 
   const level = t.threadLevel;
   if (level === undefined || level >= MULTIPLE || t.threadReported) return;
   const prev = t.cur;
-  const overlaps = prev !== undefined && !prev.exited && st.lost === 0;
+  // A call from a callback MPI runs inside the current call (an attribute's delete function) nests in it.
+  const overlaps = prev !== undefined && !prev.exited && st.lost === 0 && e.nested !== true;
   const foreign = e.otherThread === true && level < SERIALIZED;
   if (!overlaps && !foreign) return;
   t.threadReported = true;

@@ -86,14 +86,16 @@ export class Call implements CallEnter, CallState {
     private words: Float64Array,
     private base: number,
     private count: number,
-    otherThread: boolean,
+    /** The ENTER's flags (records.json): bit1 another thread than MPI_Init's, bit3 nested in a callback. */
+    enterFlags: number,
     /** The batch whose columns hold the words; undefined once they are the call's own. */
     private batch: WordBatch | undefined,
   ) {
     this.seq = seq;
     this.fn = fn;
     this.site = site;
-    this.otherThread = otherThread;
+    this.otherThread = (enterFlags & 2) !== 0;
+    this.nested = (enterFlags & 8) !== 0;
     // The fields `reuse` sets again must be mutable from the process's first call, not from the first reuse (which
     // threw away the code compiled against them). Those above and the parameter properties already are: declared
     // as class fields, they hold undefined (site NaN) until this constructor's first store of another value, which
@@ -132,6 +134,7 @@ export class Call implements CallEnter, CallState {
    */
   site = NaN;
   otherThread: boolean;
+  nested: boolean;
 
   /**
    * The object becomes the call entered at `row` of the columns (its rank's next call in its ring slot): every
@@ -147,6 +150,7 @@ export class Call implements CallEnter, CallState {
     this.base = cols.wordStart[row] as number;
     this.count = cols.wordCount[row] as number;
     this.otherThread = ((cols.flags[row] as number) & 2) !== 0;
+    this.nested = ((cols.flags[row] as number) & 8) !== 0;
     this.batch = batch;
     this.exited = false;
     this.send = undefined;
@@ -324,7 +328,13 @@ export class RankTrack {
 
   /** A call enters: it becomes the current call. */
   enter(call: Call): void {
-    if (this.inCall || (call.enter.otherThread === true && this.threadLevel === 3)) this.concurrent = true;
+    // A call made from a callback MPI runs inside the thread's current call (an attribute's delete function)
+    // nests in it: the rank's calls keep one order.
+    if (
+      (this.inCall && call.enter.nested !== true) ||
+      (call.enter.otherThread === true && this.threadLevel === 3)
+    )
+      this.concurrent = true;
     this.cur = call;
     const seq = call.enter.seq;
     const slot = seq & (CALL_RING - 1);

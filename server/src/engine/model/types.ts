@@ -65,6 +65,11 @@ export interface EnterEvent extends EventBase {
    * flags bit1, records.json). Absent when the shim does not say (before MPI_Init returned, older shims).
    */
   readonly otherThread?: boolean;
+  /**
+   * The call is made from a user callback MPI ran inside another call of the same thread (an attribute's copy or
+   * delete function: ENTER flags bit3), so it nests in that call. Absent when not.
+   */
+  readonly nested?: boolean;
 }
 
 /**
@@ -99,6 +104,8 @@ export interface CallEnter {
   keepWords(): void;
   /** ENTER flags bit1 (see EnterEvent.otherThread). */
   readonly otherThread: boolean;
+  /** ENTER flags bit3 (see EnterEvent.nested). */
+  readonly nested: boolean;
 }
 
 /**

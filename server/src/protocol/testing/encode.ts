@@ -163,7 +163,7 @@ export function encodeEvent(e: RankEvent, format = FORMAT_VERSION): Uint8Array {
         words.push(list.length);
         pushAll(words, list);
       }
-      const flags = e.otherThread === true ? 2 : 0;
+      const flags = (e.otherThread === true ? 2 : 0) | (e.nested === true ? 8 : 0);
       if (format >= 2 && layout.packed !== undefined)
         return encodeCall(
           { ...base, kind: KIND.ENTER, func: e.fn.id, site: e.site, flags: flags | ENTER_PACKED },
