@@ -880,7 +880,8 @@ static void win_watch(int64_t key, void *base, MPI_Aint size, int seg, int share
     win_open(m, 0);
 }
 
-void msc_mc_win_created(MPI_Win win)
+/* given: the base MPI_Win_allocate(_shared) handed the program, else NULL. */
+void msc_mc_win_created(MPI_Win win, void *given)
 {
     if (!mc_on || win == MPI_WIN_NULL) return;
     /* The window's memory as MPI knows it, whichever call made it (a dynamic window has none). */
@@ -888,6 +889,11 @@ void msc_mc_win_created(MPI_Win win)
     MPI_Aint *sizep = NULL, size = 0;
     int flag = 0, *flavor = NULL;
     if (PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag) base = NULL;
+    /* The program's loads and stores are placed from the pointer it was handed, which MPI says is the window's
+     * base: MPICH 4.0.2 (ch4) hands ranks other than a node's first a pointer 8 bytes past MPI_WIN_BASE, where
+     * the program's element 0 is not the one other ranks' accesses at displacement 0 reach. The program's view
+     * is the one that holds on every MPI. */
+    if (given) base = given;
     if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sizep, &flag) == MPI_SUCCESS && flag && sizep) size = *sizep;
     int shared = PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag && flavor &&
                  *flavor == MPI_WIN_FLAVOR_SHARED;
