@@ -380,7 +380,11 @@ void msc_post_win_create(msc_call *c, msc_args *a, int rc)
 {
     (void)c;
     if (rc == MPI_SUCCESS && a->win_out) msc_win_track(*a->win_out, a->comm, 0);
-    MSC_MC(if (rc == MPI_SUCCESS && a->win_out) msc_mc_win_created(*a->win_out);)
+    /* MPI_Win_allocate(_shared): the pointer the program was handed (word 3 is the address of its variable). */
+    MSC_MC(void *given = NULL;
+           if ((c->func == MSC_FN_MPI_Win_allocate || c->func == MSC_FN_MPI_Win_allocate_shared) && c->w[3])
+               given = *(void *const *)(intptr_t)c->w[3];
+           if (rc == MPI_SUCCESS && a->win_out) msc_mc_win_created(*a->win_out, given);)
 }
 void msc_pre_win_free(msc_call *c, msc_args *a)
 {

@@ -109,6 +109,7 @@ typedef struct own {
     int target;   /* OWN_RMA: target rank in the window */
     int func;
     uint64_t site;
+    int modes; /* what the program may not do (MSC_MC_READ: MPI writes the memory, so loads are out too) */
     uintptr_t lo, hi, base;
     MPI_Datatype dt; /* with gaps: a hit must meet a byte of the type map (msc_layout_touches) */
     int64_t count;
@@ -199,7 +200,7 @@ static void own_one(msc_call *c, int state, uint64_t key, uintptr_t base, int64_
     }
     own *o = &owns[i];
     *o = (own){ .state = state, .gen = (uint16_t)(o->gen + 1), .check = check, .key = key, .win = win,
-                .target = target, .func = c->func, .site = c->site, .lo = base + (uintptr_t)lb,
+                .target = target, .func = c->func, .site = c->site, .modes = modes, .lo = base + (uintptr_t)lb,
                 .hi = base + (uintptr_t)lb + (uintptr_t)span, .base = base, .dt = dt,
                 .count = count, .req = pub_req, .where = pub_where,
                 .shared = msc_request_shared(pub_req) ? shared_made : 0 };
@@ -240,11 +241,16 @@ static int first_time(uint64_t pc, uint64_t site)
     return 1; /* the table is full around here: report rather than lose a finding */
 }
 
-static void emit_finding(int check, int func, uint64_t pc, int64_t w2, int64_t w3, int64_t w4)
+static void emit_finding_param(int check, int64_t param, int func, uint64_t pc, int64_t w2, int64_t w3, int64_t w4)
 {
-    int64_t w[5] = { check, -1, w2, w3, w4 };
+    int64_t w[5] = { check, param, w2, w3, w4 };
     uint32_t seq = atomic_fetch_add_explicit(&msc_seq, 1, memory_order_relaxed) + 1;
     msc_emit(MSC_KIND_FINDING, 0, func, seq, msc_stamp(), pc, w, 5, NULL, 0);
+}
+
+static void emit_finding(int check, int func, uint64_t pc, int64_t w2, int64_t w3, int64_t w4)
+{
+    emit_finding_param(check, -1, func, pc, w2, w3, w4);
 }
 
 /* ---- window memory during epochs ---- */
@@ -705,6 +711,29 @@ static void rma_vs_pending(msc_call *c, const void *buf, int64_t count, MPI_Data
     }
 }
 
+/* A one-sided access whose origin or result buffer overlaps the buffer of another pending one-sided access of the
+ * rank (its epoch not yet closed or flushed, its request not completed), when either side writes the memory: a
+ * Get's or a fetching accumulate's result buffer (MPI-4.1 §12.3: the buffer must not be accessed until the
+ * operation completes at the origin). Two accesses that only read one buffer (two Puts from it) are legal.
+ * Reported at once at the new access's call; param is the pending access's function, values as rma_vs_pending. */
+static void rma_vs_rma(msc_call *c, const void *buf, int64_t count, MPI_Datatype t, int writes)
+{
+    MPI_Aint lb = 0;
+    int gaps = 0;
+    int64_t span = span_of(t, count, &lb, &gaps);
+    if (!buf || buf == MPI_IN_PLACE || span <= 0) return;
+    uintptr_t lo = (uintptr_t)buf + (uintptr_t)lb, hi = lo + (uintptr_t)span;
+    for (int i = 0; i < own_top; i++) {
+        own *o = &owns[i];
+        if (o->state != OWN_RMA || o->hi <= lo || hi <= o->lo) continue;
+        if (!writes && !(o->modes & MSC_MC_READ)) continue;
+        if (first_time(c->site, o->site))
+            emit_finding_param(MSC_CHECK_RMA_ORIGIN_OVERLAP, o->func, c->func, c->site, (int64_t)o->site,
+                               lo > o->lo ? (int64_t)(lo - o->lo) : 0, span);
+        return;
+    }
+}
+
 static void rma(msc_call *c, msc_args *a, uint64_t key)
 {
     int64_t win = msc_w_MPI_Win(a->win);
@@ -714,10 +743,14 @@ static void rma(msc_call *c, msc_args *a, uint64_t key)
     int64_t rcount = has(c, MSC_ROLE_RCOUNT) ? a->rcount : has(c, MSC_ROLE_COUNT) ? a->count : 1;
     MPI_Datatype rtype = has(c, MSC_ROLE_RTYPE) ? a->rtype : a->datatype;
     const int CO = MSC_CHECK_RMA_ORIGIN_ACCESS;
+    int no_op = has(c, MSC_ROLE_OP) && a->op == MPI_NO_OP;
+    /* Against the other pending one-sided accesses first, before this one's own buffers are owned. */
+    if ((w == W_PUT || w == W_GET_ACC) && !no_op) rma_vs_rma(c, a->sbuf, scount, stype, 0);
+    if (w == W_GET || w == W_GET_ACC) rma_vs_rma(c, a->rbuf, rcount, rtype, 1);
     if (w == W_PUT || w == W_GET_ACC) {
         rma_vs_pending(c, a->sbuf, scount, stype);
         /* MPI_NO_OP ignores the origin buffer. */
-        if (!(has(c, MSC_ROLE_OP) && a->op == MPI_NO_OP))
+        if (!no_op)
             own_add(c, OWN_RMA, key, a->sbuf, 0, scount, stype, MSC_MC_WRITE, CO, win, a->trank);
     }
     if (w == W_GET || w == W_GET_ACC) {
@@ -847,7 +880,8 @@ static void win_watch(int64_t key, void *base, MPI_Aint size, int seg, int share
     win_open(m, 0);
 }
 
-void msc_mc_win_created(MPI_Win win)
+/* given: the base MPI_Win_allocate(_shared) handed the program, else NULL. */
+void msc_mc_win_created(MPI_Win win, void *given)
 {
     if (!mc_on || win == MPI_WIN_NULL) return;
     /* The window's memory as MPI knows it, whichever call made it (a dynamic window has none). */
@@ -855,6 +889,11 @@ void msc_mc_win_created(MPI_Win win)
     MPI_Aint *sizep = NULL, size = 0;
     int flag = 0, *flavor = NULL;
     if (PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag) base = NULL;
+    /* The program's loads and stores are placed from the pointer it was handed, which MPI says is the window's
+     * base: MPICH 4.0.2 (ch4) hands ranks other than a node's first a pointer 8 bytes past MPI_WIN_BASE, where
+     * the program's element 0 is not the one other ranks' accesses at displacement 0 reach. The program's view
+     * is the one that holds on every MPI. */
+    if (given) base = given;
     if (PMPI_Win_get_attr(win, MPI_WIN_SIZE, &sizep, &flag) == MPI_SUCCESS && flag && sizep) size = *sizep;
     int shared = PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag) == MPI_SUCCESS && flag && flavor &&
                  *flavor == MPI_WIN_FLAVOR_SHARED;

@@ -736,7 +736,7 @@ void msc_mc_post(msc_call *c, msc_args *a, int rc);
 void msc_mc_started(msc_call *c, const MPI_Request *reqs, int n);
 /* where: the caller's request variable, which names a request MPI handed out already complete (shared). */
 void msc_mc_completed(MPI_Request req, const MPI_Request *where, int freed);
-void msc_mc_win_created(MPI_Win win);
+void msc_mc_win_created(MPI_Win win, void *given);
 void msc_mc_win_pre(msc_call *c, msc_args *a);
 void msc_mc_win_post(msc_call *c, msc_args *a, int rc);
 void msc_mc_win_freed(MPI_Win win);

@@ -6,13 +6,14 @@
 /* A correct twin of rma-race-passive-local-store-vs-fetch-and-op.c: ranks 1 and 2 increment rank 0's counter with
  * MPI_Fetch_and_op and swap a slot with MPI_Compare_and_swap under shared locks, while rank 0 resets the counter
  * and reads the slot with plain loads and stores only inside an exclusive lock of its own window, which no shared
- * lock can overlap. After the barrier that follows every unlock it reads them without a lock. */
+ * lock can overlap. After the barrier that follows every unlock it reads them without a lock. Each atomic has its
+ * own result buffer: two pending ones writing one would leave it undefined (local-concurrency-rma-get-get-*.c). */
 #include <mpi.h>
 #include <stdio.h>
 
 int main(int argc, char **argv)
 {
-    int rank, *base, one = 1, old = -1, mine, zero = 0, seen = 0;
+    int rank, *base, one = 1, old = -1, old2 = -1, mine, zero = 0, seen = 0;
     MPI_Win win;
 
     MPI_Init(&argc, &argv);
@@ -30,7 +31,7 @@ int main(int argc, char **argv)
     } else {
         MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
         MPI_Fetch_and_op(&one, &old, MPI_INT, 0, 2, MPI_SUM, win);
-        MPI_Compare_and_swap(&mine, &zero, &old, MPI_INT, 0, 1, win);
+        MPI_Compare_and_swap(&mine, &zero, &old2, MPI_INT, 0, 1, win);
         MPI_Win_unlock(0, win);
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -3,20 +3,24 @@
  * memcheck build (native-shim/src/msc_memcheck.c) when the program's instrumented access hit an owned interval.
  * The record's site is the access (its return address), its function the owning operation's, and its values
  * [owner's call site, byte offset in the owned buffer, size | store << 32] (rma-origin-pending: the record is the
- * one-sided call's, the owner a pending request of the rank). Each becomes a local-concurrency finding at the access's line and the
- * owner's call, merged across ranks like other per-rank defects (held-findings.ts).
+ * one-sided call's, the owner a pending request of the rank; rma-origin-overlap: the record is the one-sided call's, the
+ * owner another pending one-sided access of the rank, whose function is the record's param). Each becomes a
+ * local-concurrency finding at the access's line and the owner's call, merged across ranks like other per-rank
+ * defects (held-findings.ts).
  *
  * window-local-access records are not findings by themselves: they are the rank's own accesses to its window
  * memory in an epoch, handed to the one-sided tracker, which compares them with the epoch's remote accesses.
  */
 import type { CheckContext } from '../model/check-context';
 import type { RawLocation, ShimFindingEvent } from '../model/types';
+import { layouts } from '../../protocol/spec';
 
 export const MEMORY_CHECKS: ReadonlySet<string> = new Set([
   'pending-recv-access',
   'pending-send-store',
   'rma-origin-access',
   'rma-origin-pending',
+  'rma-origin-overlap',
 ]);
 
 const TWO32 = 2 ** 32;
@@ -60,10 +64,14 @@ export function memoryFinding(st: CheckContext, e: ShimFindingEvent): void {
   const [ownerSite = 0, offset = 0, info = 0] = e.values;
   const store = Math.floor(info / TWO32) % 2 === 1;
   const size = info % TWO32;
-  const pending = e.check === 'rma-origin-pending';
-  // rma-origin-pending is found at the one-sided call (e.fn); the owner is a pending request of the rank.
+  const overlap = e.check === 'rma-origin-overlap';
+  const pending = overlap || e.check === 'rma-origin-pending';
+  // rma-origin-pending and -overlap are found at the one-sided call (e.fn); the owner is a pending request of the
+  // rank, or (overlap) a pending one-sided access whose function the param names.
   let ownerName = e.fn.name;
-  if (pending) {
+  if (overlap) {
+    ownerName = layouts[e.param]?.spec.name ?? 'one-sided access';
+  } else if (pending) {
     ownerName = 'point-to-point operation';
     const t = st.track(e.rank);
     for (const r of t.requests.values()) if (t.reqs.site(r) === ownerSite) ownerName = t.reqs.fn(r).name;
@@ -73,7 +81,17 @@ export function memoryFinding(st: CheckContext, e: ShimFindingEvent): void {
   let what: (ranks: readonly number[]) => string;
   let fix: string;
   let accessLoc: RawLocation;
-  if (pending) {
+  if (overlap) {
+    what = () =>
+      `${e.fn.name}'s buffer overlaps the buffer of the pending ${ownerName} (${size} bytes from byte ${offset} of it), and one of the two one-sided accesses writes it before the epoch is closed or flushed: which data the memory holds, or which one the other access sends, is undefined`;
+    fix = `Give each one-sided access in the epoch its own buffer, or complete the ${ownerName} first (MPI_Win_flush_local, MPI_Win_flush or the epoch's closing call, or the Wait of an R* request).`;
+    accessLoc = {
+      rank: e.rank,
+      site: e.site,
+      call: e.fn.name,
+      detail: `${e.fn.name} on memory ${ownerName} still owns`,
+    };
+  } else if (pending) {
     what = () =>
       `${e.fn.name}'s origin buffer overlaps the buffer of a pending ${ownerName} (${size} bytes from byte ${offset} of it): the one-sided access and the point-to-point operation use the same memory at once, and which data each sees is undefined`;
     fix = `Complete the ${ownerName} (MPI_Wait) before the ${e.fn.name}, or give them separate buffers.`;

@@ -130,6 +130,22 @@ export function conflicting(a: Access, b: Access): boolean {
 }
 
 /**
+ * Two accumulates of one origin are ordered by MPI (accumulate_ordering, by default every order) "on a per-datatype
+ * granularity" (MPI-4.1 §12.7.2): element by element of one basic type. Two of different basic types (a float
+ * and an int over the same bytes) have no element in common: MPI orders nothing between them, and they race like
+ * two origins' would. One type at misaligned offsets is left ordered (the text orders "overlapping" locations too).
+ * Unknown type: ordered (silence rather than a false alarm).
+ */
+export function accumulatesOrdered(a: Access, b: Access): boolean {
+  if (a.kind !== 'acc' || b.kind !== 'acc') return false;
+  if (a.dtype === undefined || b.dtype === undefined) return true;
+  const ta = uniformBasic(a.dtype);
+  const tb = uniformBasic(b.dtype);
+  if (ta === undefined || tb === undefined) return true;
+  return ta === tb;
+}
+
+/**
  * A name shared by accesses that never conflict with each other (conflicting() is false for any two of them), or
  * undefined when the access may conflict with one like it (a Put, a store). Reads ('r': Gets, loads, MPI_NO_OP
  * accumulates); accumulates whose op or type is unknown ('u', never judged against another accumulate); and

@@ -19,7 +19,7 @@
  *   that target's k-th post naming the origin (rma-pscw.ts, groups from groups.ts); accesses of different origins
  *   matched to one post are concurrent. Checked at the end of the run; an unknown group leaves them unmatched.
  * - The same origin: two conflicting accesses in one epoch with no flush of that target between them race
- *   (accumulates of one origin are ordered by MPI and never do).
+ *   (accumulates of one origin on one basic type are ordered by MPI and never do: accumulatesOrdered).
  */
 import { commRankOf, peerWorld } from '../model/comms';
 import { enterCollective } from '../collectives/collectives';
@@ -28,7 +28,7 @@ import type { Replay } from '../causal-order/replay';
 import type { CheckContext } from '../model/check-context';
 import { num, paramName } from '../model/fn-roles';
 import type { CallState } from '../model/rank-track';
-import { bytesOf, type Access } from './rma-conflict';
+import { accumulatesOrdered, bytesOf, type Access } from './rma-conflict';
 import { EpochRules } from './rma-epochs';
 import { AccessBounds } from './rma-bounds';
 import { OutsideEpochs } from './rma-outside';
@@ -688,12 +688,12 @@ export class RmaTracker {
     return false;
   }
 
-  /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of accumulates). */
+  /** Fence and PSCW epochs: the same epoch instance (and, for one origin, no ordering of its accumulates). */
   private sameEpoch(a: Access, b: Access): boolean {
     if (a.epoch !== b.epoch) return false;
     // A rank's own loads and stores are ordered by its program: they race only with one-sided accesses.
     if (a.local !== undefined && b.local !== undefined) return false;
-    return a.origin !== b.origin || !(a.kind === 'acc' && b.kind === 'acc');
+    return a.origin !== b.origin || !accumulatesOrdered(a, b);
   }
 
   /**
@@ -815,7 +815,7 @@ export class RmaTracker {
         (b.readDone !== undefined && a.order > b.readDone)
       )
         return false;
-      return a.epoch === b.epoch && a.flushes === b.flushes && !(a.kind === 'acc' && b.kind === 'acc');
+      return a.epoch === b.epoch && a.flushes === b.flushes && !accumulatesOrdered(a, b);
     }
     // A lock excludes the other side only when both sides hold one: a target's own loads and stores made without
     // locking its window are not kept out by another rank's exclusive lock.
