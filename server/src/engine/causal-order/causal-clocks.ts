@@ -117,9 +117,10 @@ export class ClockRun implements CausalVisitor {
    * the clocks of the messages in flight (their rows: a sent row is its sender's clock at a send, and only the
    * sender's own component moves while it is shared) and of the nonblocking collectives started and not yet
    * completed by all. A rank's knowledge of r, now or later, is one of these or a value r's clock takes from now on
-   * (its own component now or beyond) — except r's own messages in flight, whose component is their `doneTime`,
-   * not in their row: the caller adds those. Pushed into `into` (unsorted, repeats); returns the rows and clocks
-   * looked at (the cost).
+   * (its own component now or beyond). A message of r carries its own component as its `doneTime`, beyond its
+   * row's; but its row is copied at r's first send since r's clock last took another's or `fresh` was called,
+   * with no value of a checked point (races.ts: a wildcard receive) between the two. Pushed into `into` (unsorted,
+   * repeats); returns the rows and clocks looked at (the cost).
    */
   heldOf(r: number, from: number, into: number[]): number {
     let looked = 0;
@@ -141,6 +142,11 @@ export class ClockRun implements CausalVisitor {
         looked++;
       }
     return looked;
+  }
+
+  /** Rank `r`'s next send copies its clock into a row of its own, as after a receive that moved it (`heldOf`). */
+  fresh(r: number): void {
+    this.moved(r);
   }
 
   /** The rank's clock now (owned by the run). */

@@ -20,8 +20,9 @@
  *
  * A master that answers each receive (its clock leaves it between any two) while some rank never hears of them
  * is cut every so often (`summarize`): what a rank can ever know of the master's component is what some rank
- * knows now, what a message in flight or a nonblocking collective started carries (`ClockRun.heldOf`, and the
- * master's own sends in flight), or a value it has not reached yet. Receives between two such values are heard
+ * knows now, what a message in flight or a nonblocking collective started carries (`ClockRun.heldOf`: the
+ * master's own messages by their clock's row, copied anew after each wildcard receive, `fresh`), or a value it
+ * has not reached yet. Receives between two such values are heard
  * of together by every rank from now on; for the ranks that already heard of one, their concurrent sends are
  * known, and once none of them can be its rival, the earlier receives of its envelope stand for it as above. So
  * what is kept follows the messages in flight and the ranks, not how many receives ran.
@@ -96,13 +97,6 @@ interface RankRaces {
    */
   group: Wild[];
   groupLeft: number;
-  /**
-   * The rank's sends posted while it had open receives, kept until received (`summarize` drops the received):
-   * the values of its component in flight that `ClockRun.heldOf` cannot see.
-   */
-  sent: SendOp[];
-  /** `sent`'s length at which the received ones are dropped. */
-  sentAt: number;
   /** Wildcard receives opened since the last `summarize`, and how many open at which it runs next. */
   since: number;
   summarizeAfter: number;
@@ -237,8 +231,6 @@ export class MessageRaces implements ClockListener {
           found: undefined,
           group: [],
           groupLeft: -1,
-          sent: [],
-          sentAt: MIN_SUMMARY,
           since: 0,
           summarizeAfter: MIN_SUMMARY,
           raced: false,
@@ -258,23 +250,12 @@ export class MessageRaces implements ClockListener {
    */
   posted(op: P2pOp, clock: Int32Array): void {
     if (op.kind !== 'send') return;
-    const own = op.rank < DENSE_RANKS ? this.dense[op.rank] : this.ranks.get(op.rank);
-    if (own !== undefined && own.open.length !== 0) this.sentOwn(own, op);
     const rr = this.of(op.dest);
     if (rr.found !== undefined) return;
     const l = rr.recent[op.rank];
     if (l !== undefined) l.push(op);
     else this.window(rr, op);
     if (rr.open.length !== 0) this.joinOpen(rr, op, clock);
-  }
-
-  /** A send of a rank with open receives: its component in flight (`sent`). */
-  private sentOwn(rr: RankRaces, op: SendOp): void {
-    rr.sent.push(op);
-    if (rr.sent.length < rr.sentAt) return;
-    const first = (rr.open[0] as Wild).time;
-    rr.sent = rr.sent.filter((s) => s.sentClock >= 0 && (s.doneTime ?? 0) >= first);
-    rr.sentAt = Math.max(MIN_SUMMARY, 2 * rr.sent.length);
   }
 
   /** The sender's first send to the rank: its window. */
@@ -323,6 +304,8 @@ export class MessageRaces implements ClockListener {
     if (rr.raced) return;
     const took = this.peer.get(op);
     if (took?.kind !== 'send') return;
+    // The rank's sends after this receive carry a clock copied after it (`ClockRun.heldOf` sees their rows).
+    this.run()?.fresh(op.rank);
     const tookBytes = bytesOf(took);
     const left = this.run()?.left(op.rank);
     if (left === undefined || left !== rr.groupLeft) {
@@ -367,7 +350,7 @@ export class MessageRaces implements ClockListener {
   /**
    * The rank's open receives cut to those that can still be its first race (see the header): the others are
    * dropped, not decided. Receives between two values of the rank's component that some rank holds or could
-   * still take (`ClockRun.heldOf`, and the rank's own sends in flight) are heard of together by every rank from
+   * still take (`ClockRun.heldOf`) are heard of together by every rank from
    * now on; of those, a receive none of whose senders that heard of it sent it a rival (`closedPart`) can only
    * have rivals from the senders that did not, whose sends are then the same for all of them: an earlier one of
    * its envelope stands for it as in `opened` (`covered`). A receive with a sure rival ends the search: no later
@@ -380,16 +363,7 @@ export class MessageRaces implements ClockListener {
     if (run === undefined || open.length === 0) return;
     const first = (open[0] as Wild).time;
     const held: number[] = [];
-    let looked = run.heldOf(r, first, held);
-    const sent: SendOp[] = [];
-    for (const s of rr.sent)
-      if (s.sentClock >= 0 && (s.doneTime ?? 0) >= first) {
-        sent.push(s);
-        held.push(s.doneTime as number);
-      }
-    rr.sent = sent;
-    rr.sentAt = Math.max(MIN_SUMMARY, 2 * sent.length);
-    looked += sent.length;
+    const looked = run.heldOf(r, first, held);
     held.sort((a, b) => a - b);
     const kept: Wild[] = [];
     let group: Wild[] = [];
@@ -473,7 +447,6 @@ export class MessageRaces implements ClockListener {
       if (rivals === undefined) return;
       rr.open.shift();
       w.open = false;
-      if (rr.open.length === 0 && rr.sent.length !== 0) rr.sent = [];
       if (rivals.length > 0) {
         rr.found = finding(rank, w, rivals);
         for (const o of rr.open) o.open = false;
