@@ -275,7 +275,7 @@ class MpiEngine implements Engine, EngineRouting {
       out.push({
         cause: 'bound',
         checks: ['message-race (later wildcard receives)'],
-        reason: `${n(st.races.unchecked)} wildcard receives were not checked: ${n(MAX_OPEN)} of a rank's, each after a send or collective of the rank that some rank had not heard of, were undecided at once.`,
+        reason: `${n(st.races.unchecked)} wildcard receives were not checked: ${n(MAX_OPEN)} of a rank's were undecided at once, each one some rank could still hear of apart from the others (through a message in flight or what a rank knows now).`,
       });
     if (st.bsend.gaveUp)
       out.push({

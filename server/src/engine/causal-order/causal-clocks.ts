@@ -112,6 +112,43 @@ export class ClockRun implements CausalVisitor {
     return this.leftAt[r] ?? -1;
   }
 
+  /**
+   * The values of rank `r`'s component, at least `from`, that some rank could still take: every rank's clock now,
+   * the clocks of the messages in flight (their rows: a sent row is its sender's clock at a send, and only the
+   * sender's own component moves while it is shared) and of the nonblocking collectives started and not yet
+   * completed by all. A rank's knowledge of r, now or later, is one of these or a value r's clock takes from now on
+   * (its own component now or beyond). A message of r carries its own component as its `doneTime`, beyond its
+   * row's; but its row is copied at r's first send since r's clock last took another's or `fresh` was called,
+   * with no value of a checked point (races.ts: a wildcard receive) between the two. Pushed into `into` (unsorted,
+   * repeats); returns the rows and clocks looked at (the cost).
+   */
+  heldOf(r: number, from: number, into: number[]): number {
+    let looked = 0;
+    for (let q = 0; q < this.n; q++) {
+      const v = this.vc[q]?.[r] ?? 0;
+      if (q !== r && v >= from) into.push(v);
+    }
+    looked += this.n;
+    if (r < this.stride)
+      for (let row = 0; row < this.rows; row++) {
+        const v = this.slab[row * this.stride + r] as number;
+        if ((this.refs[row] as number) > 0 && v >= from) into.push(v);
+      }
+    looked += this.rows;
+    for (const inst of this.started.values())
+      for (const c of inst.clocks) {
+        const v = c[r] ?? 0;
+        if (v >= from) into.push(v);
+        looked++;
+      }
+    return looked;
+  }
+
+  /** Rank `r`'s next send copies its clock into a row of its own, as after a receive that moved it (`heldOf`). */
+  fresh(r: number): void {
+    this.moved(r);
+  }
+
   /** The rank's clock now (owned by the run). */
   clock(r: number): Int32Array {
     const c = this.vc[r];

@@ -17,6 +17,15 @@
  * Among those of one envelope (communicator, tag, call site) a later one whose every possible rival would also
  * be a rival of an earlier one still undecided can never be the rank's first race, and is not kept: a master
  * that receives from MPI_ANY_SOURCE without sending keeps two or three, not one per receive.
+ *
+ * A master that answers each receive (its clock leaves it between any two) while some rank never hears of them
+ * is cut every so often (`summarize`): what a rank can ever know of the master's component is what some rank
+ * knows now, what a message in flight or a nonblocking collective started carries (`ClockRun.heldOf`: the
+ * master's own messages by their clock's row, copied anew after each wildcard receive, `fresh`), or a value it
+ * has not reached yet. Receives between two such values are heard
+ * of together by every rank from now on; for the ranks that already heard of one, their concurrent sends are
+ * known, and once none of them can be its rival, the earlier receives of its envelope stand for it as above. So
+ * what is kept follows the messages in flight and the ranks, not how many receives ran.
  */
 import type { EngineFinding, RaceReplay } from '../model/types';
 import { signatureMismatch } from '../model/datatypes';
@@ -35,9 +44,10 @@ const RIVAL_WINDOW = 64;
 
 /**
  * Wildcard receives of one rank undecided at once (some other rank has not heard of them yet) that no earlier
- * one stands for (`opened`): between two of them the rank's clock left it, so this grows with what the rank sent
- * that some rank has not heard of. Beyond it the rank's later wildcard receives are not checked, and the check is
- * named as skipped for them.
+ * one stands for (`opened`, `summarize`): between two of them lies a value of the rank's clock component that
+ * some rank holds or a message in flight carries, so this grows with what is pending and with the ranks, not with
+ * how long the job ran. Beyond it the rank's later wildcard receives are not checked, and the check is named as
+ * skipped for them.
  */
 export const MAX_OPEN = 4096;
 
@@ -46,6 +56,12 @@ const MAX_GROUP = 32;
 
 /** Of one envelope in `RankRaces.group`, the receives a later one is compared with (`covered`). */
 const MAX_COVER = 8;
+
+/**
+ * Wildcard receives opened on a rank between two summaries at least (`MessageRaces.summarize`); more when it kept
+ * more, or looked at more held values: each summary costs what it looks at, spread over as many receives.
+ */
+const MIN_SUMMARY = 64;
 
 /** Ranks whose races are found by index (`MessageRaces.dense`); the rest through the Map only. */
 const DENSE_RANKS = 4096;
@@ -64,6 +80,8 @@ interface Wild {
   readonly tookBytes: number;
   /** Undecided (in `RankRaces.open`): only then can it stand for a later receive. */
   open: boolean;
+  /** Senders that heard of it and none of whose concurrent sends is its rival (`closedPart`). */
+  clean: Set<number> | undefined;
 }
 
 interface RankRaces {
@@ -79,6 +97,11 @@ interface RankRaces {
    */
   group: Wild[];
   groupLeft: number;
+  /** Wildcard receives opened since the last `summarize`, and how many open at which it runs next. */
+  since: number;
+  summarizeAfter: number;
+  /** An open receive has a rival for sure (`summarize`): no later receive of the rank can be its first race. */
+  raced: boolean;
 }
 
 /**
@@ -155,6 +178,25 @@ function concurrentSends(rr: RankRaces, tookFrom: number): Map<number, SendOp[]>
   return windows;
 }
 
+const NONE = 0;
+const RACE = 1;
+const UNKNOWN = 2;
+
+/**
+ * Whether the send `s` (received by `other`, if known), in a window of `w`, is its rival for sure (RACE), cannot
+ * be (NONE) or not known yet (UNKNOWN): `rivals`' test, where anything not known is UNKNOWN.
+ */
+function rivalry(r: number, w: Wild, s: SendOp, other: P2pOp | undefined): number {
+  if (s.comm !== w.recv.comm) return NONE;
+  if (w.recv.tag !== ANY_TAG && s.tag !== w.recv.tag) return NONE;
+  if (other === undefined) return UNKNOWN;
+  if (other.rank !== r) return NONE;
+  const order = other.doneIndex;
+  if (order !== undefined && order <= w.order) return NONE;
+  if (s.tag === w.took.tag && bytesOf(s) === w.tookBytes && other.site === w.recv.site) return NONE;
+  return order === undefined ? UNKNOWN : RACE;
+}
+
 export class MessageRaces implements ClockListener {
   /** By world rank (a Map: a destination comes from a communicator's members, not from a rank we heard). */
   private readonly ranks = new Map<number, RankRaces>();
@@ -181,7 +223,19 @@ export class MessageRaces implements ClockListener {
   private ofFar(rank: number): RankRaces {
     let rr = this.ranks.get(rank);
     if (rr === undefined)
-      this.ranks.set(rank, (rr = { recent: [], open: [], found: undefined, group: [], groupLeft: -1 }));
+      this.ranks.set(
+        rank,
+        (rr = {
+          recent: [],
+          open: [],
+          found: undefined,
+          group: [],
+          groupLeft: -1,
+          since: 0,
+          summarizeAfter: MIN_SUMMARY,
+          raced: false,
+        }),
+      );
     if (rank >= 0 && rank < DENSE_RANKS && (rank | 0) === rank) {
       while (this.dense.length <= rank) this.dense.push(undefined);
       this.dense[rank] = rr;
@@ -247,8 +301,11 @@ export class MessageRaces implements ClockListener {
    * never otherwise).
    */
   private opened(rr: RankRaces, op: RecvOp, time: number, index: number): void {
+    if (rr.raced) return;
     const took = this.peer.get(op);
     if (took?.kind !== 'send') return;
+    // The rank's sends after this receive carry a clock copied after it (`ClockRun.heldOf` sees their rows).
+    this.run()?.fresh(op.rank);
     const tookBytes = bytesOf(took);
     const left = this.run()?.left(op.rank);
     if (left === undefined || left !== rr.groupLeft) {
@@ -259,6 +316,10 @@ export class MessageRaces implements ClockListener {
         (a) => a.open && a.recv.comm === op.comm && a.recv.tag === op.tag && a.recv.site === op.site,
       );
       if (same.length > 0 && covered(same, took, tookBytes)) return;
+    }
+    if (++rr.since >= rr.summarizeAfter || (rr.open.length >= MAX_OPEN && rr.since >= MIN_SUMMARY)) {
+      this.summarize(op.rank, rr);
+      if (rr.raced) return;
     }
     if (rr.open.length >= MAX_OPEN) this.unchecked++;
     else {
@@ -273,6 +334,7 @@ export class MessageRaces implements ClockListener {
         closed: new Set(),
         tookBytes,
         open: true,
+        clean: undefined,
       };
       rr.open.push(w);
       if (left !== undefined && rr.group.length < MAX_GROUP) {
@@ -283,6 +345,83 @@ export class MessageRaces implements ClockListener {
         if (n < MAX_COVER) rr.group.push(w);
       }
     }
+  }
+
+  /**
+   * The rank's open receives cut to those that can still be its first race (see the header): the others are
+   * dropped, not decided. Receives between two values of the rank's component that some rank holds or could
+   * still take (`ClockRun.heldOf`) are heard of together by every rank from
+   * now on; of those, a receive none of whose senders that heard of it sent it a rival (`closedPart`) can only
+   * have rivals from the senders that did not, whose sends are then the same for all of them: an earlier one of
+   * its envelope stands for it as in `opened` (`covered`). A receive with a sure rival ends the search: no later
+   * one can be first.
+   */
+  private summarize(r: number, rr: RankRaces): void {
+    rr.since = 0;
+    const run = this.run();
+    const open = rr.open;
+    if (run === undefined || open.length === 0) return;
+    const first = (open[0] as Wild).time;
+    const held: number[] = [];
+    const looked = run.heldOf(r, first, held);
+    held.sort((a, b) => a - b);
+    const kept: Wild[] = [];
+    let group: Wild[] = [];
+    let seg = -1;
+    let h = 0;
+    for (const w of open) {
+      if (rr.raced) {
+        w.open = false;
+        continue;
+      }
+      // The segment: how many held values are below the receive's time (a value v splits two receives when
+      // the earlier's time <= v < the later's: a rank holding v heard of the one and not of the other).
+      while (h < held.length && (held[h] as number) < w.time) h++;
+      if (h !== seg) {
+        seg = h;
+        group = [];
+      }
+      const part = this.closedPart(r, w, run);
+      if (part === RACE) {
+        kept.push(w);
+        rr.raced = true;
+        continue;
+      }
+      const same = group.filter(
+        (a) => a.recv.comm === w.recv.comm && a.recv.tag === w.recv.tag && a.recv.site === w.recv.site,
+      );
+      if (part === NONE && same.length > 0 && covered(same, w.took, w.tookBytes)) {
+        w.open = false;
+        continue;
+      }
+      kept.push(w);
+      if (same.length < MAX_COVER && group.length < MAX_GROUP) group.push(w);
+    }
+    rr.open = kept;
+    rr.group = rr.group.filter((a) => a.open);
+    rr.summarizeAfter = Math.max(MIN_SUMMARY, kept.length, Math.ceil(looked / 4));
+  }
+
+  /**
+   * What the senders that heard of the receive (their clock's component of the rank at its time or beyond) do to
+   * it: their concurrent sends are all known (a prefix of their sends ended when they heard), so whether one of
+   * them is a rival is known once its receive is: RACE if one is for sure, NONE if none can be, else UNKNOWN.
+   */
+  private closedPart(r: number, w: Wild, run: ClockRun): number {
+    let part = NONE;
+    for (const [q, win] of w.windows) {
+      if (w.clean?.has(q) === true) continue;
+      if ((run.clock(q)[r] ?? 0) < w.time) continue;
+      let sure = NONE;
+      for (const s of win) {
+        const v = rivalry(r, w, s, this.peer.get(s));
+        if (v === RACE) return RACE;
+        if (v === UNKNOWN) sure = UNKNOWN;
+      }
+      if (sure === NONE) (w.clean ??= new Set()).add(q);
+      else part = UNKNOWN;
+    }
+    return part;
   }
 
   progress(): void {
