@@ -284,12 +284,20 @@ export function raceFinding(a: Access, b: Access): EngineFinding {
       : own === 'its later'
         ? `its later ${x.fn.name}`
         : `rank ${x.origin}'s ${x.fn.name}`;
+  // One origin's accumulates of different basic types (accumulatesOrdered): MPI orders them only per datatype, so
+  // the result is undefined by the standard, but Open MPI and MPICH apply one origin's accumulates to a target in
+  // order, and codes rely on it (NWChem's ARMCI-MPI: MPI_REPLACE then MPI_SUM on its own window's first bytes).
+  // A portability defect, not a race these MPIs show: a warning.
+  const typesOnly = a.origin === b.origin && a.kind === 'acc' && b.kind === 'acc';
   return {
     kind: 'rma-race',
-    severity: 'error',
+    severity: typesOnly ? 'warning' : 'error',
     message:
       `RMA race on ${a.win.name}: ${who(a, a.origin === b.origin ? 'its' : '')} (${verb(a)}) and ${who(b, a.origin === b.origin ? 'its later' : '')} (${verb(b)}) ` +
-      `touch the same bytes of target rank ${a.target}'s window (${disp}) ${where(a, b)}: the result is undefined. ` +
+      `touch the same bytes of target rank ${a.target}'s window (${disp}) ${where(a, b)}: ` +
+      (typesOnly
+        ? `their datatypes differ (${a.dtype?.name ?? '?'}, ${b.dtype?.name ?? '?'}), and MPI orders one origin's accumulates only per datatype, so the result is undefined by the standard (Open MPI and MPICH apply them in order). `
+        : 'the result is undefined. ') +
       (a.local !== undefined && b.local !== undefined
         ? `Order them: MPI_Win_sync, then MPI_Barrier (or a message), then MPI_Win_sync on the other rank; or lock rank ${a.target} exclusively around each (MPI_Win_lock(MPI_LOCK_EXCLUSIVE, ${a.target}, …)); or touch disjoint bytes.`
         : passiveLocal(a, b) !== undefined
